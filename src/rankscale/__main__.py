@@ -1,0 +1,3 @@
+from rankscale.cli import main
+
+raise SystemExit(main())

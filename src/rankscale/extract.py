@@ -1,0 +1,261 @@
+"""Extraction: run a model over token windows and record, per target token, its log-probability
+and how many vocabulary entries score above it.
+
+For each target t with fp32 logits z over the tokenizer's real tokens:
+    logp = z[t] - logsumexp(z)
+    gt   = #{v : z[v] >  z[t]}            (strictly higher)
+    ge   = #{v != t : z[v] >= z[t]}       (higher or tied, target excluded)
+Paper A's 1-based rank is ``ge + 1`` (its eq. 3) and paper B's 0-based RBE is ``gt`` (its eq. 1);
+``rankscale.metrics`` derives both.
+
+The body runs in the model's dtype; the output head always runs in fp32 on chunks of at most
+``chunk_tokens`` hidden states, so memory is bounded by chunk x vocabulary, not batch x window x
+vocabulary. Results go to a directory of shards and a manifest (format in ``rankscale.records``);
+an interrupted run resumes shard by shard, and a finished one is reused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from rankscale import RankscaleError, __version__
+from rankscale.corpora import get_corpus, token_windows
+from rankscale.models import count_params, load_model, real_vocab_size
+from rankscale.records import (FORMAT, MANIFEST, file_sha256, plan_shards, read_manifest,
+                               read_shard, shards_verified, write_json, write_shard)
+
+
+@contextlib.contextmanager
+def _full_fp32_matmul():
+    """Keep TF32 off while the head runs: it rounds fp32 matmul inputs to 10 mantissa bits."""
+    saved = (torch.backends.cuda.matmul.allow_tf32, torch.get_float32_matmul_precision())
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.set_float32_matmul_precision("highest")
+    try:
+        yield
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = saved[0]
+        torch.set_float32_matmul_precision(saved[1])
+
+
+def fp32_head(model, n_real: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """The output head's weight (and bias) restricted to the first ``n_real`` rows, in fp32."""
+    head = model.get_output_embeddings()
+    weight = head.weight[:n_real].detach().float()
+    bias = getattr(head, "bias", None)
+    return weight, (bias[:n_real].detach().float() if bias is not None else None)
+
+
+def head_rank_counts(
+    hidden: torch.Tensor, targets: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Log-probability, ``gt`` and ``ge`` for one chunk of hidden states.
+
+    hidden : (c, d) any dtype; targets : (c,) int64; weight : (V, d) fp32; bias : (V,) or None.
+    Returns float32 (c,), int64 (c,), int64 (c,).
+    """
+    logits = hidden.float() @ weight.T
+    if bias is not None:
+        logits += bias
+    target_logit = logits.gather(1, targets[:, None])
+    gt = (logits > target_logit).sum(1)
+    ge = (logits >= target_logit).sum(1) - 1
+    logp = target_logit[:, 0] - torch.logsumexp(logits, 1)
+    return logp, gt, ge
+
+
+def default_chunk_tokens(n_real: int, device: torch.device) -> int:
+    """Hidden states per head chunk: about 8 MiB of fp32 logits on CPU, where a chunk that stays
+    in cache makes the comparisons cheap (measured in benchmarks/extract_bench.py), and 1 GiB on
+    accelerators, where larger matmuls win."""
+    budget = (8 << 20) if torch.device(device).type == "cpu" else (1 << 30)
+    return max(1, budget // (4 * n_real))
+
+
+@torch.no_grad()
+def rank_records(
+    model,
+    windows: list[np.ndarray],
+    n_real: int,
+    *,
+    batch_size: int = 8,
+    chunk_tokens: int | None = None,
+    progress: tqdm | None = None,
+) -> dict[str, np.ndarray]:
+    """Per-target records for ``windows``, in window order.
+
+    Windows of equal length are batched together (up to ``batch_size``), so no padding or
+    attention mask is ever needed and a window's numbers do not depend on its batch-mates.
+
+    Returns a dict of arrays of length sum(len(w) - 1): ``logp`` float32, ``gt``/``ge``/``target``
+    int32, and ``window`` int32 (index into ``windows``).
+    """
+    if batch_size < 1:
+        raise RankscaleError(f"batch size must be at least 1, got {batch_size}")
+    device = model.get_output_embeddings().weight.device
+    weight, bias = fp32_head(model, n_real)
+    if chunk_tokens is None:
+        chunk_tokens = default_chunk_tokens(n_real, device)
+    offsets = np.concatenate([[0], np.cumsum([len(w) - 1 for w in windows])])
+    out = {
+        "logp": np.empty(offsets[-1], np.float32),
+        "gt": np.empty(offsets[-1], np.int32),
+        "ge": np.empty(offsets[-1], np.int32),
+        "target": np.empty(offsets[-1], np.int32),
+        "window": np.repeat(np.arange(len(windows), dtype=np.int32), np.diff(offsets)),
+    }
+    by_length: dict[int, list[int]] = {}
+    for i, w in enumerate(windows):
+        if w.max() >= n_real:
+            raise RankscaleError(
+                f"token id {int(w.max())} is outside the tokenizer's {n_real} tokens; the windows "
+                "were made with a different tokenizer than this model's"
+            )
+        by_length.setdefault(len(w), []).append(i)
+    body = model.base_model
+    with _full_fp32_matmul():
+        for length in sorted(by_length):
+            group = by_length[length]
+            for start in range(0, len(group), batch_size):
+                idx = group[start:start + batch_size]
+                ids = torch.from_numpy(np.stack([windows[i] for i in idx])).to(device)
+                hidden = body(input_ids=ids).last_hidden_state[:, :-1].reshape(-1, weight.shape[1])
+                targets = ids[:, 1:].reshape(-1)
+                parts = [head_rank_counts(hidden[c:c + chunk_tokens], targets[c:c + chunk_tokens], weight, bias)
+                         for c in range(0, len(targets), chunk_tokens)]
+                logp, gt, ge = (torch.cat(p).cpu().numpy() for p in zip(*parts))
+                if not np.isfinite(logp).all():
+                    raise RankscaleError(
+                        "the model produced non-finite log-probabilities; its body overflows in this "
+                        "dtype. Extract with --dtype float32."
+                    )
+                n = length - 1
+                for j, i in enumerate(idx):
+                    dst = slice(offsets[i], offsets[i + 1])
+                    out["logp"][dst] = logp[j * n:(j + 1) * n]
+                    out["gt"][dst] = gt[j * n:(j + 1) * n]
+                    out["ge"][dst] = ge[j * n:(j + 1) * n]
+                    out["target"][dst] = windows[i][1:]
+                if progress is not None:
+                    progress.update(len(targets))
+    return out
+
+
+def _identity(model: str, revision: str | None, corpus: str, n_tokens: int, window_len: int,
+              seed: int, dtype: str) -> dict:
+    """The settings that define a result; a directory holds results for exactly one of these."""
+    path = Path(model).expanduser()
+    model_key = str(path.resolve()) if path.is_dir() else model
+    return {"model": model_key, "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
+            "window_len": window_len, "seed": seed, "dtype": dtype}
+
+
+def extract(
+    model: str,
+    corpus: str,
+    n_tokens: int,
+    out_dir: str | Path,
+    *,
+    dtype: str = "float32",
+    device: str = "cpu",
+    revision: str | None = None,
+    batch_size: int = 8,
+    window_len: int = 512,
+    seed: int = 42,
+    shard_tokens: int = 16384,
+    text_field: str = "text",
+    force: bool = False,
+    progress: bool = True,
+) -> Path:
+    """Extract records for one (model, corpus) pair into ``out_dir``, resuming or reusing it.
+
+    Parameters
+    ----------
+    model : local directory or hub id (see ``rankscale.models.load_model``).
+    corpus : a named corpus or a local ``.txt``/``.jsonl`` file.
+    n_tokens : number of target tokens to record.
+    out_dir : directory that will hold ``manifest.json`` and ``shard-*.npz``.
+    force : recompute even if ``out_dir`` holds a finished or different extraction.
+
+    Returns the directory. A finished extraction with the same settings is reused without
+    loading the model; an unfinished one is resumed from its last whole shard.
+
+    Example
+    -------
+    >>> extract("models/tiny/neox-d64", "notes.txt", 20_000, "results/d64-notes")  # doctest: +SKIP
+    """
+    out_dir = Path(out_dir)
+    source = get_corpus(corpus, text_field)
+    identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype)
+    manifest = read_manifest(out_dir)
+    known_hashes = {}
+    if manifest is not None and not force:
+        if manifest["identity"] != identity:
+            raise RankscaleError(
+                f"{out_dir} already holds an extraction with other settings ({manifest['identity']}); "
+                "choose another --out directory, or pass --force to replace it"
+            )
+        if manifest["complete"] and shards_verified(out_dir, manifest):
+            return out_dir
+        known_hashes = {s["file"]: s["sha256"] for s in manifest["shards"] if "sha256" in s}
+    if force and out_dir.exists():
+        for stale in [*out_dir.glob("shard-*.npz"), out_dir / MANIFEST]:
+            stale.unlink(missing_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for leftover in out_dir.glob("*.tmp"):  # debris of a run killed mid-write
+        leftover.unlink()
+
+    net, tokenizer = load_model(model, dtype=dtype, device=device, revision=revision)
+    max_len = getattr(net.config, "max_position_embeddings", None)
+    if max_len is not None and window_len > max_len:
+        raise RankscaleError(f"window length {window_len} exceeds the model's {max_len} positions; "
+                             f"pass --window {max_len} or less")
+    n_real = real_vocab_size(tokenizer)
+    windows = token_windows(source.load(), tokenizer, n_tokens, window_len, seed, source.name)
+    plan = plan_shards(windows, shard_tokens)
+    params = count_params(net)
+    manifest = {
+        "format": FORMAT,
+        "identity": identity,
+        "corpus_description": source.description,
+        "code_version": __version__,
+        "vocab_size": n_real,
+        "head_rows": int(net.get_output_embeddings().weight.shape[0]),
+        "params_total": params.total,
+        "params_non_embedding": params.non_embedding,
+        "n_windows": len(windows),
+        "complete": False,
+        "shards": [{"file": f"shard-{k:05d}.npz", "windows": [a, b], "n_tokens": n}
+                   for k, (a, b, n) in enumerate(plan)],
+    }
+    write_json(out_dir / MANIFEST, manifest)
+
+    def reusable(shard: dict) -> bool:
+        path = out_dir / shard["file"]
+        if read_shard(path, shard["n_tokens"]) is None:
+            return False
+        return shard["file"] not in known_hashes or known_hashes[shard["file"]] == file_sha256(path)
+
+    done = [reusable(s) for s in manifest["shards"]]
+    bar = tqdm(total=n_tokens, initial=sum(s["n_tokens"] for s, d in zip(manifest["shards"], done) if d),
+               unit="tok", unit_scale=True, desc=f"extract {Path(model).name}", disable=not progress)
+    with bar:
+        for shard, is_done in zip(manifest["shards"], done):
+            if is_done:
+                continue
+            a, b = shard["windows"]
+            arrays = rank_records(net, windows[a:b], n_real, batch_size=batch_size, progress=bar)
+            arrays["window"] += a
+            write_shard(out_dir / shard["file"], arrays)
+    for shard in manifest["shards"]:
+        shard["sha256"] = file_sha256(out_dir / shard["file"])
+    manifest["complete"] = True
+    write_json(out_dir / MANIFEST, manifest)
+    return out_dir
+
+

@@ -1,0 +1,48 @@
+"""The command line, run as a user would."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from rankscale.records import load_records
+from rankscale.metrics import summary
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "rankscale", *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_extract_then_metrics(model_dir, corpus_file, tmp_path):
+    out = tmp_path / "records"
+    done = cli("extract", "--model", model_dir, "--corpus", corpus_file, "--tokens", 1500, "--out", out,
+               "--window", 100, "--device", "cpu")
+    assert done.returncode == 0, done.stderr
+    assert "tok/s" in done.stderr  # the progress bar reports throughput
+    shown = cli("metrics", out)
+    assert shown.returncode == 0, shown.stderr
+    expected = summary(*(getattr(load_records(out), f) for f in ("logp", "gt", "ge")))
+    for name in ("CE", "RBP_1", "RBP_10", "RBP_100", "RBP_1000", "EE", "SA", "Conf"):
+        assert f"{name:>10} {expected[name]:.6f}" in shown.stdout
+    assert "1,500 tokens" in shown.stdout
+    as_json = json.loads(cli("metrics", out, "--json", "--k", 1, 5).stdout)
+    assert set(as_json) == {"n_tokens", "CE", "RBP_1", "RBP_5", "EE", "SA", "Conf"}
+    assert as_json["RBP_5"] == np.mean(load_records(out).ge < 5)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["metrics", "/no/such/dir"], "holds no manifest.json"),
+    (["extract", "--model", "./missing-model", "--corpus", "CORPUS", "--tokens", 10, "--out", "o"],
+     "no model directory"),
+    (["extract", "--model", "./missing-model", "--corpus", "no-such-corpus", "--tokens", 10, "--out", "o"],
+     "unknown corpus"),
+])
+def test_errors_are_messages_not_tracebacks(args, message, corpus_file, tmp_path):
+    done = cli(*[corpus_file if a == "CORPUS" else tmp_path / a if a == "o" else a for a in args])
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: ") and message in done.stderr and "Traceback" not in done.stderr

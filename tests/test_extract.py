@@ -1,0 +1,186 @@
+"""Extraction against a slow reference, batch independence, storage, resume and bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from rankscale import RankscaleError
+from rankscale import extract as ex
+from rankscale import records as rs
+from rankscale.corpora import get_corpus, token_windows
+from rankscale.models import load_model, real_vocab_size
+
+N_TOKENS = 3000
+
+
+def slow_reference(model, windows, n_real):
+    """Full fp32 logits from the model's own forward pass, then a sort per token."""
+    logp, gt, ge = [], [], []
+    with torch.no_grad():
+        for w in windows:
+            ids = torch.from_numpy(w)[None]
+            hidden = model.base_model(input_ids=ids).last_hidden_state[0, :-1].float()
+            logits = (hidden @ model.get_output_embeddings().weight.float().T)[:, :n_real].numpy()
+            for row, target in zip(logits, w[1:]):
+                ordered = np.sort(row)
+                t = row[target]
+                gt.append(n_real - np.searchsorted(ordered, t, side="right"))
+                ge.append(n_real - np.searchsorted(ordered, t, side="left") - 1)
+                logp.append(t - np.log(np.sum(np.exp(row.astype(np.float64) - row.max()))) - row.max())
+    return np.array(logp), np.array(gt), np.array(ge)
+
+
+@pytest.fixture(scope="module")
+def loaded(model_dir):
+    return load_model(str(model_dir))
+
+
+@pytest.fixture(scope="module")
+def windows(loaded, corpus_file):
+    _, tok = loaded
+    return token_windows(get_corpus(str(corpus_file)).load(), tok, N_TOKENS, window_len=100)
+
+
+def test_matches_slow_reference_with_ties_and_padded_head(loaded, windows):
+    model, tok = loaded
+    n_real = real_vocab_size(tok)
+    assert model.get_output_embeddings().weight.shape[0] > n_real  # the head is padded
+    rec = ex.rank_records(model, windows, n_real, batch_size=4, chunk_tokens=97)
+    ref_logp, ref_gt, ref_ge = slow_reference(model, windows, n_real)
+    assert len(rec["gt"]) == N_TOKENS
+    np.testing.assert_array_equal(rec["gt"], ref_gt)
+    np.testing.assert_array_equal(rec["ge"], ref_ge)
+    np.testing.assert_allclose(rec["logp"], ref_logp, atol=2e-5)
+    np.testing.assert_array_equal(rec["target"], np.concatenate([w[1:] for w in windows]))
+    # the constructed ties really occur, and padded rows (logit ~50x larger) were not counted
+    assert (rec["ge"] > rec["gt"]).sum() > 100
+    assert rec["gt"].max() < n_real
+
+
+def test_bfloat16_body_uses_fp32_head(model_dir, windows):
+    model, tok = load_model(str(model_dir), dtype="bfloat16")
+    assert model.dtype == torch.bfloat16
+    n_real = real_vocab_size(tok)
+    rec = ex.rank_records(model, windows[:5], n_real)
+    with torch.no_grad():
+        hidden = [model.base_model(input_ids=torch.from_numpy(w)[None]).last_hidden_state[0, :-1] for w in windows[:5]]
+    logits32 = torch.cat(hidden).float() @ model.get_output_embeddings().weight[:n_real].float().T
+    logits16 = torch.cat(hidden) @ model.get_output_embeddings().weight[:n_real].T
+    targets = torch.from_numpy(np.concatenate([w[1:] for w in windows[:5]]))[:, None]
+    ge32 = (logits32 >= logits32.gather(1, targets)).sum(1) - 1
+    ge16 = (logits16 >= logits16.gather(1, targets)).sum(1) - 1
+    np.testing.assert_array_equal(rec["ge"], ge32.numpy())
+    assert not np.array_equal(rec["ge"], ge16.numpy())  # bf16 logits would have given other ranks
+
+
+def test_batch_size_does_not_change_results(loaded, windows):
+    model, tok = loaded
+    one = ex.rank_records(model, windows, real_vocab_size(tok), batch_size=1)
+    eight = ex.rank_records(model, windows, real_vocab_size(tok), batch_size=8)
+    for name in rs.RECORD_FIELDS:
+        np.testing.assert_array_equal(one[name], eight[name])
+
+
+def run(model_dir, corpus_file, out, **kw):
+    kw.setdefault("n_tokens", N_TOKENS)
+    return ex.extract(str(model_dir), str(corpus_file), out_dir=out, window_len=100, shard_tokens=700,
+                      progress=False, **kw)
+
+
+@pytest.fixture(scope="module")
+def finished(model_dir, corpus_file, tmp_path_factory):
+    return run(model_dir, corpus_file, tmp_path_factory.mktemp("full") / "run")
+
+
+def test_extract_writes_manifest_and_shards(finished, model_dir, windows):
+    manifest = json.loads((finished / rs.MANIFEST).read_text())
+    assert manifest["complete"] and manifest["identity"]["n_tokens"] == N_TOKENS
+    assert manifest["identity"]["model"] == str(model_dir.resolve())
+    assert {"revision", "corpus", "dtype"} <= manifest["identity"].keys() and manifest["code_version"]
+    sizes = [s["n_tokens"] for s in manifest["shards"]]
+    assert len(sizes) == 4 and all(700 <= n < 700 + 99 for n in sizes[:-1])  # windows hold 99 targets
+    rec = rs.load_records(finished)
+    assert len(rec) == N_TOKENS and sum(s["n_tokens"] for s in manifest["shards"]) == N_TOKENS
+    # window ids are global across shards and the stored targets are the windows' tokens
+    np.testing.assert_array_equal(rec.window, np.repeat(np.arange(len(windows)), [len(w) - 1 for w in windows]))
+    np.testing.assert_array_equal(rec.target, np.concatenate([w[1:] for w in windows]))
+    assert not list(finished.glob("*.tmp"))
+
+
+def test_finished_extraction_is_reused_without_loading(finished, model_dir, corpus_file, monkeypatch):
+    stamp = [p.stat().st_mtime_ns for p in sorted(finished.glob("shard-*.npz"))]
+    monkeypatch.setattr(ex, "load_model", lambda *a, **k: pytest.fail("model loaded for a finished pair"))
+    assert run(model_dir, corpus_file, finished) == finished
+    assert stamp == [p.stat().st_mtime_ns for p in sorted(finished.glob("shard-*.npz"))]
+
+
+def test_interrupted_run_resumes_to_identical_arrays(finished, model_dir, corpus_file, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    written = []
+    real_write = ex.write_shard
+
+    def write_then_stop(path, arrays):
+        if len(written) == 2:
+            raise KeyboardInterrupt
+        real_write(path, arrays)
+        written.append(path.name)
+
+    monkeypatch.setattr(ex, "write_shard", write_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        run(model_dir, corpus_file, out)
+    monkeypatch.setattr(ex, "write_shard", real_write)
+    assert len(list(out.glob("shard-*.npz"))) == 2
+    with pytest.raises(RankscaleError, match="incomplete"):
+        rs.load_records(out)
+    # debris a hard kill could leave: a temporary file and a truncated shard
+    (out / "shard-00003.npz.999.tmp").write_bytes(b"partial")
+    (out / "shard-00002.npz").write_bytes(b"PK\x03\x04truncated")
+    resumed_writes = []
+    monkeypatch.setattr(ex, "write_shard", lambda p, a: (resumed_writes.append(p.name), real_write(p, a)))
+    run(model_dir, corpus_file, out)
+    assert resumed_writes == ["shard-00002.npz", "shard-00003.npz"]
+    a, b = rs.load_records(out), rs.load_records(finished)
+    for name in rs.RECORD_FIELDS:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+    assert not list(out.glob("*.tmp"))
+
+
+def test_corrupt_shard_is_reported_then_repaired(model_dir, corpus_file, tmp_path):
+    out = run(model_dir, corpus_file, tmp_path / "run")
+    good = rs.load_records(out).gt.copy()
+    shard = out / "shard-00001.npz"
+    data = bytearray(shard.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    shard.write_bytes(bytes(data))
+    with pytest.raises(RankscaleError, match="corrupt"):
+        rs.load_records(out)
+    run(model_dir, corpus_file, out)
+    np.testing.assert_array_equal(rs.load_records(out).gt, good)
+
+
+def test_missing_manifest_and_other_settings(model_dir, corpus_file, finished, tmp_path):
+    with pytest.raises(RankscaleError, match="no manifest.json"):
+        rs.load_records(tmp_path)
+    with pytest.raises(RankscaleError, match="other settings.*--force"):
+        run(model_dir, corpus_file, finished, n_tokens=N_TOKENS - 1)
+
+
+def test_corpus_shorter_than_tokens(model_dir, corpus_file, tmp_path):
+    with pytest.raises(RankscaleError, match=r"only \d+ predictable tokens.*Ask for at most"):
+        run(model_dir, corpus_file, tmp_path / "run", n_tokens=10**7)
+    assert not (tmp_path / "run" / rs.MANIFEST).exists() or not json.loads(
+        (tmp_path / "run" / rs.MANIFEST).read_text())["complete"]
+
+
+def test_unknown_corpus(model_dir, tmp_path):
+    with pytest.raises(RankscaleError, match="unknown corpus 'no-such-corpus'"):
+        run(model_dir, "no-such-corpus", tmp_path / "run")
+
+
+def test_window_longer_than_model_positions(model_dir, corpus_file, tmp_path):
+    with pytest.raises(RankscaleError, match="exceeds the model's 128 positions"):
+        ex.extract(str(model_dir), str(corpus_file), 100, tmp_path / "run", window_len=512, progress=False)
