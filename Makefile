@@ -29,7 +29,7 @@ book: $(STAMP)
 
 # Re-freeze the lock from the current environment (after changing pyproject.toml's needs).
 lock: $(STAMP)
-	$(PY) -m pip freeze --exclude-editable | sed 's/^torch==\(.*\)+cpu$$/torch==\1/' > requirements.lock.new
+	$(PY) -m pip freeze --all --exclude-editable | grep -v "^pip==" | sed 's/^torch==\(.*\)+cpu$$/torch==\1/' > requirements.lock.new
 	{ sed -n '1,3p' requirements.lock; cat requirements.lock.new; } > requirements.lock && rm requirements.lock.new
 
 clean:
