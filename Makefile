@@ -8,6 +8,13 @@ STAMP  := $(VENV)/.installed
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "rankscale needs Python 3.11 or newer; set PYTHON=/path/to/python3.11")'
+	@# pydocs reads the Debian package python3.X-doc: install it where apt can, else pydocs uses its fallback
+	@v=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])'); d=/usr/share/doc/python$$v/html/_sources; \
+	if [ ! -d $$d ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing python$$v-doc (the text of the pydocs corpus)"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python$$v-doc; } >/dev/null 2>&1 || true; \
+	fi; \
+	[ -d $$d ] || echo "note: $$d is missing (on Debian/Ubuntu, as root: apt-get install python$$v-doc); the pydocs corpus falls back to standard-library docstrings"
 	$(PYTHON) -m venv $(VENV)
 	# --no-deps: the lock lists every package, so nothing unlisted (such as CUDA wheels) is pulled in
 	$(PY) -m pip install --quiet --no-deps -r requirements.lock

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from pathlib import Path
 
 from rankscale import RankscaleError, __version__
 
@@ -40,6 +42,18 @@ def _metrics(args: argparse.Namespace) -> None:
             print(f"{name:>10} {value:.6f}")
 
 
+def _ladder(args: argparse.Namespace) -> None:
+    from rankscale.ladder import build_ladder, ladder_models
+
+    start = time.perf_counter()
+    build_ladder(args.profile, Path(args.home) if args.home else None, progress=not args.quiet)
+    print(f"{'model':<10}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
+    for m in ladder_models(args.profile, Path(args.home) if args.home else None):
+        print(f"{m['size']:<10}{m['params_non_embedding']:>15,}{m['loss_curve'][-1]:>12.3f}"
+              f"{m['train_seconds']:>9.0f}  {m['path']}")
+    print(f"ladder {args.profile} ready in {time.perf_counter() - start:.1f} s")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rankscale", description=__doc__)
     parser.add_argument("--version", action="version", version=f"rankscale {__version__}")
@@ -55,12 +69,19 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--device", default="auto", help="cpu, cuda, cuda:1, ... or auto (default)")
     ex.add_argument("--revision", default=None, help="hub revision, e.g. step1000")
     ex.add_argument("--batch-size", type=int, default=8, help="windows per forward pass (default 8)")
-    ex.add_argument("--window", type=int, default=512, help="tokens per window (default 512)")
+    ex.add_argument("--window", type=int, default=None,
+                    help="tokens per window (default: 512, or the model's maximum length if shorter)")
     ex.add_argument("--seed", type=int, default=42, help="seed for the document order (default 42)")
     ex.add_argument("--text-field", default="text", help="JSON field holding the text of a .jsonl corpus")
     ex.add_argument("--force", action="store_true", help="recompute even if --out holds results")
     ex.add_argument("--quiet", action="store_true", help="no progress bar")
     ex.set_defaults(run=_extract)
+
+    la = commands.add_parser("ladder", help="train the offline model ladder (skips models that exist)")
+    la.add_argument("--profile", default="tiny", help="smoke or tiny (default tiny)")
+    la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else the repository root)")
+    la.add_argument("--quiet", action="store_true", help="no progress bars")
+    la.set_defaults(run=_ladder)
 
     me = commands.add_parser("metrics", help="print CE, RBP_k, EE, SA and Conf of an extraction")
     me.add_argument("dir", help="directory written by `extract`")

@@ -25,7 +25,7 @@ from tqdm.auto import tqdm
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import get_corpus, token_windows
-from rankscale.models import count_params, load_model, real_vocab_size
+from rankscale.models import count_params, load_model, max_positions, real_vocab_size
 from rankscale.records import (FORMAT, MANIFEST, file_sha256, plan_shards, read_manifest,
                                read_shard, shards_verified, write_json, write_shard)
 
@@ -165,7 +165,7 @@ def extract(
     device: str = "cpu",
     revision: str | None = None,
     batch_size: int = 8,
-    window_len: int = 512,
+    window_len: int | None = None,
     seed: int = 42,
     shard_tokens: int = 16384,
     text_field: str = "text",
@@ -180,6 +180,8 @@ def extract(
     corpus : a named corpus or a local ``.txt``/``.jsonl`` file.
     n_tokens : number of target tokens to record.
     out_dir : directory that will hold ``manifest.json`` and ``shard-*.npz``.
+    window_len : tokens per window; default min(512, the model's maximum positions), 512 being
+        paper A's window. Reading the model's config for this default needs no weights.
     force : recompute even if ``out_dir`` holds a finished or different extraction.
 
     Returns the directory. A finished extraction with the same settings is reused without
@@ -191,6 +193,8 @@ def extract(
     """
     out_dir = Path(out_dir)
     source = get_corpus(corpus, text_field)
+    if window_len is None:
+        window_len = min(512, max_positions(model, revision) or 512)
     identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype)
     manifest = read_manifest(out_dir)
     known_hashes = {}

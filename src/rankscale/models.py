@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 
 import torch
 from torch import nn
-from transformers import AutoModelForCausalLM, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
+from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
 
 from rankscale import RankscaleError
 
@@ -142,6 +142,16 @@ def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype):
             f"unknown model {name!r}: the hub has no such repository or revision ({err}). "
             "Check the spelling, or give a local directory."
         ) from err
+
+
+def max_positions(name: str, revision: str | None = None) -> int | None:
+    """The longest input a model accepts (``max_position_embeddings``), read from its config
+    alone; None if the config does not say or cannot be read yet (loading reports why)."""
+    try:
+        config = AutoConfig.from_pretrained(name, revision=revision, local_files_only=True)
+    except (OSError, ValueError):
+        return None
+    return getattr(config, "max_position_embeddings", None)
 
 
 def real_vocab_size(tokenizer: PreTrainedTokenizerBase) -> int:
