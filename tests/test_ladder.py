@@ -94,11 +94,11 @@ def test_interrupted_run_loses_only_the_model_in_progress(profile, tmp_path, mon
     calls = []
     real_lr = ld.learning_rate
 
-    def stop_in_second_model(step, prof):
+    def stop_in_second_model(step, prof, peak):
         calls.append(step)
         if len(calls) == profile.steps + 5:
             raise KeyboardInterrupt
-        return real_lr(step, prof)
+        return real_lr(step, prof, peak)
 
     monkeypatch.setattr(ld, "learning_rate", stop_in_second_model)
     with pytest.raises(KeyboardInterrupt):
@@ -149,9 +149,28 @@ def test_too_little_training_text(profile):
 
 
 def test_learning_rate_schedule(profile):
-    lrs = np.array([ld.learning_rate(s, profile) for s in range(profile.steps)])
-    assert lrs[0] == pytest.approx(profile.lr / 3) and lrs[2] == pytest.approx(profile.lr)
-    assert np.all(np.diff(lrs[3:]) < 0) and lrs[-1] > profile.lr * profile.min_lr_ratio
+    lrs = np.array([ld.learning_rate(s, profile, 1e-3) for s in range(profile.steps)])
+    assert lrs[0] == pytest.approx(1e-3 / 3) and lrs[2] == pytest.approx(1e-3)
+    assert np.all(np.diff(lrs[3:]) < 0) and lrs[-1] > 1e-3 * profile.min_lr_ratio
+
+
+def test_peak_learning_rate_falls_with_width():
+    tiny = ld.get_profile("tiny")
+    peaks = [ld.peak_lr(s, tiny) for s in tiny.sizes]
+    assert peaks == [tiny.lr] * 7  # no tiny model is wider than lr_width
+    assert ld.peak_lr(ld.Size(512, 2, 32), tiny) == pytest.approx(tiny.lr / 2)
+
+
+def test_tiny_profile_spans_two_and_a_half_decades():
+    tiny = ld.get_profile("tiny")
+    assert len(tiny.sizes) == 7 and len(tiny.checkpoint_sizes) >= 3
+    counts = []
+    for size in tiny.sizes:
+        with torch.device("meta"):
+            counts.append(count_params(ld.GPTNeoXForCausalLM(size.config(4096, tiny.seq_len))).non_embedding)
+    assert counts == sorted(counts) and np.log10(counts[-1] / counts[0]) >= 2.5
+    assert set(tiny.checkpoint_sizes) <= {s.name for s in tiny.sizes}
+    assert tiny.checkpoint_steps == (0, 16, 128, 1000) and tiny.tokens >= 2_000_000
 
 
 def test_unknown_profile():

@@ -46,9 +46,10 @@ def _ladder(args: argparse.Namespace) -> None:
     from rankscale.ladder import build_ladder, ladder_models
 
     start = time.perf_counter()
-    build_ladder(args.profile, Path(args.home) if args.home else None, progress=not args.quiet)
+    home = Path(args.home) if args.home else None
+    build_ladder(args.profile, home, progress=not args.quiet)
     print(f"{'model':<10}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
-    for m in ladder_models(args.profile, Path(args.home) if args.home else None):
+    for m in ladder_models(args.profile, home):
         print(f"{m['size']:<10}{m['params_non_embedding']:>15,}{m['loss_curve'][-1]:>12.3f}"
               f"{m['train_seconds']:>9.0f}  {m['path']}")
     print(f"ladder {args.profile} ready in {time.perf_counter() - start:.1f} s")
