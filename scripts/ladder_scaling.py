@@ -14,11 +14,13 @@ import numpy as np
 from rankscale import fit, metrics
 from rankscale.ladder import ladder_records
 
+def neg_log_rbp(k: int):
+    return lambda s: -np.log(metrics.rbp(metrics.rank_1based(s["gt"], s["ge"]), k)[0])
+
+
 METRICS = {
     "CE": lambda s: metrics.cross_entropy(s["logp"]),
-    "-log RBP_1": lambda s: -np.log(metrics.rbp(metrics.rank_1based(s["gt"], s["ge"]), 1)[0]),
-    "-log RBP_10": lambda s: -np.log(metrics.rbp(metrics.rank_1based(s["gt"], s["ge"]), 10)[0]),
-    "-log RBP_100": lambda s: -np.log(metrics.rbp(metrics.rank_1based(s["gt"], s["ge"]), 100)[0]),
+    **{f"-log RBP_{k}": neg_log_rbp(k) for k in (1, 10, 100)},
     "EE": lambda s: metrics.ce_decomposition(s["logp"], s["gt"]).error_entropy,
     "SA": lambda s: metrics.ce_decomposition(s["logp"], s["gt"]).self_alignment,
     "Conf": lambda s: metrics.ce_decomposition(s["logp"], s["gt"]).confidence,

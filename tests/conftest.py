@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
-from transformers import GPTNeoXConfig, GPTNeoXForCausalLM, PreTrainedTokenizerFast
+from transformers import GPTNeoXConfig, GPTNeoXForCausalLM
+
+from rankscale.ladder import train_tokenizer
 
 N_PAD = 12  # extra head rows beyond the tokenizer, as in Pythia's padded head
 
@@ -21,16 +22,6 @@ N_PAD = 12  # extra head rows beyond the tokenizer, as in Pythia's padded head
 def corpus_documents() -> list[str]:
     """A few kB of real text (standard-library sources) available on every machine."""
     return [inspect.getsource(m) for m in (json, json.decoder, json.encoder, inspect)]
-
-
-def train_tokenizer(docs: list[str], vocab_size: int = 320) -> PreTrainedTokenizerFast:
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-                                  special_tokens=["<|endoftext|>"])
-    tok.train_from_iterator(docs, trainer)
-    return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>")
 
 
 def save_random_neox(path: Path, tokenizer, head_rows: int, tie_rows: list[int], seed: int = 0) -> Path:
@@ -59,7 +50,7 @@ def corpus_file(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tokenizer():
-    return train_tokenizer(corpus_documents())
+    return train_tokenizer(corpus_documents(), vocab_size=320)
 
 
 @pytest.fixture(scope="session")

@@ -119,8 +119,13 @@ def get_profile(name: str) -> Profile:
     return PROFILES[name]
 
 
+def profile_dir(profile: Profile, home: Path | None = None) -> Path:
+    """``models/<profile>`` under ``home``: the tokenizer and every model of the profile."""
+    return (home or default_home()) / "models" / profile.name
+
+
 def model_dir(profile: Profile, size: Size, home: Path | None = None) -> Path:
-    return (home or default_home()) / "models" / profile.name / size.name
+    return profile_dir(profile, home) / size.name
 
 
 # ---------------------------------------------------------------- tokenizer and data
@@ -153,7 +158,7 @@ def _head_of(docs: list[str], n_chars: int) -> list[str]:
 
 def ensure_tokenizer(profile: Profile, home: Path | None = None) -> PreTrainedTokenizerFast:
     """Load the profile's tokenizer, training and saving it first if it is missing."""
-    path = (home or default_home()) / "models" / profile.name / "tokenizer"
+    path = profile_dir(profile, home) / "tokenizer"
     if not (path / "tokenizer.json").exists():
         texts = [doc for name in profile.train_corpora
                  for doc in _head_of(get_corpus(name).load(), profile.tokenizer_chars)]
@@ -229,23 +234,24 @@ def train_model(size: Size, profile: Profile, sequences: np.ndarray, tokenizer, 
     """
     torch.manual_seed(profile.seed)
     model = GPTNeoXForCausalLM(size.config(len(tokenizer), profile.seq_len))
+    peak = peak_lr(size, profile)
     decay = [p for p in model.parameters() if p.ndim >= 2]
     no_decay = [p for p in model.parameters() if p.ndim < 2]
     optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": profile.weight_decay},
                                    {"params": no_decay, "weight_decay": 0.0}],
-                                  lr=peak_lr(size, profile), betas=(0.9, 0.95), eps=1e-8)
+                                  lr=peak, betas=(0.9, 0.95), eps=1e-8)
     keep = profile.checkpoint_steps if size.name in profile.checkpoint_sizes else ()
     losses: list[float] = []
     start = time.perf_counter()
 
-    def save(tmp: Path) -> None:
+    def train_into(tmp: Path) -> None:
         model.train()
         bar = tqdm(range(profile.steps), desc=f"train {profile.name}/{size.name}", unit="step",
                    disable=not progress)
         for step in bar:
             if step in keep:
                 _save_checkpoint(model, tokenizer, tmp / "checkpoints" / f"step{step}")
-            lr = learning_rate(step, profile, peak_lr(size, profile))
+            lr = learning_rate(step, profile, peak)
             for group in optimizer.param_groups:
                 group["lr"] = lr
             batch = torch.from_numpy(sequences[step * profile.batch_size:(step + 1) * profile.batch_size])
@@ -260,8 +266,7 @@ def train_model(size: Size, profile: Profile, sequences: np.ndarray, tokenizer, 
         model.eval()
         if profile.steps in keep:
             _save_checkpoint(model, tokenizer, tmp / "checkpoints" / f"step{profile.steps}")
-        model.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
+        _save_checkpoint(model, tokenizer, tmp)
         (tmp / METADATA).write_text(json.dumps(meta(), indent=2) + "\n")
 
     def meta() -> dict:
@@ -270,7 +275,7 @@ def train_model(size: Size, profile: Profile, sequences: np.ndarray, tokenizer, 
             "profile": profile.name, "size": size.name, **asdict(size),
             "params_non_embedding": params.non_embedding, "params_total": params.total,
             "seed": profile.seed, "steps": profile.steps, "tokens_seen": profile.tokens,
-            "batch_size": profile.batch_size, "seq_len": profile.seq_len, "peak_lr": peak_lr(size, profile),
+            "batch_size": profile.batch_size, "seq_len": profile.seq_len, "peak_lr": peak,
             "warmup": profile.warmup, "weight_decay": profile.weight_decay,
             "train_corpora": list(profile.train_corpora), "checkpoint_steps": list(keep),
             "train_seconds": round(time.perf_counter() - start, 1), "code_version": __version__,
@@ -278,7 +283,7 @@ def train_model(size: Size, profile: Profile, sequences: np.ndarray, tokenizer, 
         }
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    _save_atomically(out, save)
+    _save_atomically(out, train_into)
     return json.loads((out / METADATA).read_text())
 
 
@@ -294,7 +299,7 @@ def build_ladder(profile: str | Profile, home: Path | None = None, progress: boo
     """
     profile = get_profile(profile) if isinstance(profile, str) else profile
     home = home or default_home()
-    root = home / "models" / profile.name
+    root = profile_dir(profile, home)
     root.mkdir(parents=True, exist_ok=True)
     for debris in root.glob("*.tmp-*"):  # left by a run that was killed
         shutil.rmtree(debris, ignore_errors=True)
