@@ -1,5 +1,6 @@
 # Two set-up commands: `make test` and `make book`. Each creates .venv on first use.
-PYTHON ?= python3
+PYTHON  ?= python3
+PROFILE ?= tiny
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -15,6 +16,11 @@ $(STAMP): requirements.lock pyproject.toml
 	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python$$v-doc; } >/dev/null 2>&1 || true; \
 	fi; \
 	[ -d $$d ] || echo "note: $$d is missing (on Debian/Ubuntu, as root: apt-get install python$$v-doc); the pydocs corpus falls back to standard-library docstrings"
+	@# the book's browser test drives Debian's chromium headless
+	@if ! command -v chromium >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing chromium (for the browser test of the built book)"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 || true; \
+	fi; command -v chromium >/dev/null 2>&1 || echo "note: chromium is missing (apt-get install chromium); the browser test will be skipped"
 	$(PYTHON) -m venv $(VENV)
 	# --no-deps: the lock lists every package, so nothing unlisted (such as CUDA wheels) is pulled in
 	$(PY) -m pip install --quiet --no-deps -r requirements.lock
@@ -29,10 +35,14 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/extract_bench.py
 
-book: $(STAMP)
-	@echo "The book's chapters are not written yet: _toc.yml lists only the landing page and"
-	@echo "notebooks/ is empty. The package (python -m rankscale extract / metrics) is ready."
-	@exit 1
+# Train the ladder if absent, extract what is not cached, execute stale chapters under PROFILE
+# and build the site into _build/html.
+# A hub profile on a machine that cannot reach the hub fails at once, before any set-up
+# (the check needs only the standard library).
+book:
+	@PYTHONPATH=src $(PYTHON) -m rankscale check-profile $(PROFILE)
+	@$(MAKE) --no-print-directory $(STAMP)
+	$(PY) -m rankscale book --profile $(PROFILE)
 
 # Re-freeze the lock from the current environment (after changing pyproject.toml's needs).
 lock: $(STAMP)

@@ -52,7 +52,8 @@ def main() -> None:
                 print(f"{name:<14}  (not fitted: a value is <= 0)")
                 continue
             f = fit.fit_with_bootstrap(sizes, samples, fn, n_boot=args.n_boot)
-            print(f"{name:<14}{f.r2:>8.4f}{f.slope:>9.4f}  [{f.ci[0]:.4f}, {f.ci[1]:.4f}]")
+            interval = "(a replicate <= 0)" if f.ci is None else f"[{f.ci[0]:.4f}, {f.ci[1]:.4f}]"
+            print(f"{name:<14}{f.r2:>8.4f}{f.slope:>9.4f}  {interval}")
 
 
 if __name__ == "__main__":

@@ -12,14 +12,14 @@ from rankscale import RankscaleError
 from rankscale import extract as ex
 from rankscale import records as rs
 from rankscale.corpora import get_corpus, token_windows
-from rankscale.models import load_model, real_vocab_size
+from rankscale.models import auto_dtype, load_model, real_vocab_size
 
 N_TOKENS = 3000
 
 
 def slow_reference(model, windows, n_real):
     """Full fp32 logits from the model's own forward pass, then a sort per token."""
-    logp, gt, ge = [], [], []
+    logp, gt, ge, top = [], [], [], []
     with torch.no_grad():
         for w in windows:
             ids = torch.from_numpy(w)[None]
@@ -30,8 +30,10 @@ def slow_reference(model, windows, n_real):
                 t = row[target]
                 gt.append(n_real - np.searchsorted(ordered, t, side="right"))
                 ge.append(n_real - np.searchsorted(ordered, t, side="left") - 1)
-                logp.append(t - np.log(np.sum(np.exp(row.astype(np.float64) - row.max()))) - row.max())
-    return np.array(logp), np.array(gt), np.array(ge)
+                log_z = np.log(np.sum(np.exp(row.astype(np.float64) - row.max()))) + row.max()
+                logp.append(t - log_z)
+                top.append(ordered[::-1][:rs.TOP_K] - log_z)
+    return np.array(logp), np.array(gt), np.array(ge), np.array(top)
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +52,15 @@ def test_matches_slow_reference_with_ties_and_padded_head(loaded, windows):
     n_real = real_vocab_size(tok)
     assert model.get_output_embeddings().weight.shape[0] > n_real  # the head is padded
     rec = ex.rank_records(model, windows, n_real, batch_size=4, chunk_tokens=97)
-    ref_logp, ref_gt, ref_ge = slow_reference(model, windows, n_real)
+    ref_logp, ref_gt, ref_ge, ref_top = slow_reference(model, windows, n_real)
     assert len(rec["gt"]) == N_TOKENS
     np.testing.assert_array_equal(rec["gt"], ref_gt)
     np.testing.assert_array_equal(rec["ge"], ref_ge)
     np.testing.assert_allclose(rec["logp"], ref_logp, atol=2e-5)
+    np.testing.assert_allclose(rec["top_logp"], ref_top, atol=2e-5)
+    # the best token's log-probability bounds the target's, with equality exactly at rank 1
+    assert (rec["top_logp"][:, 0] >= rec["logp"] - 1e-6).all()
+    np.testing.assert_allclose(rec["top_logp"][rec["gt"] == 0, 0], rec["logp"][rec["gt"] == 0], atol=1e-6)
     np.testing.assert_array_equal(rec["target"], np.concatenate([w[1:] for w in windows]))
     # the constructed ties really occur, and padded rows (logit ~50x larger) were not counted
     assert (rec["ge"] > rec["gt"]).sum() > 100
@@ -116,6 +122,46 @@ def test_finished_extraction_is_reused_without_loading(finished, model_dir, corp
     monkeypatch.setattr(ex, "load_model", lambda *a, **k: pytest.fail("model loaded for a finished pair"))
     assert run(model_dir, corpus_file, finished) == finished
     assert stamp == [p.stat().st_mtime_ns for p in sorted(finished.glob("shard-*.npz"))]
+
+
+def test_auto_dtype_is_resolved_before_the_identity(finished, model_dir, corpus_file, monkeypatch):
+    assert (auto_dtype("cpu"), auto_dtype("cuda:1")) == ("float32", "bfloat16")
+    monkeypatch.setattr(ex, "load_model", lambda *a, **k: pytest.fail("model loaded for a finished pair"))
+    assert run(model_dir, corpus_file, finished, dtype="auto") == finished  # float32 on CPU: the same run
+
+
+def test_out_of_memory_halves_the_batch_until_it_fits(finished, model_dir, corpus_file, tmp_path, monkeypatch):
+    real_load, real_rank = ex.load_model, ex.rank_records
+
+    def load_on_a_small_gpu(*args, **kwargs):
+        net, tok = real_load(*args, **kwargs)
+
+        def check(module, args, kwargs):
+            if kwargs["input_ids"].shape[0] > 2:
+                raise torch.OutOfMemoryError("CUDA out of memory (simulated)")
+        net.base_model.register_forward_pre_hook(check, with_kwargs=True)
+        return net, tok
+
+    tried = []
+
+    def spy(*args, batch_size, **kwargs):
+        tried.append(batch_size)
+        return real_rank(*args, batch_size=batch_size, **kwargs)
+
+    monkeypatch.setattr(ex, "load_model", load_on_a_small_gpu)
+    monkeypatch.setattr(ex, "rank_records", spy)
+    out = run(model_dir, corpus_file, tmp_path / "run", batch_size=8)
+    assert tried == [8, 4, 2, 2, 2, 2]  # halved on the first shard, then kept for the other three
+    a, b = rs.load_records(out), rs.load_records(finished)
+    for name in rs.RECORD_FIELDS:
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+
+    def never_fits(*args, **kwargs):
+        raise torch.OutOfMemoryError("CUDA out of memory (simulated)")
+
+    monkeypatch.setattr(ex, "rank_records", never_fits)
+    with pytest.raises(RankscaleError, match="out of memory with one window per forward pass"):
+        run(model_dir, corpus_file, tmp_path / "run2")
 
 
 def test_interrupted_run_resumes_to_identical_arrays(finished, model_dir, corpus_file, tmp_path, monkeypatch):

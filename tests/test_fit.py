@@ -73,3 +73,63 @@ def test_rejects_values_that_have_no_logarithm(values):
 def test_rejects_single_size():
     with pytest.raises(ValueError, match="two distinct sizes"):
         fit.fit_power_law([1e4, 1e4], [1.0, 2.0])
+
+
+def test_grid_fit_matches_separate_fits_per_entry():
+    """Every entry of the grid is fitted as fit_power_law would fit it alone; the interval of
+    entry j equals the quantiles of refits that a brute-force loop over the same resamples gives."""
+    rng = np.random.default_rng(2)
+    ranks = [np.minimum(rng.geometric(0.01 + 0.005 * i, 2000), 400) for i in range(len(SIZES))]
+    ks = np.array([1, 3, 10, 30, 400])
+
+    def neg_log_rbp(sample):
+        return -np.log(np.mean(sample["rank"][:, None] <= ks, axis=0))
+
+    samples = [{"rank": r} for r in ranks]
+    fits = fit.fit_grid_with_bootstrap(SIZES, samples, neg_log_rbp, n_boot=40, seed=3)
+    assert fits[-1] is None  # every rank <= 400: -log RBP_400 = 0 has no logarithm
+    brute_rng = np.random.default_rng(3)
+    resampled = [[neg_log_rbp({"rank": r[brute_rng.integers(0, len(r), len(r))]}) for r in ranks] for _ in range(40)]
+    for j, f in enumerate(fits[:-1]):
+        alone = fit.fit_power_law(SIZES, [neg_log_rbp(s)[j] for s in samples])
+        assert f.slope == pytest.approx(alone.slope, rel=1e-12) and f.r2 == pytest.approx(alone.r2, rel=1e-12)
+        slopes = [fit.fit_power_law(SIZES, [v[j] for v in rep]).slope for rep in resampled]
+        np.testing.assert_allclose(f.ci, np.quantile(slopes, [0.025, 0.975]), rtol=1e-10)
+
+
+def test_grid_fit_leaves_out_intervals_when_a_resample_cannot_be_fitted():
+    samples = [{"hit": np.r_[np.zeros(1), np.ones(999)].astype(bool)} for _ in SIZES]  # RBP = 0.999
+    (f,) = fit.fit_grid_with_bootstrap(SIZES, samples, lambda s: [neg_log_rbp1(s)], n_boot=200)
+    assert f is not None and f.ci is None  # some resamples miss the single miss: -log RBP = 0
+
+
+def test_semilog_fit_exact_and_r2():
+    f = fit.fit_semilog(SIZES, 0.5 - 0.2 * np.log(SIZES))
+    assert f.slope == pytest.approx(-0.2, abs=1e-12) and f.intercept == pytest.approx(0.5, abs=1e-10)
+    assert f.r2 == pytest.approx(1.0, abs=1e-12)
+    noisy = 0.5 - 0.2 * np.log(SIZES) + np.array([0.3, -0.3, 0.2, -0.2, 0.3, -0.1, 0.0])
+    g = fit.fit_semilog(SIZES, noisy)
+    assert g.r2 == pytest.approx(np.corrcoef(np.log(SIZES), noisy)[0, 1] ** 2, rel=1e-10)
+    np.testing.assert_allclose(g.predict(SIZES), g.intercept + g.slope * np.log(SIZES))
+    with pytest.raises(ValueError):
+        fit.fit_semilog([1e4, 1e4], [1.0, 2.0])
+
+
+def test_window_success_prediction_and_its_inverse():
+    law = fit.PowerLawFit(slope=-0.3, intercept=np.log(2.0), r2=1.0, n_points=3)
+    s = np.array([1e3, 1e6, 1e9])
+    np.testing.assert_allclose(fit.predicted_window_success(law, s, 4), np.exp(-4 * 2.0 * s**-0.3))
+    spans = []
+    for n in (1, 2, 8, 32):
+        lo, hi = (fit.size_for_window_success(law, n, p) for p in (0.1, 0.9))
+        np.testing.assert_allclose(fit.predicted_window_success(law, [lo, hi], n), [0.1, 0.9], rtol=1e-10)
+        spans.append(np.log10(hi / lo))
+    np.testing.assert_allclose(spans, np.log10(np.log(0.9) / np.log(0.1)) / -0.3, rtol=1e-10)
+    with pytest.raises(ValueError, match="does not fall"):
+        fit.size_for_window_success(fit.PowerLawFit(0.1, 0.0, 1.0, 3), 2, 0.5)
+
+
+def test_doctests():
+    import doctest
+
+    assert doctest.testmod(fit).failed == 0

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import time
 from pathlib import Path
 
 import pytest
 import torch
-from transformers import AutoModelForCausalLM, GPT2Config, GPTNeoXConfig
+from transformers import (AutoModelForCausalLM, GPT2Config, GPTNeoXConfig, LlamaConfig, MistralConfig, OPTConfig,
+                          OpenAIGPTConfig, Qwen2Config)
 
 from conftest import save_random_neox
 from rankscale import RankscaleError
-from rankscale.models import count_params, load_model
+from rankscale.models import (PROFILE_MODELS, REFERENCE_SOURCE, REGISTRY, check_params, config_params, count_params,
+                              load_model, profile_models)
 
-REFERENCE = json.loads((Path(__file__).parents[2] / "shared/reference/rbp_authors_param_count.json").read_text())
+REFERENCE_DIR = Path(__file__).parents[2] / "shared/reference"
+REFERENCE = json.loads((REFERENCE_DIR / "rbp_authors_param_count.json").read_text())
+TABLE4 = list(csv.DictReader((REFERENCE_DIR / "ce_paper_table4_models.csv").open()))
 
 # Public architecture shapes: (hidden, layers, heads, intermediate, vocab rows)
 PYTHIA = {
@@ -25,7 +30,52 @@ PYTHIA = {
     "12b": (5120, 36, 40, 20480, 50688),
 }
 GPT2 = {"gpt2": (768, 12, 12), "gpt2-medium": (1024, 24, 16), "gpt2-large": (1280, 36, 20), "gpt2-xl": (1600, 48, 25)}
+# (hidden, layers, heads, ffn); opt-350m also projects 512-wide embeddings and has no final layer norm
+OPT = {"125m": (768, 12, 12, 3072), "350m": (1024, 24, 16, 4096), "1.3b": (2048, 24, 32, 8192),
+       "2.7b": (2560, 32, 32, 10240), "6.7b": (4096, 32, 32, 16384)}
+# (hidden, layers, heads, key-value heads, intermediate); up to 3B the head is tied and 151,936 rows
+QWEN = {"0.5B": (896, 24, 14, 2, 4864), "1.5B": (1536, 28, 12, 2, 8960), "3B": (2048, 36, 16, 2, 11008),
+        "7B": (3584, 28, 28, 4, 18944), "14B": (5120, 48, 40, 8, 13824), "72B": (8192, 80, 64, 8, 29568)}
+# (vocab, hidden, layers, heads, key-value heads, intermediate)
+LLAMA = {"meta-llama/Llama-3.2-1B": (128256, 2048, 16, 32, 8, 8192),
+         "meta-llama/Llama-3.2-3B": (128256, 3072, 28, 24, 8, 8192),
+         "huggyllama/llama-7b": (32000, 4096, 32, 32, 32, 11008),
+         "meta-llama/Meta-Llama-3-8B": (128256, 4096, 32, 32, 8, 14336),
+         "meta-llama/Llama-2-13b-hf": (32000, 5120, 40, 40, 40, 13824),
+         "meta-llama/Llama-2-70b-hf": (32000, 8192, 80, 64, 8, 28672),
+         "mistralai/Mistral-7B-v0.1": (32000, 4096, 32, 32, 8, 14336)}
 RANDOM_WEIGHTS = {"14m", "70m", "gpt2"}  # built for real; the rest on the meta device (shapes only)
+
+
+def public_config(hub_id):
+    """The published architecture of a registry model (its config.json on the hub, shapes only)."""
+    org, name = hub_id.split("/")
+    if org == "EleutherAI":
+        h, n_layer, heads, inter, vocab = PYTHIA[name.removeprefix("pythia-")]
+        return GPTNeoXConfig(vocab_size=vocab, hidden_size=h, num_hidden_layers=n_layer, num_attention_heads=heads,
+                             intermediate_size=inter, rotary_pct=0.25, tie_word_embeddings=False)
+    if name == "openai-gpt":
+        return OpenAIGPTConfig(vocab_size=40478, n_positions=512, n_embd=768, n_layer=12, n_head=12)
+    if org in ("openai-community", "distilbert"):
+        h, n_layer, heads = GPT2.get(name, (768, 6, 12))  # distilgpt2: gpt2 with 6 layers
+        return GPT2Config(vocab_size=50257, n_positions=1024, n_embd=h, n_layer=n_layer, n_head=heads)
+    if org == "facebook":
+        size = name.removeprefix("opt-")
+        h, n_layer, heads, ffn = OPT[size]
+        return OPTConfig(vocab_size=50272, hidden_size=h, num_hidden_layers=n_layer, num_attention_heads=heads,
+                         ffn_dim=ffn, word_embed_proj_dim=512 if size == "350m" else h,
+                         do_layer_norm_before=size != "350m")
+    if org == "Qwen":
+        size = name.removeprefix("Qwen2.5-")
+        h, n_layer, heads, kv, inter = QWEN[size]
+        tied = size in ("0.5B", "1.5B", "3B")
+        return Qwen2Config(vocab_size=151936 if tied else 152064, hidden_size=h, num_hidden_layers=n_layer,
+                           num_attention_heads=heads, num_key_value_heads=kv, intermediate_size=inter,
+                           tie_word_embeddings=tied)
+    vocab, h, n_layer, heads, kv, inter = LLAMA[hub_id]
+    config_class = MistralConfig if org == "mistralai" else LlamaConfig
+    return config_class(vocab_size=vocab, hidden_size=h, num_hidden_layers=n_layer, num_attention_heads=heads,
+                        num_key_value_heads=kv, intermediate_size=inter, tie_word_embeddings="3.2" in name)
 
 
 def build(config, name):
@@ -95,3 +145,106 @@ def test_vocabulary_mismatch(tmp_path, tokenizer):
 def test_unknown_dtype(model_dir):
     with pytest.raises(RankscaleError, match="unknown dtype 'int8'"):
         load_model(str(model_dir), dtype="int8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The papers' models
+
+
+@pytest.mark.parametrize("hub_id", REGISTRY)
+def test_registry_counts_recomputed_from_public_configs(hub_id, tmp_path):
+    public_config(hub_id).save_pretrained(tmp_path)
+    check = check_params(hub_id, tmp_path)
+    assert check.computed == check.reference == REGISTRY[hub_id].non_embedding
+    assert check.agrees and check.used == check.computed and check.source == "the model's config"
+
+
+def test_registry_agrees_with_reference_files():
+    for hub_id, model in REGISTRY.items():
+        assert model.non_embedding == REFERENCE[hub_id]["non_embedding_params"], hub_id
+    # paper B's Table 4: the same 32 models, counts and groups (its gpt-1/2 is our GPT2)
+    by_name = {hub_id.split("/")[1].lower(): m for hub_id, m in REGISTRY.items()}
+    assert {row["model"] for row in TABLE4} == {name for name, m in by_name.items() if "B" in m.papers}
+    group = {"gpt-1/2": "GPT2", "pythia": "Pythia", "opt": "OPT", "qwen": "Qwen", "llama": "Llama",
+             "mistral": "Mistral", "others": "Others"}
+    for row in TABLE4:
+        model = by_name[row["model"]]
+        assert (model.non_embedding, model.family) == (int(row["non_embedding_params"]), group[row["family"]])
+    # paper A: Pythia 14m-12b, the four GPT-2 sizes, OPT and Qwen2.5 0.5B-14B (its appendix A)
+    in_a = [m for m in REGISTRY.values() if "A" in m.papers]
+    assert [m.family for m in in_a].count("Pythia") == 10 and len(in_a) == 10 + 4 + 5 + 5
+    assert {m.family for m in in_a} == {"Pythia", "GPT2", "OPT", "Qwen"} and "openai-gpt" not in str(in_a)
+
+
+def test_profiles_list_the_papers_models():
+    reduced = PROFILE_MODELS["reduced"]
+    assert [family for _, family in reduced] == ["Pythia"] * 7 + ["GPT2"] * 4
+    assert reduced[0] == ("EleutherAI/pythia-14m", "Pythia") and reduced[6][0] == "EleutherAI/pythia-1.4b"
+    assert [hub_id for hub_id, _ in reduced[7:]] == [f"openai-community/{n}" for n in GPT2]
+    assert PROFILE_MODELS["full"] == [(m.hub_id, m.family) for m in REGISTRY.values()] and len(REGISTRY) == 34
+    assert [m.hub_id for m in profile_models("reduced")] == [hub_id for hub_id, _ in reduced]
+    with pytest.raises(RankscaleError, match="hub profiles are reduced and full.*smoke and tiny"):
+        profile_models("tiny")
+
+
+def _layers(n, *parts):
+    return n * sum(parts)
+
+
+# Small configs of every family against a count by hand: d hidden, f feed-forward, L layers.
+d, f, L, kv = 64, 176, 3, 2  # 4 heads of 16, and 2 key-value heads where the family has them
+HAND = {
+    # layer norms 2 x 2d, fused qkv and output with biases, MLP with biases; final norm 2d
+    "neox": (GPTNeoXConfig(vocab_size=300, hidden_size=d, num_hidden_layers=L, num_attention_heads=4,
+                           intermediate_size=f, tie_word_embeddings=False),
+             _layers(L, 4 * d, 3 * d * d + 3 * d, d * d + d, d * f + f, f * d + d) + 2 * d),
+    # the same with the 4d MLP of GPT-2; position embeddings are embeddings
+    "gpt2": (GPT2Config(vocab_size=300, n_positions=64, n_embd=d, n_layer=L, n_head=4),
+             _layers(L, 4 * d, 3 * d * d + 3 * d, d * d + d, 8 * d * d + 5 * d) + 2 * d),
+    # GPT-1: post-norm, no final layer norm
+    "openai-gpt": (OpenAIGPTConfig(vocab_size=300, n_positions=64, n_embd=d, n_layer=L, n_head=4),
+                   _layers(L, 4 * d, 3 * d * d + 3 * d, d * d + d, 8 * d * d + 5 * d)),
+    # separate q, k, v, out with biases, final norm
+    "opt": (OPTConfig(vocab_size=300, hidden_size=d, num_hidden_layers=L, num_attention_heads=4, ffn_dim=f,
+                      word_embed_proj_dim=d, max_position_embeddings=64),
+            _layers(L, 4 * d, 4 * (d * d + d), d * f + f, f * d + d) + 2 * d),
+    # opt-350m's layout: 32-wide embeddings projected in and out (no biases), post-norm, no final norm
+    "opt-350m": (OPTConfig(vocab_size=300, hidden_size=d, num_hidden_layers=L, num_attention_heads=4, ffn_dim=f,
+                           word_embed_proj_dim=32, do_layer_norm_before=False, max_position_embeddings=64),
+                 _layers(L, 4 * d, 4 * (d * d + d), d * f + f, f * d + d) + 2 * 32 * d),
+    # RMS norms d, grouped-query attention with q/k/v biases, gated MLP without biases, final norm
+    "qwen2": (Qwen2Config(vocab_size=300, hidden_size=d, num_hidden_layers=L, num_attention_heads=4,
+                          num_key_value_heads=kv, intermediate_size=f, tie_word_embeddings=True),
+              _layers(L, 2 * d, d * d + d, 2 * (d * 32 + 32), d * d, 3 * d * f) + d),
+    "llama": (LlamaConfig(vocab_size=300, hidden_size=d, num_hidden_layers=L, num_attention_heads=4,
+                          num_key_value_heads=kv, intermediate_size=f),
+              _layers(L, 2 * d, d * d, 2 * d * 32, d * d, 3 * d * f) + d),
+    "mistral": (MistralConfig(vocab_size=300, hidden_size=d, num_hidden_layers=L, num_attention_heads=4,
+                              num_key_value_heads=kv, intermediate_size=f),
+                _layers(L, 2 * d, d * d, 2 * d * 32, d * d, 3 * d * f) + d),
+}
+
+
+@pytest.mark.parametrize("family", HAND)
+def test_non_embedding_count_by_hand(family):
+    config, by_hand = HAND[family]
+    assert config_params(config).non_embedding == by_hand
+
+
+def test_check_params_reports_both_counts_and_which_is_used(tmp_path, monkeypatch):
+    config = public_config("EleutherAI/pythia-70m")
+    config.intermediate_size += 8  # a config that differs from the one the papers counted
+    config.save_pretrained(tmp_path)
+    check = check_params("EleutherAI/pythia-70m", tmp_path)
+    assert check.computed == check.reference + 6 * (2 * 512 * 8 + 8) and not check.agrees
+    assert check.used == check.computed and check.source == "the model's config"
+    # no config to be had (hub unreachable, nothing cached): the reference count, said so
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "empty-cache"))
+    check = check_params("EleutherAI/pythia-70m")
+    assert check.computed is None and check.used == check.reference and check.source == REFERENCE_SOURCE
+    with pytest.raises(RankscaleError, match="not one of the papers' models"):
+        check_params("gpt2-tiny")
+    with pytest.raises(RankscaleError, match="holds no config.json"):
+        check_params("EleutherAI/pythia-70m", tmp_path / "empty-cache")

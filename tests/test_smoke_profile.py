@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from rankscale import fit, metrics
-from rankscale.ladder import get_profile, ladder_records
+from rankscale.ladder import checkpoint_records, get_profile, ladder_records
 
 N_TOKENS = 20_000
 
@@ -36,3 +36,16 @@ def test_smoke_models_learned_and_scale(smoke):
     for _, rec in smoke:
         d = metrics.ce_decomposition(rec.logp, rec.gt)
         assert abs(d.ce - (d.error_entropy + d.self_alignment - d.confidence)) < 1e-9
+
+
+def test_checkpoints_extracted_in_training_order(smoke):
+    runs = checkpoint_records("smoke", "pydocs", N_TOKENS, progress=False)
+    profile = get_profile("smoke")
+    assert [(meta["size"], step) for meta, step, _ in runs] == [
+        (size, step) for size in profile.checkpoint_sizes for step in profile.checkpoint_steps]
+    by_size = {meta["size"]: rec for meta, rec in smoke}
+    for meta, step, rec in runs:
+        if step == 0:  # the initialisation predicts close to uniformly
+            assert abs(metrics.cross_entropy(rec.logp) - np.log(4096)) < 0.5
+        if step == profile.steps:  # the last checkpoint is the final model
+            np.testing.assert_array_equal(rec.logp, by_size[meta["size"]].logp)

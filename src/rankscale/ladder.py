@@ -13,6 +13,7 @@ Run ``python -m rankscale ladder --profile tiny`` (or ``smoke``); existing model
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -23,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from tqdm.auto import tqdm
+from tqdm import tqdm
 from transformers import GPTNeoXConfig, GPTNeoXForCausalLM, PreTrainedTokenizerFast
 
 from rankscale import RankscaleError, __version__
@@ -85,15 +86,19 @@ class Profile:
 
 
 OFFLINE_TRAIN = ("pydocs:train", "stdlib:train", "humaneval:train")
-# From 3.3e3 to 1.24e6 non-embedding parameters (2.57 decades), width growing at shallow depth
-# (a deep, narrow d16 x 3 layers was measured worse than d16 x 1), chosen so the tiny profile
-# trains in about 17 minutes on 2 cores. Heads are 8 wide below d_model 64, else 16.
-TINY_SIZES = (Size(16, 1, 2), Size(24, 2, 3), Size(40, 2, 5), Size(56, 3, 7), Size(80, 3, 5),
-              Size(112, 4, 7), Size(160, 4, 10))
+# From 3.3e3 to 1.24e6 non-embedding parameters (2.57 decades), chosen so the tiny profile trains
+# in about 18 minutes on 2 cores. Width leads: at 2M tokens a wider model gains much more top-1
+# accuracy than a deeper one of the same size (d24 x 1 layer reached RBP_1 0.169 on pydocs, d24 x 2
+# layers 0.171 with twice the parameters; a deep, narrow d16 x 3 was worse than d16 x 1), so a
+# ladder that adds depth in big steps puts kinks in -log RBP_1 (R^2 0.970 with d24 x 2 instead of
+# 0.984). Below d_model 64 a single head (narrow heads cost up to 45% more time per step on CPU:
+# benchmarks/ladder_step_bench.py), above it heads 40 to 56 wide.
+TINY_SIZES = (Size(16, 1, 1), Size(24, 1, 1), Size(40, 2, 1), Size(56, 3, 1), Size(80, 3, 2),
+              Size(112, 4, 2), Size(160, 4, 4))
 
 PROFILES = {
     "tiny": Profile("tiny", TINY_SIZES, OFFLINE_TRAIN, steps=1000, batch_size=8, seq_len=256,
-                    checkpoint_steps=(0, 16, 128, 1000), checkpoint_sizes=("d24-l2", "d80-l3", "d160-l4")),
+                    checkpoint_steps=(0, 16, 128, 1000), checkpoint_sizes=("d24-l1", "d80-l3", "d160-l4")),
     "smoke": Profile("smoke", TINY_SIZES[:3], OFFLINE_TRAIN, steps=150, batch_size=8, seq_len=128,
                      checkpoint_steps=(0, 16, 128, 150), checkpoint_sizes=tuple(s.name for s in TINY_SIZES[:3]),
                      warmup=30, tokenizer_chars=1_000_000),
@@ -272,12 +277,9 @@ def train_model(size: Size, profile: Profile, sequences: np.ndarray, tokenizer, 
     def meta() -> dict:
         params = count_params(model)
         return {
-            "profile": profile.name, "size": size.name, **asdict(size),
+            "profile": profile.name, "size": size.name, **_training_settings(size, profile),
             "params_non_embedding": params.non_embedding, "params_total": params.total,
-            "seed": profile.seed, "steps": profile.steps, "tokens_seen": profile.tokens,
-            "batch_size": profile.batch_size, "seq_len": profile.seq_len, "peak_lr": peak,
-            "warmup": profile.warmup, "weight_decay": profile.weight_decay,
-            "train_corpora": list(profile.train_corpora), "checkpoint_steps": list(keep),
+            "tokens_seen": profile.tokens, "checkpoint_steps": list(keep),
             "train_seconds": round(time.perf_counter() - start, 1), "code_version": __version__,
             "torch_version": torch.__version__, "config": model.config.to_dict(), "loss_curve": losses,
         }
@@ -304,6 +306,8 @@ def build_ladder(profile: str | Profile, home: Path | None = None, progress: boo
     for debris in root.glob("*.tmp-*"):  # left by a run that was killed
         shutil.rmtree(debris, ignore_errors=True)
     dirs = [model_dir(profile, size, home) for size in profile.sizes]
+    for size, path in zip(profile.sizes, dirs):
+        _check_trained_as(size, profile, path)
     missing = [(size, d) for size, d in zip(profile.sizes, dirs) if not (d / METADATA).exists()]
     if missing:
         tokenizer = ensure_tokenizer(profile, home)
@@ -311,6 +315,26 @@ def build_ladder(profile: str | Profile, home: Path | None = None, progress: boo
         for size, path in missing:
             train_model(size, profile, sequences, tokenizer, path, progress)
     return dirs
+
+
+def _training_settings(size: Size, profile: Profile) -> dict:
+    """What defines a trained ladder model, as recorded in its ``ladder.json``."""
+    return {**asdict(size), "steps": profile.steps, "batch_size": profile.batch_size,
+            "seq_len": profile.seq_len, "seed": profile.seed, "peak_lr": peak_lr(size, profile),
+            "warmup": profile.warmup, "weight_decay": profile.weight_decay,
+            "train_corpora": list(profile.train_corpora)}
+
+
+def _check_trained_as(size: Size, profile: Profile, path: Path) -> None:
+    """Refuse a saved model whose settings differ from the profile's (the code changed since)."""
+    if not (path / METADATA).exists():
+        return
+    saved = json.loads((path / METADATA).read_text())
+    differ = {k: (saved.get(k), v) for k, v in _training_settings(size, profile).items() if saved.get(k) != v}
+    if differ:
+        detail = ", ".join(f"{k}: saved {a!r}, profile {b!r}" for k, (a, b) in differ.items())
+        raise RankscaleError(f"{path} was trained with other settings than profile {profile.name!r} now "
+                             f"defines ({detail}); delete {path.parent} and run the ladder again")
 
 
 def ladder_models(profile: str | Profile, home: Path | None = None) -> list[dict]:
@@ -326,6 +350,20 @@ def ladder_models(profile: str | Profile, home: Path | None = None) -> list[dict
     return out
 
 
+def _records(home: Path, profile: Profile, label: str, model_path: str, corpus: str, n_tokens: int,
+             progress: bool) -> Records:
+    """Extract (or reuse) ``model_path`` on ``corpus`` into ``results/<profile>/<label>/``; labels
+    carry a hash of the model's ladder.json, so a retrained model never reuses old results."""
+    run = home / "results" / profile.name / label / f"{corpus.replace(':', '-')}-{n_tokens}"
+    extract(model_path, corpus, n_tokens, run, progress=progress)
+    return load_records(run)
+
+
+def _run_label(meta: dict) -> str:
+    digest = hashlib.sha256((Path(meta["path"]) / METADATA).read_bytes()).hexdigest()[:10]
+    return f"{meta['size']}-{digest}"
+
+
 def ladder_records(profile: str | Profile, corpus: str, n_tokens: int, home: Path | None = None,
                    progress: bool = True) -> list[tuple[dict, Records]]:
     """Records of every model of ``profile`` on ``corpus``, smallest model first.
@@ -336,9 +374,24 @@ def ladder_records(profile: str | Profile, corpus: str, n_tokens: int, home: Pat
     profile = get_profile(profile) if isinstance(profile, str) else profile
     home = home or default_home()
     build_ladder(profile, home, progress)
+    return [(meta, _records(home, profile, _run_label(meta), meta["path"], corpus, n_tokens, progress))
+            for meta in ladder_models(profile, home)]
+
+
+def checkpoint_records(profile: str | Profile, corpus: str, n_tokens: int, home: Path | None = None,
+                       progress: bool = True) -> list[tuple[dict, int, Records]]:
+    """Records of every saved training checkpoint of ``profile`` on ``corpus``.
+
+    Returns (ladder metadata of the model, step, records) triples, smallest model first and steps
+    in training order; step 0 is the initialisation and the last step equals the final model.
+    """
+    profile = get_profile(profile) if isinstance(profile, str) else profile
+    home = home or default_home()
+    build_ladder(profile, home, progress)
     out = []
     for meta in ladder_models(profile, home):
-        run = home / "results" / profile.name / meta["size"] / f"{corpus.replace(':', '-')}-{n_tokens}"
-        extract(meta["path"], corpus, n_tokens, run, progress=progress)
-        out.append((meta, load_records(run)))
+        for step in meta["checkpoint_steps"]:
+            path = str(Path(meta["path"]) / "checkpoints" / f"step{step}")
+            out.append((meta, step, _records(home, profile, f"{_run_label(meta)}/step{step}", path, corpus,
+                                             n_tokens, progress)))
     return out

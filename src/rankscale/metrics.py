@@ -45,12 +45,22 @@ def cross_entropy(logp: np.ndarray) -> float:
     return float(-np.mean(np.asarray(logp, np.float64)))
 
 
+def mean_target_probability(logp: np.ndarray) -> float:
+    """Paper A's absolute metric p_A (its Fig. 2a): the mean probability given to the target.
+
+    >>> mean_target_probability(np.log([0.5, 0.25]))
+    0.375
+    """
+    return float(np.mean(np.exp(np.asarray(logp, np.float64))))
+
+
 @dataclass(frozen=True)
 class Decomposition:
     """Paper B's CE = EE + SA - Conf (its eqs. 2-8), over the RBE values that occur.
 
-    e : (m,) distinct RBE values; p_e : their frequencies; log_q_e : log of the normalised
-    geometric-mean scores q_e = Q_e / C; log_C : log of C = sum_e Q_e.
+    e : (m,) distinct RBE values; n_e : how many targets have each; p_e : their frequencies;
+    log_q_e : log of the normalised geometric-mean scores q_e = Q_e / C; log_C : log of
+    C = sum_e Q_e.
     """
 
     e: np.ndarray
@@ -67,6 +77,20 @@ class Decomposition:
     def q_e(self) -> np.ndarray:
         return np.exp(self.log_q_e)
 
+    @property
+    def log_Q_e(self) -> np.ndarray:
+        """Log of the unnormalised geometric-mean scores Q_e (paper B, eq. 3)."""
+        return self.log_q_e + self.log_C
+
+    def terms(self) -> dict[str, float]:
+        """CE and its components by their short names: ``CE``, ``EE``, ``SA``, ``Conf``."""
+        return {"CE": self.ce, "EE": self.error_entropy, "SA": self.self_alignment, "Conf": self.confidence}
+
+    @property
+    def residual(self) -> float:
+        """CE - (EE + SA - Conf): zero up to rounding (paper B, eq. 8)."""
+        return self.ce - (self.error_entropy + self.self_alignment - self.confidence)
+
 
 def ce_decomposition(logp: np.ndarray, rbe: np.ndarray) -> Decomposition:
     """Decompose cross-entropy by the target's rank-based error (paper B, section 3.2).
@@ -78,8 +102,13 @@ def ce_decomposition(logp: np.ndarray, rbe: np.ndarray) -> Decomposition:
     logp : (n,) log-probabilities; rbe : (n,) ints >= 0 (``gt``).
     """
     logp = np.asarray(logp, np.float64)
-    e, inverse, n_e = np.unique(np.asarray(rbe), return_inverse=True, return_counts=True)
-    s_e = np.bincount(inverse, weights=logp, minlength=len(e))
+    rbe = np.asarray(rbe)
+    if rbe.shape != logp.shape or rbe.ndim != 1 or len(rbe) == 0:
+        raise ValueError(f"logp and rbe must be non-empty 1-d arrays of one length, got {logp.shape} and {rbe.shape}")
+    counts = np.bincount(rbe)
+    e = np.flatnonzero(counts)
+    n_e = counts[e]
+    s_e = np.bincount(rbe, weights=logp, minlength=len(counts))[e]
     p_e = n_e / len(logp)
     log_Q = s_e / n_e
     log_C = float(logsumexp(log_Q))
@@ -92,6 +121,83 @@ def ce_decomposition(logp: np.ndarray, rbe: np.ndarray) -> Decomposition:
         self_alignment=float(np.sum(p_e * (log_p - log_q))),
         confidence=log_C,
     )
+
+
+COMPONENTS = ("EE", "SA", "Conf")
+
+
+def ce_shares(error_entropy, self_alignment, confidence, signed: bool = True) -> dict[str, np.ndarray]:
+    """Each component's share of cross-entropy (paper B, section 5, Figure 8).
+
+    signed=True gives the contributions EE / CE, SA / CE and -Conf / CE, which sum to 1
+    exactly because CE = EE + SA - Conf; a positive Confidence makes its share negative and
+    EE's larger than 1. signed=False gives |EE|, |SA| and |Conf| over their sum: shares in
+    [0, 1] that sum to 1, the form of a stacked percentage chart.
+
+    Arguments are scalars or arrays of one shape (e.g. one entry per model); returns a dict
+    keyed by ``COMPONENTS``.
+    """
+    terms = [np.asarray(error_entropy, np.float64), np.asarray(self_alignment, np.float64),
+             -np.asarray(confidence, np.float64)]
+    if not signed:
+        terms = [np.abs(t) for t in terms]
+    total = sum(terms)
+    return {name: t / total for name, t in zip(COMPONENTS, terms)}
+
+
+def ce_exponent_from_components(signed_shares: dict[str, np.ndarray], exponents: dict[str, float]) -> np.ndarray:
+    """The local exponent d log CE / d log N implied by the components' exponents.
+
+    Since CE = EE + SA - Conf, d log CE = sum_M (signed share of M) * d log|M| with the signed
+    shares of ``ce_shares``; with alpha_M = d log|M| / d log N (paper B, eq. 9) the CE exponent
+    at a size is the share-weighted sum of the components' exponents. If only EE scales, CE's
+    exponent is alpha_EE * EE / CE and shrinks with EE's share: the paper's slowing argument.
+
+    signed_shares : dict keyed by ``COMPONENTS`` (scalars or arrays); exponents : same keys.
+    """
+    return sum(np.asarray(signed_shares[name], np.float64) * exponents[name] for name in COMPONENTS)
+
+
+def local_log_slopes(sizes, values) -> tuple[np.ndarray, np.ndarray]:
+    """Slopes of log(value) against log(size) between neighbouring sizes.
+
+    sizes : (m,) increasing positive sizes; values : (m,) positive values.
+    Returns the geometric midpoints of neighbouring sizes (m - 1,) and the slopes there (m - 1,).
+    A power law gives the same slope everywhere; a law that slows gives slopes shrinking in
+    magnitude.
+    """
+    sizes = np.asarray(sizes, np.float64)
+    values = np.asarray(values, np.float64)
+    if sizes.shape != values.shape or sizes.ndim != 1 or len(sizes) < 2 or not np.all(np.diff(sizes) > 0):
+        raise ValueError("sizes must be increasing and match values, with at least two points")
+    if not (np.all(sizes > 0) and np.all(values > 0) and np.isfinite(values).all()):
+        raise ValueError("sizes and values must be positive and finite")
+    x, y = np.log(sizes), np.log(values)
+    return np.exp((x[1:] + x[:-1]) / 2), np.diff(y) / np.diff(x)
+
+
+def top_rank_probs(top_logp: np.ndarray, rbe: np.ndarray, e: int) -> np.ndarray:
+    """Mean output probability of the best, second best, ... token over the targets whose RBE
+    is ``e`` (paper B, Figure 5: the target itself sits at 0-based position e unless it ties).
+
+    top_logp : (n, k) log-probabilities of each prediction's k best tokens, best first;
+    rbe : (n,) ints. Returns (k,) arithmetic means of the probabilities.
+    """
+    chosen = np.asarray(rbe) == e
+    if not chosen.any():
+        raise ValueError(f"no target has RBE {e}")
+    return np.exp(np.asarray(top_logp, np.float64)[chosen]).mean(axis=0)
+
+
+def sharpest_drop(probs) -> int:
+    """1-based position j after which a decreasing score profile falls most in relative terms:
+    the j maximising log p_j - log p_(j+1). With ``top_rank_probs`` it says where the model's
+    probability mass breaks off (paper B, Figure 5).
+    """
+    probs = np.asarray(probs, np.float64)
+    if probs.ndim != 1 or len(probs) < 2 or not np.all(probs > 0):
+        raise ValueError("probs must be a 1-d array of at least two positive values")
+    return int(np.argmax(-np.diff(np.log(probs)))) + 1
 
 
 def window_success(rank: np.ndarray, window: np.ndarray, n: int, ks) -> np.ndarray:
@@ -136,3 +242,73 @@ def summary(logp: np.ndarray, gt: np.ndarray, ge: np.ndarray, ks=(1, 10, 100, 10
     out.update({f"RBP_{k}": float(v) for k, v in zip(ks, rbp(rank_1based(gt, ge), ks))})
     out.update({"EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence})
     return out
+
+
+def subsampled_decompositions(logp: np.ndarray, rbe: np.ndarray, window: np.ndarray, n_tokens,
+                              n_repeats: int = 10, seed: int = 0) -> dict[str, np.ndarray]:
+    """CE, EE, SA and Conf of random subsets of whole windows holding about ``n`` targets each.
+
+    Each repeat shuffles the windows once (``seed`` fixes every shuffle) and, for each n of
+    ``n_tokens``, takes the shortest prefix of that order that holds at least n targets, so the
+    subsets of one repeat are nested. Whole windows keep neighbouring, correlated tokens
+    together, as an evaluation on less text would.
+
+    logp, rbe, window : (N,) per-target arrays; n_tokens : (m,) target counts.
+    Returns arrays of shape (m, n_repeats) keyed ``n_tokens`` (targets actually drawn), ``CE``,
+    ``EE``, ``SA``, ``Conf``, ``ranks_seen`` (distinct RBE values) and ``ranks_seen_once``.
+    """
+    logp, rbe = np.asarray(logp), np.asarray(rbe)
+    ids, token_window = np.unique(np.asarray(window), return_inverse=True)
+    sizes = np.bincount(token_window)
+    by_window = np.argsort(token_window, kind="stable")
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    grid = np.atleast_1d(np.asarray(n_tokens))
+    keys = ("n_tokens", "CE", "EE", "SA", "Conf", "ranks_seen", "ranks_seen_once")
+    out = {key: np.empty((len(grid), n_repeats)) for key in keys}
+    rng = np.random.default_rng(seed)
+    for r in range(n_repeats):
+        order = rng.permutation(len(ids))
+        filled = np.cumsum(sizes[order])
+        for i, n in enumerate(grid):
+            n_windows = min(int(np.searchsorted(filled, n)) + 1, len(order))
+            take = np.concatenate([by_window[starts[w]:starts[w + 1]] for w in order[:n_windows]])
+            dec = ce_decomposition(logp[take], rbe[take])
+            values = (len(take), dec.ce, dec.error_entropy, dec.self_alignment, dec.confidence,
+                      len(dec.e), np.sum(dec.n_e == 1))
+            for key, value in zip(keys, values):
+                out[key][i, r] = value
+    return out
+
+
+def sample_size_error(n_tokens, values: np.ndarray) -> np.ndarray:
+    """Estimated error of an estimate at each token count of a grid: its spread plus its drift.
+
+    n_tokens : (m,) increasing token counts; values : (m, repeats) estimates of one quantity at
+    each count (e.g. from ``subsampled_decompositions``). At count n the error is
+    sqrt(sd(n)^2 + (mean(n) - mean(n/2))^2): the standard deviation over repeats and the change
+    of their mean over the last doubling of the data, with mean(n/2) interpolated linearly in
+    log n. For a bias that decays as 1/n, the change over a doubling equals the bias left at n;
+    a slower decay makes it an underestimate. NaN where n/2 is below the grid.
+    """
+    n_tokens = np.asarray(n_tokens, np.float64)
+    values = np.asarray(values, np.float64)
+    if values.ndim != 2 or len(values) != len(n_tokens) or not np.all(np.diff(n_tokens) > 0):
+        raise ValueError(f"need increasing token counts and values of shape ({len(n_tokens)}, repeats), "
+                         f"got {values.shape}")
+    mean, sd = values.mean(axis=1), values.std(axis=1)
+    log_n = np.log(n_tokens)
+    half = np.interp(log_n - np.log(2), log_n, mean)
+    drift = np.where(n_tokens / 2 >= n_tokens[0], mean - half, np.nan)
+    return np.sqrt(sd ** 2 + drift ** 2)
+
+
+def tokens_needed(n_tokens, values: np.ndarray, tolerance: float) -> float:
+    """Smallest token count of a grid from which on ``sample_size_error`` stays within
+    ``tolerance``: at that count and at every larger one. NaN if the largest count misses, i.e.
+    the estimate was still moving over the last doubling and needs more tokens than the grid has.
+    """
+    ok = sample_size_error(n_tokens, values) <= tolerance  # NaN compares False
+    if not ok[-1]:
+        return float("nan")
+    first_of_last_run = len(ok) - int(np.argmin(ok[::-1])) if not ok.all() else 0
+    return float(np.asarray(n_tokens)[first_of_last_run])

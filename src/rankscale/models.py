@@ -1,8 +1,14 @@
-"""Load causal language models and count their parameters.
+"""Load causal language models, count their parameters, and name the papers' models.
 
 A model is named by a local directory (anything written by ``save_pretrained``) or by a hub id
 such as ``EleutherAI/pythia-70m``. Both go through ``AutoModelForCausalLM.from_pretrained``, so
 a model trained by this project and a hub model take exactly the same path.
+
+``REGISTRY`` holds every model of the two papers by hub id, with its family and the papers'
+non-embedding parameter count; ``PROFILE_MODELS`` lists the ``(hub id, family)`` pairs of the hub
+profiles ``reduced`` and ``full``; ``check_params`` recomputes a count from a model's config and
+reports it next to the papers' one. torch and transformers are imported only where a function
+needs them, so the registry and the hub checks answer at once.
 """
 
 from __future__ import annotations
@@ -11,15 +17,17 @@ import os
 import socket
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlparse
-
-import torch
-from torch import nn
-from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer, PreTrainedModel, PreTrainedTokenizerBase
 
 from rankscale import RankscaleError
 
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+if TYPE_CHECKING:
+    import torch
+    from torch import nn
+    from transformers import PretrainedConfig, PreTrainedModel, PreTrainedTokenizerBase
+
+DTYPES = ("float32", "bfloat16", "float16")
 
 OFFLINE_HINT = (
     "The offline `tiny` profile needs no hub: it uses models this project trains itself "
@@ -39,13 +47,23 @@ class ParamCount:
 
 def resolve_dtype(dtype: str | torch.dtype) -> torch.dtype:
     """Map a dtype name (``float32``, ``bfloat16``, ``float16``) to a torch dtype."""
+    import torch
+
     if isinstance(dtype, torch.dtype):
-        if dtype not in DTYPES.values():
+        if dtype not in {getattr(torch, name) for name in DTYPES}:
             raise RankscaleError(f"unsupported dtype {dtype}; use one of {', '.join(DTYPES)}")
         return dtype
     if dtype not in DTYPES:
-        raise RankscaleError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
-    return DTYPES[dtype]
+        raise RankscaleError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)} or auto")
+    return getattr(torch, dtype)
+
+
+def auto_dtype(device: str) -> str:
+    """The body dtype ``auto`` stands for: ``bfloat16`` on GPUs (the head stays fp32, see
+    ``rankscale.extract``), ``float32`` elsewhere, where bf16 matmuls are slow and gain nothing."""
+    import torch
+
+    return "bfloat16" if torch.device(device).type == "cuda" else "float32"
 
 
 def hub_reachable(timeout: float = 3.0) -> bool:
@@ -70,10 +88,13 @@ def _looks_like_path(name: str) -> bool:
     return name.startswith((".", "/", "~")) or name.count("/") > 1 or Path(name).exists()
 
 
-def _from_pretrained(name: str, revision: str | None, dtype: torch.dtype, local_only: bool):
+def _from_pretrained(name: str, revision: str | None, dtype: torch.dtype, device_map: str | dict, *,
+                     local_only: bool):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
     tokenizer = AutoTokenizer.from_pretrained(name, revision=revision, local_files_only=local_only)
     model = AutoModelForCausalLM.from_pretrained(
-        name, revision=revision, dtype=dtype, local_files_only=local_only
+        name, revision=revision, dtype=dtype, local_files_only=local_only, device_map=device_map
     )
     return model, tokenizer
 
@@ -83,6 +104,7 @@ def load_model(
     *,
     dtype: str | torch.dtype = "float32",
     device: str = "cpu",
+    device_map: str | None = None,
     revision: str | None = None,
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Load a causal LM and its tokenizer from a local directory or a hub id.
@@ -92,18 +114,22 @@ def load_model(
     name : a directory written by ``save_pretrained`` or a hub id (``EleutherAI/pythia-70m``).
     dtype : dtype of the model body; checked after loading. The output head is always evaluated
         in fp32 by ``rankscale.extract`` whatever this is.
-    device : torch device for the model.
+    device : torch device for the whole model; weights are loaded straight onto it.
+    device_map : ``"auto"`` spreads the model over every visible GPU with accelerate, for models
+        larger than one GPU (``device`` is then ignored). Raises if accelerate would have to
+        offload part of it to CPU memory or disk: give the job more GPUs instead.
     revision : hub revision (branch, tag or commit, e.g. ``"step1000"`` for Pythia checkpoints).
 
     Returns
     -------
-    (model, tokenizer), the model in eval mode on ``device``.
+    (model, tokenizer), the model in eval mode.
 
     Example
     -------
     >>> model, tok = load_model("models/tiny/neox-d64", dtype="float32")  # doctest: +SKIP
     """
     torch_dtype = resolve_dtype(dtype)
+    placement = device_map or {"": device}
     path = Path(name).expanduser()
     if path.is_dir():
         if not (path / "config.json").exists():
@@ -111,23 +137,29 @@ def load_model(
                 f"{path} is a directory but holds no config.json; point --model at a directory "
                 "written by save_pretrained (a trained ladder model, or a downloaded hub snapshot)."
             )
-        model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, local_only=True)
+        model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, placement, local_only=True)
     elif _looks_like_path(name):
         raise RankscaleError(
             f"no model directory at {name!r}. Give a directory written by save_pretrained or a hub "
             f"id such as EleutherAI/pythia-70m. {OFFLINE_HINT}"
         )
     else:
-        model, tokenizer = _load_hub_model(name, revision, torch_dtype)
+        model, tokenizer = _load_hub_model(name, revision, torch_dtype, placement)
     if model.dtype != torch_dtype:
         raise RankscaleError(f"{name} loaded as {model.dtype}, not the requested {torch_dtype}")
+    placed = set(getattr(model, "hf_device_map", {}).values())
+    if "disk" in placed or (len(placed) > 1 and "cpu" in placed):
+        raise RankscaleError(
+            f"{name} does not fit in the memory of the visible GPUs (accelerate placed part of it on "
+            f"{'disk' if 'disk' in placed else 'cpu'}); give the job more GPUs (CUDA_VISIBLE_DEVICES)"
+        )
     check_vocab(model, tokenizer, name)
-    return model.to(device).eval(), tokenizer
+    return model.eval(), tokenizer
 
 
-def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype):
+def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype, placement: str | dict):
     try:  # a model already in the local hub cache loads without any network
-        return _from_pretrained(name, revision, dtype, local_only=True)
+        return _from_pretrained(name, revision, dtype, placement, local_only=True)
     except OSError:
         pass
     if not hub_reachable():
@@ -136,22 +168,31 @@ def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype):
             f"model is not in the local cache. {OFFLINE_HINT}"
         )
     try:
-        return _from_pretrained(name, revision, dtype, local_only=False)
+        return _from_pretrained(name, revision, dtype, placement, local_only=False)
     except OSError as err:
         raise RankscaleError(
-            f"unknown model {name!r}: the hub has no such repository or revision ({err}). "
-            "Check the spelling, or give a local directory."
+            f"cannot load {name!r} from the hub ({err}). Check the spelling and the revision, or give "
+            "a local directory; gated models (meta-llama/*, mistralai/*) need their license accepted "
+            "on the model's page and a token (`hf auth login` or HF_TOKEN)."
         ) from err
+
+
+def _read_config(name: str, revision: str | None = None, download: bool = False) -> PretrainedConfig | None:
+    """The model's config from a local directory or the local hub cache (and from the hub when
+    ``download``); None if it cannot be had."""
+    from transformers import AutoConfig
+
+    try:
+        return AutoConfig.from_pretrained(name, revision=revision, local_files_only=not download)
+    except (OSError, ValueError):
+        return None
 
 
 def max_positions(name: str, revision: str | None = None) -> int | None:
     """The longest input a model accepts (``max_position_embeddings``), read from its config
     alone; None if the config does not say or cannot be read yet (loading reports why)."""
-    try:
-        config = AutoConfig.from_pretrained(name, revision=revision, local_files_only=True)
-    except (OSError, ValueError):
-        return None
-    return getattr(config, "max_position_embeddings", None)
+    config = _read_config(name, revision)
+    return None if config is None else getattr(config, "max_position_embeddings", None)
 
 
 def real_vocab_size(tokenizer: PreTrainedTokenizerBase) -> int:
@@ -179,6 +220,8 @@ def count_params(model: nn.Module) -> ParamCount:
     head; a head tied to the input table is counted once. Works on meta-device models, since
     only shapes matter.
     """
+    from torch import nn
+
     unique = {id(p): p for p in model.parameters()}
     embedding_ids = {id(p) for m in model.modules() if isinstance(m, nn.Embedding) for p in m.parameters()}
     head = model.get_output_embeddings()
@@ -187,3 +230,221 @@ def count_params(model: nn.Module) -> ParamCount:
     total = sum(p.numel() for p in unique.values())
     embedding = sum(unique[i].numel() for i in embedding_ids)
     return ParamCount(total=total, embedding=embedding, non_embedding=total - embedding)
+
+
+def config_params(config: PretrainedConfig) -> ParamCount:
+    """Parameter counts of the causal LM that ``config`` describes, from a meta-device instance
+    (shapes only: no memory, no weights, well under a second even for 72B)."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    with torch.device("meta"):
+        return count_params(AutoModelForCausalLM.from_config(config))
+
+
+# ---------------------------------------------------------------------------------------------
+# The papers' models
+
+
+@dataclass(frozen=True)
+class HubModel:
+    """One model of the papers.
+
+    hub_id : repository on the Hugging Face hub.
+    family : series for per-family fits, named as in the papers' result tables (Pythia, GPT2,
+        OPT, Qwen) and otherwise as paper B's Table 4 groups them (GPT2 holds openai-gpt, its
+        "gpt-1/2"; distilgpt2 is in "Others").
+    non_embedding : the papers' non-embedding parameter count (``REFERENCE_SOURCE``).
+    papers : which papers evaluate it, ``"A"`` (relative-based scaling law) and/or ``"B"``
+        (cross-entropy decomposition).
+    """
+
+    hub_id: str
+    family: str
+    non_embedding: int
+    papers: tuple[str, ...]
+
+
+REFERENCE_SOURCE = ("assets/param_count.json of paper A's code (paper B's Table 4 gives the same "
+                    "numbers for its 32 models)")
+
+_AB, _A, _B = ("A", "B"), ("A",), ("B",)
+REGISTRY: dict[str, HubModel] = {m.hub_id: m for m in (
+    HubModel("EleutherAI/pythia-14m", "Pythia", 1_189_888, _AB),
+    HubModel("EleutherAI/pythia-31m", "Pythia", 4_739_072, _AB),
+    HubModel("EleutherAI/pythia-70m", "Pythia", 18_915_328, _AB),
+    HubModel("EleutherAI/pythia-160m", "Pythia", 85_056_000, _AB),
+    HubModel("EleutherAI/pythia-410m", "Pythia", 302_311_424, _AB),
+    HubModel("EleutherAI/pythia-1b", "Pythia", 805_736_448, _A),
+    HubModel("EleutherAI/pythia-1.4b", "Pythia", 1_208_602_624, _AB),
+    HubModel("EleutherAI/pythia-2.8b", "Pythia", 2_517_652_480, _AB),
+    HubModel("EleutherAI/pythia-6.9b", "Pythia", 6_444_163_072, _AB),
+    HubModel("EleutherAI/pythia-12b", "Pythia", 11_327_027_200, _A),
+    HubModel("openai-community/openai-gpt", "GPT2", 85_054_464, _B),
+    HubModel("openai-community/gpt2", "GPT2", 85_056_000, _AB),
+    HubModel("openai-community/gpt2-medium", "GPT2", 302_311_424, _AB),
+    HubModel("openai-community/gpt2-large", "GPT2", 708_390_400, _AB),
+    HubModel("openai-community/gpt2-xl", "GPT2", 1_475_561_600, _AB),
+    HubModel("distilbert/distilgpt2", "Others", 42_528_768, _B),
+    HubModel("facebook/opt-125m", "OPT", 85_056_000, _AB),
+    HubModel("facebook/opt-350m", "OPT", 303_357_952, _AB),
+    HubModel("facebook/opt-1.3b", "OPT", 1_208_602_624, _AB),
+    HubModel("facebook/opt-2.7b", "OPT", 2_517_652_480, _AB),
+    HubModel("facebook/opt-6.7b", "OPT", 6_444_163_072, _AB),
+    HubModel("Qwen/Qwen2.5-0.5B", "Qwen", 357_898_112, _AB),
+    HubModel("Qwen/Qwen2.5-1.5B", "Qwen", 1_310_340_608, _AB),
+    HubModel("Qwen/Qwen2.5-3B", "Qwen", 2_774_773_760, _AB),
+    HubModel("Qwen/Qwen2.5-7B", "Qwen", 6_525_621_760, _AB),
+    HubModel("Qwen/Qwen2.5-14B", "Qwen", 13_212_898_304, _AB),
+    HubModel("Qwen/Qwen2.5-72B", "Qwen", 70_214_787_072, _B),
+    HubModel("meta-llama/Llama-3.2-1B", "Llama", 973_146_112, _B),
+    HubModel("meta-llama/Llama-3.2-3B", "Llama", 2_818_747_392, _B),
+    HubModel("huggyllama/llama-7b", "Llama", 6_476_271_616, _B),
+    HubModel("meta-llama/Meta-Llama-3-8B", "Llama", 6_979_588_096, _B),
+    HubModel("meta-llama/Llama-2-13b-hf", "Llama", 12_688_184_320, _B),
+    HubModel("meta-llama/Llama-2-70b-hf", "Llama", 68_452_360_192, _B),
+    HubModel("mistralai/Mistral-7B-v0.1", "Mistral", 6_979_588_096, _B),
+)}
+
+_REDUCED = ("EleutherAI/pythia-14m", "EleutherAI/pythia-31m", "EleutherAI/pythia-70m", "EleutherAI/pythia-160m",
+            "EleutherAI/pythia-410m", "EleutherAI/pythia-1b", "EleutherAI/pythia-1.4b", "openai-community/gpt2",
+            "openai-community/gpt2-medium", "openai-community/gpt2-large", "openai-community/gpt2-xl")
+PROFILE_MODELS: dict[str, list[tuple[str, str]]] = {
+    "reduced": [(hub_id, REGISTRY[hub_id].family) for hub_id in _REDUCED],
+    "full": [(m.hub_id, m.family) for m in REGISTRY.values()],
+}
+OFFLINE_PROFILES = ("smoke", "tiny")
+
+
+def registry_model(hub_id: str) -> HubModel:
+    """The registry entry of ``hub_id``; raises, listing the known ids, if there is none."""
+    if hub_id not in REGISTRY:
+        raise RankscaleError(f"{hub_id!r} is not one of the papers' models; the registry holds "
+                             f"{', '.join(REGISTRY)}")
+    return REGISTRY[hub_id]
+
+
+def profile_models(profile: str) -> list[HubModel]:
+    """The models of a hub profile (``reduced`` or ``full``), smallest first within each family.
+    Looks nothing up: see ``require_hub`` for whether they can be loaded here."""
+    if profile not in PROFILE_MODELS:
+        raise RankscaleError(
+            f"profile {profile!r} has no hub models; the hub profiles are {' and '.join(PROFILE_MODELS)}, "
+            f"and the offline profiles {' and '.join(OFFLINE_PROFILES)} use the models this project "
+            "trains itself (`python -m rankscale ladder`)"
+        )
+    return [REGISTRY[hub_id] for hub_id, _ in PROFILE_MODELS[profile]]
+
+
+def hub_cache_dir() -> Path:
+    """The local hub cache as huggingface_hub resolves it: ``$HF_HUB_CACHE``, else ``$HF_HOME/hub``,
+    else ``~/.cache/huggingface/hub``. Read here without importing huggingface_hub, so that the
+    hub check of ``make book`` can run before the environment is installed."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
+    home = os.environ.get("HF_HOME") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "huggingface"
+    return Path(home).expanduser() / "hub"
+
+
+def _in_hub_cache(hub_id: str) -> bool:
+    """Whether some snapshot of ``hub_id`` in the cache holds its config.json (the cache's layout:
+    ``models--<org>--<name>/snapshots/<commit>/``)."""
+    snapshots = hub_cache_dir() / f"models--{hub_id.replace('/', '--')}" / "snapshots"
+    return any(snapshots.glob("*/config.json"))
+
+
+def require_hub(profile: str) -> list[HubModel]:
+    """The models of a hub profile, once it is clear that they can be loaded on this machine.
+
+    Passes when the hub answers (a TCP probe of at most 3 s, see ``hub_reachable``) or when
+    every model of the profile is in the local hub cache (``HF_HUB_CACHE``, judged by its
+    config.json; e.g. downloaded on a login node before an offline job); otherwise raises
+    ``RankscaleError`` at once, naming what is missing and the offline profiles. Corpora are
+    checked when they load (``rankscale.corpora.hub_documents``), which fails as fast.
+
+    Example
+    -------
+    >>> [m.hub_id for m in require_hub("reduced")][:2]  # doctest: +SKIP
+    ['EleutherAI/pythia-14m', 'EleutherAI/pythia-31m']
+    """
+    models = profile_models(profile)
+    if hub_reachable():
+        return models
+    missing = [m.hub_id for m in models if not _in_hub_cache(m.hub_id)]
+    if missing:
+        endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+        named = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise RankscaleError(
+            f"profile {profile!r} evaluates {len(models)} models from the Hugging Face hub, which this "
+            f"machine cannot reach ({endpoint}), and {len(missing)} of them are not in the local hub "
+            f"cache ({hub_cache_dir()}): {named}. Run it where the hub is reachable "
+            "(or set HF_ENDPOINT to a mirror, or download the models into the cache first), or use an "
+            f"offline profile, {' or '.join(OFFLINE_PROFILES)}, which needs no network "
+            "(make book PROFILE=tiny)."
+        )
+    return models
+
+
+def require_profile(profile: str) -> None:
+    """Fail at once, with what to do, if ``profile`` cannot be computed on this machine: the
+    offline profiles always can, a hub profile needs the hub or its models in the local cache."""
+    if profile not in OFFLINE_PROFILES:
+        require_hub(profile)
+
+
+@dataclass(frozen=True)
+class ParamCheck:
+    """A registry model's non-embedding count computed from its config, next to the papers' one.
+
+    ``computed`` is None where no config could be had. ``used`` is the count results should
+    carry: the computed one where there is one (it describes the weights actually evaluated, and
+    is what extraction manifests record), the reference otherwise; ``source`` says which.
+    """
+
+    hub_id: str
+    reference: int
+    computed: int | None
+
+    @property
+    def used(self) -> int:
+        return self.reference if self.computed is None else self.computed
+
+    @property
+    def source(self) -> str:
+        return REFERENCE_SOURCE if self.computed is None else "the model's config"
+
+    @property
+    def agrees(self) -> bool:
+        """True unless both counts exist and differ."""
+        return self.computed is None or self.computed == self.reference
+
+
+def check_params(hub_id: str, config: str | Path | None = None) -> ParamCheck:
+    """Recompute a registry model's non-embedding parameters from its config and compare.
+
+    Parameters
+    ----------
+    hub_id : a key of ``REGISTRY``.
+    config : a directory holding the model's ``config.json`` (a downloaded snapshot, or one
+        written by ``PretrainedConfig.save_pretrained``). By default the config is read from the
+        local hub cache, or fetched from the hub (a few kB) when it is reachable; gated
+        repositories without a token give no config.
+
+    Returns
+    -------
+    ParamCheck with both counts; ``computed`` None where no config could be had.
+
+    Example
+    -------
+    >>> check_params("EleutherAI/pythia-70m").used  # doctest: +SKIP
+    18915328
+    """
+    entry = registry_model(hub_id)
+    if config is not None:
+        if not (Path(config) / "config.json").is_file():
+            raise RankscaleError(f"{config} holds no config.json; give the directory of the model's config")
+        found = _read_config(str(config))
+    else:
+        found = _read_config(hub_id) or (_read_config(hub_id, download=True) if hub_reachable() else None)
+    computed = None if found is None else config_params(found).non_embedding
+    return ParamCheck(hub_id=hub_id, reference=entry.non_embedding, computed=computed)

@@ -1,7 +1,8 @@
 """Per-token records on disk: a directory of ``shard-*.npz`` files and ``manifest.json``.
 
 Each shard holds, for a contiguous range of windows, the arrays ``logp`` (float32), ``gt``,
-``ge``, ``target`` and ``window`` (int32). Files are written to a temporary name and renamed, so
+``ge``, ``target`` and ``window`` (int32), one entry per target, and ``top_logp`` (float32,
+shape (n, TOP_K)): the log-probabilities of the TOP_K highest-scoring tokens, best first. Files are written to a temporary name and renamed, so
 a shard is either absent or whole; the manifest says whether the run finished and carries each
 shard's SHA-256. Only numpy and json here, so reading results needs no torch.
 """
@@ -19,8 +20,9 @@ import numpy as np
 
 from rankscale import RankscaleError
 
-FORMAT = 1
-RECORD_FIELDS = ("logp", "gt", "ge", "target", "window")
+FORMAT = 2  # 2 added top_logp
+TOP_K = 8  # enough of the head of each output distribution for paper B's Figure 5
+RECORD_FIELDS = ("logp", "gt", "ge", "target", "window", "top_logp")
 MANIFEST = "manifest.json"
 
 
@@ -33,6 +35,7 @@ class Records:
     ge: np.ndarray
     target: np.ndarray
     window: np.ndarray
+    top_logp: np.ndarray
     manifest: dict = field(repr=False)
 
     def __len__(self) -> int:
@@ -77,7 +80,7 @@ def read_shard(path: Path, n_tokens: int) -> dict[str, np.ndarray] | None:
             arrays = {k: data[k] for k in RECORD_FIELDS}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
-    if any(a.shape != (n_tokens,) for a in arrays.values()):
+    if any(a.shape[0] != n_tokens for a in arrays.values()) or arrays["top_logp"].shape != (n_tokens, TOP_K):
         return None
     return arrays
 

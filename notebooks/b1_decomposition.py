@@ -1,0 +1,288 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # B1 · Cross-entropy as Error-Entropy + Self-Alignment − Confidence
+#
+# Paper B ("What Scales in Cross-Entropy Scaling Law?") starts from the observation that the
+# cross-entropy (CE) of a language model mixes two things: *where* the model puts the correct
+# token in its ranking of the vocabulary, and *how much probability* it gives to that position.
+# It separates them with an exact rewriting of CE into three terms (paper B, §3.1-3.2,
+# Figures 1-2). This chapter builds that decomposition step by step on the offline ladder's
+# final models and checks, term by term, that it adds up.
+#
+# **Rank convention.** Everything in the paper B chapters uses paper B's *rank-based error*
+# (RBE, its eq. 1): the number of vocabulary tokens whose probability is *strictly* higher than
+# the target's. It is 0-based (RBE 0 means the target was the model's top choice) and equals the
+# stored count `gt`. Paper A's rank is 1-based and counts ties above the target (`ge + 1`);
+# where a log axis needs a positive number we plot RBE + 1, which is the 1-based rank with
+# strict ties (`gt + 1`).
+
+# %% tags=["parameters"]
+profile = "tiny"
+corpora = ["pydocs", "stdlib", "humaneval"]
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import display
+from tokenizers import Tokenizer
+
+import rankscale
+from rankscale import metrics, report
+
+runs = {corpus: report.profile_runs(profile, corpus) for corpus in corpora}
+report.header(profile, runs)
+decompositions = {corpus: [metrics.ce_decomposition(rec.logp, rec.gt) for _, rec in corpus_runs]
+                  for corpus, corpus_runs in runs.items()}
+sizes = report.sizes(runs[corpora[0]])
+names = [meta["size"] for meta, _ in runs[corpora[0]]]
+print(f"rankscale {rankscale.__version__}")
+
+# %% [markdown]
+# ## The ingredients (paper B, §3.1)
+#
+# For every target token $v_i$ of a held-out text the model gives a probability $s_{v_i}$ and
+# an RBE $e_i = \#\{v : s_v > s_{v_i}\}$. Paper B groups the $N$ targets by their RBE and
+# defines, for each value $e$ that occurs,
+#
+# - the **RBE distribution** $p_e = n_e / N$: how often the target sits at RBE $e$ (its eq. 2);
+# - the **geometric-mean score** $Q_e = \big(\prod_{i: e_i = e} s_{v_i}\big)^{1/n_e}$ of the
+#   targets in that group (eq. 3);
+# - the **norm** $C = \sum_e Q_e$ and the **score distribution** $q_e = Q_e / C$ (eq. 4).
+#
+# Because $\log Q_e$ is the *mean* log-probability of group $e$, CE $= -\sum_e p_e \log Q_e$
+# (eq. 6). Writing $Q_e = C q_e$ and splitting $-\sum_e p_e \log q_e$ into an entropy and a
+# Kullback-Leibler divergence gives paper B's eq. 8:
+#
+# $$\mathrm{CE} = \underbrace{-\sum_e p_e \log p_e}_{\text{Error-Entropy (EE)}}
+#   + \underbrace{\sum_e p_e \log \frac{p_e}{q_e}}_{\text{Self-Alignment (SA)}}
+#   - \underbrace{\log C}_{\text{Confidence (Conf)}} .$$
+#
+# EE depends on ranks only; SA measures how far the normalised scores $q_e$ are from the error
+# frequencies $p_e$; Conf is large when the model gives its targets high probability at every
+# rank. All logarithms are natural, so every term is in nats.
+#
+# ### A worked example (paper B, Fig. 2)
+#
+# Paper B's Figure 2 draws the grouping as a diagram. Here is the same computation on the first
+# few targets of the largest model's held-out text: each row is one prediction, with the
+# target token, its probability $s$ and its RBE.
+
+# %%
+example_corpus = corpora[0]
+meta, rec = runs[example_corpus][-1]
+tokenizer = Tokenizer.from_file(f"{meta['path']}/tokenizer.json")
+first = slice(0, 16)
+display(pd.DataFrame({
+    "target token": [repr(tokenizer.decode([int(t)])) for t in rec.target[first]],
+    "s = p(target)": np.exp(rec.logp[first].astype(float)),
+    "-log s": -rec.logp[first].astype(float),
+    "RBE e (gt)": rec.gt[first],
+}).style.format({"s = p(target)": "{:.4f}", "-log s": "{:.3f}"}).hide(axis="index"))
+
+example = metrics.ce_decomposition(rec.logp[first], rec.gt[first])
+display(pd.DataFrame({"e": example.e, "n_e": example.n_e, "p_e": example.p_e,
+                      "Q_e": np.exp(example.log_Q_e), "q_e": example.q_e})
+        .style.format({"p_e": "{:.4f}", "Q_e": "{:.4g}", "q_e": "{:.4f}"}).hide(axis="index"))
+print(f"{len(example.p_e)} RBE groups from {example.n_e.sum()} targets; C = {np.exp(example.log_C):.4g}")
+print(f"CE = {example.ce:.4f} = EE {example.error_entropy:.4f} + SA {example.self_alignment:.4f} "
+      f"- Conf {example.confidence:.4f}   (residual {example.residual:.1e})")
+
+# %% [markdown]
+# With so few targets most groups hold a single prediction, so $Q_e$ is just that prediction's
+# probability. On the full held-out text the groups at small $e$ hold thousands of targets,
+# while the tail of large RBE values is still seen only once or twice each, which matters for
+# Self-Alignment (chapter B5 measures how much).
+#
+# ## The two distributions on real output (paper B, Fig. 1)
+#
+# Paper B's Figure 1 sketches $p_e$ (blue) and $q_e$ (orange) for a trained model. Below are
+# the measured ones for the largest ladder model on each corpus, on log-log axes against
+# RBE + 1 (1-based rank with strict ties). The dashed grey line is $1/V$, what $p_e$ would be
+# if the model ranked the target at random among its $V$ tokens.
+
+# %%
+fig, axes = plt.subplots(1, len(corpora), figsize=(4.2 * len(corpora), 3.6), sharey=True, squeeze=False)
+for ax, corpus in zip(axes[0], corpora):
+    dec, (meta, rec) = decompositions[corpus][-1], runs[corpus][-1]
+    ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0", label="$p_e$ (RBE distribution)")
+    ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6, label="$q_e$ (score distribution)")
+    ax.axhline(1 / rec.manifest["vocab_size"], color="grey", ls="--", lw=1, label="uniform $1/V$")
+    ax.set_title(f"{corpus} · {meta['size']}")
+    ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
+axes[0, 0].set_ylabel("probability")
+axes[0, 0].legend(fontsize=8)
+fig.suptitle("Paper B, Fig. 1 analogue: RBE and score distributions of the largest ladder model")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# Both distributions fall steeply with the rank: the model usually puts the target near the
+# top. At large $e$ the blue points form horizontal stripes at $1/N, 2/N, \dots$: those ranks
+# were the target's rank once or twice. Where $q_e$ lies above $p_e$ the model gives targets at
+# that rank more (normalised) probability than it gets such targets; Self-Alignment is the $p_e$-weighted mean of
+# $\log(p_e/q_e)$ over these points. At large $e$ each group holds one or two targets, so the
+# orange cloud there is the scatter of single predictions rather than a smooth curve.
+#
+# ## The identity, term by term (paper B, §3.2, eq. 8)
+#
+# For every final model and corpus: the cross-entropy computed directly as the mean of
+# $-\log s$, the three components, their combination EE + SA − Conf, and the residual
+# CE − (EE + SA − Conf).
+
+# %%
+rows = []
+for corpus in corpora:
+    for (meta, rec), dec in zip(runs[corpus], decompositions[corpus]):
+        rows.append({"corpus": corpus, "model": meta["size"], "params (non-emb.)": meta["params_non_embedding"],
+                     "tokens": len(rec), "CE = mean(-log s)": metrics.cross_entropy(rec.logp),
+                     "EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence,
+                     "EE + SA - Conf": dec.error_entropy + dec.self_alignment - dec.confidence,
+                     "residual": metrics.cross_entropy(rec.logp) - (dec.error_entropy + dec.self_alignment
+                                                                     - dec.confidence)})
+identity = pd.DataFrame(rows)
+display(identity.style.format({c: "{:.4f}" for c in ["CE = mean(-log s)", "EE", "SA", "Conf", "EE + SA - Conf"]}
+                              | {"residual": "{:.1e}", "params (non-emb.)": "{:,}", "tokens": "{:,}"})
+        .hide(axis="index"))
+max_residual = float(identity["residual"].abs().max())
+print(f"largest |residual| over {len(identity)} (model, corpus) pairs: {max_residual:.1e} nats")
+
+# %% [markdown]
+# The residual is at the level of floating-point rounding: the decomposition is an identity,
+# not an approximation. The waterfall below shows how the three terms build CE for the largest
+# model on each corpus: on the ladder, Error-Entropy carries almost all of it, Self-Alignment adds a little,
+# and Confidence is subtracted (a negative Confidence, $C < 1$, *adds* to CE). The vertical
+# axis starts well above zero so that the small terms are visible.
+
+# %%
+fig, axes = plt.subplots(1, len(corpora), figsize=(4.2 * len(corpora), 3.4), squeeze=False)
+for ax, corpus in zip(axes[0], corpora):
+    dec = decompositions[corpus][-1]
+    steps = [("EE", 0.0, dec.error_entropy, "C0"),
+             ("+ SA", dec.error_entropy, dec.error_entropy + dec.self_alignment, "C2"),
+             ("− Conf", dec.error_entropy + dec.self_alignment, dec.ce, "C3"),
+             ("= CE", 0.0, dec.ce, "k")]
+    for x, (label, lo, hi, color) in enumerate(steps):
+        ax.bar(x, hi - lo, bottom=lo, color=color, width=0.6)
+    ax.set_xticks(range(len(steps)), [s[0] for s in steps])
+    top = max(dec.error_entropy + max(dec.self_alignment, 0), dec.ce)
+    ax.set_ylim(top - 4 * (abs(dec.self_alignment) + abs(dec.confidence)) - 0.05, top + 0.1)
+    ax.set_title(f"{corpus} · {names[-1]}")
+axes[0, 0].set_ylabel("nats")
+fig.suptitle("CE = EE + SA − Conf for the largest model (axis zoomed)")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ### The identity holds for any grouping; the meaning comes from grouping by rank
+#
+# Nothing in the algebra of eqs. 5-8 uses the fact that the groups are defined by the rank: any
+# partition of the targets gives CE = entropy of the group frequencies + KL divergence − log C.
+# What makes the terms interpretable is the choice of RBE as the grouping. The table groups the
+# largest model's targets twice, by paper B's strict RBE (`gt`) and by the count that puts tied
+# tokens above the target (`ge`, paper A's eq. 3 convention minus one). The components move with
+# the convention only as far as ties are common; the identity holds for both.
+
+# %%
+rows = []
+for corpus in corpora:
+    meta, rec = runs[corpus][-1]
+    for convention, counts in (("gt (paper B)", rec.gt), ("ge (ties above)", rec.ge)):
+        dec = metrics.ce_decomposition(rec.logp, counts)
+        rows.append({"corpus": corpus, "grouping": convention, "targets with ties": int(np.sum(rec.ge != rec.gt)),
+                     "EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence,
+                     "residual": dec.residual})
+display(pd.DataFrame(rows).style.format({"EE": "{:.4f}", "SA": "{:.4f}", "Conf": "{:.4f}", "residual": "{:.1e}"})
+        .hide(axis="index"))
+
+# %% [markdown]
+# ## How large can Confidence be? (paper B, §3.3)
+#
+# A target with RBE $e$ has $e$ tokens strictly above it, each at least as probable, so
+# $(e+1)\,s \le 1$: every probability in group $e$, and hence their geometric mean $Q_e$, is at
+# most $1/(e+1)$. Confidence is therefore bounded by $\log \sum_e 1/(e+1)$ over the RBE values
+# that occur; paper B notes that this harmonic sum diverges, so the bound itself grows with the
+# number of ranks seen. The figure plots $Q_e$ of the largest model against that ceiling.
+
+# %%
+fig, axes = plt.subplots(1, len(corpora), figsize=(4.2 * len(corpora), 3.4), sharey=True, squeeze=False)
+bound_rows = []
+for ax, corpus in zip(axes[0], corpora):
+    for name, dec in zip(names, decompositions[corpus]):
+        bound_rows.append({"corpus": corpus, "model": name,
+                           "Q_e ≤ 1/(e+1) for all e": bool(np.all(dec.log_Q_e <= -np.log1p(dec.e) + 1e-9)),
+                           "Conf": dec.confidence, "bound log sum 1/(e+1)": float(np.log(np.sum(1 / (dec.e + 1))))})
+    dec = decompositions[corpus][-1]
+    ax.loglog(dec.e + 1, np.exp(dec.log_Q_e), ".", ms=3, color="C1", label="$Q_e$ (geometric mean of $s$)")
+    ax.loglog(dec.e + 1, 1 / (dec.e + 1), "k-", lw=1, label="ceiling $1/(e+1)$")
+    ax.set_title(f"{corpus} · {names[-1]}")
+    ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
+axes[0, 0].set_ylabel("probability")
+axes[0, 0].legend(fontsize=8)
+fig.tight_layout()
+plt.show()
+bounds = pd.DataFrame(bound_rows)
+display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}"}).hide(axis="index"))
+
+# %% [markdown]
+# Real models stay far below the ceiling: it would require the $e+1$ best tokens to share all
+# the probability equally. Confidence is therefore a small number next to its bound, of either
+# sign: $C < 1$ (negative Confidence) when the targets' geometric-mean probabilities, summed
+# over the ranks that occur, stay below one.
+#
+# ## Verdicts
+#
+# Rules: the identity is *reproduced* if the largest |residual| is below $10^{-9}$ nats.
+# "$p_e$ concentrates on small errors" is read as: the share of targets with RBE below $k$,
+# $P(e < k)$, exceeds the share $k/V$ that random ranking gives, at every $k$ from 1 to $V$
+# (the RBE distribution lies wholly on the small-error side of the uniform one); *reproduced*
+# if that holds for every final model on every corpus, *partly* if for some, *not reproduced*
+# if for none. How often RBE 0 is the single most frequent value is shown alongside. The
+# ceiling $Q_e \le 1/(e+1)$ is *reproduced* if it holds for every RBE value of every model and
+# corpus.
+
+# %%
+concentrated, mode_at_zero = [], []
+for corpus in corpora:
+    for dec, (_, rec) in zip(decompositions[corpus], runs[corpus]):
+        ks = np.arange(1, rec.manifest["vocab_size"] + 1)
+        below_k = metrics.rbp(metrics.rank_1based(rec.gt, rec.ge, ties="gt"), ks)  # P(e < k) = P(e + 1 <= k)
+        concentrated.append(bool(np.all(below_k >= ks / rec.manifest["vocab_size"])))
+        mode_at_zero.append(bool(dec.e[np.argmax(dec.p_e)] == 0))
+p0 = [dec.p_e[0] if dec.e[0] == 0 else 0.0 for corpus in corpora for dec in decompositions[corpus]]
+n_bound = int(bounds["Q_e ≤ 1/(e+1) for all e"].sum())
+
+
+def share_rule(hits: int, total: int) -> str:
+    return "reproduced" if hits == total else "partly" if hits else "not reproduced"
+
+
+verdicts = report.verdict_table("B1", [
+    report.Verdict("CE = Error-Entropy + Self-Alignment − Confidence exactly (§3.2, eq. 8)",
+                   "exact identity (derivation)",
+                   f"largest |residual| {max_residual:.1e} nats over {len(identity)} model-corpus pairs",
+                   "reproduced" if max_residual < 1e-9 else "not reproduced"),
+    report.Verdict("A trained model's RBE distribution p_e concentrates on small errors (§3.1)",
+                   "qualitative (Fig. 1)",
+                   f"share with RBE below k ≥ k/V at every k in {sum(concentrated)}/{len(concentrated)} "
+                   "model-corpus pairs; "
+                   f"RBE 0 the most frequent value in {sum(mode_at_zero)}/{len(mode_at_zero)}; "
+                   f"p_0 from {min(p0):.3f} to {max(p0):.3f}",
+                   share_rule(sum(concentrated), len(concentrated))),
+    report.Verdict("Q_e ≤ 1/(e+1), so Confidence ≤ log Σ_e 1/(e+1) (§3.3)",
+                   "bound (derivation)",
+                   f"holds for {n_bound}/{len(bounds)} model-corpus pairs; Conf {bounds['Conf'].min():.3f} "
+                   f"to {bounds['Conf'].max():.3f} vs bounds ≥ {bounds['bound log sum 1/(e+1)'].min():.2f}",
+                   share_rule(n_bound, len(bounds))),
+])

@@ -1,0 +1,322 @@
+"""Distributions of the target's rank (paper A, section 5.2 and appendix C).
+
+Paper A models the rank R of the correct token as a discretised lognormal: rank r has
+probability p_r = psi(r) / c with psi(x) = exp(-(ln x - mu)^2 / (2 sigma^2)) / (sqrt(2 pi) sigma x)
+(its eq. 10). Here that model and a power law (Zipf, p_r proportional to r^-alpha) are fitted by
+maximum likelihood to a histogram of ranks 1..V, compared with Vuong's log-likelihood-ratio test,
+and turned into the two quantities the paper predicts from them: the entropy of the rank
+distribution (what appendix C calls CE) and -log p_1.
+
+Appendix C works on ranks 1..infinity and replaces its sums by integrals; ``appendix_c_exact``
+evaluates the sums themselves and ``appendix_c_approx`` the paper's closed forms, so that the two
+can be compared. Everything is computed in log space, so that c, which shrinks like
+exp(-mu^2 / (2 sigma^2)), stays representable as mu -> -infinity, the limit appendix C discusses.
+
+Both fits use all ranks from 1 (no lower cut-off). Paper A's released code fits with the
+``powerlaw`` package, whose discrete lognormal integrates the continuous density over
+[r - 1/2, r + 1/2) and whose support is unbounded; the fits here use the point form of eq. 10
+on ranks 1..V, which is the model appendix C analyses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize, minimize_scalar
+from scipy.special import erfc, erfcx, logsumexp
+from scipy.stats import norm
+
+LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
+
+
+def _log_ranks(vocab_size: int) -> np.ndarray:
+    return np.log(np.arange(1, vocab_size + 1, dtype=np.float64))
+
+
+def _rank_counts(counts) -> np.ndarray:
+    counts = np.asarray(counts, np.float64)
+    if counts.ndim != 1 or len(counts) < 3 or counts[0] != 0 or (counts < 0).any() or counts.sum() == 0:
+        raise ValueError("counts must be a rank histogram: counts[r] targets of rank r for r = 0..V, "
+                         "counts[0] = 0, V >= 2 (see metrics.rank_histogram)")
+    return counts[1:]
+
+
+def lognormal_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
+    """Log-probabilities of ranks 1..V under the discrete lognormal p_r = psi(r) / sum_{j<=V} psi(j)
+    (paper A, eq. 10, normalised over the vocabulary).
+
+    Returns (V,) floats; entry r - 1 is log p_r.
+
+    >>> np.exp(lognormal_log_pmf(0.0, 1.0, 3)).round(3)
+    array([0.635, 0.25 , 0.116])
+    """
+    log_r = _log_ranks(vocab_size)
+    log_psi = -log_r - (log_r - mu) ** 2 / (2 * sigma**2)
+    return log_psi - logsumexp(log_psi)
+
+
+def zipf_log_pmf(alpha: float, vocab_size: int) -> np.ndarray:
+    """Log-probabilities of ranks 1..V under the power law p_r = r^-alpha / sum_{j<=V} j^-alpha.
+
+    >>> np.exp(zipf_log_pmf(1.0, 3)).round(3)
+    array([0.545, 0.273, 0.182])
+    """
+    log_w = -alpha * _log_ranks(vocab_size)
+    return log_w - logsumexp(log_w)
+
+
+@dataclass(frozen=True)
+class LognormalRankFit:
+    """Maximum-likelihood discrete lognormal over ranks 1..``vocab_size``."""
+
+    mu: float
+    sigma: float
+    log_likelihood: float
+    n_tokens: int
+    vocab_size: int
+
+    def log_pmf(self) -> np.ndarray:
+        return lognormal_log_pmf(self.mu, self.sigma, self.vocab_size)
+
+
+@dataclass(frozen=True)
+class ZipfRankFit:
+    """Maximum-likelihood power law over ranks 1..``vocab_size``."""
+
+    alpha: float
+    log_likelihood: float
+    n_tokens: int
+    vocab_size: int
+
+    def log_pmf(self) -> np.ndarray:
+        return zipf_log_pmf(self.alpha, self.vocab_size)
+
+
+def fit_lognormal_ranks(counts) -> LognormalRankFit:
+    """Fit the discrete lognormal of ``lognormal_log_pmf`` to a rank histogram by maximum likelihood.
+
+    counts : (V + 1,) with counts[r] targets of rank r and counts[0] = 0, e.g.
+    ``metrics.rank_histogram(rank, vocab_size)``.
+
+    In the natural parameters theta = (mu / sigma^2, -1 / (2 sigma^2)) of ln r and (ln r)^2 the
+    model is an exponential family, so the negative log-likelihood is convex and its minimum
+    matches the model's mean of ln r and (ln r)^2 to the data's. sigma is kept finite.
+
+    >>> counts = np.bincount(np.repeat([1, 2, 3, 5, 8], [50, 20, 10, 5, 2]), minlength=11)
+    >>> f = fit_lognormal_ranks(counts)
+    >>> bool(f.mu < 1 and f.sigma > 0)
+    True
+    """
+    n_r = _rank_counts(counts)
+    n = n_r.sum()
+    log_r = _log_ranks(len(n_r))
+    m1, m2 = n_r @ log_r / n, n_r @ log_r**2 / n
+
+    def mean_nll(theta):
+        log_w = theta[0] * log_r + theta[1] * log_r**2 - log_r
+        log_z = logsumexp(log_w)
+        p = np.exp(log_w - log_z)
+        return log_z - theta[0] * m1 - theta[1] * m2 + m1, np.array([p @ log_r - m1, p @ log_r**2 - m2])
+
+    var0 = max(m2 - m1**2, 1e-2)
+    result = minimize(mean_nll, [m1 / var0, -0.5 / var0], jac=True, method="L-BFGS-B",
+                      bounds=[(None, None), (None, -1e-9)], options={"ftol": 1e-15, "gtol": 1e-11, "maxiter": 1000})
+    var = -0.5 / result.x[1]
+    return LognormalRankFit(float(result.x[0] * var), float(np.sqrt(var)), float(-n * result.fun), int(n), len(n_r))
+
+
+def fit_zipf_ranks(counts, max_alpha: float = 10.0) -> ZipfRankFit:
+    """Fit the power law of ``zipf_log_pmf`` to a rank histogram by maximum likelihood,
+    with 0 <= alpha <= ``max_alpha``. counts as in ``fit_lognormal_ranks``.
+
+    The power law is the lognormal family's edge sigma -> infinity (with mu / sigma^2 = 1 - alpha),
+    so its best log-likelihood never exceeds the lognormal's.
+    """
+    n_r = _rank_counts(counts)
+    n = n_r.sum()
+    log_r = _log_ranks(len(n_r))
+    m1 = n_r @ log_r / n
+    result = minimize_scalar(lambda a: logsumexp(-a * log_r) + a * m1, bounds=(0.0, max_alpha),
+                             method="bounded", options={"xatol": 1e-10})
+    return ZipfRankFit(float(result.x), float(-n * result.fun), int(n), len(n_r))
+
+
+@dataclass(frozen=True)
+class VuongTest:
+    """Log-likelihood ratio of model a over model b: total, normalised (z) and two-sided p-value."""
+
+    log_likelihood_ratio: float
+    z: float
+    p_value: float
+
+
+def vuong_test(counts, log_pmf_a: np.ndarray, log_pmf_b: np.ndarray) -> VuongTest:
+    """Vuong's test of two rank models on a histogram (what paper A's code reports through
+    ``powerlaw``'s ``distribution_compare``).
+
+    counts : (V + 1,) rank histogram; log_pmf_a, log_pmf_b : (V,) log-probabilities of ranks 1..V.
+    The per-token log-likelihood ratio l_i has total R = sum l_i and z = R / (sqrt(n) * std(l_i));
+    R > 0 favours a, and p = erfc(|z| / sqrt(2)) is the chance of a |z| this large if both models
+    fitted equally well. Calibrated for non-nested models; the power law is nested in the finite-
+    support lognormal (see ``fit_zipf_ranks``), so read z as the size of the gap in units of its
+    token-to-token noise.
+    """
+    n_r = _rank_counts(counts)
+    n = n_r.sum()
+    ratio = np.asarray(log_pmf_a) - np.asarray(log_pmf_b)
+    total = float(n_r @ ratio)
+    spread = np.sqrt(n_r @ (ratio - total / n) ** 2 / n)
+    z = total / (np.sqrt(n) * spread)
+    return VuongTest(total, float(z), float(erfc(abs(z) / np.sqrt(2))))
+
+
+def ks_distance(counts, log_pmf: np.ndarray) -> float:
+    """Largest gap between the empirical and the model's cumulative rank distribution (KS statistic)."""
+    n_r = _rank_counts(counts)
+    return float(np.max(np.abs(np.cumsum(n_r) / n_r.sum() - np.cumsum(np.exp(log_pmf)))))
+
+
+def log_binned_frequency(counts, n_bins: int = 30) -> tuple[np.ndarray, np.ndarray]:
+    """Rank histogram averaged over logarithmic bins, for plotting on log-log axes.
+
+    Returns (centres, frequency): the geometric centre of each non-empty bin of integer ranks and
+    the fraction of targets per rank in it, so that frequency * (ranks in the bin) sums to 1.
+    """
+    n_r = _rank_counts(counts)
+    inner = np.floor(np.logspace(0, np.log10(len(n_r) + 1), n_bins + 1)[:-1])
+    edges = np.unique(np.r_[inner, len(n_r) + 1].astype(np.int64))  # bin i holds ranks edges[i]..edges[i+1]-1
+    sums = np.add.reduceat(n_r, edges[:-1] - 1)
+    widths = np.diff(edges)
+    centres = np.sqrt(edges[:-1] * (edges[1:] - 1))
+    keep = sums > 0
+    return centres[keep], sums[keep] / (n_r.sum() * widths[keep])
+
+
+def entropy_and_neg_log_p1(log_pmf: np.ndarray) -> tuple[float, float]:
+    """What paper A's section 5.2 predicts from a rank distribution p_r: the cross-entropy of a
+    model whose probability for a target of rank r is p_r, i.e. the entropy -sum p_r log p_r,
+    and -log p_1 (= -log RBP_1 under that distribution)."""
+    log_pmf = np.asarray(log_pmf, np.float64)
+    return float(-np.exp(log_pmf) @ log_pmf), float(-log_pmf[0])
+
+
+def rank_counts_by_probability(logp, rank, prob_edges, max_rank: int) -> np.ndarray:
+    """How the ranks of targets are spread at a given target probability (paper A, Figure 1).
+
+    logp : (n,) log-probabilities of the targets; rank : (n,) 1-based ranks; prob_edges : (m + 1,)
+    increasing probability bin edges. Returns (m, max_rank + 1) counts: column j < max_rank holds
+    the targets of rank j + 1 in each bin, the last column those ranked below ``max_rank``.
+    Targets outside the edges are left out; bins are half-open [lo, hi).
+
+    >>> rank_counts_by_probability(np.log([0.3, 0.3, 0.3, 0.9]), np.array([1, 2, 7, 1]), [0.2, 0.4, 1.0], 2)
+    array([[1, 1, 1],
+           [1, 0, 0]])
+    """
+    prob = np.exp(np.asarray(logp, np.float64))
+    rank = np.asarray(rank)
+    edges = np.asarray(prob_edges, np.float64)
+    bins = np.searchsorted(edges, prob, side="right") - 1
+    inside = (bins >= 0) & (bins < len(edges) - 1)
+    column = np.minimum(rank[inside], max_rank + 1) - 1
+    out = np.zeros((len(edges) - 1, max_rank + 1), np.int64)
+    np.add.at(out, (bins[inside], column), 1)
+    return out
+
+
+# ---------------------------------------------------------------- appendix C (ranks 1..infinity)
+
+
+def _normal_tail_log_moments(mu: float, sigma: float, lower: float) -> np.ndarray:
+    """log of int_lower^inf t^g N(t; mu, sigma^2) dt for g = 0, 1, 2 (lower >= 0).
+
+    With t = ln x these are int_{e^lower}^inf psi(x) (ln x)^g dx: for lower = 0, P, I_1 and I_2 of
+    paper A's eqs. 13-15. Written as sums of positive terms (via the Mills ratio for b >= 0) so that
+    no cancellation or underflow occurs far in the tail.
+    """
+    b = (lower - mu) / sigma
+    if b >= 0:
+        mills = np.sqrt(np.pi / 2) * erfcx(b / np.sqrt(2))  # Q(b) / phi(b)
+        log_phi = -b * b / 2 - LOG_SQRT_2PI
+        log_j = log_phi + np.log([mills, 1 - b * mills, (1 + b * b) * mills - b])
+    else:
+        q, phi = norm.sf(b), norm.pdf(b)
+        log_j = np.log([q, phi - b * q, (1 + b * b) * q - b * phi])
+    # t = lower + sigma * w with w = z - b >= 0; log_j[g] = log int (z - b)^g phi(z) dz
+    return np.array([
+        log_j[0],
+        logsumexp([log_j[0], log_j[1]], b=[lower, sigma]),
+        logsumexp(log_j, b=[lower**2, 2 * lower * sigma, sigma**2]),
+    ])
+
+
+@dataclass(frozen=True)
+class AppendixC:
+    """Paper A's appendix-C quantities for one (mu, sigma), exact or approximated.
+
+    log_c : log of c = sum_{k>=1} psi(k) (eq. 11) or of its approximation psi(1)/2 + P (eq. 20);
+    log_s1, log_s2 : log of sum_k psi(k) ln k and sum_k psi(k) ln^2 k, or of I_1, I_2 (eqs. 14-15);
+    neg_log_p1 : -log p_1 (eq. 16); ce : -sum_k p_k log p_k (eq. 17 exact, eq. 21 approximated).
+    """
+
+    mu: float
+    sigma: float
+    log_c: float
+    log_s1: float
+    log_s2: float
+    neg_log_p1: float
+    ce: float
+
+    def ce_terms(self) -> dict[str, float]:
+        """CE split as in eq. 21: log(sqrt(2 pi) sigma), log c, mu^2 / (2 sigma^2) and the rest (eq. 26)."""
+        terms = {"log(sqrt(2 pi) sigma)": LOG_SQRT_2PI + np.log(self.sigma), "log c": self.log_c,
+                 "mu^2/(2 sigma^2)": self.mu**2 / (2 * self.sigma**2)}
+        return {**terms, "remainder (eq. 26)": self.ce - sum(terms.values())}
+
+
+def _neg_log_p1(mu: float, sigma: float, log_c: float) -> float:
+    """Eq. 16: -log p_1 = log c + log(sqrt(2 pi) sigma) + mu^2 / (2 sigma^2)."""
+    return float(log_c + LOG_SQRT_2PI + np.log(sigma) + mu**2 / (2 * sigma**2))
+
+
+def ce_from_sums(mu: float, sigma: float, log_c: float, log_s1: float, log_s2: float) -> float:
+    """Eq. 17 (eq. 18 when given the integrals): log(sqrt(2 pi) sigma) + log c
+    + [sum psi (ln k - mu)^2 / (2 sigma^2) + sum psi ln k] / c, from log c and the two log sums."""
+    e1, e2 = np.exp(log_s1 - log_c), np.exp(log_s2 - log_c)
+    return float(LOG_SQRT_2PI + np.log(sigma) + log_c + (e2 - 2 * mu * e1 + mu**2) / (2 * sigma**2) + e1)
+
+
+def appendix_c_exact(mu: float, sigma: float, n_direct: int = 2**15) -> AppendixC:
+    """c, the two sums, -log p_1 and CE of p_k = psi(k) / c on k = 1..infinity, summed.
+
+    Ranks 1..``n_direct`` are added term by term; the rest is the integral from ``n_direct`` on
+    (closed form) with the Euler-Maclaurin end correction, whose error is of order
+    psi(n_direct) / n_direct, negligible for the default.
+    """
+    k = np.arange(1, n_direct + 1, dtype=np.float64)
+    log_k = np.log(k)
+    log_psi = -log_k - (log_k - mu) ** 2 / (2 * sigma**2) - np.log(sigma) - LOG_SQRT_2PI
+    end = np.ones(n_direct)
+    end[-1] = 0.5  # sum_{k<N} f(k) + f(N)/2 + int_N^inf f = sum_{k>=1} f(k) up to f'(N)/12
+    tail = _normal_tail_log_moments(mu, sigma, float(log_k[-1]))
+    log_c, log_s1, log_s2 = (np.logaddexp(logsumexp(log_psi, b=end * log_k**g), tail[g]) for g in range(3))
+    return AppendixC(mu, sigma, float(log_c), float(log_s1), float(log_s2), _neg_log_p1(mu, sigma, log_c),
+                     ce_from_sums(mu, sigma, log_c, log_s1, log_s2))
+
+
+def appendix_c_approx(mu: float, sigma: float) -> AppendixC:
+    """Paper A's closed forms: c ~ psi(1)/2 + P (eq. 20), the sums ~ I_1, I_2 (eqs. 14-15),
+    -log p_1 from eq. 16 and CE from eq. 21, both with the approximate c (as in the authors' code).
+
+    >>> a = appendix_c_approx(1.0, 4.0)
+    >>> round(a.ce, 3), round(a.neg_log_p1, 3)
+    (5.576, 1.901)
+    """
+    log_p, log_i1, log_i2 = _normal_tail_log_moments(mu, sigma, 0.0)
+    a = -mu / sigma
+    log_phi_a = -a * a / 2 - LOG_SQRT_2PI
+    log_c = float(np.logaddexp(log_phi_a - np.log(sigma) - np.log(2), log_p))
+    bracket = (np.exp(log_p - log_c) * ((sigma**2 - mu**2) / (2 * sigma**2) + mu)
+               + np.exp(log_phi_a - log_c) * (sigma - mu / (2 * sigma)))
+    ce = LOG_SQRT_2PI + np.log(sigma) + log_c + mu**2 / (2 * sigma**2) + bracket
+    return AppendixC(mu, sigma, log_c, float(log_i1), float(log_i2), _neg_log_p1(mu, sigma, log_c), float(ce))

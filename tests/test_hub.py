@@ -1,0 +1,313 @@
+"""The hub profiles without the hub: the papers' model families saved with padded heads, the
+papers' corpora read from local stand-in files through the same ``datasets`` calls and sampled as
+the papers sample them, and fast, clear failures where the hub cannot be reached."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import datasets
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from tokenizers import Tokenizer
+from tokenizers.processors import TemplateProcessing
+from transformers import AutoModelForCausalLM, GPT2Config, GPTNeoXConfig, OPTConfig, PreTrainedTokenizerFast
+
+from conftest import N_PAD
+from rankscale import RankscaleError
+from rankscale import extract as ex
+from rankscale.corpora import PAPER_SAMPLING, files_variable, get_corpus, token_windows
+from rankscale.models import PROFILE_MODELS, load_model, real_vocab_size, require_hub
+from rankscale.records import load_records
+
+
+@pytest.fixture(autouse=True)
+def no_hub(monkeypatch, tmp_path):
+    """Every test here runs with an unreachable hub, empty caches and online-mode datasets."""
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens on the discard port
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub-cache"))  # read by require_hub
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub-cache"))  # by transformers
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", str(tmp_path / "datasets-cache"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Families with padded heads
+
+WIDTH = 32
+FAMILIES = {  # config for a head of `rows` rows, and the final norm whose bias shifts every hidden state
+    "neox": (lambda rows: GPTNeoXConfig(vocab_size=rows, hidden_size=WIDTH, num_hidden_layers=2, num_attention_heads=4,
+                                        intermediate_size=64, max_position_embeddings=128, tie_word_embeddings=False),
+             "gpt_neox.final_layer_norm"),
+    "gpt2": (lambda rows: GPT2Config(vocab_size=rows, n_positions=128, n_embd=WIDTH, n_layer=2, n_head=4),
+             "transformer.ln_f"),
+    "opt": (lambda rows: OPTConfig(vocab_size=rows, hidden_size=WIDTH, num_hidden_layers=2, num_attention_heads=4,
+                                   ffn_dim=64, word_embed_proj_dim=WIDTH, max_position_embeddings=128),
+            "model.decoder.final_layer_norm"),
+}
+
+
+def save_padded(path, family, tokenizer, seed=0):
+    """A random model of ``family`` whose head has N_PAD rows beyond the tokenizer that would top
+    every ranking if counted: the final layer norm's bias is 0.5, so every hidden state sums to
+    0.5 x width (normalised units sum to zero), and a padded row of 50s scores 800 where real rows
+    score a few units. GPT-2 and OPT tie the head to the input table; padded ids are never input."""
+    config, final_norm = FAMILIES[family]
+    torch.manual_seed(seed)
+    model = AutoModelForCausalLM.from_config(config(len(tokenizer) + N_PAD))
+    with torch.no_grad():
+        head = model.get_output_embeddings().weight
+        head.mul_(20.0)  # spread the logits so the random model is not near-uniform
+        head[len(tokenizer):] = 50.0
+        model.get_submodule(final_norm).bias.fill_(0.5)
+    model.save_pretrained(path)
+    tokenizer.save_pretrained(path)
+    return path
+
+
+def forward_reference(model, windows, n_real):
+    """Counts from the model's own forward pass (its head, bias and all), over real tokens, and
+    ``gt`` over every head row, padded ones included."""
+    out = {"logp": [], "gt": [], "ge": [], "gt_all_rows": []}
+    with torch.no_grad():
+        for w in windows:
+            logits = model(input_ids=torch.from_numpy(w)[None]).logits[0, :-1].float().numpy()
+            for row, target in zip(logits, w[1:]):
+                real, t = row[:n_real], row[target]
+                out["gt"].append((real > t).sum())
+                out["ge"].append((real >= t).sum() - 1)
+                out["gt_all_rows"].append((row > t).sum())
+                out["logp"].append(t - np.logaddexp.reduce(real.astype(np.float64)))
+    return {k: np.array(v) for k, v in out.items()}
+
+
+@pytest.fixture(scope="module")
+def windows(tokenizer, corpus_file):
+    return token_windows(get_corpus(str(corpus_file)).load(), tokenizer, 1500, window_len=128)
+
+
+@pytest.mark.parametrize("family, device_map", [("neox", None), ("gpt2", "auto"), ("opt", None)])
+def test_family_with_padded_head_extracts_like_its_forward_pass(family, device_map, tokenizer, windows, tmp_path):
+    model, tok = load_model(str(save_padded(tmp_path / family, family, tokenizer)), device_map=device_map)
+    n_real = real_vocab_size(tok)
+    assert model.get_output_embeddings().weight.shape[0] == n_real + N_PAD
+    assert model.get_output_embeddings().bias is None  # no head bias in these families (hub configs alike)
+    rec = ex.rank_records(model, windows, n_real, batch_size=3, chunk_tokens=101)
+    ref = forward_reference(model, windows, n_real)
+    np.testing.assert_array_equal(rec["gt"], ref["gt"])
+    np.testing.assert_array_equal(rec["ge"], ref["ge"])
+    np.testing.assert_allclose(rec["logp"], ref["logp"], atol=2e-5)
+    # the padded rows outscore every real token, so counting them would have moved every rank
+    np.testing.assert_array_equal(ref["gt_all_rows"], rec["gt"] + N_PAD)
+
+
+def test_head_bias_is_applied(tokenizer, windows, tmp_path):
+    model, tok = load_model(str(save_padded(tmp_path / "gpt2", "gpt2", tokenizer)))
+    n_real = real_vocab_size(tok)
+    unbiased = ex.rank_records(model, windows, n_real)
+    biased = torch.nn.Linear(WIDTH, n_real + N_PAD, bias=True)
+    with torch.no_grad():
+        biased.weight.copy_(model.lm_head.weight)
+        biased.bias.normal_(0.0, 3.0)
+    model.lm_head = biased  # as in models whose head has a bias (phi-2, for one)
+    rec = ex.rank_records(model, windows, n_real)
+    ref = forward_reference(model, windows, n_real)
+    np.testing.assert_array_equal(rec["gt"], ref["gt"])
+    np.testing.assert_allclose(rec["logp"], ref["logp"], atol=2e-5)
+    assert (rec["gt"] != unbiased["gt"]).mean() > 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# The papers' corpora from local stand-in files
+
+WORDS = "the of a legal court question answer python return value river city year model".split()
+
+
+def text(rng, n_words):
+    return " ".join(rng.choice(WORDS, n_words))
+
+
+def standin_rows(name, rng):
+    """Rows shaped like the hub dataset's (its columns), short enough to tokenize fast."""
+    if name == "wikipedia":
+        return [{"id": str(i), "url": f"https://en.wikipedia.org/wiki?curid={i}", "title": f"T{i}",
+                 "text": f"{i} " + text(rng, rng.integers(1, 40))} for i in range(1200)]
+    if name == "c4":
+        return [{"text": f"{i} " + text(rng, 20), "timestamp": "2019-04-25T12:57:54Z", "url": f"u{i}"}
+                for i in range(1100)]
+    if name == "pile-github":
+        return [{"text": f"{i} " + text(rng, 130 if i % 5 else 30),
+                 "meta": {"pile_set_name": "Github" if i % 2 else "Pile-CC"}} for i in range(2600)]
+    if name == "hotpotqa":
+        return [{"id": f"q{i}", "question": f"{i} " + text(rng, 12) + "?", "answer": text(rng, 2), "type": "bridge",
+                 "level": "hard"} for i in range(1300)]
+    if name == "openai_humaneval":
+        return [{"task_id": f"HumanEval/{i}", "prompt": f"def f{i}(x):\n", "canonical_solution": "    return x\n",
+                 "test": "", "entry_point": f"f{i}"} for i in range(164)]
+    return [{"version_id": f"v{i}", "type": "decision", "text": f"{i} " + text(rng, 25)} for i in range(1050)]
+
+
+# The papers' code, written out: the text of a row, the rows it keeps, and how many it streams first.
+PAPERS_CODE = {
+    "wikipedia": (("text",), None, None),
+    "c4": (("text",), None, 1000),
+    "pile-github": (("text",), lambda r: r["meta"]["pile_set_name"] == "Github" and len(r["text"]) > 512, None),
+    "hotpotqa": (("question", "answer"), None, None),
+    "openai_humaneval": (("prompt", "canonical_solution"), None, None),
+    "auslegal": (("text",), None, None),
+}
+
+
+def write_standin(name, directory, rng):
+    rows = standin_rows(name, rng)
+    if name in ("wikipedia", "openai_humaneval"):
+        path = directory / "part-0.parquet"
+        pd.DataFrame(rows).to_parquet(path)
+        return "parquet", path
+    path = directory / ("part-0.jsonl.gz" if name == "c4" else "part-0.jsonl")
+    payload = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    path.write_bytes(gzip.compress(payload) if name == "c4" else payload)
+    return "json", path
+
+
+@pytest.fixture(scope="module")
+def bos_tokenizer(tokenizer):
+    """The test tokenizer, made to put a BOS token first, as Llama's, Mistral's and OPT's do."""
+    backend = Tokenizer.from_str(tokenizer.backend_tokenizer.to_str())
+    eos = tokenizer.eos_token
+    backend.post_processor = TemplateProcessing(single=f"{eos} $A", special_tokens=[(eos, tokenizer.eos_token_id)])
+    return PreTrainedTokenizerFast(tokenizer_object=backend, bos_token=eos, eos_token=eos, unk_token=eos)
+
+
+@pytest.mark.parametrize("name", PAPERS_CODE)
+def test_local_standin_goes_through_datasets_and_is_sampled_as_the_papers_did(name, bos_tokenizer, tmp_path,
+                                                                               monkeypatch):
+    builder, path = write_standin(name, tmp_path, np.random.default_rng(0))
+    monkeypatch.setenv(files_variable(name), str(tmp_path))
+    corpus = get_corpus(name)
+    assert corpus.sampling == PAPER_SAMPLING and str(path) in corpus.description
+    windows = token_windows(corpus.load(), bos_tokenizer, None, window_len=32, seed=42, sampling=corpus.sampling)
+    # what the papers' code does: load, (stream the first rows,) filter, shuffle(seed=42), first 1000
+    fields, keep, first_rows = PAPERS_CODE[name]
+    table = datasets.load_dataset(builder, data_files=str(path), split="train")
+    if first_rows:
+        table = table.select(range(first_rows))
+    if keep:
+        table = table.filter(keep)
+    sample = table.shuffle(seed=42).select(range(min(1000, len(table))))
+    expected = [bos_tokenizer("\n".join(str(row[f]) for f in fields))["input_ids"][:32] for row in sample]
+    assert [w.tolist() for w in windows] == expected
+    assert windows[0][0] == bos_tokenizer.bos_token_id  # each model's own special tokens
+    assert len(windows) == min(1000, len(table)) and len(table) == len(corpus.load())
+
+
+def test_extract_records_the_whole_paper_sample(model_dir, tokenizer, tmp_path, monkeypatch):
+    builder, path = write_standin("openai_humaneval", tmp_path, np.random.default_rng(0))
+    monkeypatch.setenv(files_variable("openai_humaneval"), str(path))
+    out = ex.extract(str(model_dir), "openai_humaneval", None, tmp_path / "run", progress=False)
+    rec = load_records(out)
+    identity = rec.manifest["identity"]
+    assert (identity["corpus"], identity["n_tokens"], identity["window_len"]) == ("openai_humaneval", None, 128)
+    assert "HumanEval" in rec.manifest["corpus_description"] and rec.manifest["n_windows"] == 164
+    lengths = [min(len(tokenizer(r["prompt"] + "\n" + r["canonical_solution"])["input_ids"]), 128)
+               for r in standin_rows("openai_humaneval", None)]
+    assert len(rec) == sum(n - 1 for n in lengths)
+
+
+def test_local_files_variable_must_name_dataset_files(tmp_path, monkeypatch):
+    monkeypatch.setenv(files_variable("wikipedia"), str(tmp_path / "nothing-*.parquet"))
+    with pytest.raises(RankscaleError, match="RANKSCALE_WIKIPEDIA_FILES=.* names no .parquet or .json"):
+        get_corpus("wikipedia")
+    (tmp_path / "a.parquet").write_bytes(b"")
+    (tmp_path / "b.jsonl").write_text("")
+    monkeypatch.setenv(files_variable("wikipedia"), str(tmp_path))
+    with pytest.raises(RankscaleError, match="several formats"):
+        get_corpus("wikipedia")
+
+
+def test_rows_without_the_papers_fields_are_reported(tmp_path, monkeypatch):
+    (tmp_path / "rows.jsonl").write_text(json.dumps({"question": "q?", "reply": "a"}) + "\n")
+    monkeypatch.setenv(files_variable("hotpotqa"), str(tmp_path / "rows.jsonl"))
+    with pytest.raises(RankscaleError, match="no 'answer' column"):
+        get_corpus("hotpotqa").load()[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Offline: fail at once, say why, name the offline profiles
+
+
+def test_reduced_profile_fails_fast_when_the_hub_is_unreachable():
+    start = time.monotonic()
+    with pytest.raises(RankscaleError) as err:
+        require_hub("reduced")
+    assert time.monotonic() - start < 5
+    message = str(err.value)
+    assert "cannot reach" in message and "smoke or tiny" in message
+    assert "11 of them are not in the local hub cache" in message and "pythia-14m, " in message
+    assert message.count("EleutherAI/") == 5 and "and 6 more" in message
+
+
+def fake_cached(cache, hub_id):
+    """What the hub client leaves in its cache after downloading a model (just the config here)."""
+    repo = cache / f"models--{hub_id.replace('/', '--')}"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text("0" * 40)
+    (repo / "snapshots" / ("0" * 40)).mkdir(parents=True)
+    (repo / "snapshots" / ("0" * 40) / "config.json").write_text("{}")
+
+
+def test_reduced_profile_runs_offline_from_the_hub_cache(tmp_path):
+    reduced = [hub_id for hub_id, _ in PROFILE_MODELS["reduced"]]
+    for hub_id in reduced[:-1]:
+        fake_cached(tmp_path / "hub-cache", hub_id)
+    with pytest.raises(RankscaleError, match=r"1 of them are not in the local hub cache .*: openai-community/gpt2-xl\."):
+        require_hub("reduced")
+    fake_cached(tmp_path / "hub-cache", reduced[-1])
+    assert [m.hub_id for m in require_hub("reduced")] == reduced
+
+
+@pytest.mark.parametrize("name", ["wikipedia", "c4", "hotpotqa", "openai_humaneval", "auslegal"])
+def test_hub_corpus_fails_fast_offline(name):
+    start = time.monotonic()
+    with pytest.raises(RankscaleError) as err:
+        get_corpus(name).load()
+    assert time.monotonic() - start < 5
+    message = str(err.value)
+    assert "hub is unreachable" in message and "smoke or tiny" in message and files_variable(name) in message
+
+
+def test_offline_mode_reads_only_the_datasets_cache(monkeypatch):
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)  # HF_HUB_OFFLINE=1 when datasets was imported
+    with pytest.raises(RankscaleError, match="cannot load corpus 'hotpotqa'.*RANKSCALE_HOTPOTQA_FILES"):
+        get_corpus("hotpotqa").load()
+
+
+def test_pile_github_needs_local_files():
+    with pytest.raises(RankscaleError, match="RANKSCALE_PILE_GITHUB_FILES to the Pile's jsonl files"):
+        get_corpus("pile-github").load()
+
+
+def test_unreachable_corpus_fails_before_the_model_loads(model_dir, tmp_path, monkeypatch):
+    monkeypatch.setattr(ex, "load_model", lambda *a, **k: pytest.fail("model loaded for a corpus that cannot be had"))
+    with pytest.raises(RankscaleError, match="hub is unreachable"):
+        ex.extract(str(model_dir), "wikipedia", None, tmp_path / "run", progress=False)
+
+
+def test_make_book_with_a_hub_profile_fails_at_once_offline(tmp_path):
+    """`make book PROFILE=reduced` checks the hub before any set-up, with the standard library only."""
+    env = {**os.environ, "HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_CACHE": str(tmp_path / "hub-cache")}
+    start = time.monotonic()
+    done = subprocess.run(["make", "--no-print-directory", "book", "PROFILE=reduced"],
+                          cwd=Path(__file__).resolve().parents[1], env=env, capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - start < 30
+    assert done.returncode != 0
+    assert "cannot reach" in done.stderr and "make book PROFILE=tiny" in done.stderr
+    assert not (tmp_path / "hub-cache").exists()  # nothing was downloaded or set up

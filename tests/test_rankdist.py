@@ -1,0 +1,181 @@
+"""Rank-distribution models and appendix C against brute force, quadrature and exact identities."""
+
+from __future__ import annotations
+
+import doctest
+
+import numpy as np
+import pytest
+from scipy.integrate import quad
+from scipy.stats import norm
+
+from rankscale import rankdist as rd
+
+V = 500
+
+
+def sample_histogram(log_pmf: np.ndarray, n: int, seed: int = 0) -> np.ndarray:
+    counts = np.random.default_rng(seed).multinomial(n, np.exp(log_pmf))
+    return np.concatenate([[0], counts])
+
+
+def brute_psi(k: float, mu: float, sigma: float) -> float:
+    return np.exp(-(np.log(k) - mu) ** 2 / (2 * sigma**2)) / (np.sqrt(2 * np.pi) * sigma * k)
+
+
+def test_doctests():
+    assert doctest.testmod(rd).failed == 0
+
+
+def test_lognormal_pmf_is_normalised_point_form_of_eq10():
+    pmf = np.exp(rd.lognormal_log_pmf(-2.0, 2.5, 50))
+    psi = np.array([brute_psi(k, -2.0, 2.5) for k in range(1, 51)])
+    np.testing.assert_allclose(pmf, psi / psi.sum(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("mu, sigma", [(1.0, 1.5), (-3.0, 3.0), (-8.0, 4.0)])
+def test_lognormal_fit_recovers_parameters(mu, sigma):
+    counts = sample_histogram(rd.lognormal_log_pmf(mu, sigma, V), 2_000_000)
+    f = rd.fit_lognormal_ranks(counts)
+    assert f.mu == pytest.approx(mu, abs=0.05 * max(1, abs(mu)))
+    assert f.sigma == pytest.approx(sigma, rel=0.05)
+    assert f.n_tokens == 2_000_000 and f.vocab_size == V
+
+
+def test_lognormal_fit_is_the_maximum_and_matches_moments():
+    rng = np.random.default_rng(3)
+    ranks = np.minimum(rng.geometric(0.05, 20_000), V)  # not lognormal: the MLE must still be exact
+    counts = np.bincount(ranks, minlength=V + 1)
+    f = rd.fit_lognormal_ranks(counts)
+    log_r = np.log(np.arange(1, V + 1))
+    p = np.exp(f.log_pmf())
+    n_r = counts[1:] / counts.sum()
+    np.testing.assert_allclose([p @ log_r, p @ log_r**2], [n_r @ log_r, n_r @ log_r**2], rtol=1e-6)
+    assert f.log_likelihood == pytest.approx(counts[1:] @ f.log_pmf(), rel=1e-12)
+    for dmu in (-0.05, 0, 0.05):
+        for dsigma in (-0.05, 0, 0.05):
+            assert counts[1:] @ rd.lognormal_log_pmf(f.mu + dmu, f.sigma + dsigma, V) <= f.log_likelihood + 1e-6
+
+
+def test_zipf_fit_recovers_exponent_and_matches_mean_log_rank():
+    counts = sample_histogram(rd.zipf_log_pmf(1.3, V), 1_000_000, seed=1)
+    f = rd.fit_zipf_ranks(counts)
+    assert f.alpha == pytest.approx(1.3, abs=0.01)
+    log_r = np.log(np.arange(1, V + 1))
+    assert np.exp(f.log_pmf()) @ log_r == pytest.approx(counts[1:] @ log_r / counts.sum(), rel=1e-6)
+    assert f.log_likelihood == pytest.approx(counts[1:] @ f.log_pmf(), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_power_law_never_beats_the_lognormal_it_is_nested_in(seed):
+    counts = sample_histogram(rd.zipf_log_pmf(0.5 + seed * 0.4, V), 5000, seed=seed)
+    assert rd.fit_lognormal_ranks(counts).log_likelihood >= rd.fit_zipf_ranks(counts).log_likelihood - 1e-6
+
+
+def test_vuong_matches_per_token_computation():
+    counts = sample_histogram(rd.lognormal_log_pmf(-1.0, 2.0, V), 3000, seed=5)
+    a, b = rd.lognormal_log_pmf(-1.0, 2.0, V), rd.zipf_log_pmf(1.1, V)
+    ranks = np.repeat(np.arange(1, V + 1), counts[1:])
+    ratio = a[ranks - 1] - b[ranks - 1]
+    z = ratio.sum() / (np.sqrt(len(ratio)) * ratio.std())
+    t = rd.vuong_test(counts, a, b)
+    assert t.log_likelihood_ratio == pytest.approx(ratio.sum(), rel=1e-10)
+    assert t.z == pytest.approx(z, rel=1e-10) and t.z > 0
+    assert t.p_value == pytest.approx(2 * norm.sf(abs(z)), rel=1e-8)
+    assert rd.vuong_test(counts, b, a).z == pytest.approx(-z, rel=1e-10)
+
+
+def test_ks_distance_brute_force():
+    counts = sample_histogram(rd.lognormal_log_pmf(0.5, 1.0, 40), 700, seed=2)
+    pmf = np.exp(rd.zipf_log_pmf(1.0, 40))
+    gaps = [abs(counts[1:r + 1].sum() / counts.sum() - pmf[:r].sum()) for r in range(1, 41)]
+    assert rd.ks_distance(counts, np.log(pmf)) == pytest.approx(max(gaps), rel=1e-12)
+
+
+def test_log_binned_frequency_is_flat_for_uniform_ranks_and_keeps_mass():
+    centres, freq = rd.log_binned_frequency(np.concatenate([[0], np.full(V, 3)]), n_bins=12)
+    np.testing.assert_allclose(freq, 1 / V)
+    assert np.all(np.diff(centres) > 0) and centres[0] == 1
+    for vocab in (V, 4096, 50_257):
+        counts = sample_histogram(rd.zipf_log_pmf(1.2, vocab), 10_000, seed=4)
+        edges = sorted({int(e) for e in np.floor(np.logspace(0, np.log10(vocab + 1), 31)[:-1])} | {vocab + 1})
+        mass, width = [], []
+        for lo, hi in zip(edges[:-1], edges[1:]):
+            if counts[lo:hi].sum():
+                mass.append(counts[lo:hi].sum() / counts.sum())
+                width.append(hi - lo)
+        _, freq = rd.log_binned_frequency(counts, n_bins=30)
+        np.testing.assert_allclose(freq * np.array(width), mass, rtol=1e-12)
+        assert sum(mass) == pytest.approx(1.0, rel=1e-12)
+
+
+def test_entropy_and_neg_log_p1_brute_force():
+    pmf = np.exp(rd.lognormal_log_pmf(-1.0, 2.0, 30))
+    h, nl1 = rd.entropy_and_neg_log_p1(np.log(pmf))
+    assert h == pytest.approx(-sum(p * np.log(p) for p in pmf), rel=1e-12)
+    assert nl1 == pytest.approx(-np.log(pmf[0]), rel=1e-12)
+
+
+def test_rank_counts_by_probability_brute_force():
+    rng = np.random.default_rng(0)
+    prob = rng.uniform(0, 1, 2000)
+    rank = rng.integers(1, 30, 2000)
+    edges = [0.05, 0.1, 0.3, 0.31, 0.9]
+    out = rd.rank_counts_by_probability(np.log(prob), rank, edges, max_rank=5)
+    expected = np.zeros((4, 6), int)
+    for p, r in zip(prob, rank):
+        for i in range(4):
+            if edges[i] <= p < edges[i + 1]:
+                expected[i, min(r, 6) - 1] += 1
+    np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("mu, sigma, lower", [(1.0, 2.0, 0.0), (-5.0, 3.0, 0.0), (-12.0, 1.5, 0.0),
+                                              (2.0, 4.0, 6.0), (0.0, 1.0, 9.0), (-3.0, 0.7, 0.5)])
+def test_normal_tail_moments_against_quadrature(mu, sigma, lower):
+    got = np.exp(rd._normal_tail_log_moments(mu, sigma, lower))
+    for g in range(3):
+        f = (lambda t, g=g: t**g * norm.pdf(t, mu, sigma))
+        want = quad(f, lower, np.inf, epsabs=0, epsrel=1e-13, limit=200)[0]
+        assert got[g] == pytest.approx(want, rel=1e-8)
+
+
+@pytest.mark.parametrize("mu, sigma", [(0.0, 1.0), (1.0, 1.5), (-6.0, 2.0)])
+def test_appendix_c_exact_equals_direct_sums(mu, sigma):
+    """Tail beyond 2^22 is below 1e-13 for these; the function sums only to 2^12 and integrates the rest."""
+    k = np.arange(1, 2**22 + 1, dtype=np.float64)
+    psi = np.exp(-(np.log(k) - mu) ** 2 / (2 * sigma**2)) / (np.sqrt(2 * np.pi) * sigma * k)
+    c, s1, s2 = psi.sum(), psi @ np.log(k), psi @ np.log(k) ** 2
+    p = psi / c
+    p = p[p > 0]
+    e = rd.appendix_c_exact(mu, sigma, n_direct=2**12)
+    np.testing.assert_allclose(np.exp([e.log_c, e.log_s1, e.log_s2]), [c, s1, s2], rtol=1e-8)
+    assert e.neg_log_p1 == pytest.approx(-np.log(psi[0] / c), rel=1e-8)
+    assert e.ce == pytest.approx(-(p @ np.log(p)), rel=1e-8)
+
+
+@pytest.mark.parametrize("mu, sigma", [(3.0, 4.0), (-14.0, 5.8), (-16.0, 1.0)])
+def test_appendix_c_exact_does_not_depend_on_where_summing_stops(mu, sigma):
+    a, b = rd.appendix_c_exact(mu, sigma, n_direct=2**12), rd.appendix_c_exact(mu, sigma, n_direct=2**18)
+    np.testing.assert_allclose([a.log_c, a.log_s1, a.log_s2, a.ce], [b.log_c, b.log_s1, b.log_s2, b.ce],
+                               rtol=1e-8, atol=1e-8)
+
+
+@pytest.mark.parametrize("mu, sigma", [(1.0, 4.0), (-5.0, 3.0), (-14.0, 5.8), (-16.0, 1.0)])
+def test_eq18_simplifies_to_eq21(mu, sigma):
+    a = rd.appendix_c_approx(mu, sigma)
+    assert rd.ce_from_sums(mu, sigma, a.log_c, a.log_s1, a.log_s2) == pytest.approx(a.ce, rel=1e-10, abs=1e-10)
+    assert sum(a.ce_terms().values()) == pytest.approx(a.ce, rel=1e-12)
+
+
+def test_approximations_match_closed_forms_and_behave_as_expected():
+    mu, sigma = -2.0, 3.0
+    a = rd.appendix_c_approx(mu, sigma)
+    P, phi = norm.cdf(mu / sigma), norm.pdf(-mu / sigma)
+    np.testing.assert_allclose(np.exp([a.log_c, a.log_s1, a.log_s2]),
+                               [phi / sigma / 2 + P, mu * P + sigma * phi, (mu**2 + sigma**2) * P + mu * sigma * phi],
+                               rtol=1e-12)
+    smooth_exact, smooth_approx = rd.appendix_c_exact(2.0, 6.0), rd.appendix_c_approx(2.0, 6.0)
+    assert abs(smooth_approx.ce / smooth_exact.ce - 1) < 0.01  # psi barely changes between ranks
+    steep_exact, steep_approx = rd.appendix_c_exact(-5.0, 1.0), rd.appendix_c_approx(-5.0, 1.0)
+    assert abs(steep_approx.neg_log_p1 - steep_exact.neg_log_p1) > 0.05  # psi falls steeply from rank 1
