@@ -159,13 +159,17 @@ def build_book(profile: str = "tiny", out: str | Path | None = None, log=print) 
     Returns ``<out>/_build/html`` (``out`` defaults to the repository root).
     """
     out = Path(out) if out is not None else ROOT
+    require_profile(profile)  # a hub profile fails here at once where the hub is unreachable
     if profile not in OFFLINE_PROFILES:
-        require_profile(profile)  # fails fast with a clear message when the hub is unreachable
-    else:
-        from rankscale.ladder import build_ladder
+        raise RankscaleError(
+            f"the chapters of this version compute the offline profiles ({', '.join(OFFLINE_PROFILES)}) only; "
+            f"the models of profile {profile!r} can be extracted with `python -m rankscale extract` "
+            "(README, 'Hub profiles'), but no chapter reads them yet"
+        )
+    from rankscale.report import prepare
 
-        log(f"ladder ({profile}): training what is missing")
-        build_ladder(profile)
+    log(f"ladder ({profile}): training and extracting what is missing")
+    prepare(profile)
     log(f"chapters ({profile}):")
     executed = execute_all(profile, out, log)
     source, changed = stage(profile, out, executed)

@@ -54,20 +54,28 @@ def eval_tokens(profile: str, corpus: str) -> int:
     return table[corpus]
 
 
-def profile_runs(profile: str, corpus: str) -> list[tuple[dict, Records]]:
+def profile_runs(profile: str, corpus: str, progress: bool = False) -> list[tuple[dict, Records]]:
     """(model metadata, records) of every model of ``profile`` on the held-out part of ``corpus``,
-    smallest model first; trains and extracts whatever is not cached yet."""
+    smallest model first; trains and extracts whatever is not cached yet (``prepare`` does that
+    up front, with progress bars, so that none end up on a page)."""
     from rankscale.ladder import ladder_records  # torch only when something must be computed
 
-    return ladder_records(_ladder_profile(profile), corpus, eval_tokens(profile, corpus))
+    return ladder_records(_ladder_profile(profile), corpus, eval_tokens(profile, corpus), progress=progress)
 
 
-def profile_checkpoints(profile: str, corpus: str) -> list[tuple[dict, int, Records]]:
+def profile_checkpoints(profile: str, corpus: str, progress: bool = False) -> list[tuple[dict, int, Records]]:
     """(model metadata, step, records) of every saved training checkpoint of ``profile``."""
     from rankscale.ladder import checkpoint_records
 
     n_tokens = min(CHECKPOINT_TOKENS[_ladder_profile(profile)], eval_tokens(profile, corpus))
-    return checkpoint_records(profile, corpus, n_tokens)
+    return checkpoint_records(profile, corpus, n_tokens, progress=progress)
+
+
+def prepare(profile: str) -> None:
+    """Train and extract everything the chapters of ``profile`` read, showing progress bars."""
+    for corpus in EVAL_TOKENS[_ladder_profile(profile)]:
+        profile_runs(profile, corpus, progress=True)
+        profile_checkpoints(profile, corpus, progress=True)
 
 
 def reference_dir() -> Path:
