@@ -176,3 +176,18 @@ def test_tiny_profile_spans_two_and_a_half_decades():
 def test_unknown_profile():
     with pytest.raises(RankscaleError, match="unknown ladder profile 'huge'; choose one of tiny, smoke"):
         ld.get_profile("huge")
+
+
+def test_moved_home_still_gives_its_results(profile, corpora, built, tmp_path):
+    """Results record the model's absolute path; after the whole home moves (a moved clone),
+    the same model is found at a new path and its results are extracted again, not refused."""
+    home, _ = built
+    first = ld.ladder_records(profile, corpora[0], 200, home, progress=False)
+    moved = tmp_path / "moved"
+    shutil.copytree(home, moved)
+    assert len(list((moved / "results" / "micro").glob("*/*/manifest.json"))) == len(first)  # kept under home
+    again = ld.ladder_records(profile, corpora[0], 200, moved, progress=False)
+    for (_, a), (meta, b) in zip(first, again):
+        assert b.manifest["identity"]["model"] == str(moved / "models" / "micro" / meta["size"])
+        np.testing.assert_array_equal(a.gt, b.gt)
+        np.testing.assert_array_equal(a.logp, b.logp)

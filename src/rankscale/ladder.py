@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import os
+import re
 import shutil
 import time
 from dataclasses import asdict, dataclass
@@ -31,7 +32,7 @@ from rankscale import RankscaleError, __version__
 from rankscale.corpora import get_corpus
 from rankscale.extract import extract
 from rankscale.models import count_params
-from rankscale.records import Records, load_records
+from rankscale.records import Records, load_records, read_manifest
 
 EOS = "<|endoftext|>"
 METADATA = "ladder.json"
@@ -354,8 +355,13 @@ def _records(home: Path, profile: Profile, label: str, model_path: str, corpus: 
              progress: bool) -> Records:
     """Extract (or reuse) ``model_path`` on ``corpus`` into ``results/<profile>/<label>/``; labels
     carry a hash of the model's ladder.json, so a retrained model never reuses old results."""
-    run = home / "results" / profile.name / label / f"{corpus.replace(':', '-')}-{n_tokens}"
-    extract(model_path, corpus, n_tokens, run, progress=progress)
+    corpus_label = re.sub(r"[^\w.-]+", "-", corpus).strip("-")  # "pydocs:train", or a file's path
+    run = home / "results" / profile.name / label / f"{corpus_label}-{n_tokens}"
+    manifest = read_manifest(run)
+    # The label pins the model's ladder.json, so a result naming another model path holds the
+    # same model moved (a moved clone or RANKSCALE_HOME): extract again rather than refuse.
+    moved = manifest is not None and manifest["identity"]["model"] != str(Path(model_path).resolve())
+    extract(model_path, corpus, n_tokens, run, force=moved, progress=progress)
     return load_records(run)
 
 
