@@ -16,7 +16,7 @@ import nbformat
 import pytest
 import yaml
 
-from rankscale import book
+from rankscale import RankscaleError, book, report
 
 OUT = book.ROOT / "_build" / "smoke"  # kept between runs: a rebuild only redoes what changed
 CHROMIUM = shutil.which("chromium")
@@ -73,12 +73,30 @@ def test_rebuild_with_nothing_changed_leaves_the_site_alone(site):
     assert lines[-1] == "site up to date"
 
 
+def test_verdicts_are_checked():
+    with pytest.raises(RankscaleError, match="passes no verdicts"):
+        report.verdict_table("A1", [])
+    with pytest.raises(RankscaleError, match="is not one of"):
+        report.Verdict("claim", "paper", "ours", "sort of")
+
+
 def test_stamp_depends_on_profile_and_code():
     smoke = book.chapter_stamp("a1_metric", "smoke", "code-1")
     assert smoke == book.chapter_stamp("a1_metric", "smoke", "code-1")
     assert smoke != book.chapter_stamp("a1_metric", "tiny", "code-1")
     assert smoke != book.chapter_stamp("a1_metric", "smoke", "code-2")
     assert book.code_fingerprint("smoke") != book.code_fingerprint("tiny")
+
+
+def test_stamp_follows_the_papers_reference_tables(tmp_path, monkeypatch):
+    monkeypatch.setenv("RANKSCALE_REFERENCE", str(tmp_path))
+    (tmp_path / "rbp_paper_table1.csv").write_text("k,r2\n1,0.99\n")
+    before = book.code_fingerprint("smoke")
+    (tmp_path / "rbp_paper_table1.csv").write_text("k,r2\n1,0.98\n")
+    assert book.code_fingerprint("smoke") != before
+    assert report.reference_table("rbp_paper_table1")["r2"].tolist() == [0.98]
+    with pytest.raises(RankscaleError, match="RANKSCALE_REFERENCE"):
+        report.reference_table("no_such_table")
 
 
 def test_site_has_every_page_and_the_downloads(site):

@@ -215,6 +215,19 @@ def test_missing_manifest_and_other_settings(model_dir, corpus_file, finished, t
         run(model_dir, corpus_file, finished, n_tokens=N_TOKENS - 1)
 
 
+def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
+    old = tmp_path / "old"
+    old.mkdir()
+    for f in finished.iterdir():
+        (old / f.name).write_bytes(f.read_bytes())
+    manifest = json.loads((old / rs.MANIFEST).read_text())
+    manifest["format"] = rs.FORMAT - 1
+    (old / rs.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(RankscaleError, match=f"format {rs.FORMAT - 1}.*--force"):
+        rs.load_records(old)
+    assert len(rs.load_records(finished)) == N_TOKENS  # the current format loads
+
+
 def test_corpus_shorter_than_tokens(model_dir, corpus_file, tmp_path):
     with pytest.raises(RankscaleError, match=r"only \d+ predictable tokens.*Ask for at most"):
         run(model_dir, corpus_file, tmp_path / "run", n_tokens=10**7)

@@ -127,6 +127,9 @@ def test_window_success_prediction_and_its_inverse():
     np.testing.assert_allclose(spans, np.log10(np.log(0.9) / np.log(0.1)) / -0.3, rtol=1e-10)
     with pytest.raises(ValueError, match="does not fall"):
         fit.size_for_window_success(fit.PowerLawFit(0.1, 0.0, 1.0, 3), 2, 0.5)
+    for p in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match="strictly between 0 and 1"):
+            fit.size_for_window_success(law, 2, p)
 
 
 def test_doctests():

@@ -24,7 +24,7 @@ from conftest import N_PAD
 from rankscale import RankscaleError
 from rankscale import extract as ex
 from rankscale.corpora import PAPER_SAMPLING, files_variable, get_corpus, token_windows
-from rankscale.models import PROFILE_MODELS, load_model, real_vocab_size, require_hub
+from rankscale.models import PROFILE_MODELS, load_model, real_vocab_size, require_hub, require_profile
 from rankscale.records import load_records
 
 
@@ -272,6 +272,14 @@ def test_reduced_profile_runs_offline_from_the_hub_cache(tmp_path):
         require_hub("reduced")
     fake_cached(tmp_path / "hub-cache", reduced[-1])
     assert [m.hub_id for m in require_hub("reduced")] == reduced
+
+
+def test_book_says_hub_profiles_are_not_computed_yet_even_with_the_models_at_hand(tmp_path):
+    for hub_id, _ in PROFILE_MODELS["reduced"]:
+        fake_cached(tmp_path / "hub-cache", hub_id)
+    with pytest.raises(RankscaleError, match=r"offline profiles \(smoke, tiny\) only.*rankscale extract"):
+        require_profile("reduced")
+    require_profile("tiny")  # the offline profiles pass without looking at the hub
 
 
 @pytest.mark.parametrize("name", ["wikipedia", "c4", "hotpotqa", "openai_humaneval", "auslegal"])

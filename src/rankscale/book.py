@@ -43,11 +43,13 @@ def _sha256(*parts: bytes) -> str:
 
 
 def code_fingerprint(profile: str) -> str:
-    """Hash of what every chapter's results depend on besides its own source: the package code
-    and, for offline profiles, the trained ladder's metadata (which changes with every retraining)."""
+    """Hash of what every chapter's results depend on besides its own source: the package code,
+    the papers' reference tables and, for offline profiles, the trained ladder's metadata (which
+    changes with every retraining)."""
     from rankscale.ladder import get_profile, profile_dir
+    from rankscale.report import reference_dir
 
-    files = sorted((ROOT / "src" / "rankscale").glob("*.py"))
+    files = sorted((ROOT / "src" / "rankscale").glob("*.py")) + sorted(reference_dir().glob("*.csv"))
     if profile in OFFLINE_PROFILES:
         files += sorted(profile_dir(get_profile(profile)).glob("*/ladder.json"))
     return _sha256(profile.encode(), *(f.read_bytes() for f in files))
@@ -159,13 +161,7 @@ def build_book(profile: str = "tiny", out: str | Path | None = None, log=print) 
     Returns ``<out>/_build/html`` (``out`` defaults to the repository root).
     """
     out = Path(out) if out is not None else ROOT
-    require_profile(profile)  # a hub profile fails here at once where the hub is unreachable
-    if profile not in OFFLINE_PROFILES:
-        raise RankscaleError(
-            f"the chapters of this version compute the offline profiles ({', '.join(OFFLINE_PROFILES)}) only; "
-            f"the models of profile {profile!r} can be extracted with `python -m rankscale extract` "
-            "(README, 'Hub profiles'), but no chapter reads them yet"
-        )
+    require_profile(profile)  # a hub profile fails here at once, before any work
     from rankscale.report import prepare
 
     log(f"ladder ({profile}): training and extracting what is missing")

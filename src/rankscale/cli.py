@@ -79,7 +79,7 @@ def _check_profile(args: argparse.Namespace) -> None:
     from rankscale.models import require_profile
 
     require_profile(args.profile)
-    print(f"profile {args.profile}: can be computed here")
+    print(f"profile {args.profile}: the book can be computed here")
 
 
 def build_parser() -> argparse.ArgumentParser:

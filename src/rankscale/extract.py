@@ -181,12 +181,16 @@ def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
         progress.refresh()
 
 
+def model_key(model: str) -> str:
+    """How a result names its model: a local directory by its absolute path, a hub id as given."""
+    path = Path(model).expanduser()
+    return str(path.resolve()) if path.is_dir() else model
+
+
 def _identity(model: str, revision: str | None, corpus: str, n_tokens: int | None, window_len: int,
               seed: int, dtype: str) -> dict:
     """The settings that define a result; a directory holds results for exactly one of these."""
-    path = Path(model).expanduser()
-    model_key = str(path.resolve()) if path.is_dir() else model
-    return {"model": model_key, "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
+    return {"model": model_key(model), "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
             "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
 
 

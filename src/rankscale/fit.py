@@ -208,6 +208,8 @@ def size_for_window_success(neg_log_rbp: PowerLawFit, n: int, p: float) -> float
     """The size at which ``predicted_window_success`` equals ``p`` (0 < p < 1); needs a falling
     -log RBP_k (negative slope). In log size the curve keeps its shape as n changes: the span
     between two levels p is fixed by the slope, and n only moves it by -log(n) / slope."""
+    if not 0 < p < 1:
+        raise ValueError(f"p must lie strictly between 0 and 1, got {p}")
     if neg_log_rbp.slope >= 0:
         raise ValueError("-log RBP_k does not fall with size in this fit, so p_{N,k} never rises to p")
     return float(np.exp((np.log(-np.log(p) / n) - neg_log_rbp.intercept) / neg_log_rbp.slope))

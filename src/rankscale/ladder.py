@@ -30,9 +30,9 @@ from transformers import GPTNeoXConfig, GPTNeoXForCausalLM, PreTrainedTokenizerF
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import get_corpus
-from rankscale.extract import extract
+from rankscale.extract import extract, model_key
 from rankscale.models import count_params
-from rankscale.records import Records, load_records, read_manifest
+from rankscale.records import FORMAT, Records, load_records, read_manifest
 
 EOS = "<|endoftext|>"
 METADATA = "ladder.json"
@@ -359,9 +359,11 @@ def _records(home: Path, profile: Profile, label: str, model_path: str, corpus: 
     run = home / "results" / profile.name / label / f"{corpus_label}-{n_tokens}"
     manifest = read_manifest(run)
     # The label pins the model's ladder.json, so a result naming another model path holds the
-    # same model moved (a moved clone or RANKSCALE_HOME): extract again rather than refuse.
-    moved = manifest is not None and manifest["identity"]["model"] != str(Path(model_path).resolve())
-    extract(model_path, corpus, n_tokens, run, force=moved, progress=progress)
+    # same model moved (a moved clone or RANKSCALE_HOME), and one of another format was written
+    # by an older version: extract again rather than refuse.
+    outdated = manifest is not None and (manifest["identity"]["model"] != model_key(model_path)
+                                         or manifest.get("format") != FORMAT)
+    extract(model_path, corpus, n_tokens, run, force=outdated, progress=progress)
     return load_records(run)
 
 

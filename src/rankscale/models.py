@@ -386,10 +386,19 @@ def require_hub(profile: str) -> list[HubModel]:
 
 
 def require_profile(profile: str) -> None:
-    """Fail at once, with what to do, if ``profile`` cannot be computed on this machine: the
-    offline profiles always can, a hub profile needs the hub or its models in the local cache."""
-    if profile not in OFFLINE_PROFILES:
-        require_hub(profile)
+    """Fail at once, with what to do, if the book cannot be computed under ``profile`` here.
+
+    The offline profiles always can. A hub profile first needs the hub or its models in the local
+    cache (``require_hub``), and then fails anyway: the chapters of this version read the offline
+    ladder only, while the hub models can already be extracted with ``rankscale.extract``."""
+    if profile in OFFLINE_PROFILES:
+        return
+    require_hub(profile)
+    raise RankscaleError(
+        f"the chapters of this version compute the offline profiles ({', '.join(OFFLINE_PROFILES)}) only; "
+        f"the models of profile {profile!r} can be extracted with `python -m rankscale extract` "
+        "(README, 'Hub profiles'), but no chapter reads them yet"
+    )
 
 
 @dataclass(frozen=True)

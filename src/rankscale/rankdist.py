@@ -318,5 +318,5 @@ def appendix_c_approx(mu: float, sigma: float) -> AppendixC:
     log_c = float(np.logaddexp(log_phi_a - np.log(sigma) - np.log(2), log_p))
     bracket = (np.exp(log_p - log_c) * ((sigma**2 - mu**2) / (2 * sigma**2) + mu)
                + np.exp(log_phi_a - log_c) * (sigma - mu / (2 * sigma)))
-    ce = LOG_SQRT_2PI + np.log(sigma) + log_c + mu**2 / (2 * sigma**2) + bracket
-    return AppendixC(mu, sigma, log_c, float(log_i1), float(log_i2), _neg_log_p1(mu, sigma, log_c), float(ce))
+    neg_log_p1 = _neg_log_p1(mu, sigma, log_c)  # eq. 21: CE = -log p_1 + the bracket
+    return AppendixC(mu, sigma, log_c, float(log_i1), float(log_i2), neg_log_p1, float(neg_log_p1 + bracket))

@@ -122,6 +122,9 @@ def load_records(out_dir: str | Path) -> Records:
     if manifest is None:
         raise RankscaleError(f"{out_dir} holds no {MANIFEST}; run `python -m rankscale extract ... "
                              f"--out {out_dir}` first")
+    if manifest.get("format") != FORMAT:
+        raise RankscaleError(f"{out_dir} holds records of format {manifest.get('format')}, this version reads "
+                             f"format {FORMAT}; extract again with --force")
     rerun = "re-run the same `python -m rankscale extract` command to finish or repair it"
     if not manifest["complete"]:
         missing = sum(not (out_dir / s["file"]).exists() for s in manifest["shards"])
