@@ -52,7 +52,7 @@ def code_fingerprint(profile: str) -> str:
     files = sorted((ROOT / "src" / "rankscale").glob("*.py")) + sorted(reference_dir().glob("*.csv"))
     if profile in OFFLINE_PROFILES:
         files += sorted(profile_dir(get_profile(profile)).glob("*/ladder.json"))
-    return _sha256(profile.encode(), *(f.read_bytes() for f in files))
+    return _sha256(*(f.read_bytes() for f in files))
 
 
 def chapter_stamp(name: str, profile: str, fingerprint: str, extra: str = "") -> str:

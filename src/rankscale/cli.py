@@ -65,10 +65,7 @@ def _ladder(args: argparse.Namespace) -> None:
 
 
 def _book(args: argparse.Namespace) -> None:
-    from rankscale.models import require_profile
-
-    require_profile(args.profile)  # before importing anything heavy: a hub profile offline fails at once
-    from rankscale.book import build_book
+    from rankscale.book import build_book  # light: build_book checks the profile before any work
 
     start = time.perf_counter()
     html = build_book(args.profile, args.out)

@@ -37,14 +37,10 @@ VERDICTS = ("reproduced", "partly", "not reproduced", "not testable on this prof
 VERDICT_KEY = "rankscale/verdicts"  # display metadata key the scorecard looks for
 
 
-def _ladder_profile(profile: str) -> str:
-    require_profile(profile)  # any other profile fails here at once, saying why
-    return profile
-
-
 def eval_tokens(profile: str, corpus: str) -> int:
     """Held-out tokens that ``profile`` evaluates on ``corpus`` (a corpus name without ``:part``)."""
-    table = EVAL_TOKENS[_ladder_profile(profile)]
+    require_profile(profile)  # a hub profile fails here at once, saying why
+    table = EVAL_TOKENS[profile]
     if corpus not in table:
         raise RankscaleError(f"no token budget for corpus {corpus!r} in profile {profile!r}; "
                              f"choose from {', '.join(table)}")
@@ -57,20 +53,21 @@ def profile_runs(profile: str, corpus: str, progress: bool = False) -> list[tupl
     up front, with progress bars, so that none end up on a page)."""
     from rankscale.ladder import ladder_records  # torch only when something must be computed
 
-    return ladder_records(_ladder_profile(profile), corpus, eval_tokens(profile, corpus), progress=progress)
+    return ladder_records(profile, corpus, eval_tokens(profile, corpus), progress=progress)
 
 
 def profile_checkpoints(profile: str, corpus: str, progress: bool = False) -> list[tuple[dict, int, Records]]:
     """(model metadata, step, records) of every saved training checkpoint of ``profile``."""
     from rankscale.ladder import checkpoint_records
 
-    n_tokens = min(CHECKPOINT_TOKENS[_ladder_profile(profile)], eval_tokens(profile, corpus))
+    n_tokens = min(eval_tokens(profile, corpus), CHECKPOINT_TOKENS[profile])
     return checkpoint_records(profile, corpus, n_tokens, progress=progress)
 
 
 def prepare(profile: str) -> None:
     """Train and extract everything the chapters of ``profile`` read, showing progress bars."""
-    for corpus in EVAL_TOKENS[_ladder_profile(profile)]:
+    require_profile(profile)
+    for corpus in EVAL_TOKENS[profile]:
         profile_runs(profile, corpus, progress=True)
         profile_checkpoints(profile, corpus, progress=True)
 
