@@ -42,6 +42,13 @@ def save_random_neox(path: Path, tokenizer, head_rows: int, tie_rows: list[int],
 
 
 @pytest.fixture(scope="session")
+def smoke_home(tmp_path_factory) -> Path:
+    """RANKSCALE_HOME of every test that trains or reads the smoke ladder: a temporary folder, so
+    that no test writes into the working tree's models/ or results/."""
+    return tmp_path_factory.mktemp("rankscale-home")
+
+
+@pytest.fixture(scope="session")
 def corpus_file(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("corpus") / "docs.jsonl"
     path.write_text("".join(json.dumps({"text": d}) + "\n" for d in corpus_documents()))

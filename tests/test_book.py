@@ -1,15 +1,20 @@
-"""The book as `make test` builds it (smoke profile): every chapter executed by papermill without
-error output, the site built by Jupyter Book, and the site read in headless Chromium with the
-network cut off."""
+"""The book as a user gets it: a `git clone` of HEAD into a directory with nothing beside it (no
+``../shared``, no ``RANKSCALE_REFERENCE``), the smoke book built there in a subprocess with a
+temporary ``RANKSCALE_HOME``; every chapter executed by papermill without error output, a terminal
+log free of library noise, and the site read in headless Chromium with the network cut off."""
 
 from __future__ import annotations
 
 import functools
 import http.server
 import os
+import re
 import shutil
+import subprocess
+import sys
 import threading
-import time
+import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -18,25 +23,77 @@ import yaml
 
 from rankscale import RankscaleError, book, report
 
-OUT = book.ROOT / "_build" / "smoke"  # kept between runs: a rebuild only redoes what changed
 CHROMIUM = shutil.which("chromium")
+# Lines a user gains nothing from: per-model bars of transformers, Jupyter's kernel transport
+# warning, tqdm's complaint about widgets, and any traceback.
+NOISE = ("Writing model shards", "Loading weights", "without encryption", "IProgress not found", "Traceback")
+# Math that MathJax did not typeset, as it reaches the reader: \( \[ $$ or a $...$ pair.
+RAW_MATH = re.compile(r"\\\(|\\\[|\$\$|\$[^\s$][^$\n]*\$")
+
+
+@dataclass(frozen=True)
+class Build:
+    clone: Path
+    log: str
+
+    @property
+    def html(self) -> Path:
+        return self.clone / "_build" / "html"
+
+    def executed(self, name: str) -> nbformat.NotebookNode:
+        return nbformat.read(self.clone / "_build" / "executed" / "smoke" / f"{name}.ipynb", as_version=4)
+
+
+def run_in_clone(clone: Path, home: Path, *args: str) -> subprocess.CompletedProcess:
+    """``python -m rankscale ARGS`` with the clone's own package, as `make book` runs it there."""
+    env = {k: v for k, v in os.environ.items() if k != "RANKSCALE_REFERENCE"}
+    env.update(PYTHONPATH=str(clone / "src"), RANKSCALE_HOME=str(home), PYTHONUNBUFFERED="1")
+    return subprocess.run([sys.executable, "-m", "rankscale", *args], cwd=clone, env=env,
+                          capture_output=True, text=True)
+
+
+def build_smoke(clone: Path, home: Path) -> str:
+    result = run_in_clone(clone, home, "book", "--profile", "smoke")
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, f"the smoke book failed in a lone clone:\n{log[-6000:]}"
+    return log
 
 
 @pytest.fixture(scope="module")
-def site() -> Path:
-    start = time.perf_counter()
-    html = book.build_book("smoke", OUT, log=lambda *_: None)
-    print(f"smoke book built in {time.perf_counter() - start:.0f} s")
-    return html
+def smoke(tmp_path_factory, smoke_home) -> Build:
+    alone = tmp_path_factory.mktemp("alone")
+    clone = alone / "rankscale"
+    subprocess.run(["git", "clone", "--quiet", str(book.ROOT), str(clone)], check=True)
+    if subprocess.run(["git", "status", "--porcelain"], cwd=book.ROOT, capture_output=True, text=True).stdout:
+        warnings.warn("the book test builds the repository's HEAD; uncommitted changes are not in it")
+    where = run_in_clone(clone, smoke_home, "--version").stdout  # imports the package without work
+    assert where.startswith("rankscale"), where
+    log = build_smoke(clone, smoke_home)
+    print(log)
+    assert [p.name for p in alone.iterdir()] == ["rankscale"]  # nothing was written beside the clone
+    return Build(clone, log)
 
 
-def executed(name: str) -> nbformat.NotebookNode:
-    return nbformat.read(OUT / "_build" / "executed" / "smoke" / f"{name}.ipynb", as_version=4)
+def test_the_clone_reads_its_own_code_and_tables(smoke, smoke_home):
+    probe = ("import rankscale, rankscale.report as r; print(rankscale.__file__); print(r.reference_dir())")
+    env = {k: v for k, v in os.environ.items() if k != "RANKSCALE_REFERENCE"}
+    env["PYTHONPATH"] = str(smoke.clone / "src")
+    lines = subprocess.run([sys.executable, "-c", probe], cwd=smoke.clone, env=env, capture_output=True,
+                           text=True, check=True).stdout.split()
+    assert all(Path(line).is_relative_to(smoke.clone) for line in lines), lines
 
 
-def toc_pages() -> list[str]:
-    toc = yaml.safe_load((book.ROOT / "_toc.yml").read_text())
-    return [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
+def test_nothing_in_the_project_points_outside_it():
+    tracked = subprocess.run(["git", "ls-files"], cwd=book.ROOT, capture_output=True, text=True, check=True)
+    for name in tracked.stdout.split():
+        path = book.ROOT / name
+        if path.suffix in {".py", ".md", ".yml", ".toml", ".cfg"} or path.name in {"Makefile", "run"}:
+            assert "../shared" not in path.read_text(), f"{name} refers to ../shared, which a clone lacks"
+
+
+def test_terminal_log_is_quiet(smoke):
+    noisy = [line for line in smoke.log.splitlines() if any(n in line for n in NOISE)]
+    assert not noisy, noisy[:5]
 
 
 def test_toc_lists_exactly_the_chapters():
@@ -46,14 +103,20 @@ def test_toc_lists_exactly_the_chapters():
         assert (book.NOTEBOOKS / f"{name}.py").exists()
 
 
+def toc_pages() -> list[str]:
+    toc = yaml.safe_load((book.ROOT / "_toc.yml").read_text())
+    return [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
+
+
 @pytest.mark.parametrize("name", [*book.CHAPTERS, book.SCORECARD])
-def test_chapter_executed_cleanly(site, name):
-    nb = executed(name)
+def test_chapter_executed_cleanly(smoke, name):
+    nb = smoke.executed(name)
     assert nb.metadata["papermill"]["parameters"]["profile"] == "smoke"
     assert nb.metadata["rankscale"]["profile"] == "smoke"
     outputs = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])]
     assert not [out for out in outputs if out.output_type == "error"]
-    assert not [out for out in outputs if out.get("name") == "stderr" and "Traceback" in out.get("text", "")]
+    streams = "".join(out.get("text", "") for out in outputs if out.get("name") == "stderr")
+    assert "Traceback" not in streams and "TqdmWarning" not in streams, streams[:500]
     if name != book.SCORECARD:
         assert any("image/png" in out.get("data", {}) for out in outputs), f"{name} draws no figure"
         assert any(out.get("metadata", {}).get("rankscale/verdicts") for out in outputs), f"{name} has no verdicts"
@@ -61,16 +124,10 @@ def test_chapter_executed_cleanly(site, name):
     assert hidden and all("remove-cell" in c.metadata["tags"] for c in hidden)
 
 
-def test_rebuild_with_nothing_changed_executes_nothing(site):
-    lines = []
-    book.execute_all("smoke", OUT, log=lines.append)
-    assert len(lines) == len(book.CHAPTERS) + 1 and all(line.endswith("up to date") for line in lines)
-
-
-def test_rebuild_with_nothing_changed_leaves_the_site_alone(site):
-    lines = []
-    assert book.build_book("smoke", OUT, log=lines.append) == site
-    assert lines[-1] == "site up to date"
+def test_rebuild_with_nothing_changed_does_nothing(smoke, smoke_home):
+    log = build_smoke(smoke.clone, smoke_home)
+    assert "site up to date" in log
+    assert "executed in" not in log and "train" not in log.lower().replace("trained", ""), log
 
 
 def test_verdicts_are_checked():
@@ -81,10 +138,10 @@ def test_verdicts_are_checked():
 
 
 def test_stamp_depends_on_profile_and_code():
-    smoke = book.chapter_stamp("a1_metric", "smoke", "code-1")
-    assert smoke == book.chapter_stamp("a1_metric", "smoke", "code-1")
-    assert smoke != book.chapter_stamp("a1_metric", "tiny", "code-1")
-    assert smoke != book.chapter_stamp("a1_metric", "smoke", "code-2")
+    smoke_stamp = book.chapter_stamp("a1_metric", "smoke", "code-1")
+    assert smoke_stamp == book.chapter_stamp("a1_metric", "smoke", "code-1")
+    assert smoke_stamp != book.chapter_stamp("a1_metric", "tiny", "code-1")
+    assert smoke_stamp != book.chapter_stamp("a1_metric", "smoke", "code-2")
     assert book.code_fingerprint("smoke") != book.code_fingerprint("tiny")
 
 
@@ -99,12 +156,12 @@ def test_stamp_follows_the_papers_reference_tables(tmp_path, monkeypatch):
         report.reference_table("no_such_table")
 
 
-def test_site_has_every_page_and_the_downloads(site):
-    assert (site / "profile.txt").read_text().strip() == "smoke"
+def test_site_has_every_page_and_the_downloads(smoke):
+    assert (smoke.html / "profile.txt").read_text().strip() == "smoke"
     for page in toc_pages():
-        assert (site / f"{page}.html").exists(), page
+        assert (smoke.html / f"{page}.html").exists(), page
     for name in (*book.CHAPTERS, book.SCORECARD):
-        assert (site / "_sources" / "book" / "chapters" / f"{name}.ipynb").exists()  # the download
+        assert (smoke.html / "_sources" / "book" / "chapters" / f"{name}.ipynb").exists()  # the download
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -112,31 +169,27 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def server(site):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(site)))
+def serve(directory: Path):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
 
 
-@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                    reason="Debian chromium is not installed (make installs it where apt is available)")
-def test_site_reads_offline_in_chromium(server):
+def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
+    """Open each page (``name`` for ``name.html``) in headless Chromium with every non-local
+    request aborted, and return what a reader would see wrong, one line each."""
     from playwright.sync_api import sync_playwright
 
-    assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
-    shots = OUT / "screenshots"
-    shots.mkdir(exist_ok=True)
-    leaving, broken = [], []
+    problems, leaving, broken = [], [], []
 
     def only_local(route):
-        if route.request.url.startswith(server):
+        if route.request.url.startswith(base):
             route.continue_()
         else:  # the network is cut: record anything that tries to leave the machine
             leaving.append(route.request.url)
             route.abort()
 
+    shots.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -144,24 +197,56 @@ def test_site_reads_offline_in_chromium(server):
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.route("**/*", only_local)
         page.on("response", lambda r: broken.append(r.url) if r.status >= 400 else None)
-        for name in toc_pages():
-            response = page.goto(f"{server}/{name}.html", wait_until="load")
-            assert response is not None and response.ok, name
+        for name in pages:
+            response = page.goto(f"{base}/{name}.html", wait_until="load")
+            if response is None or not response.ok:
+                problems.append(f"{name}: does not load")
+                continue
             page.wait_for_function("() => !window.MathJax || (window.MathJax.startup && window.MathJax.startup.promise)")
             page.evaluate("() => window.MathJax ? window.MathJax.startup.promise : null")
             images = page.evaluate("() => [...document.querySelectorAll('main img')].map(i => [i.src, i.naturalWidth, i.naturalHeight])")
-            assert all(w > 0 and h > 0 for _, w, h in images), (name, images)
-            text = page.inner_text("main")
-            everywhere = page.inner_text("body")  # the navigation too: titles appear on every page
-            assert "\\(" not in everywhere and "\\[" not in everywhere and "$$" not in everywhere, \
-                f"raw math left on {name}"
+            problems += [f"{name}: image {src} is empty" for src, w, h in images if not (w > 0 and h > 0)]
+            # the navigation too: chapter titles appear on every page
+            problems += [f"{name}: raw math {m!r}" for m in RAW_MATH.findall(page.inner_text("body"))]
             if name.startswith("book/chapters/") and not name.endswith("scorecard"):
-                assert images, f"{name} shows no figure"
-                assert page.locator("main mjx-container").count() > 0, f"no typeset math on {name}"
+                if not images:
+                    problems.append(f"{name}: shows no figure")
+                if page.locator("main mjx-container").count() == 0:
+                    problems.append(f"{name}: no typeset math")
             if name.endswith("scorecard"):
-                assert page.locator("main table").count() >= 2
-                assert "reproduced" in text
+                if page.locator("main table").count() < 2 or "reproduced" not in page.inner_text("main"):
+                    problems.append(f"{name}: the scorecard tables are missing")
             page.screenshot(path=str(shots / f"{Path(name).name}.png"), full_page=False)
         browser.close()
-    assert not leaving, f"requests left the machine: {leaving[:5]}"
-    assert not broken, f"pages or assets failed to load: {broken[:5]}"
+    problems += [f"request left the machine: {url}" for url in leaving[:5]]
+    problems += [f"failed to load: {url}" for url in broken[:5]]
+    return problems
+
+
+needs_chromium = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
+                                    reason="Debian chromium is not installed (make installs it where apt is available)")
+
+
+@needs_chromium
+def test_site_reads_offline_in_chromium(smoke):
+    assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
+    httpd, base = serve(smoke.html)
+    try:
+        problems = read_in_chromium(base, toc_pages(), smoke.clone / "_build" / "screenshots")
+    finally:
+        httpd.shutdown()
+    assert not problems, problems
+
+
+@needs_chromium
+def test_browser_check_catches_untypeset_math(tmp_path):
+    assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
+    (tmp_path / "planted.html").write_text("<html><body><main><p>the same fraction as $x$ here</p>"
+                                           "<p>and \\(y\\) there</p></main></body></html>")
+    (tmp_path / "clean.html").write_text("<html><body><main><p>costs 5 dollars, k = 1,630</p></main></body></html>")
+    httpd, base = serve(tmp_path)
+    try:
+        problems = read_in_chromium(base, ["planted", "clean"], tmp_path / "shots")
+    finally:
+        httpd.shutdown()
+    assert problems == ["planted: raw math '$x$'", "planted: raw math '\\\\('"]

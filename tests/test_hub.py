@@ -1,4 +1,4 @@
-"""The hub profiles without the hub: the papers' model families saved with padded heads, the
+"""The hub model sets without the hub: the papers' model families saved with padded heads, the
 papers' corpora read from local stand-in files through the same ``datasets`` calls and sampled as
 the papers sample them, and fast, clear failures where the hub cannot be reached."""
 
@@ -24,7 +24,8 @@ from conftest import N_PAD
 from rankscale import RankscaleError
 from rankscale import extract as ex
 from rankscale.corpora import PAPER_SAMPLING, files_variable, get_corpus, token_windows
-from rankscale.models import PROFILE_MODELS, load_model, real_vocab_size, require_hub, require_profile
+from rankscale.models import load_model, real_vocab_size
+from rankscale.modelsets import BUILT_IN, PAPER_CORPORA, require_available
 from rankscale.records import load_records
 
 
@@ -33,7 +34,7 @@ def no_hub(monkeypatch, tmp_path):
     """Every test here runs with an unreachable hub, empty caches and online-mode datasets."""
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens on the discard port
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
-    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub-cache"))  # read by require_hub
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub-cache"))  # read by require_available
     monkeypatch.setattr("huggingface_hub.constants.HF_HUB_CACHE", str(tmp_path / "hub-cache"))  # by transformers
     monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", str(tmp_path / "datasets-cache"))
@@ -241,45 +242,49 @@ def test_rows_without_the_papers_fields_are_reported(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------------------------------------
-# Offline: fail at once, say why, name the offline profiles
+# Offline: fail at once, say why, name the offline sets
 
 
-def test_reduced_profile_fails_fast_when_the_hub_is_unreachable():
+def test_reduced_set_fails_fast_when_the_hub_is_unreachable():
     start = time.monotonic()
     with pytest.raises(RankscaleError) as err:
-        require_hub("reduced")
+        require_available(BUILT_IN["reduced"])
     assert time.monotonic() - start < 5
     message = str(err.value)
     assert "cannot reach" in message and "smoke or tiny" in message
-    assert "11 of them are not in the local hub cache" in message and "pythia-14m, " in message
-    assert message.count("EleutherAI/") == 5 and "and 6 more" in message
+    # 11 models and paper B's 6 training checkpoints of 3 Pythia sizes
+    assert "29 of the 29 hub models and checkpoints it reads are not in the local hub cache" in message
+    assert "pythia-14m, " in message and "and 24 more" in message
+    assert "wikipedia (set RANKSCALE_WIKIPEDIA_FILES)" in message
 
 
-def fake_cached(cache, hub_id):
-    """What the hub client leaves in its cache after downloading a model (just the config here)."""
+def fake_cached(cache, hub_id, revisions=("main",)):
+    """What the hub client leaves in its cache after downloading a model (just the config here):
+    one snapshot per revision, found through ``refs/<revision>``."""
     repo = cache / f"models--{hub_id.replace('/', '--')}"
-    (repo / "refs").mkdir(parents=True)
-    (repo / "refs" / "main").write_text("0" * 40)
-    (repo / "snapshots" / ("0" * 40)).mkdir(parents=True)
-    (repo / "snapshots" / ("0" * 40) / "config.json").write_text("{}")
+    for i, revision in enumerate(revisions):
+        commit = f"{i:040d}"
+        (repo / "refs").mkdir(parents=True, exist_ok=True)
+        (repo / "refs" / revision).write_text(commit)
+        (repo / "snapshots" / commit).mkdir(parents=True)
+        (repo / "snapshots" / commit / "config.json").write_text("{}")
 
 
-def test_reduced_profile_runs_offline_from_the_hub_cache(tmp_path):
-    reduced = [hub_id for hub_id, _ in PROFILE_MODELS["reduced"]]
-    for hub_id in reduced[:-1]:
-        fake_cached(tmp_path / "hub-cache", hub_id)
-    with pytest.raises(RankscaleError, match=r"1 of them are not in the local hub cache .*: openai-community/gpt2-xl\."):
-        require_hub("reduced")
-    fake_cached(tmp_path / "hub-cache", reduced[-1])
-    assert [m.hub_id for m in require_hub("reduced")] == reduced
-
-
-def test_book_says_hub_profiles_are_not_computed_yet_even_with_the_models_at_hand(tmp_path):
-    for hub_id, _ in PROFILE_MODELS["reduced"]:
-        fake_cached(tmp_path / "hub-cache", hub_id)
-    with pytest.raises(RankscaleError, match=r"offline profiles \(smoke, tiny\) only.*rankscale extract"):
-        require_profile("reduced")
-    require_profile("tiny")  # the offline profiles pass without looking at the hub
+def test_reduced_set_runs_offline_from_the_hub_cache_and_local_corpora(tmp_path, monkeypatch):
+    reduced = BUILT_IN["reduced"]
+    models = [m for f in reduced.families for m in f.models]
+    for model in models[:-1]:
+        fake_cached(tmp_path / "hub-cache", model.source, ["main", *(c.revision for c in model.checkpoints)])
+    for corpus in PAPER_CORPORA:
+        monkeypatch.setenv(files_variable(corpus), str(tmp_path / f"{corpus}.jsonl"))
+    with pytest.raises(RankscaleError, match=r"1 of the 29 .* not in the local hub cache .*: openai-community/gpt2-xl\."):
+        require_available(reduced)
+    fake_cached(tmp_path / "hub-cache", models[-1].source)
+    require_available(reduced)
+    monkeypatch.delenv(files_variable("c4"))
+    with pytest.raises(RankscaleError, match=r"corpora without local files: c4 \(set RANKSCALE_C4_FILES\)"):
+        require_available(reduced)
+    require_available(BUILT_IN["tiny"])  # the offline sets pass without looking at the hub
 
 
 @pytest.mark.parametrize("name", ["wikipedia", "c4", "hotpotqa", "openai_humaneval", "auslegal"])

@@ -1,4 +1,5 @@
-"""The offline ladder: determinism, atomic saving, resuming, skipping, checkpoints."""
+"""The offline ladders: two architectures on one token stream, determinism, atomic saving,
+resuming, skipping, checkpoints."""
 
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from rankscale import RankscaleError
 from rankscale import ladder as ld
 from rankscale.corpora import get_corpus
 from rankscale.models import count_params, load_model
+from rankscale.modelsets import BUILT_IN, Family, Ladder, LadderSize, LadderTraining, ModelSet
 
-SIZES = (ld.Size(16, 2, 1), ld.Size(24, 2, 2))
+NEOX = Ladder("neox", (LadderSize(16, 2, 1), LadderSize(24, 2, 2)), checkpoint_sizes=("d24-l2",))
+LLAMA = Ladder("llama", (LadderSize(16, 1, 1), LadderSize(24, 2, 2)))
 
 
 @pytest.fixture(scope="module")
@@ -34,47 +37,70 @@ def corpora(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def profile(corpora):
-    return ld.Profile("micro", SIZES, corpora, steps=12, batch_size=2, seq_len=32, vocab_size=300,
-                      checkpoint_steps=(0, 4, 12), checkpoint_sizes=("d24-l2",), warmup=3)
+def micro(corpora) -> ModelSet:
+    training = LadderTraining(corpora, steps=12, batch_size=2, seq_len=32, vocab_size=300,
+                              checkpoint_steps=(0, 4, 12), warmup=3)
+    return ModelSet("micro", (Family("NeoX", ladder=NEOX), Family("Llama", ladder=LLAMA)),
+                    corpora={corpora[0]: 200}, training=training)
 
 
 @pytest.fixture(scope="module")
-def built(profile, tmp_path_factory):
+def built(micro, tmp_path_factory):
     home = tmp_path_factory.mktemp("home")
-    return home, ld.build_ladder(profile, home, progress=False)
+    return home, ld.build_ladder(micro, home, progress=False)
 
 
 def tensors(path):
     return load_file(str(path / "model.safetensors"))
 
 
-def test_same_seed_gives_bitwise_equal_weights(profile, built, tmp_path):
-    home, dirs = built
-    again = ld.build_ladder(profile, tmp_path, progress=False)
+def test_same_seed_gives_bitwise_equal_weights(micro, built, tmp_path):
+    _, dirs = built
+    again = ld.build_ladder(micro, tmp_path, progress=False)
     for a, b in zip(dirs, again):
         ta, tb = tensors(a), tensors(b)
         assert ta.keys() == tb.keys()
         assert all(torch.equal(ta[k], tb[k]) for k in ta)
-    assert torch.equal(tensors(dirs[1] / "checkpoints/step4")["gpt_neox.layers.0.mlp.dense_h_to_4h.weight"],
-                       tensors(again[1] / "checkpoints/step4")["gpt_neox.layers.0.mlp.dense_h_to_4h.weight"])
+    key = "gpt_neox.layers.0.mlp.dense_h_to_4h.weight"
+    assert torch.equal(tensors(dirs[1] / "checkpoints/step4")[key], tensors(again[1] / "checkpoints/step4")[key])
 
 
-def test_models_load_through_from_pretrained_with_metadata(profile, built):
+def test_models_load_through_from_pretrained_with_metadata(micro, built):
     _, dirs = built
-    for size, path in zip(SIZES, dirs):
+    sizes = [(family.name, family.ladder.arch, size) for family in micro.families for size in family.ladder.sizes]
+    assert [d.relative_to(d.parents[2]).as_posix() for d in dirs] == [
+        "micro/neox/d16-l2", "micro/neox/d24-l2", "micro/llama/d16-l1", "micro/llama/d24-l2"]
+    for (family, arch, size), path in zip(sizes, dirs):
         meta = json.loads((path / ld.METADATA).read_text())
         model, tok = load_model(str(path))
         assert len(tok) == 300 and model.config.hidden_size == size.d_model
+        assert (meta["family"], meta["arch"], meta["set"]) == (family, arch, "micro")
         assert meta["params_non_embedding"] == count_params(model).non_embedding
-        assert meta["tokens_seen"] == 12 * 2 * 32 and meta["seed"] == profile.seed
-        assert len(meta["loss_curve"]) == 12 and meta["config"]["num_hidden_layers"] == 2
+        assert meta["tokens_seen"] == 12 * 2 * 32 and meta["seed"] == micro.training.seed
+        assert len(meta["loss_curve"]) == 12 and meta["config"]["num_hidden_layers"] == size.n_layers
         assert meta["loss_curve"][-1] < meta["loss_curve"][0]  # it learned something
 
 
+def test_the_two_architectures_are_different_models(built):
+    """Llama-style: RMSNorm, a gated (SwiGLU) MLP, rotary on the whole head, untied head; the
+    NeoX ladder: LayerNorm with biases, a 4x GELU MLP, rotary on a quarter of each head."""
+    _, dirs = built
+    neox, _ = load_model(str(dirs[1]))
+    llama, _ = load_model(str(dirs[3]))
+    assert type(neox).__name__ == "GPTNeoXForCausalLM" and type(llama).__name__ == "LlamaForCausalLM"
+    assert type(llama.model.norm).__name__ == "LlamaRMSNorm" and not hasattr(llama.model.norm, "bias")
+    mlp = llama.model.layers[0].mlp
+    assert {"gate_proj", "up_proj", "down_proj"} <= {n for n, _ in mlp.named_children()}
+    assert mlp.gate_proj.out_features == ld.swiglu_width(24) == 64 and llama.config.hidden_act == "silu"
+    assert llama.config.rope_parameters.get("partial_rotary_factor", 1.0) == 1.0
+    assert neox.config.rope_parameters["partial_rotary_factor"] == 0.25 and neox.config.intermediate_size == 4 * 24
+    for model in (neox, llama):  # untied heads
+        assert model.get_output_embeddings().weight.data_ptr() != model.get_input_embeddings().weight.data_ptr()
+
+
 def test_checkpoints_kept_only_where_asked(built):
-    _, (small, large) = built
-    assert not (small / "checkpoints").exists()
+    _, (small, large, *llama) = built
+    assert not (small / "checkpoints").exists() and not any((d / "checkpoints").exists() for d in llama)
     steps = sorted(p.name for p in (large / "checkpoints").iterdir())
     assert steps == ["step0", "step12", "step4"]
     final, last, first = tensors(large), tensors(large / "checkpoints/step12"), tensors(large / "checkpoints/step0")
@@ -83,54 +109,64 @@ def test_checkpoints_kept_only_where_asked(built):
     load_model(str(large / "checkpoints/step4"))  # a checkpoint is a loadable model too
 
 
-def test_second_run_trains_nothing(profile, built, monkeypatch):
+def test_second_run_trains_nothing(micro, built, monkeypatch):
     home, dirs = built
     monkeypatch.setattr(ld, "train_model", lambda *a, **k: pytest.fail("retrained an existing model"))
     monkeypatch.setattr(ld, "ensure_tokenizer", lambda *a, **k: pytest.fail("reloaded the tokenizer"))
-    assert ld.build_ladder(profile, home, progress=False) == dirs
+    assert ld.build_ladder(micro, home, progress=False) == dirs
 
 
-def test_interrupted_run_loses_only_the_model_in_progress(profile, tmp_path, monkeypatch):
+def test_a_changed_recipe_is_refused(micro, built):
+    home, _ = built
+    longer = ModelSet("micro", micro.families, micro.corpora,
+                      training=LadderTraining(**{**micro.training.__dict__, "steps": 13}))
+    with pytest.raises(RankscaleError, match="steps: saved 12, now 13.*train the ladder again"):
+        ld.build_ladder(longer, home, progress=False)
+
+
+def test_interrupted_run_loses_only_the_model_in_progress(micro, tmp_path, monkeypatch):
     calls = []
     real_lr = ld.learning_rate
 
-    def stop_in_second_model(step, prof, peak):
+    def stop_in_second_model(step, training, peak):
         calls.append(step)
-        if len(calls) == profile.steps + 5:
+        if len(calls) == micro.training.steps + 5:
             raise KeyboardInterrupt
-        return real_lr(step, prof, peak)
+        return real_lr(step, training, peak)
 
     monkeypatch.setattr(ld, "learning_rate", stop_in_second_model)
     with pytest.raises(KeyboardInterrupt):
-        ld.build_ladder(profile, tmp_path, progress=False)
-    first, second = (ld.model_dir(profile, s, tmp_path) for s in SIZES)
+        ld.build_ladder(micro, tmp_path, progress=False)
+    first, second = (ld.model_dir(micro, NEOX, s, tmp_path) for s in NEOX.sizes)
+    root = tmp_path / "models" / "micro"
     assert (first / ld.METADATA).exists()
-    assert not second.exists() and not list((tmp_path / "models" / "micro").glob("*.tmp-*"))
+    assert not second.exists() and not list(root.glob("**/*.tmp-*"))
     with pytest.raises(RankscaleError, match="missing; run `python -m rankscale ladder --profile micro`"):
-        ld.ladder_models(profile, tmp_path)
+        ld.ladder_models(micro, tmp_path)
 
     # a hard kill leaves the temporary directory behind; it must never count as a model
-    debris = tmp_path / "models" / "micro" / "d24-l2.tmp-999"
+    debris = root / "neox" / "d24-l2.tmp-999"
     shutil.copytree(first, debris)
-    assert debris.exists()
     monkeypatch.setattr(ld, "learning_rate", real_lr)
     stamp = (first / "model.safetensors").stat().st_mtime_ns
     trained = []
     real_train = ld.train_model
-    monkeypatch.setattr(ld, "train_model", lambda size, *a, **k: (trained.append(size.name), real_train(size, *a, **k)))
-    ld.build_ladder(profile, tmp_path, progress=False)
-    assert trained == ["d24-l2"] and (first / "model.safetensors").stat().st_mtime_ns == stamp
-    assert not list((tmp_path / "models" / "micro").glob("*.tmp-*"))
-    assert [m["size"] for m in ld.ladder_models(profile, tmp_path)] == ["d16-l2", "d24-l2"]
+    monkeypatch.setattr(ld, "train_model", lambda arch, size, *a, **k: (trained.append(f"{arch}/{size.name}"),
+                                                                       real_train(arch, size, *a, **k)))
+    ld.build_ladder(micro, tmp_path, progress=False)
+    assert trained == ["neox/d24-l2", "llama/d16-l1", "llama/d24-l2"]
+    assert (first / "model.safetensors").stat().st_mtime_ns == stamp and not list(root.glob("**/*.tmp-*"))
+    assert [(m["arch"], m["size"]) for m in ld.ladder_models(micro, tmp_path)] == [
+        ("neox", "d16-l2"), ("neox", "d24-l2"), ("llama", "d16-l1"), ("llama", "d24-l2")]
 
 
-def test_sequences_take_corpora_in_turn(profile, built):
+def test_sequences_take_corpora_in_turn(micro, built):
     home, _ = built
-    tok = ld.ensure_tokenizer(profile, home)
-    seqs = ld.training_sequences(profile, tok)
+    tok = ld.ensure_tokenizer(micro.training, ld.set_dir(micro, home))
+    seqs = ld.training_sequences(micro.training, tok)
     assert seqs.shape == (12 * 2, 33)
     streams = []
-    for name in profile.train_corpora:  # each corpus: its documents in order, each closed by EOS
+    for name in micro.training.train_corpora:  # each corpus: its documents in order, each closed by EOS
         ids = [i for doc in get_corpus(name).load()
                for i in tok(doc, add_special_tokens=False)["input_ids"] + [tok.eos_token_id]]
         streams.append(np.array(ids[:len(ids) // 33 * 33]).reshape(-1, 33))
@@ -140,54 +176,46 @@ def test_sequences_take_corpora_in_turn(profile, built):
     np.testing.assert_array_equal(seqs[3], streams[1][1])
 
 
-def test_too_little_training_text(profile):
-    greedy = ld.Profile("greedy", SIZES, profile.train_corpora, steps=10**5, batch_size=8, seq_len=32,
-                        checkpoint_steps=(), checkpoint_sizes=(), vocab_size=300)
+def test_too_little_training_text(micro):
+    greedy = LadderTraining(micro.training.train_corpora, steps=10**5, batch_size=8, seq_len=32,
+                            checkpoint_steps=(), vocab_size=300)
     tok = ld.train_tokenizer(["some text to learn from"] * 3, 300)
     with pytest.raises(RankscaleError, match="fewer than the 800000"):
         ld.training_sequences(greedy, tok)
 
 
-def test_learning_rate_schedule(profile):
-    lrs = np.array([ld.learning_rate(s, profile, 1e-3) for s in range(profile.steps)])
+def test_learning_rate_schedule(micro):
+    training = micro.training
+    lrs = np.array([ld.learning_rate(s, training, 1e-3) for s in range(training.steps)])
     assert lrs[0] == pytest.approx(1e-3 / 3) and lrs[2] == pytest.approx(1e-3)
-    assert np.all(np.diff(lrs[3:]) < 0) and lrs[-1] > 1e-3 * profile.min_lr_ratio
+    assert np.all(np.diff(lrs[3:]) < 0) and lrs[-1] > 1e-3 * training.min_lr_ratio
 
 
 def test_peak_learning_rate_falls_with_width():
-    tiny = ld.get_profile("tiny")
-    peaks = [ld.peak_lr(s, tiny) for s in tiny.sizes]
-    assert peaks == [tiny.lr] * 7  # no tiny model is wider than lr_width
-    assert ld.peak_lr(ld.Size(512, 2, 32), tiny) == pytest.approx(tiny.lr / 2)
+    tiny = BUILT_IN["tiny"].training
+    widths = [size for family in BUILT_IN["tiny"].ladder_families for size in family.ladder.sizes]
+    assert [ld.peak_lr(s, tiny) for s in widths] == [tiny.lr] * len(widths)  # none wider than lr_width
+    assert ld.peak_lr(LadderSize(512, 2, 32), tiny) == pytest.approx(tiny.lr / 2)
 
 
-def test_tiny_profile_spans_two_and_a_half_decades():
-    tiny = ld.get_profile("tiny")
-    assert len(tiny.sizes) == 7 and len(tiny.checkpoint_sizes) >= 3
-    counts = []
-    for size in tiny.sizes:
-        with torch.device("meta"):
-            counts.append(count_params(ld.GPTNeoXForCausalLM(size.config(4096, tiny.seq_len))).non_embedding)
-    assert counts == sorted(counts) and np.log10(counts[-1] / counts[0]) >= 2.5
-    assert set(tiny.checkpoint_sizes) <= {s.name for s in tiny.sizes}
-    assert tiny.checkpoint_steps == (0, 16, 128, 1000) and tiny.tokens >= 2_000_000
-
-
-def test_unknown_profile():
-    with pytest.raises(RankscaleError, match="unknown ladder profile 'huge'; choose one of tiny, smoke"):
-        ld.get_profile("huge")
-
-
-def test_moved_home_still_gives_its_results(profile, corpora, built, tmp_path):
-    """Results record the model's absolute path; after the whole home moves (a moved clone),
-    the same model is found at a new path and its results are extracted again, not refused."""
-    home, _ = built
-    first = ld.ladder_records(profile, corpora[0], 200, home, progress=False)
-    moved = tmp_path / "moved"
-    shutil.copytree(home, moved)
-    assert len(list((moved / "results" / "micro").glob("*/*/manifest.json"))) == len(first)  # kept under home
-    again = ld.ladder_records(profile, corpora[0], 200, moved, progress=False)
-    for (_, a), (meta, b) in zip(first, again):
-        assert b.manifest["identity"]["model"] == str(moved / "models" / "micro" / meta["size"])
-        np.testing.assert_array_equal(a.gt, b.gt)
-        np.testing.assert_array_equal(a.logp, b.logp)
+@pytest.mark.parametrize("name", ["tiny", "smoke"])
+def test_offline_sets_have_two_ladder_families(name):
+    """tiny: two architectures, each over at least 2.5 decades of non-embedding size with three
+    checkpointed sizes; smoke: two families of 2-3 models."""
+    model_set = BUILT_IN[name]
+    families = model_set.ladder_families
+    assert [f.ladder.arch for f in families] == ["neox", "llama"]
+    for family in families:
+        counts = []
+        for size in family.ladder.sizes:
+            config = ld.model_config(family.ladder.arch, size, model_set.training.vocab_size, model_set.training.seq_len)
+            with torch.device("meta"):
+                counts.append(count_params(ld.model_class(family.ladder.arch)(config)).non_embedding)
+        assert counts == sorted(counts)
+        assert set(family.ladder.checkpoint_sizes) <= {s.name for s in family.ladder.sizes}
+        if name == "tiny":
+            assert np.log10(counts[-1] / counts[0]) >= 2.5 and len(family.ladder.checkpoint_sizes) >= 3
+        else:
+            assert 2 <= len(counts) <= 3
+    if name == "tiny":
+        assert model_set.training.checkpoint_steps == (0, 16, 128, 1000) and model_set.training.tokens >= 2_000_000

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import time
-from pathlib import Path
 
 import pytest
 import torch
@@ -14,10 +13,11 @@ from transformers import (AutoModelForCausalLM, GPT2Config, GPTNeoXConfig, Llama
 
 from conftest import save_random_neox
 from rankscale import RankscaleError
-from rankscale.models import (PROFILE_MODELS, REFERENCE_SOURCE, REGISTRY, check_params, config_params, count_params,
-                              load_model, profile_models)
+from rankscale.models import check_params, config_params, count_params, load_model
+from rankscale.modelsets import BUILT_IN
+from rankscale.registry import REFERENCE_SOURCE, REGISTRY
+from rankscale.report import REFERENCE_DIR
 
-REFERENCE_DIR = Path(__file__).parents[2] / "shared/reference"
 REFERENCE = json.loads((REFERENCE_DIR / "rbp_authors_param_count.json").read_text())
 TABLE4 = list(csv.DictReader((REFERENCE_DIR / "ce_paper_table4_models.csv").open()))
 
@@ -176,15 +176,20 @@ def test_registry_agrees_with_reference_files():
     assert {m.family for m in in_a} == {"Pythia", "GPT2", "OPT", "Qwen"} and "openai-gpt" not in str(in_a)
 
 
-def test_profiles_list_the_papers_models():
-    reduced = PROFILE_MODELS["reduced"]
-    assert [family for _, family in reduced] == ["Pythia"] * 7 + ["GPT2"] * 4
-    assert reduced[0] == ("EleutherAI/pythia-14m", "Pythia") and reduced[6][0] == "EleutherAI/pythia-1.4b"
-    assert [hub_id for hub_id, _ in reduced[7:]] == [f"openai-community/{n}" for n in GPT2]
-    assert PROFILE_MODELS["full"] == [(m.hub_id, m.family) for m in REGISTRY.values()] and len(REGISTRY) == 34
-    assert [m.hub_id for m in profile_models("reduced")] == [hub_id for hub_id, _ in reduced]
-    with pytest.raises(RankscaleError, match="hub profiles are reduced and full.*smoke and tiny"):
-        profile_models("tiny")
+def test_hub_sets_list_the_papers_models_by_family():
+    reduced = BUILT_IN["reduced"]
+    assert [f.name for f in reduced.families] == ["Pythia", "GPT2"]
+    pythia, gpt2 = ([m.source for m in f.models] for f in reduced.families)
+    assert pythia == [f"EleutherAI/pythia-{s}" for s in ("14m", "31m", "70m", "160m", "410m", "1b", "1.4b")]
+    assert gpt2 == [f"openai-community/{n}" for n in GPT2]
+    full = BUILT_IN["full"]
+    assert [(m.source, f.name) for f in full.families for m in f.models] == sorted(
+        ((m.hub_id, m.family) for m in REGISTRY.values()), key=lambda pair: [f.name for f in full.families].index(pair[1]))
+    assert len(REGISTRY) == 34 and {f.name for f in full.families} == {m.family for m in REGISTRY.values()}
+    # paper B's training-dynamics checkpoints (its appendix A.1), on the hub as Pythia's revisions
+    with_steps = {m.name: [c.revision for c in m.checkpoints] for f in reduced.families for m in f.models if m.checkpoints}
+    assert with_steps == {n: ["step0", "step16", "step128", "step1000", "step10000", "step100000"]
+                          for n in ("pythia-160m", "pythia-410m", "pythia-1b")}
 
 
 def _layers(n, *parts):

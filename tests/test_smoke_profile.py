@@ -1,51 +1,60 @@
-"""The smoke profile end to end, as CI and the smoke book build use it: train the ladder (cached
-under the repository's models/), extract every model on held-out pydocs, fit the scaling law."""
+"""The smoke set end to end, as CI and the smoke book use it: train both ladder families (in the
+tests' temporary home), extract every model on held-out pydocs, fit the scaling law per family."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rankscale import fit, metrics
-from rankscale.ladder import checkpoint_records, get_profile, ladder_records
+from rankscale import fit, metrics, runs
+from rankscale.modelsets import BUILT_IN
 
-N_TOKENS = 20_000
+SMOKE = BUILT_IN["smoke"]
 
 
 @pytest.fixture(scope="module")
-def smoke():
-    return ladder_records("smoke", "pydocs", N_TOKENS, progress=False)
+def smoke(smoke_home):
+    runs.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
+    return runs.family_runs("smoke", "pydocs", smoke_home)
 
 
 def test_every_smoke_model_extracted(smoke):
-    profile = get_profile("smoke")
-    assert [meta["size"] for meta, _ in smoke] == [s.name for s in profile.sizes]
-    for meta, rec in smoke:
-        assert len(rec) == N_TOKENS and rec.manifest["identity"]["corpus"] == "pydocs:heldout"
-        assert rec.manifest["params_non_embedding"] == meta["params_non_embedding"]
-        assert rec.manifest["identity"]["window_len"] == profile.seq_len
+    expected = [(f.name, s.name) for f in SMOKE.ladder_families for s in f.ladder.sizes]
+    assert [(run.family, run.name) for run in smoke] == expected
+    for run in smoke:
+        identity = run.records.manifest["identity"]
+        assert len(run.records) == SMOKE.corpora["pydocs"] and identity["corpus"] == "pydocs:heldout"
+        assert identity["window_len"] == SMOKE.training.seq_len and run.step is None
 
 
-def test_smoke_models_learned_and_scale(smoke):
-    ce = [metrics.cross_entropy(rec.logp) for _, rec in smoke]
-    assert max(ce) < np.log(4096) - 1.0  # well below a uniform guess over the vocabulary
-    assert ce == sorted(ce, reverse=True)  # bigger model, lower held-out loss
-    sizes = [meta["params_non_embedding"] for meta, _ in smoke]
-    f = fit.fit_power_law(sizes, ce)
-    assert f.slope < 0 and 0 <= f.r2 <= 1
-    for _, rec in smoke:
-        d = metrics.ce_decomposition(rec.logp, rec.gt)
-        assert abs(d.ce - (d.error_entropy + d.self_alignment - d.confidence)) < 1e-9
+def test_the_two_families_are_different_models(smoke):
+    by_family = runs.by_family(smoke)
+    neox, llama = by_family["NeoX ladder"], by_family["Llama ladder"]
+    assert neox[0].name == llama[0].name == "d16-l1"  # the same shape ...
+    assert neox[0].non_embedding != llama[0].non_embedding  # ... but other layers and other weights
+    assert not np.array_equal(neox[0].records.logp, llama[0].records.logp)
+    np.testing.assert_array_equal(neox[0].records.target, llama[0].records.target)  # one tokenizer, one stream
 
 
-def test_checkpoints_extracted_in_training_order(smoke):
-    runs = checkpoint_records("smoke", "pydocs", N_TOKENS, progress=False)
-    profile = get_profile("smoke")
-    assert [(meta["size"], step) for meta, step, _ in runs] == [
-        (size, step) for size in profile.checkpoint_sizes for step in profile.checkpoint_steps]
-    by_size = {meta["size"]: rec for meta, rec in smoke}
-    for meta, step, rec in runs:
-        if step == 0:  # the initialisation predicts close to uniformly
-            assert abs(metrics.cross_entropy(rec.logp) - np.log(4096)) < 0.5
-        if step == profile.steps:  # the last checkpoint is the final model
-            np.testing.assert_array_equal(rec.logp, by_size[meta["size"]].logp)
+def test_smoke_models_learned_and_scale_in_each_family(smoke):
+    for family, members in runs.by_family(smoke).items():
+        ce = [metrics.cross_entropy(run.records.logp) for run in members]
+        assert max(ce) < np.log(4096) - 1.0, family  # well below a uniform guess over the vocabulary
+        assert ce == sorted(ce, reverse=True), family  # bigger model, lower held-out loss
+        f = fit.fit_power_law(runs.sizes(members), ce)
+        assert f.slope < 0 and 0 <= f.r2 <= 1
+
+
+def test_checkpoints_extracted_in_training_order(smoke, smoke_home):
+    checkpoints = runs.checkpoint_runs("smoke", "pydocs", smoke_home)
+    steps = SMOKE.training.checkpoint_steps
+    assert [(run.family, run.name, run.step) for run in checkpoints] == [
+        (f.name, size, step) for f in SMOKE.ladder_families for size in f.ladder.checkpoint_sizes for step in steps]
+    final = {(run.family, run.name): run.records for run in smoke}
+    for run in checkpoints:
+        if run.step == 0:  # the initialisation predicts close to uniformly
+            assert abs(metrics.cross_entropy(run.records.logp) - np.log(4096)) < 0.5
+        if run.step == SMOKE.training.steps:  # the last checkpoint is the final model (on fewer tokens,
+            # so its last window is cut shorter: equal up to the order of the attention's sums)
+            np.testing.assert_allclose(run.records.logp, final[run.family, run.name].logp[:len(run.records)],
+                                       atol=1e-5)

@@ -1,13 +1,15 @@
-"""The book: execute every chapter notebook under one profile, then build the Jupyter Book.
+"""The book: compute a model set's results, execute every chapter notebook on them, and build the
+Jupyter Book, with one progress display per stage (train, extract, chapters, site).
 
     jupytext .py ─► papermill (profile injected) ─► executed .ipynb ─► jupyter-book build (no execution)
 
-Executed notebooks live in ``<out>/_build/executed/<profile>/`` and carry a stamp: a hash of the
-notebook source, the package's code, the profile and the ladder models' metadata. A chapter is
-re-executed only when its stamp changed, so a second ``make book`` does no computing. The site is
-built from a staging copy of the book sources plus the executed notebooks of exactly one
-profile, so a page can never mix two profiles' results. A chapter that fails stops the build
-before the site is touched.
+Executed notebooks live in ``<out>/_build/executed/<set name>/`` and carry a stamp: a hash of
+the notebook source, the package's code, the papers' reference tables, the model set's definition
+and the manifests of every result it reads. A chapter is re-executed only when its stamp
+changed, so a second ``make book`` does no computing, and results copied in from a cluster are
+picked up. The site is built from a staging copy of the book sources plus the executed notebooks
+of exactly one set, so a page can never mix two sets' results. A chapter that fails stops the
+build before the site is touched.
 """
 
 from __future__ import annotations
@@ -20,10 +22,9 @@ import sys
 import time
 from pathlib import Path
 
-from rankscale import RankscaleError
-from rankscale.models import OFFLINE_PROFILES, require_profile
+from rankscale import RankscaleError, modelsets, paths
 
-ROOT = Path(__file__).resolve().parents[2]  # the repository (src layout, installed editable)
+ROOT = paths.ROOT
 NOTEBOOKS = ROOT / "notebooks"
 PAGES = ROOT / "book"
 CHAPTERS = (
@@ -32,6 +33,9 @@ CHAPTERS = (
 )
 SCORECARD = "scorecard"
 HIDDEN_TAGS = {"parameters", "injected-parameters"}  # papermill's cells, kept out of the pages
+# Kernels talk to papermill over Unix sockets: no TCP port, no loopback needed, and no warning
+# about unencrypted TCP from every kernel that starts.
+KERNEL_CONFIG = {"KernelManager": {"transport": "ipc"}}
 
 
 def _sha256(*parts: bytes) -> str:
@@ -42,17 +46,22 @@ def _sha256(*parts: bytes) -> str:
     return digest.hexdigest()
 
 
-def code_fingerprint(profile: str) -> str:
+def code_fingerprint(profile: str, home: Path | None = None) -> str:
     """Hash of what every chapter's results depend on besides its own source: the package code,
-    the papers' reference tables and, for offline profiles, the trained ladder's metadata (which
-    changes with every retraining)."""
-    from rankscale.ladder import get_profile, profile_dir
+    the papers' reference tables, the model set's definition and, once they exist, the manifests
+    of the results it reads (they change with every retraining or re-extraction)."""
     from rankscale.report import reference_dir
+    from rankscale.runs import jobs
 
+    model_set = modelsets.get(profile)
     files = sorted((ROOT / "src" / "rankscale").glob("*.py")) + sorted(reference_dir().glob("*.csv"))
-    if profile in OFFLINE_PROFILES:
-        files += sorted(profile_dir(get_profile(profile)).glob("*/ladder.json"))
-    return _sha256(*(f.read_bytes() for f in files))
+    parts = [f.read_bytes() for f in files] + [repr(model_set).encode()]
+    try:
+        parts += [(job.out / "manifest.json").read_bytes() for job in jobs(model_set, home)
+                  if (job.out / "manifest.json").exists()]
+    except RankscaleError:  # a ladder not trained yet: nothing computed to hash
+        pass
+    return _sha256(*parts)
 
 
 def chapter_stamp(name: str, profile: str, fingerprint: str, extra: str = "") -> str:
@@ -70,16 +79,19 @@ def _stamp_of(path: Path) -> str | None:
         return None
 
 
-def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: dict | None = None) -> Path:
+def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: dict | None = None,
+                    models: list[dict] | None = None) -> Path:
     """Run ``notebooks/<name>.py`` with papermill into ``out/<name>.ipynb``.
 
-    The parameter cells get Jupyter Book's ``remove-cell`` tag and the notebook records its stamp
-    and profile. On failure the partly executed notebook is kept as ``<name>.failed.ipynb`` and
-    no ``<name>.ipynb`` of this stamp exists.
+    The parameter cells get Jupyter Book's ``remove-cell`` tag and the notebook's metadata
+    records its stamp, profile and the models it read (``metadata.rankscale``). On failure the
+    partly executed notebook is kept as ``<name>.failed.ipynb`` and no ``<name>.ipynb`` of this
+    stamp exists.
     """
     import jupytext
     import nbformat
     import papermill
+    from traitlets.config import Config
 
     nb = jupytext.read(NOTEBOOKS / f"{name}.py")
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -88,7 +100,8 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     target.unlink(missing_ok=True)  # never leave an executed notebook of an older stamp behind
     try:
         papermill.execute_notebook(nb, str(tmp), parameters={"profile": profile, **(parameters or {})},
-                                   kernel_name="python3", cwd=str(NOTEBOOKS), progress_bar=False)
+                                   kernel_name="python3", cwd=str(NOTEBOOKS), progress_bar=False,
+                                   config=Config(KERNEL_CONFIG))
     except Exception as err:  # papermill raises its own error types, and kernel errors as others
         tmp.replace(failed) if tmp.exists() else None
         cause = f"{err.ename}: {err.evalue}" if hasattr(err, "evalue") else str(err).strip()[-2000:]
@@ -99,40 +112,46 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
         tags = cell.metadata.get("tags", [])
         if HIDDEN_TAGS & set(tags) and "remove-cell" not in tags:
             cell.metadata["tags"] = [*tags, "remove-cell"]
-    executed.metadata["rankscale"] = {"stamp": stamp, "profile": profile}
+    executed.metadata["rankscale"] = {"stamp": stamp, "profile": profile, "models": models or []}
     nbformat.write(executed, tmp)
     tmp.replace(target)
     failed.unlink(missing_ok=True)
     return target
 
 
-def execute_all(profile: str, out: Path, log=print) -> list[Path]:
-    """Execute every chapter (where stale) and then the scorecard; returns the executed notebooks."""
-    executed_dir = out / "_build" / "executed" / profile
-    executed_dir.mkdir(parents=True, exist_ok=True)
+def executed_dir(profile: str, out: Path) -> Path:
+    return out / "_build" / "executed" / modelsets.get(profile).name
+
+
+def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> list[Path]:
+    """Execute every chapter whose stamp changed, then the scorecard, with one progress bar;
+    returns the executed notebooks."""
+    from tqdm import tqdm
+
+    from rankscale.runs import models_used
+
+    where = executed_dir(profile, out)
+    where.mkdir(parents=True, exist_ok=True)
     fingerprint = code_fingerprint(profile)
-    paths, stamps = [], []
-    for name in (*CHAPTERS, SCORECARD):
-        if name == SCORECARD:  # its inputs are the chapters just executed
-            stamp = chapter_stamp(name, profile, fingerprint, "".join(stamps))
-            parameters = {"executed_dir": str(executed_dir)}
-        else:
-            stamp = chapter_stamp(name, profile, fingerprint)
-            parameters = {}
-        path = executed_dir / f"{name}.ipynb"
-        if _stamp_of(path) == stamp:
-            log(f"  {name}: up to date")
-        else:
-            start = time.perf_counter()
-            execute_chapter(name, profile, executed_dir, stamp, parameters)
-            log(f"  {name}: executed in {time.perf_counter() - start:.0f} s")
-        paths.append(path)
-        stamps.append(stamp)
-    return paths
+    stamps = {name: chapter_stamp(name, profile, fingerprint) for name in CHAPTERS}
+    stamps[SCORECARD] = chapter_stamp(SCORECARD, profile, fingerprint, "".join(stamps.values()))
+    stale = [name for name, stamp in stamps.items() if _stamp_of(where / f"{name}.ipynb") != stamp]
+    if not stale:
+        log(f"chapters: all {len(stamps)} up to date")
+    else:
+        models = models_used(profile)
+        start = time.perf_counter()
+        with tqdm(stale, desc="chapters", unit="chapter", disable=not progress) as bar:
+            for name in bar:
+                bar.set_postfix_str(name)
+                parameters = {"executed_dir": str(where)} if name == SCORECARD else {}
+                execute_chapter(name, profile, where, stamps[name], parameters, models)
+        log(f"chapters: {len(stale)} of {len(stamps)} executed in {time.perf_counter() - start:.0f} s")
+    return [where / f"{name}.ipynb" for name in stamps]
 
 
-def stage(profile: str, out: Path, executed: list[Path]) -> tuple[Path, bool]:
-    """Copy the book sources and this profile's executed notebooks into ``out/_build/stage``,
+def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
+    """Copy the book sources and one set's executed notebooks into ``out/_build/stage``,
     removing files no longer part of the book. Returns the folder and whether anything in it
     changed (unchanged files are left alone)."""
     root = out / "_build" / "stage"
@@ -155,33 +174,39 @@ def stage(profile: str, out: Path, executed: list[Path]) -> tuple[Path, bool]:
     return root, changed
 
 
-def build_book(profile: str = "tiny", out: str | Path | None = None, log=print) -> Path:
-    """Train/extract what is missing, execute stale chapters, and build the HTML book.
+def build_book(profile: str = "tiny", out: str | Path | None = None, log=print, progress: bool = True) -> Path:
+    """Train and extract what is missing, execute stale chapters, and build the HTML book.
 
-    Returns ``<out>/_build/html`` (``out`` defaults to the repository root).
+    ``profile`` is a built-in model set or a TOML file (see ``rankscale.modelsets``). Returns
+    ``<out>/_build/html`` (``out`` defaults to the repository root).
     """
-    out = Path(out) if out is not None else ROOT
-    require_profile(profile)  # a hub profile fails here at once, before any work
-    from rankscale.report import prepare
+    from rankscale.runs import prepare
 
-    log(f"ladder ({profile}): training and extracting what is missing")
-    prepare(profile)
-    log(f"chapters ({profile}):")
-    executed = execute_all(profile, out, log)
-    source, changed = stage(profile, out, executed)
+    out = Path(out) if out is not None else ROOT
+    if profile.endswith(".toml"):  # the kernels run in notebooks/: give them an absolute path
+        profile = str(Path(profile).resolve())
+    model_set = modelsets.get(profile)
+    modelsets.require_available(model_set)  # a hub set that cannot be had fails here, before any work
+    log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
+        f"{len(model_set.references)} reference models, corpora {', '.join(model_set.corpora)}")
+    prepare(profile, log=log, progress=progress)
+    executed = execute_all(profile, out, log, progress)
+    source, changed = stage(out, executed)
     html = out / "_build" / "html"
-    built_for = html / "profile.txt"  # written last: present only after a whole build of this profile
+    built_for = html / "profile.txt"  # written last: present only after a whole build of this set
     if not changed and built_for.exists() and built_for.read_text().strip() == profile:
-        log("site up to date")
+        log("site: up to date")
         return html
     built_for.unlink(missing_ok=True)
     # --all: a page whose own source is unchanged still shows every chapter title in its
     # navigation, so Sphinx's incremental build would leave stale titles behind
-    log("jupyter-book build")
+    log("site: building with jupyter-book")
+    start = time.perf_counter()
     jupyter_book = Path(sys.executable).parent / "jupyter-book"
     result = subprocess.run([str(jupyter_book), "build", str(source), "--path-output", str(out), "--all",
                              "-W", "--keep-going", "-q"], capture_output=True, text=True)
     if result.returncode != 0:
         raise RankscaleError(f"jupyter-book build failed:\n{(result.stdout + result.stderr)[-4000:]}")
     built_for.write_text(profile + "\n")
+    log(f"site: built in {time.perf_counter() - start:.0f} s")
     return html

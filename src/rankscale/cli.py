@@ -1,4 +1,4 @@
-"""Command line: ``python -m rankscale extract|metrics|ladder|book``."""
+"""Command line: ``python -m rankscale extract|metrics|ladder|book|check-profile|plan``."""
 
 from __future__ import annotations
 
@@ -52,20 +52,24 @@ def _metrics(args: argparse.Namespace) -> None:
 
 
 def _ladder(args: argparse.Namespace) -> None:
+    from rankscale import modelsets, paths
     from rankscale.ladder import build_ladder, ladder_models
 
     start = time.perf_counter()
-    home = Path(args.home) if args.home else None
-    build_ladder(args.profile, home, progress=not args.quiet)
-    print(f"{'model':<10}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
-    for m in ladder_models(args.profile, home):
-        print(f"{m['size']:<10}{m['params_non_embedding']:>15,}{m['loss_curve'][-1]:>12.3f}"
+    home = Path(args.home) if args.home else paths.home()
+    model_set = modelsets.get(args.profile)
+    if not model_set.ladder_families:
+        raise RankscaleError(f"model set {model_set.name!r} has no ladder family; nothing to train")
+    build_ladder(model_set, home, progress=not args.quiet)
+    print(f"{'family':<14}{'model':<10}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
+    for m in ladder_models(model_set, home):
+        print(f"{m['family']:<14}{m['size']:<10}{m['params_non_embedding']:>15,}{m['loss_curve'][-1]:>12.3f}"
               f"{m['train_seconds']:>9.0f}  {m['path']}")
-    print(f"ladder {args.profile} ready in {time.perf_counter() - start:.1f} s")
+    print(f"ladder of {model_set.name!r} ready in {time.perf_counter() - start:.1f} s")
 
 
 def _book(args: argparse.Namespace) -> None:
-    from rankscale.book import build_book  # light: build_book checks the profile before any work
+    from rankscale.book import build_book
 
     start = time.perf_counter()
     html = build_book(args.profile, args.out)
@@ -73,10 +77,22 @@ def _book(args: argparse.Namespace) -> None:
 
 
 def _check_profile(args: argparse.Namespace) -> None:
-    from rankscale.models import require_profile
+    from rankscale import modelsets  # standard library only: runs before anything is installed
 
-    require_profile(args.profile)
-    print(f"profile {args.profile}: the book can be computed here")
+    model_set = modelsets.get(args.profile)
+    modelsets.require_available(model_set)
+    print(f"model set {model_set.name!r}: the book can be computed here")
+
+
+def _plan(args: argparse.Namespace) -> None:
+    from rankscale.runs import plan_commands
+
+    commands = plan_commands(args.profile, results=Path(args.results).resolve() if args.results else None)
+    print("\n".join(commands))
+    print(f"{len(commands)} extraction{'s' * (len(commands) != 1)} to run", file=sys.stderr)
+
+
+SETS_HELP = "a built-in model set (smoke, tiny, reduced, full) or a .toml file of your own"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,20 +127,30 @@ def build_parser() -> argparse.ArgumentParser:
     ex.set_defaults(run=_extract)
 
     la = commands.add_parser("ladder", help="train the offline model ladder (skips models that exist)")
-    la.add_argument("--profile", default="tiny", help="smoke or tiny (default tiny)")
+    la.add_argument("--profile", default="tiny", help="a model set with ladder families: smoke or tiny (default)")
     la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else the repository root)")
     la.add_argument("--quiet", action="store_true", help="no progress bars")
     la.set_defaults(run=_ladder)
 
     bo = commands.add_parser("book", help="execute the chapters under a profile and build the HTML book")
-    bo.add_argument("--profile", default="tiny", help="smoke, tiny (default), reduced or full")
+    bo.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
     bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root)")
     bo.set_defaults(run=_book)
 
-    ch = commands.add_parser("check-profile", help="say at once whether a profile can be computed on this "
-                                                   "machine (hub profiles need the hub or its cache)")
-    ch.add_argument("profile")
+    ch = commands.add_parser("check-profile", help="say at once whether a model set can be computed on this "
+                                                   "machine (hub sets need the hub or its cache)",
+                             description="Check a model set: a TOML file is read and validated, and a set of hub "
+                                         "models needs the hub or its local cache. The TOML layout is in "
+                                         "README.md ('Your own models').")
+    ch.add_argument("profile", help=SETS_HELP)
     ch.set_defaults(run=_check_profile)
+
+    pl = commands.add_parser("plan", help="print one extract command per result a model set still needs "
+                                          "(the tasks of a cluster job array)")
+    pl.add_argument("profile", help=SETS_HELP)
+    pl.add_argument("--results", default=None, help="write the results under this folder instead of "
+                                                    "$RANKSCALE_HOME/results (copy it there afterwards)")
+    pl.set_defaults(run=_plan)
 
     me = commands.add_parser("metrics", help="print CE, RBP_k, EE, SA and Conf of an extraction")
     me.add_argument("dir", help="directory written by `extract`")

@@ -992,7 +992,8 @@ def hub_documents(name: str) -> Sequence[str]:
     """
     import datasets
 
-    from rankscale.models import OFFLINE_PROFILES, hub_reachable
+    from rankscale.hub import hub_reachable
+    from rankscale.modelsets import OFFLINE_SETS
 
     dataset = HUB_DATASETS[name]
     variable = files_variable(name)
@@ -1006,7 +1007,7 @@ def hub_documents(name: str) -> Sequence[str]:
     elif not (datasets.config.HF_HUB_OFFLINE or hub_reachable()):
         raise RankscaleError(
             f"cannot load corpus {name!r} ({dataset.path}): the Hugging Face hub is unreachable from "
-            f"this machine. Use an offline profile ({' or '.join(OFFLINE_PROFILES)}), whose corpora "
+            f"this machine. Use an offline model set ({' or '.join(OFFLINE_SETS)}), whose corpora "
             f"need no network; or set {variable} to local copies of the dataset's .parquet or .jsonl "
             "files; or set HF_HUB_OFFLINE=1 to read the datasets cache of an earlier download."
         )
@@ -1019,7 +1020,7 @@ def hub_documents(name: str) -> Sequence[str]:
         table = datasets.load_dataset(*args, **kwargs)
     except (ConnectionError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
         raise RankscaleError(f"cannot load corpus {name!r}: {err}. Set {variable} to local files of "
-                             "the dataset instead, or use an offline profile.") from err
+                             "the dataset instead, or use an offline model set.") from err
     if dataset.keep is not None:
         table = table.filter(dataset.keep)
         if len(table) == 0:

@@ -210,7 +210,10 @@ def extract(
     shard_tokens: int = 16384,
     text_field: str = "text",
     force: bool = False,
+    replace: bool = False,
     progress: bool = True,
+    bar: tqdm | None = None,
+    label: str | None = None,
 ) -> Path:
     """Extract records for one (model, corpus) pair into ``out_dir``, resuming or reusing it.
 
@@ -230,6 +233,10 @@ def extract(
     window_len : tokens per window; default min(512, the model's maximum positions), 512 being
         paper A's window. Reading the model's config for this default needs no weights.
     force : recompute even if ``out_dir`` holds a finished or different extraction.
+    replace : replace an extraction of other settings in ``out_dir`` instead of refusing it (a
+        finished one of the same settings is still reused, an unfinished one resumed).
+    progress, bar, label : show a progress bar of the tokens; ``bar`` is an open bar to advance
+        instead of a new one (one bar over many extractions), ``label`` what it shows as running.
 
     Returns the directory. A finished extraction with the same settings is reused without
     loading the model; an unfinished one is resumed from its last whole shard.
@@ -249,6 +256,8 @@ def extract(
     identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype)
     manifest = read_manifest(out_dir)
     known_hashes = {}
+    if manifest is not None and replace and manifest["identity"] != identity:
+        force = True
     if manifest is not None and not force:
         if manifest["identity"] != identity:
             raise RankscaleError(
@@ -301,10 +310,14 @@ def extract(
     if batch_size is None:
         on_cpu = net.get_input_embeddings().weight.device.type == "cpu"
         batch_size = CPU_BATCH if on_cpu else len(windows)
-    bar = tqdm(total=sum(s["n_tokens"] for s in manifest["shards"]),
-               initial=sum(s["n_tokens"] for s, d in zip(manifest["shards"], done) if d),
-               unit="tok", unit_scale=True, desc=f"extract {Path(model).name}", disable=not progress)
-    with bar:
+    if bar is None:
+        own = tqdm(total=sum(s["n_tokens"] for s in manifest["shards"]), unit="tok", unit_scale=True,
+                   desc=f"extract {label or Path(model).name}", disable=not progress)
+    else:
+        own = contextlib.nullcontext(bar)
+        bar.set_postfix_str(label or Path(model).name)
+    with own as bar:
+        bar.update(sum(s["n_tokens"] for s, d in zip(manifest["shards"], done) if d))
         for shard, is_done in zip(manifest["shards"], done):
             if is_done:
                 continue

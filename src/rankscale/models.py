@@ -4,23 +4,22 @@ A model is named by a local directory (anything written by ``save_pretrained``) 
 such as ``EleutherAI/pythia-70m``. Both go through ``AutoModelForCausalLM.from_pretrained``, so
 a model trained by this project and a hub model take exactly the same path.
 
-``REGISTRY`` holds every model of the two papers by hub id, with its family and the papers'
-non-embedding parameter count; ``PROFILE_MODELS`` lists the ``(hub id, family)`` pairs of the hub
-profiles ``reduced`` and ``full``; ``check_params`` recomputes a count from a model's config and
-reports it next to the papers' one. torch and transformers are imported only where a function
-needs them, so the registry and the hub checks answer at once.
+``check_params`` recomputes a registry model's non-embedding count from its config and reports
+it next to the papers' one (``rankscale.registry``). torch and transformers are imported only where a function needs them, so the
+registry and the hub checks answer at once.
 """
 
 from __future__ import annotations
 
-import os
-import socket
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
 
 from rankscale import RankscaleError
+from rankscale.hub import hub_reachable
+from rankscale.modelsets import is_hub_id
+from rankscale.registry import REFERENCE_SOURCE, registry_model
 
 if TYPE_CHECKING:
     import torch
@@ -30,8 +29,8 @@ if TYPE_CHECKING:
 DTYPES = ("float32", "bfloat16", "float16")
 
 OFFLINE_HINT = (
-    "The offline `tiny` profile needs no hub: it uses models this project trains itself "
-    "(`python -m rankscale ladder --profile tiny`), or pass a local model directory."
+    "The offline model sets (smoke, tiny) need no hub: they use models this project trains itself "
+    "(`make book`), or pass a local model directory."
 )
 
 
@@ -66,36 +65,31 @@ def auto_dtype(device: str) -> str:
     return "bfloat16" if torch.device(device).type == "cuda" else "float32"
 
 
-def hub_reachable(timeout: float = 3.0) -> bool:
-    """True if a TCP connection to the hub endpoint (``HF_ENDPOINT``, default huggingface.co) opens.
+@contextlib.contextmanager
+def no_transformers_bars():
+    """Switch off transformers' own progress bars ("Loading weights", "Writing model shards")
+    while reading or writing local files: they take a second and repeat for every model, so they
+    only bury the one progress display each stage of the book shows. Downloads keep theirs."""
+    from transformers.utils import logging as hf_logging
 
-    Checked before any network load because the hub client retries for about 20 s before
-    giving up, which is a long wait for a message we can give at once.
-    """
-    if os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}:
-        return False
-    url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
-    port = url.port or (443 if url.scheme == "https" else 80)
+    was_on = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
     try:
-        with socket.create_connection((url.hostname, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
-def _looks_like_path(name: str) -> bool:
-    # Hub ids are "name" or "namespace/name"; anything else is meant as a file system path.
-    return name.startswith((".", "/", "~")) or name.count("/") > 1 or Path(name).exists()
+        yield
+    finally:
+        if was_on:
+            hf_logging.enable_progress_bar()
 
 
 def _from_pretrained(name: str, revision: str | None, dtype: torch.dtype, device_map: str | dict, *,
                      local_only: bool):
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(name, revision=revision, local_files_only=local_only)
-    model = AutoModelForCausalLM.from_pretrained(
-        name, revision=revision, dtype=dtype, local_files_only=local_only, device_map=device_map
-    )
+    with no_transformers_bars() if local_only else contextlib.nullcontext():
+        tokenizer = AutoTokenizer.from_pretrained(name, revision=revision, local_files_only=local_only)
+        model = AutoModelForCausalLM.from_pretrained(
+            name, revision=revision, dtype=dtype, local_files_only=local_only, device_map=device_map
+        )
     return model, tokenizer
 
 
@@ -138,7 +132,7 @@ def load_model(
                 "written by save_pretrained (a trained ladder model, or a downloaded hub snapshot)."
             )
         model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, placement, local_only=True)
-    elif _looks_like_path(name):
+    elif not is_hub_id(name):
         raise RankscaleError(
             f"no model directory at {name!r}. Give a directory written by save_pretrained or a hub "
             f"id such as EleutherAI/pythia-70m. {OFFLINE_HINT}"
@@ -242,163 +236,21 @@ def config_params(config: PretrainedConfig) -> ParamCount:
         return count_params(AutoModelForCausalLM.from_config(config))
 
 
-# ---------------------------------------------------------------------------------------------
-# The papers' models
+def packaged_file(package: str, name: str) -> Path:
+    """The path of file ``name`` shipped by the installed distribution ``package`` (the offline
+    sets read a real pretrained model this way); raises, saying how to install it, if absent."""
+    from importlib import metadata
 
-
-@dataclass(frozen=True)
-class HubModel:
-    """One model of the papers.
-
-    hub_id : repository on the Hugging Face hub.
-    family : series for per-family fits, named as in the papers' result tables (Pythia, GPT2,
-        OPT, Qwen) and otherwise as paper B's Table 4 groups them (GPT2 holds openai-gpt, its
-        "gpt-1/2"; distilgpt2 is in "Others").
-    non_embedding : the papers' non-embedding parameter count (``REFERENCE_SOURCE``).
-    papers : which papers evaluate it, ``"A"`` (relative-based scaling law) and/or ``"B"``
-        (cross-entropy decomposition).
-    """
-
-    hub_id: str
-    family: str
-    non_embedding: int
-    papers: tuple[str, ...]
-
-
-REFERENCE_SOURCE = ("assets/param_count.json of paper A's code (paper B's Table 4 gives the same "
-                    "numbers for its 32 models)")
-
-_AB, _A, _B = ("A", "B"), ("A",), ("B",)
-REGISTRY: dict[str, HubModel] = {m.hub_id: m for m in (
-    HubModel("EleutherAI/pythia-14m", "Pythia", 1_189_888, _AB),
-    HubModel("EleutherAI/pythia-31m", "Pythia", 4_739_072, _AB),
-    HubModel("EleutherAI/pythia-70m", "Pythia", 18_915_328, _AB),
-    HubModel("EleutherAI/pythia-160m", "Pythia", 85_056_000, _AB),
-    HubModel("EleutherAI/pythia-410m", "Pythia", 302_311_424, _AB),
-    HubModel("EleutherAI/pythia-1b", "Pythia", 805_736_448, _A),
-    HubModel("EleutherAI/pythia-1.4b", "Pythia", 1_208_602_624, _AB),
-    HubModel("EleutherAI/pythia-2.8b", "Pythia", 2_517_652_480, _AB),
-    HubModel("EleutherAI/pythia-6.9b", "Pythia", 6_444_163_072, _AB),
-    HubModel("EleutherAI/pythia-12b", "Pythia", 11_327_027_200, _A),
-    HubModel("openai-community/openai-gpt", "GPT2", 85_054_464, _B),
-    HubModel("openai-community/gpt2", "GPT2", 85_056_000, _AB),
-    HubModel("openai-community/gpt2-medium", "GPT2", 302_311_424, _AB),
-    HubModel("openai-community/gpt2-large", "GPT2", 708_390_400, _AB),
-    HubModel("openai-community/gpt2-xl", "GPT2", 1_475_561_600, _AB),
-    HubModel("distilbert/distilgpt2", "Others", 42_528_768, _B),
-    HubModel("facebook/opt-125m", "OPT", 85_056_000, _AB),
-    HubModel("facebook/opt-350m", "OPT", 303_357_952, _AB),
-    HubModel("facebook/opt-1.3b", "OPT", 1_208_602_624, _AB),
-    HubModel("facebook/opt-2.7b", "OPT", 2_517_652_480, _AB),
-    HubModel("facebook/opt-6.7b", "OPT", 6_444_163_072, _AB),
-    HubModel("Qwen/Qwen2.5-0.5B", "Qwen", 357_898_112, _AB),
-    HubModel("Qwen/Qwen2.5-1.5B", "Qwen", 1_310_340_608, _AB),
-    HubModel("Qwen/Qwen2.5-3B", "Qwen", 2_774_773_760, _AB),
-    HubModel("Qwen/Qwen2.5-7B", "Qwen", 6_525_621_760, _AB),
-    HubModel("Qwen/Qwen2.5-14B", "Qwen", 13_212_898_304, _AB),
-    HubModel("Qwen/Qwen2.5-72B", "Qwen", 70_214_787_072, _B),
-    HubModel("meta-llama/Llama-3.2-1B", "Llama", 973_146_112, _B),
-    HubModel("meta-llama/Llama-3.2-3B", "Llama", 2_818_747_392, _B),
-    HubModel("huggyllama/llama-7b", "Llama", 6_476_271_616, _B),
-    HubModel("meta-llama/Meta-Llama-3-8B", "Llama", 6_979_588_096, _B),
-    HubModel("meta-llama/Llama-2-13b-hf", "Llama", 12_688_184_320, _B),
-    HubModel("meta-llama/Llama-2-70b-hf", "Llama", 68_452_360_192, _B),
-    HubModel("mistralai/Mistral-7B-v0.1", "Mistral", 6_979_588_096, _B),
-)}
-
-_REDUCED = ("EleutherAI/pythia-14m", "EleutherAI/pythia-31m", "EleutherAI/pythia-70m", "EleutherAI/pythia-160m",
-            "EleutherAI/pythia-410m", "EleutherAI/pythia-1b", "EleutherAI/pythia-1.4b", "openai-community/gpt2",
-            "openai-community/gpt2-medium", "openai-community/gpt2-large", "openai-community/gpt2-xl")
-PROFILE_MODELS: dict[str, list[tuple[str, str]]] = {
-    "reduced": [(hub_id, REGISTRY[hub_id].family) for hub_id in _REDUCED],
-    "full": [(m.hub_id, m.family) for m in REGISTRY.values()],
-}
-OFFLINE_PROFILES = ("smoke", "tiny")
-
-
-def registry_model(hub_id: str) -> HubModel:
-    """The registry entry of ``hub_id``; raises, listing the known ids, if there is none."""
-    if hub_id not in REGISTRY:
-        raise RankscaleError(f"{hub_id!r} is not one of the papers' models; the registry holds "
-                             f"{', '.join(REGISTRY)}")
-    return REGISTRY[hub_id]
-
-
-def profile_models(profile: str) -> list[HubModel]:
-    """The models of a hub profile (``reduced`` or ``full``), smallest first within each family.
-    Looks nothing up: see ``require_hub`` for whether they can be loaded here."""
-    if profile not in PROFILE_MODELS:
-        raise RankscaleError(
-            f"profile {profile!r} has no hub models; the hub profiles are {' and '.join(PROFILE_MODELS)}, "
-            f"and the offline profiles {' and '.join(OFFLINE_PROFILES)} use the models this project "
-            "trains itself (`python -m rankscale ladder`)"
-        )
-    return [REGISTRY[hub_id] for hub_id, _ in PROFILE_MODELS[profile]]
-
-
-def hub_cache_dir() -> Path:
-    """The local hub cache as huggingface_hub resolves it: ``$HF_HUB_CACHE``, else ``$HF_HOME/hub``,
-    else ``~/.cache/huggingface/hub``. Read here without importing huggingface_hub, so that the
-    hub check of ``make book`` can run before the environment is installed."""
-    if os.environ.get("HF_HUB_CACHE"):
-        return Path(os.environ["HF_HUB_CACHE"]).expanduser()
-    home = os.environ.get("HF_HOME") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "huggingface"
-    return Path(home).expanduser() / "hub"
-
-
-def _in_hub_cache(hub_id: str) -> bool:
-    """Whether some snapshot of ``hub_id`` in the cache holds its config.json (the cache's layout:
-    ``models--<org>--<name>/snapshots/<commit>/``)."""
-    snapshots = hub_cache_dir() / f"models--{hub_id.replace('/', '--')}" / "snapshots"
-    return any(snapshots.glob("*/config.json"))
-
-
-def require_hub(profile: str) -> list[HubModel]:
-    """The models of a hub profile, once it is clear that they can be loaded on this machine.
-
-    Passes when the hub answers (a TCP probe of at most 3 s, see ``hub_reachable``) or when
-    every model of the profile is in the local hub cache (``HF_HUB_CACHE``, judged by its
-    config.json; e.g. downloaded on a login node before an offline job); otherwise raises
-    ``RankscaleError`` at once, naming what is missing and the offline profiles. Corpora are
-    checked when they load (``rankscale.corpora.hub_documents``), which fails as fast.
-
-    Example
-    -------
-    >>> [m.hub_id for m in require_hub("reduced")][:2]  # doctest: +SKIP
-    ['EleutherAI/pythia-14m', 'EleutherAI/pythia-31m']
-    """
-    models = profile_models(profile)
-    if hub_reachable():
-        return models
-    missing = [m.hub_id for m in models if not _in_hub_cache(m.hub_id)]
-    if missing:
-        endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
-        named = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-        raise RankscaleError(
-            f"profile {profile!r} evaluates {len(models)} models from the Hugging Face hub, which this "
-            f"machine cannot reach ({endpoint}), and {len(missing)} of them are not in the local hub "
-            f"cache ({hub_cache_dir()}): {named}. Run it where the hub is reachable "
-            "(or set HF_ENDPOINT to a mirror, or download the models into the cache first), or use an "
-            f"offline profile, {' or '.join(OFFLINE_PROFILES)}, which needs no network "
-            "(make book PROFILE=tiny)."
-        )
-    return models
-
-
-def require_profile(profile: str) -> None:
-    """Fail at once, with what to do, if the book cannot be computed under ``profile`` here.
-
-    The offline profiles always can. A hub profile first needs the hub or its models in the local
-    cache (``require_hub``), and then fails anyway: the chapters of this version read the offline
-    ladder only, while the hub models can already be extracted with ``rankscale.extract``."""
-    if profile in OFFLINE_PROFILES:
-        return
-    require_hub(profile)
-    raise RankscaleError(
-        f"the chapters of this version compute the offline profiles ({', '.join(OFFLINE_PROFILES)}) only; "
-        f"the models of profile {profile!r} can be extracted with `python -m rankscale extract` "
-        "(README, 'Hub profiles'), but no chapter reads them yet"
-    )
+    try:
+        files = metadata.files(package) or []
+    except metadata.PackageNotFoundError:
+        raise RankscaleError(f"the package {package} is not installed; `make` installs it (pip install "
+                             f"--no-deps {package}), or leave its model out of the set") from None
+    for file in files:
+        if file.name == name:
+            return Path(file.locate()).resolve()
+    raise RankscaleError(f"the package {package} ships no file {name}; reinstall it (pip install --no-deps "
+                         f"--force-reinstall {package})")
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
-"""What the book's chapters share: which results a profile reads, the banner at the top of each
-page, and the verdict tables that the scorecard gathers.
+"""What the book's chapters share besides their data: the banner at the top of each page, the
+papers' reference tables, one look per family in every figure, and the verdict tables that the
+scorecard gathers.
 
 A chapter notebook does
 
-    runs = report.profile_runs(profile, "pydocs")           # [(model metadata, Records), ...]
-    report.header(profile, {"pydocs": runs})                 # profile, models, token counts
+    family = runs.family_runs(profile, "pydocs")              # [Run, ...] (rankscale.runs)
+    report.header(profile, {"pydocs": family})                 # model set, models, token counts
     ...
-    report.verdict_table("A2", [report.Verdict(...), ...])   # displayed, and tagged for the scorecard
+    report.verdict_table("A2", [report.Verdict(...), ...])     # displayed, and tagged for the scorecard
 
 and nothing else of its own beyond plotting.
 """
@@ -17,67 +18,33 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import numpy as np
+from rankscale import RankscaleError, __version__, modelsets
 
-from rankscale import RankscaleError, __version__
-from rankscale.models import require_profile
-from rankscale.records import Records
-
-# Held-out tokens per corpus that each profile evaluates: enough for stable RBP_1/CE and the
-# decomposition on tiny (150k; see the sample-size section of the paper B chapters), small
-# enough that the smoke book runs inside `make test`. humaneval's held-out half has ~18k tokens.
-EVAL_TOKENS = {
-    "smoke": {"pydocs": 20_000, "stdlib": 20_000, "humaneval": 8_000},
-    "tiny": {"pydocs": 150_000, "stdlib": 150_000, "humaneval": 15_000},
-}
-# Tokens per (checkpoint, corpus) for the training-dynamics chapter, at most the corpus's EVAL_TOKENS.
-CHECKPOINT_TOKENS = {"smoke": 8_000, "tiny": 40_000}
-
-VERDICTS = ("reproduced", "partly", "not reproduced", "not testable on this profile")
+VERDICTS = ("reproduced", "partly", "not reproduced", "not testable on this set")
 VERDICT_KEY = "rankscale/verdicts"  # display metadata key the scorecard looks for
+# One colour and marker per family, in the order families appear in a set; references in black.
+FAMILY_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink",
+                 "tab:olive", "tab:cyan")
+FAMILY_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "*")
 
 
-def eval_tokens(profile: str, corpus: str) -> int:
-    """Held-out tokens that ``profile`` evaluates on ``corpus`` (a corpus name without ``:part``)."""
-    require_profile(profile)  # a hub profile fails here at once, saying why
-    table = EVAL_TOKENS[profile]
-    if corpus not in table:
-        raise RankscaleError(f"no token budget for corpus {corpus!r} in profile {profile!r}; "
-                             f"choose from {', '.join(table)}")
-    return table[corpus]
+def family_style(profile: str, family: str | None) -> dict:
+    """Matplotlib keywords (``color``, ``marker``) of a family, the same in every chapter;
+    ``family=None`` (a reference model) is black stars."""
+    if family is None:
+        return {"color": "black", "marker": "*"}
+    names = [f.name for f in modelsets.get(profile).families]
+    i = names.index(family) if family in names else len(names)
+    return {"color": FAMILY_COLORS[i % len(FAMILY_COLORS)], "marker": FAMILY_MARKERS[i % len(FAMILY_MARKERS)]}
 
 
-def profile_runs(profile: str, corpus: str, progress: bool = False) -> list[tuple[dict, Records]]:
-    """(model metadata, records) of every model of ``profile`` on the held-out part of ``corpus``,
-    smallest model first; trains and extracts whatever is not cached yet (``prepare`` does that
-    up front, with progress bars, so that none end up on a page)."""
-    from rankscale.ladder import ladder_records  # torch only when something must be computed
-
-    return ladder_records(profile, corpus, eval_tokens(profile, corpus), progress=progress)
-
-
-def profile_checkpoints(profile: str, corpus: str, progress: bool = False) -> list[tuple[dict, int, Records]]:
-    """(model metadata, step, records) of every saved training checkpoint of ``profile``."""
-    from rankscale.ladder import checkpoint_records
-
-    n_tokens = min(eval_tokens(profile, corpus), CHECKPOINT_TOKENS[profile])
-    return checkpoint_records(profile, corpus, n_tokens, progress=progress)
-
-
-def prepare(profile: str) -> None:
-    """Train and extract everything the chapters of ``profile`` read, showing progress bars."""
-    require_profile(profile)
-    for corpus in EVAL_TOKENS[profile]:
-        profile_runs(profile, corpus, progress=True)
-        profile_checkpoints(profile, corpus, progress=True)
+REFERENCE_DIR = Path(__file__).parent / "reference"  # package data; its README cites every file
 
 
 def reference_dir() -> Path:
-    """Where the papers' own tables live as CSV: ``$RANKSCALE_REFERENCE``, else ``shared/reference``
-    beside the repository."""
-    from rankscale.book import ROOT
-
-    return Path(os.environ.get("RANKSCALE_REFERENCE", ROOT.parent / "shared" / "reference"))
+    """Where the papers' own tables live as CSV: ``$RANKSCALE_REFERENCE`` if set, else the copy
+    that ships inside the package (``rankscale/reference``)."""
+    return Path(os.environ.get("RANKSCALE_REFERENCE", REFERENCE_DIR))
 
 
 def reference_table(name: str):
@@ -92,23 +59,27 @@ def reference_table(name: str):
     return pd.read_csv(path)
 
 
-def sizes(runs: list[tuple]) -> np.ndarray:
-    """Non-embedding parameter counts of ``runs`` (pairs or triples starting with metadata)."""
-    return np.array([run[0]["params_non_embedding"] for run in runs], dtype=float)
-
-
-def header(profile: str, runs_by_corpus: dict[str, list[tuple]]) -> None:
-    """Show what this page was computed with: profile, models and held-out tokens per corpus."""
+def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
+    """Show what this page was computed with: the model set, its models by family (non-embedding
+    parameters), the reference models, and tokens, window and dtype per corpus."""
     from IPython.display import Markdown, display
 
+    from rankscale.runs import by_family
+
+    model_set = modelsets.get(profile)
     first = next(iter(runs_by_corpus.values()))
-    models = ", ".join(f"{run[0]['size']} ({run[0]['params_non_embedding']:,})" for run in first)
-    corpora = ", ".join(f"{name} ({len(runs[0][-1]):,} tokens/model, window "
-                        f"{runs[0][-1].manifest['identity']['window_len']})"
-                        for name, runs in runs_by_corpus.items())
+    groups = [f"{family or 'reference'}: " + ", ".join(f"{r.name} ({r.non_embedding:,})" for r in members)
+              for family, members in by_family(first).items()]
+    corpora = []
+    for name, runs in runs_by_corpus.items():
+        identity = runs[0].records.manifest["identity"]
+        tokens = sorted({len(r.records) for r in runs})
+        dtypes = sorted({r.records.manifest["identity"]["dtype"] for r in runs})
+        corpora.append(f"{name} ({'/'.join(f'{t:,}' for t in tokens)} tokens per model, window "
+                       f"{identity['window_len']}, body {'/'.join(dtypes)})")
     display(Markdown(
-        f"**Computed with** profile `{profile}` · rankscale {__version__} · models (non-embedding "
-        f"parameters): {models} · held-out corpora: {corpora}"
+        f"**Computed with** model set `{model_set.name}` · rankscale {__version__} · models (non-embedding "
+        f"parameters) · {' · '.join(groups)} · held-out corpora: {', '.join(corpora)}"
     ))
 
 
@@ -164,3 +135,49 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
             raise RankscaleError(f"{path} holds no verdict table")
         rows += found
     return pd.DataFrame(rows)
+
+
+NOT_TESTABLE = "not testable on this set"
+
+
+def grade(passed) -> str:
+    """The verdict of a claim tested in several places (corpora, families): reproduced if it
+    holds in all of them, partly if in some, not reproduced if in none."""
+    passed = list(passed)
+    if not passed:
+        raise RankscaleError("a claim graded on no evidence; mark it not testable on this set instead")
+    return "reproduced" if all(passed) else "partly" if any(passed) else "not reproduced"
+
+
+def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]]:
+    """The families of ``runs`` (family runs, ``rankscale.runs.Run``) with at least ``min_sizes``
+    distinct model sizes, which a size claim can be tested on, and one reason for each other
+    family ("Llama ladder: 2 sizes, fewer than 3")."""
+    from rankscale.runs import by_family
+
+    usable, reasons = {}, []
+    for family, members in by_family(runs).items():
+        n = len({run.non_embedding for run in members})
+        if n >= min_sizes:
+            usable[family] = members
+        else:
+            reasons.append(f"{family}: {n} size{'s' * (n != 1)}, fewer than {min_sizes}")
+    return usable, reasons
+
+
+def size_plot(ax, profile: str, family: str | None, sizes, values, fitted=None, label: str = "", **style) -> None:
+    """Draw one family's points (``values`` against non-embedding ``sizes``) on log-log axes in
+    the family's colour and marker, with its fitted power law (``rankscale.fit.PowerLawFit``) as
+    a line over the fitted range; non-positive values, which a log axis cannot show, are left out."""
+    import numpy as np
+
+    sizes, values = np.asarray(sizes, float), np.asarray(values, float)
+    look = {**family_style(profile, family), **style}
+    shown = values > 0
+    ax.plot(sizes[shown], values[shown], linestyle="none", label=label, color=look["color"],
+            marker=look["marker"], alpha=look.get("alpha", 1.0))
+    if fitted is not None:
+        grid = np.geomspace(sizes.min(), sizes.max(), 50)
+        ax.plot(grid, fitted.predict(grid), "-", color=look["color"], alpha=0.7 * look.get("alpha", 1.0),
+                lw=1)
+    ax.set(xscale="log", yscale="log")

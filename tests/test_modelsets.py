@@ -1,0 +1,129 @@
+"""Model sets: the built-in sets as data, and a user's own set as a TOML file, with one-line
+errors that name the file, the entry and the fix."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rankscale import RankscaleError, modelsets
+from rankscale.modelsets import BUILT_IN, Checkpoint, get, load_toml
+
+
+@pytest.fixture
+def two_dirs(tmp_path) -> tuple[Path, Path]:
+    """Two folders standing in for save_pretrained directories (load_toml only checks they exist)."""
+    dirs = tmp_path / "runs" / "small", tmp_path / "runs" / "large"
+    for d in dirs:
+        d.mkdir(parents=True)
+    return dirs
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "my-models.toml"
+    path.write_text(text)
+    return path
+
+
+GOOD = """
+name = "mine"
+n_boot = 20
+checkpoint_tokens = 500
+
+[corpora]
+pydocs = 2000
+"notes.jsonl" = 0
+
+[[families]]
+name = "local"
+models = [
+  { model = "runs/small", name = "S" },
+  { model = "runs/large", checkpoints = [{ step = 0, model = "runs/small" }] },
+]
+
+[[families]]
+name = "Pythia"
+models = [
+  { model = "EleutherAI/pythia-14m" },
+  { model = "EleutherAI/pythia-70m", revision = "main", checkpoints = ["step0", "step1000"] },
+]
+
+[[references]]
+model = "EleutherAI/pythia-160m"
+note = "shown beside the families"
+"""
+
+
+def test_a_user_set_reads_as_the_built_in_ones(tmp_path, two_dirs):
+    (tmp_path / "notes.jsonl").write_text('{"text": "a note"}\n')
+    model_set = get(str(write(tmp_path, GOOD)))
+    assert model_set.name == "mine" and model_set.n_boot == 20 and model_set.checkpoint_tokens == 500
+    assert model_set.source == str((tmp_path / "my-models.toml").resolve())
+    # a corpus file is read from the TOML file's folder; 0 tokens means all of them
+    assert model_set.corpora == {"pydocs": 2000, str(tmp_path / "notes.jsonl"): None}
+    local, pythia = model_set.families
+    assert [(m.name, m.source) for m in local.models] == [("S", str(two_dirs[0])), ("large", str(two_dirs[1]))]
+    assert local.models[1].checkpoints == (Checkpoint(0, source=str(two_dirs[0])),)
+    assert [m.name for m in pythia.models] == ["pythia-14m", "pythia-70m"]
+    assert pythia.models[1].checkpoints == (Checkpoint(0, revision="step0"), Checkpoint(1000, revision="step1000"))
+    assert model_set.references[0].note == "shown beside the families"
+    assert model_set.hub_models() == [("EleutherAI/pythia-14m", None), ("EleutherAI/pythia-70m", "main"),
+                                      ("EleutherAI/pythia-70m", "step0"), ("EleutherAI/pythia-70m", "step1000"),
+                                      ("EleutherAI/pythia-160m", None)]
+
+
+@pytest.mark.parametrize("text, entry, fix", [
+    ("famlies = []\n[corpora]\npydocs = 10\n", "top level: unknown key 'famlies'", "the keys here are"),
+    ("[corpora]\npydocs = 10\n", r"\[\[families\]\]: no family", "add at least one"),
+    ("[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small' }, { model = 'runs/large' }]\n",
+     r"\[corpora\]: no corpus", "add a \\[corpora\\] table"),
+    ("[corpora]\npydocs = 10\n[[families]]\nname = 'solo'\nmodels = [{ model = 'runs/small' }]\n",
+     r"families\[0\] \('solo'\): has 1 model", "needs at least two models"),
+    ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small' }, { model = 'runs/lage' }]\n",
+     r"families\[0\] \('x'\).models\[1\]: no model at 'runs/lage'", "give an existing save_pretrained directory"),
+    ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small', size = 3 }, { model = 'runs/large' }]\n",
+     r"families\[0\] \('x'\).models\[0\]: unknown key 'size'", "the keys here are checkpoints, model, name"),
+    ("[corpora]\npydocs = 'all'\n", r"corpora.pydocs: expected a whole number", "write corpora.pydocs as"),
+    ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small', checkpoints = ['final'] }, "
+     "{ model = 'runs/large' }]\n", r"checkpoints\[0\]: cannot read a training step from 'final'", "step = 1000"),
+    ("[corpora\n", "file: not valid TOML", "fix the syntax"),
+])
+def test_a_malformed_set_gets_one_line_naming_file_entry_and_fix(tmp_path, two_dirs, text, entry, fix):
+    path = write(tmp_path, text)
+    with pytest.raises(RankscaleError) as err:
+        load_toml(path)
+    message = str(err.value)
+    assert "\n" not in message and message.startswith(f"{path}: ")
+    assert re.search(entry, message) and re.search(fix, message), message
+
+
+def test_unknown_set_names_the_choices():
+    with pytest.raises(RankscaleError, match="use one of smoke, tiny, reduced, full or the path of a .toml file"):
+        get("huge")
+    with pytest.raises(RankscaleError, match="no model-set file"):
+        get("missing.toml")
+
+
+def test_check_profile_reads_a_toml_set_before_anything_is_installed(tmp_path, two_dirs):
+    """`make book PROFILE=x.toml` checks the file with the standard library alone (the Makefile runs
+    this with the system python, before .venv exists)."""
+    bad = write(tmp_path, "[corpora]\npydocs = 10\n[[families]]\nname = 'solo'\nmodels = [{ model = 'runs/small' }]\n")
+    done = subprocess.run([sys.executable, "-S", "-m", "rankscale", "check-profile", str(bad)],
+                          env={"PYTHONPATH": str(Path(modelsets.__file__).parents[1])}, capture_output=True, text=True)
+    assert done.returncode == 2 and "has 1 model" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_the_offline_sets_need_nothing_and_settings_live_in_the_set():
+    for name in modelsets.OFFLINE_SETS:
+        model_set = BUILT_IN[name]
+        assert model_set.hub_models() == [] and model_set.training is not None
+        assert set(model_set.corpora) == set(modelsets.OFFLINE_CORPORA)
+        assert all(model_set.tokens(c) for c in model_set.corpora)
+    # the real pretrained model is a reference of tiny only, with its own (smaller) budget
+    assert BUILT_IN["smoke"].references == () and [m.name for m in BUILT_IN["tiny"].references] == [
+        modelsets.SMOLLM2.name]
+    assert all(BUILT_IN["tiny"].tokens(c, reference=True) <= BUILT_IN["tiny"].tokens(c) for c in modelsets.OFFLINE_CORPORA)

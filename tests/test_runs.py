@@ -1,0 +1,116 @@
+"""Runs of a model set: where each result lives, what counts as done, the cluster plan, and
+results computed elsewhere used as they are."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import save_random_neox
+from rankscale import RankscaleError, runs
+from rankscale.cli import main
+from rankscale.modelsets import get
+
+
+@pytest.fixture(scope="module")
+def user_set(tmp_path_factory, tokenizer, corpus_file):
+    """A TOML set of two families of local directories (random GPT-NeoX models of two seeds each)
+    on one corpus file, and an empty home for its results."""
+    root = tmp_path_factory.mktemp("user-set")
+    for family in ("a", "b"):
+        for seed in (1, 2):
+            save_random_neox(root / family / f"m{seed}", tokenizer, len(tokenizer), [], seed=seed + (family == "b"))
+    shutil.copy(corpus_file, root / "docs.jsonl")
+    (root / "set.toml").write_text("""
+[corpora]
+"docs.jsonl" = 300
+
+[[families]]
+name = "A"
+models = [{ model = "a/m1" }, { model = "a/m2", checkpoints = [{ step = 0, model = "b/m1" }] }]
+
+[[families]]
+name = "B"
+models = [{ model = "b/m1" }, { model = "b/m2" }]
+""")
+    return str(root / "set.toml"), tmp_path_factory.mktemp("home")
+
+
+def test_jobs_list_every_model_checkpoint_and_corpus_in_set_order(user_set):
+    profile, home = user_set
+    jobs = runs.jobs(get(profile), home)
+    assert [(j.family, j.name, j.step) for j in jobs] == [("A", "m1", None), ("A", "m2", None), ("A", "m2", 0),
+                                                          ("B", "m1", None), ("B", "m2", None)]
+    assert all(j.out.is_relative_to(home / "results" / "local") and j.out.name == "docs.jsonl-300" for j in jobs)
+    # the checkpoint is the weights of b/m1: the same result folder as that model's
+    assert jobs[2].out == jobs[3].out and len({j.out for j in jobs}) == 4
+
+
+def test_prepare_then_runs_by_family(user_set):
+    profile, home = user_set
+    lines = []
+    runs.prepare(profile, home, log=lines.append, progress=False)
+    assert len(lines) == 1 and lines[0].startswith("extract: 4 results computed in "), lines
+    corpus = next(iter(get(profile).corpora))
+    family = runs.family_runs(profile, corpus, home)
+    assert [(r.family, r.name) for r in family] == [("A", "m1"), ("A", "m2"), ("B", "m1"), ("B", "m2")]
+    assert list(runs.by_family(family)) == ["A", "B"] and all(len(r.records) == 300 for r in family)
+    assert not np.array_equal(family[0].records.logp, family[1].records.logp)
+    (checkpoint,) = runs.checkpoint_runs(profile, corpus, home)
+    assert (checkpoint.family, checkpoint.name, checkpoint.step) == ("A", "m2", 0)
+    np.testing.assert_array_equal(checkpoint.records.logp, family[2].records.logp)
+    assert runs.reference_runs(profile, corpus, home) == []
+    again = []
+    runs.prepare(profile, home, log=again.append, progress=False)
+    assert again == ["extract: all 5 results are on disk"]
+
+
+def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkeypatch):
+    """The cluster route: `plan` prints independent extract commands writing under another root;
+    that folder copied into the home's results/ is then found, whatever dtype it was computed in."""
+    profile, home = user_set
+    runs.prepare(profile, home, log=lambda *_: None, progress=False)
+    fresh = tmp_path / "fresh-home"
+    commands = runs.plan_commands(profile, fresh, results=tmp_path / "scratch")
+    assert len(commands) == 4 and all("--out " + shlex.quote(str(tmp_path / "scratch")) in c for c in commands)
+    # run one command as a cluster task would (a subprocess of the CLI), then mark it as bf16
+    args = shlex.split(commands[0])
+    assert args[:4] == ["python", "-m", "rankscale", "extract"] and "--dtype" in args
+    assert subprocess.run([sys.executable, *args[1:], "--quiet"], capture_output=True, text=True).returncode == 0
+    out = tmp_path / "scratch" / runs.jobs(get(profile), fresh)[0].out.relative_to(fresh / "results")
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["identity"]["dtype"] = "bfloat16"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    shutil.copytree(tmp_path / "scratch", fresh / "results")
+    assert len(runs.plan_commands(profile, fresh)) == 3  # the copied result counts as done
+    monkeypatch.setattr("rankscale.extract.load_model", lambda *a, **k: pytest.fail("recomputed a finished result"))
+    first = runs.jobs(get(profile), fresh, checkpoints=False)[0]
+    assert runs.is_done(first)
+    main(["plan", profile])  # prints, computes nothing
+
+
+def test_a_replaced_local_model_gets_a_new_result_folder(user_set, tokenizer):
+    profile, home = user_set
+    job = runs.jobs(get(profile), home)[0]
+    model = job.source
+    key = runs.model_key(model, None)
+    assert runs.model_key(model, None) == key  # reading the model changes nothing
+    save_random_neox(model, tokenizer, len(tokenizer), [], seed=99)  # retrained in place
+    assert runs.model_key(model, None) != key
+
+
+def test_hub_results_are_keyed_by_id_and_revision(tmp_path):
+    assert runs.model_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
+    assert runs.model_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
+
+
+def test_a_corpus_the_set_does_not_evaluate(user_set):
+    profile, home = user_set
+    with pytest.raises(RankscaleError, match="does not evaluate corpus 'pydocs'"):
+        runs.family_runs(profile, "pydocs", home)
