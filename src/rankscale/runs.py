@@ -335,3 +335,8 @@ def models_used(profile: str, home: Path | None = None) -> list[dict]:
         out.append({"family": job.family, "name": job.name,
                     "non_embedding": None if manifest is None else manifest["params_non_embedding"]})
     return out
+
+
+def corpora(profile: str) -> list[str]:
+    """The corpora a set evaluates, in its order (the chapters' default)."""
+    return list(get(profile).corpora)
