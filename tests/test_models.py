@@ -130,7 +130,7 @@ def test_directory_without_config(tmp_path):
 def test_hub_id_while_hub_unreachable_fails_fast(monkeypatch):
     monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens on the discard port
     start = time.monotonic()
-    with pytest.raises(RankscaleError, match=r"hub is unreachable.*offline `tiny` profile needs no hub"):
+    with pytest.raises(RankscaleError, match=r"hub is unreachable.*offline model sets \(smoke, tiny\) need no hub"):
         load_model("EleutherAI/pythia-70m")
     assert time.monotonic() - start < 15
 

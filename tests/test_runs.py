@@ -47,7 +47,8 @@ def test_jobs_list_every_model_checkpoint_and_corpus_in_set_order(user_set):
     jobs = runs.jobs(get(profile), home)
     assert [(j.family, j.name, j.step) for j in jobs] == [("A", "m1", None), ("A", "m2", None), ("A", "m2", 0),
                                                           ("B", "m1", None), ("B", "m2", None)]
-    assert all(j.out.is_relative_to(home / "results" / "local") and j.out.name == "docs.jsonl-300" for j in jobs)
+    assert all(j.out.is_relative_to(home / "results" / "local") for j in jobs)
+    assert all(j.out.name.startswith("docs.jsonl-") and j.out.name.endswith("-300") for j in jobs)
     # the checkpoint is the weights of b/m1: the same result folder as that model's
     assert jobs[2].out == jobs[3].out and len({j.out for j in jobs}) == 4
 
@@ -68,7 +69,7 @@ def test_prepare_then_runs_by_family(user_set):
     assert runs.reference_runs(profile, corpus, home) == []
     again = []
     runs.prepare(profile, home, log=again.append, progress=False)
-    assert again == ["extract: all 5 results are on disk"]
+    assert again == ["extract: all 4 results are on disk"]
 
 
 def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkeypatch):

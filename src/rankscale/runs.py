@@ -112,6 +112,10 @@ def ladder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
 
 
 def result_dir(home: Path, key: str, model_set: ModelSet, corpus: str, n_tokens: int | None) -> Path:
+    """``<home>/results/<key>/<corpus>-<tokens>[-w<window>]``; a corpus file is named by its file
+    name and a hash of its path."""
+    if "/" in corpus:
+        corpus = f"{Path(corpus).name}-{hashlib.sha256(corpus.encode()).hexdigest()[:8]}"
     label = f"{_slug(corpus)}-{n_tokens or 'all'}" + (f"-w{model_set.window}" if model_set.window else "")
     return home / "results" / key / label
 
@@ -202,6 +206,16 @@ def is_done(job: Job) -> bool:
             and identity["revision"] == job.revision and shards_verified(job.out, manifest))
 
 
+def pending(all_jobs: list[Job]) -> list[Job]:
+    """The jobs whose result is not on disk yet, one per result folder (a checkpoint given as
+    another model's weights shares that model's folder)."""
+    out = {}
+    for job in all_jobs:
+        if job.out not in out and not is_done(job):
+            out[job.out] = job
+    return list(out.values())
+
+
 def _corpus_name(corpus: str) -> str:
     from rankscale.corpora import get_corpus
 
@@ -243,9 +257,10 @@ def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] =
             build_ladder(model_set, home, progress)
         else:
             log(f"train: all {n_ladder} ladder models of {model_set.name!r} are trained")
-    todo = [job for job in jobs(model_set, home) if not is_done(job)]
+    every = jobs(model_set, home)
+    todo = pending(every)
     if not todo:
-        log(f"extract: all {len(jobs(model_set, home))} results are on disk")
+        log(f"extract: all {len({job.out for job in every})} results are on disk")
         return
     total = None if any(job.n_tokens is None for job in todo) else sum(job.n_tokens for job in todo)
     start = time.perf_counter()
@@ -270,12 +285,8 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
             raise RankscaleError(f"train the ladder of {model_set.name!r} first "
                                  f"(`python -m rankscale ladder --profile {profile}`); its models are "
                                  "small enough for any machine")
-    out = []
-    for job in jobs(model_set, home):
-        if not is_done(job):
-            target = None if results is None else results / job.out.relative_to(home / "results")
-            out.append(job.command(model_set, target))
-    return out
+    return [job.command(model_set, None if results is None else results / job.out.relative_to(home / "results"))
+            for job in pending(jobs(model_set, home))]
 
 
 # ---------------------------------------------------------------------------------------------
