@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     ex = commands.add_parser("extract", help="record log-probabilities and ranks of a model on a corpus")
-    ex.add_argument("--model", required=True, help="local model directory or hub id")
+    ex.add_argument("--model", required=True, help="local model directory, .gguf file or hub id")
     ex.add_argument("--corpus", required=True, help="corpus name, or a local .txt / .jsonl file")
     ex.add_argument("--tokens", type=int, default=None,
                     help="number of target tokens to record (default: all that the corpus's sampling "

@@ -14,7 +14,9 @@ GPUs by accelerate when ``device_map="auto"``; the output head always runs in fp
 at most ``chunk_tokens`` hidden states, so memory is bounded by chunk x vocabulary, not batch x
 window x vocabulary. The batch size halves on out-of-memory until it fits. Results go to a
 directory of shards and a manifest (format in ``rankscale.records``); an interrupted run resumes
-shard by shard, and a finished one is reused.
+shard by shard, and a finished one is reused. A GGUF model file is checked before anything is
+written, and its manifest records the file (``model_file``: path, SHA-256, quantisation,
+architecture; see ``rankscale.models.GGUFInfo``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import get_corpus, token_windows
-from rankscale.models import auto_dtype, count_params, load_model, max_positions, real_vocab_size
+from rankscale.models import (GGUFInfo, auto_dtype, check_gguf, count_params, is_gguf, load_model, max_positions,
+                              real_vocab_size)
 from rankscale.records import (FORMAT, MANIFEST, TOP_K, file_sha256, plan_shards, read_manifest,
                                read_shard, shards_verified, write_json, write_shard)
 
@@ -182,16 +185,22 @@ def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
 
 
 def model_key(model: str) -> str:
-    """How a result names its model: a local directory by its absolute path, a hub id as given."""
+    """How a result names its model: a local directory or GGUF file by its absolute path, a hub id
+    as given."""
     path = Path(model).expanduser()
-    return str(path.resolve()) if path.is_dir() else model
+    return str(path.resolve()) if path.is_dir() or is_gguf(model) else model
 
 
 def _identity(model: str, revision: str | None, corpus: str, n_tokens: int | None, window_len: int,
-              seed: int, dtype: str) -> dict:
+              seed: int, dtype: str, model_file: GGUFInfo | None) -> dict:
     """The settings that define a result; a directory holds results for exactly one of these."""
-    return {"model": model_key(model), "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
-            "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
+    identity = {"model": model_key(model), "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
+                "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
+    if model_file is not None:
+        # a GGUF file is the whole model, so its hash names the weights exactly: another file at
+        # the same path is another model
+        identity["model_sha256"] = model_file.sha256
+    return identity
 
 
 def extract(
@@ -219,7 +228,8 @@ def extract(
 
     Parameters
     ----------
-    model : local directory or hub id (see ``rankscale.models.load_model``).
+    model : local directory, ``.gguf`` file or hub id (see ``rankscale.models.load_model``). A
+        GGUF file is checked (``rankscale.models.check_gguf``) before ``out_dir`` is touched.
     corpus : a named corpus or a local ``.txt``/``.jsonl`` file.
     n_tokens : number of target tokens to record; None: every window the corpus's sampling
         gives (for the papers' corpora, the first 512 tokens of 1000 documents).
@@ -248,12 +258,13 @@ def extract(
     ...         dtype="auto", device="cuda")  # doctest: +SKIP
     """
     out_dir = Path(out_dir)
+    model_file = check_gguf(model) if is_gguf(model) else None  # a damaged file fails before any write
     source = get_corpus(corpus, text_field)
     if window_len is None:
         window_len = min(512, max_positions(model, revision) or 512)
     if dtype == "auto":
         dtype = auto_dtype(device)
-    identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype)
+    identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype, model_file)
     manifest = read_manifest(out_dir)
     known_hashes = {}
     if manifest is not None and replace and manifest["identity"] != identity:
@@ -287,6 +298,7 @@ def extract(
     manifest = {
         "format": FORMAT,
         "identity": identity,
+        **({"model_file": model_file.record()} if model_file is not None else {}),
         "corpus_description": source.description,
         "code_version": __version__,
         "vocab_size": n_real,

@@ -1,8 +1,11 @@
 """Load causal language models, count their parameters, and name the papers' models.
 
-A model is named by a local directory (anything written by ``save_pretrained``) or by a hub id
-such as ``EleutherAI/pythia-70m``. Both go through ``AutoModelForCausalLM.from_pretrained``, so
-a model trained by this project and a hub model take exactly the same path.
+A model is named by a local directory (anything written by ``save_pretrained``), by a GGUF file
+(llama.cpp's single-file format, often quantised; model and tokenizer both come from the file) or
+by a hub id such as ``EleutherAI/pythia-70m``. All go through ``AutoModelForCausalLM.from_pretrained``,
+so a model trained by this project, a GGUF file and a hub model take the same path. ``gguf_info``
+reads a GGUF file's metadata (architecture, quantisation, context length, SHA-256) and
+``check_gguf`` tells at once whether transformers can load it.
 
 ``check_params`` recomputes a registry model's non-embedding count from its config and reports
 it next to the papers' one (``rankscale.registry``). torch and transformers are imported only where a function needs them, so the
@@ -12,7 +15,10 @@ registry and the hub checks answer at once.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass
+import functools
+import hashlib
+from collections import Counter
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -81,6 +87,180 @@ def no_transformers_bars():
             hf_logging.enable_progress_bar()
 
 
+# ---------------------------------------------------------------------------------------------
+# GGUF files
+
+
+def is_gguf(name: str | Path) -> bool:
+    """Whether ``name`` names a GGUF model file, judged by its ``.gguf`` suffix alone (the file need
+    not exist: loading then says so)."""
+    return Path(name).suffix.lower() == ".gguf"
+
+
+@dataclass(frozen=True)
+class GGUFInfo:
+    """What a GGUF file says about its model, and the file's identity.
+
+    path : absolute path of the file.
+    sha256 : SHA-256 of the whole file, which holds every weight and the tokenizer.
+    size : file size in bytes.
+    architecture : ``general.architecture``, llama.cpp's name for it (``llama``, ``qwen2``, ``gpt2``...).
+    name : ``general.name``, the model's name as the converter wrote it; None if absent.
+    quantization : the file type (``general.file_type``) by llama.cpp's name without its
+        ``MOSTLY_``/``ALL_`` prefix (``Q4_1``, ``Q8_0``, ``F16``, ``F32``...); where the file does not
+        say, the storage type holding most weight-matrix elements.
+    tensor_types : number of tensors per storage type, e.g. ``{"Q4_1": 210, "F32": 61, "Q8_0": 1}``:
+        a file type names the main type only; norms stay F32 and some matrices are kept finer.
+    context_length : ``<architecture>.context_length``, the longest input the model takes; None if
+        absent.
+    """
+
+    path: Path
+    sha256: str
+    size: int
+    architecture: str
+    name: str | None
+    quantization: str
+    tensor_types: dict[str, int]
+    context_length: int | None
+
+    def record(self) -> dict:
+        """The fields as JSON-ready values, as extraction manifests keep them (``model_file``)."""
+        return {**asdict(self), "path": str(self.path)}
+
+
+def gguf_info(path: str | Path) -> GGUFInfo:
+    """Read a GGUF file's metadata with ``gguf.GGUFReader`` and hash the file; loads no weights.
+
+    Raises ``RankscaleError`` with what to do if there is no file, if it is not a GGUF file (a
+    text file named ``.gguf``), or if it is truncated or damaged (the reader maps every tensor,
+    so a file cut anywhere fails). Whether transformers can load the model is ``check_gguf``'s
+    question. Results are cached per path, size and modification time: reading the metadata
+    parses the whole tokenizer and hashing reads every byte, and extraction asks several times.
+
+    Example
+    -------
+    >>> gguf_info("SmolLM2-135M-Instruct.Q4_1.gguf").quantization  # doctest: +SKIP
+    'Q4_1'
+    """
+    path = Path(path).expanduser().resolve()
+    if not path.is_file():
+        raise RankscaleError(f"no GGUF file at {path}; give the path of a .gguf model file, a directory "
+                             "written by save_pretrained, or a hub id")
+    stat = path.stat()
+    return _read_gguf(path, stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_gguf(path: Path, size: int, mtime_ns: int) -> GGUFInfo:
+    """``gguf_info`` for one version of a file; ``size`` and ``mtime_ns`` only key the cache."""
+    try:
+        import gguf
+    except ModuleNotFoundError as err:
+        raise RankscaleError("reading GGUF files needs the gguf package; install requirements.lock "
+                             "(`make test` does), or `pip install gguf`") from err
+    with path.open("rb") as fh:
+        if fh.read(4) != b"GGUF":
+            raise RankscaleError(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes); "
+                                 "give a model file in llama.cpp's GGUF format")
+        fh.seek(0)
+        sha256 = hashlib.file_digest(fh, "sha256").hexdigest()
+    try:
+        reader = gguf.GGUFReader(path)
+    # the reader parses with numpy views and fails on a short file in whichever step runs past its end
+    except (ValueError, IndexError, KeyError, OverflowError) as err:
+        raise RankscaleError(f"{path} is a truncated or damaged GGUF file (the gguf reader: {_first_line(err)}); "
+                             "download or convert it again") from err
+
+    def field(key: str):
+        found = reader.get_field(key)
+        return None if found is None else found.contents()
+
+    architecture = field("general.architecture")
+    if not architecture:
+        raise RankscaleError(f"{path} does not name its architecture (general.architecture); convert the "
+                             "model again with llama.cpp's convert_hf_to_gguf.py")
+    return GGUFInfo(
+        path=path, sha256=sha256, size=size, architecture=architecture, name=field("general.name"),
+        quantization=_quantization(field("general.file_type"), reader.tensors),
+        tensor_types=dict(Counter(t.tensor_type.name for t in reader.tensors).most_common()),
+        context_length=field(f"{architecture}.context_length"),
+    )
+
+
+def _quantization(file_type: int | None, tensors) -> str:
+    """A GGUF file's quantisation by name: its file type, else its main weight-matrix type."""
+    import gguf
+
+    try:
+        named = gguf.LlamaFileType(file_type)
+    except ValueError:  # not recorded (None), or a type newer than this gguf package
+        named = gguf.LlamaFileType.GUESSED
+    if named != gguf.LlamaFileType.GUESSED:
+        return named.name.removeprefix("MOSTLY_").removeprefix("ALL_")
+    elements = Counter()
+    for t in tensors:
+        if len(t.shape) > 1:  # vectors (norms, biases) stay F32 in every quantisation
+            elements[t.tensor_type.name] += int(t.n_elements)
+    return elements.most_common(1)[0][0] if elements else "unknown"
+
+
+def _first_line(err: Exception) -> str:
+    """An exception's message fit for a one-line error, or its type where it has none."""
+    return str(err).splitlines()[0] if str(err).strip() else type(err).__name__
+
+
+def check_gguf(path: str | Path) -> GGUFInfo:
+    """``gguf_info`` of a GGUF file, once it is clear that transformers can load it as a causal LM.
+
+    Builds the model's config the way loading does (metadata only, a few seconds) and raises
+    ``RankscaleError`` if transformers does not read the file's architecture or the model is not
+    a causal LM; cached like ``gguf_info``.
+    """
+    info = gguf_info(path)
+    _gguf_config(info.path, info.size, info.sha256)
+    return info
+
+
+@functools.lru_cache(maxsize=8)
+def _gguf_config(path: Path, size: int, sha256: str) -> PretrainedConfig:
+    """The transformers config of a GGUF file; ``size`` and ``sha256`` only key the cache."""
+    import transformers
+    from transformers import AutoConfig
+    from transformers.modeling_gguf_pytorch_utils import GGUF_SUPPORTED_ARCHITECTURES
+    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING
+
+    try:
+        config = AutoConfig.from_pretrained(path.parent, gguf_file=path.name, local_files_only=True)
+    except (ValueError, KeyError) as err:
+        readable = ", ".join(a for a in GGUF_SUPPORTED_ARCHITECTURES if a not in ("general", "tokenizer"))
+        raise RankscaleError(
+            f"transformers {transformers.__version__} cannot load the GGUF file {path} "
+            f"({_first_line(err)}); it reads GGUF models of the "
+            f"architectures {readable}. Use a model of one of these, or a directory written by save_pretrained"
+        ) from err
+    if type(config) not in MODEL_FOR_CAUSAL_LM_MAPPING:
+        raise RankscaleError(f"{path} holds a {config.model_type} model, which is not a causal language model; "
+                             "rankscale scores next-token predictions, so give a decoder-only model")
+    return config
+
+
+def _from_gguf(info: GGUFInfo, dtype: torch.dtype, device_map: str | dict):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    path = info.path
+    with no_transformers_bars():
+        tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name, local_files_only=True)
+        # check_gguf's config is passed on, which spares transformers a second parse of the metadata.
+        # Every tensor is de-quantised to ``dtype``: the model runs in full precision on the values
+        # the quantised file holds.
+        model = AutoModelForCausalLM.from_pretrained(
+            path.parent, gguf_file=path.name, config=_gguf_config(path, info.size, info.sha256), dtype=dtype,
+            device_map=device_map, local_files_only=True,
+        )
+    return model, tokenizer
+
+
 def _from_pretrained(name: str, revision: str | None, dtype: torch.dtype, device_map: str | dict, *,
                      local_only: bool):
     from transformers import AutoModelForCausalLM, AutoTokenizer
@@ -105,14 +285,17 @@ def load_model(
 
     Parameters
     ----------
-    name : a directory written by ``save_pretrained`` or a hub id (``EleutherAI/pythia-70m``).
+    name : a directory written by ``save_pretrained``, a ``.gguf`` file (model and tokenizer both
+        from the file, de-quantised; checked first with ``check_gguf``) or a hub id
+        (``EleutherAI/pythia-70m``).
     dtype : dtype of the model body; checked after loading. The output head is always evaluated
         in fp32 by ``rankscale.extract`` whatever this is.
     device : torch device for the whole model; weights are loaded straight onto it.
     device_map : ``"auto"`` spreads the model over every visible GPU with accelerate, for models
         larger than one GPU (``device`` is then ignored). Raises if accelerate would have to
         offload part of it to CPU memory or disk: give the job more GPUs instead.
-    revision : hub revision (branch, tag or commit, e.g. ``"step1000"`` for Pythia checkpoints).
+    revision : hub revision (branch, tag or commit, e.g. ``"step1000"`` for Pythia checkpoints);
+        unused for a GGUF file.
 
     Returns
     -------
@@ -132,10 +315,12 @@ def load_model(
                 "written by save_pretrained (a trained ladder model, or a downloaded hub snapshot)."
             )
         model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, placement, local_only=True)
+    elif is_gguf(name):
+        model, tokenizer = _from_gguf(check_gguf(path), torch_dtype, placement)
     elif not is_hub_id(name):
         raise RankscaleError(
-            f"no model directory at {name!r}. Give a directory written by save_pretrained or a hub "
-            f"id such as EleutherAI/pythia-70m. {OFFLINE_HINT}"
+            f"no model directory at {name!r}. Give a directory written by save_pretrained, a .gguf file "
+            f"or a hub id such as EleutherAI/pythia-70m. {OFFLINE_HINT}"
         )
     else:
         model, tokenizer = _load_hub_model(name, revision, torch_dtype, placement)
@@ -184,7 +369,11 @@ def _read_config(name: str, revision: str | None = None, download: bool = False)
 
 def max_positions(name: str, revision: str | None = None) -> int | None:
     """The longest input a model accepts (``max_position_embeddings``), read from its config
-    alone; None if the config does not say or cannot be read yet (loading reports why)."""
+    alone, or for a GGUF file its context length (``gguf_info``, which raises if the file is not
+    a readable GGUF file); None if the config does not say or cannot be read yet (loading
+    reports why)."""
+    if is_gguf(name):
+        return gguf_info(name).context_length
     config = _read_config(name, revision)
     return None if config is None else getattr(config, "max_position_embeddings", None)
 
