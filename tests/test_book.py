@@ -124,10 +124,18 @@ def test_chapter_executed_cleanly(smoke, name):
     assert hidden and all("remove-cell" in c.metadata["tags"] for c in hidden)
 
 
+def test_the_first_build_shows_one_progress_display_per_stage(smoke):
+    bars = {line.split(":")[0] for line in smoke.log.replace("\r", "\n").splitlines() if "%|" in line}
+    assert bars == {"train", "extract", "chapters"}, bars
+    assert "site: built in" in smoke.log
+
+
 def test_rebuild_with_nothing_changed_does_nothing(smoke, smoke_home):
     log = build_smoke(smoke.clone, smoke_home)
-    assert "site up to date" in log
-    assert "executed in" not in log and "train" not in log.lower().replace("trained", ""), log
+    assert "%|" not in log, log  # no stage had anything to do
+    for line in ("train: all 5 ladder models of 'smoke' are trained", "extract: all ", "chapters: all 11 up to date",
+                 "site: up to date"):
+        assert line in log, log
 
 
 def test_verdicts_are_checked():

@@ -22,6 +22,7 @@ architecture; see ``rankscale.models.GGUFInfo``).
 from __future__ import annotations
 
 import contextlib
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -184,6 +185,13 @@ def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
         progress.refresh()
 
 
+@functools.lru_cache(maxsize=1)
+def _load_gguf(path: str, sha256: str, dtype: str, device: str, device_map: str | None):
+    """A GGUF model, loaded once for all the corpora one process extracts it on; ``sha256`` keys
+    the cache, so a replaced file is loaded again."""
+    return load_model(path, dtype=dtype, device=device, device_map=device_map)
+
+
 def model_key(model: str) -> str:
     """How a result names its model: a local directory or GGUF file by its absolute path, a hub id
     as given."""
@@ -286,7 +294,10 @@ def extract(
         leftover.unlink()
 
     documents = source.load()  # before the model: a corpus that cannot be had fails at once
-    net, tokenizer = load_model(model, dtype=dtype, device=device, device_map=device_map, revision=revision)
+    if model_file is not None:  # reused across corpora: de-quantising a GGUF file takes many seconds
+        net, tokenizer = _load_gguf(str(model_file.path), model_file.sha256, dtype, device, device_map)
+    else:
+        net, tokenizer = load_model(model, dtype=dtype, device=device, device_map=device_map, revision=revision)
     max_len = getattr(net.config, "max_position_embeddings", None)
     if max_len is not None and window_len > max_len:
         raise RankscaleError(f"window length {window_len} exceeds the model's {max_len} positions; "

@@ -12,10 +12,18 @@ evaluates the sums themselves and ``appendix_c_approx`` the paper's closed forms
 can be compared. Everything is computed in log space, so that c, which shrinks like
 exp(-mu^2 / (2 sigma^2)), stays representable as mu -> -infinity, the limit appendix C discusses.
 
-Both fits use all ranks from 1 (no lower cut-off). Paper A's released code fits with the
-``powerlaw`` package, whose discrete lognormal integrates the continuous density over
-[r - 1/2, r + 1/2) and whose support is unbounded; the fits here use the point form of eq. 10
-on ranks 1..V, which is the model appendix C analyses.
+The lognormal is fitted three ways, because the paper uses it in three forms:
+
+- ``fit_lognormal_authors``: as paper A's released code fits it, with the ``powerlaw`` package
+  (``powerlaw.Fit(ranks, discrete=True, xmin=1)``), whose discrete lognormal gives rank r the
+  continuous density's mass on [r - 1/2, r + 1/2), normalised on [1/2, infinity);
+- ``fit_lognormal_eq10``: eq. 10 exactly as written, p_r = psi(r) / c with c summed over ranks
+  1..infinity (eq. 11), the model appendix C analyses and eqs. 16-21 take their (mu, sigma) from;
+- ``fit_lognormal_ranks``: eq. 10's point form normalised over the vocabulary's ranks 1..V, the
+  distribution that can actually occur.
+
+All use every rank from 1 (no lower cut-off). ``degeneracy`` says when a fit has run to extreme
+parameters, where its (mu, sigma) are no longer informative numbers.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
-from scipy.special import erfc, erfcx, logsumexp
+from scipy.special import erfc, erfcx, log_ndtr, logsumexp
 from scipy.stats import norm
 
 LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
@@ -66,18 +74,34 @@ def zipf_log_pmf(alpha: float, vocab_size: int) -> np.ndarray:
     return log_w - logsumexp(log_w)
 
 
+SUPPORTS = {
+    "1..V": "eq. 10 normalised over ranks 1..V",
+    "1..inf": "eq. 10 as written, normalised over ranks 1..infinity (eq. 11)",
+    "powerlaw": "the powerlaw package's discrete lognormal, as paper A's code fits it",
+}
+
+
 @dataclass(frozen=True)
 class LognormalRankFit:
-    """Maximum-likelihood discrete lognormal over ranks 1..``vocab_size``."""
+    """A maximum-likelihood discrete lognormal of the ranks; ``support`` names its form (``SUPPORTS``)."""
 
     mu: float
     sigma: float
     log_likelihood: float
     n_tokens: int
     vocab_size: int
+    support: str = "1..V"
 
     def log_pmf(self) -> np.ndarray:
-        return lognormal_log_pmf(self.mu, self.sigma, self.vocab_size)
+        """(V,) log-probabilities the fitted model gives ranks 1..V (summing to less than 1 for the
+        unbounded forms, whose remaining mass lies beyond the vocabulary)."""
+        if self.support == "1..V":
+            return lognormal_log_pmf(self.mu, self.sigma, self.vocab_size)
+        if self.support == "1..inf":
+            log_r = _log_ranks(self.vocab_size)
+            log_psi = -log_r - (log_r - self.mu) ** 2 / (2 * self.sigma**2) - np.log(self.sigma) - LOG_SQRT_2PI
+            return log_psi - appendix_c_exact(self.mu, self.sigma).log_c
+        return powerlaw_log_pmf(self.mu, self.sigma, self.vocab_size)
 
 
 @dataclass(frozen=True)
@@ -140,6 +164,89 @@ def fit_zipf_ranks(counts, max_alpha: float = 10.0) -> ZipfRankFit:
     result = minimize_scalar(lambda a: logsumexp(-a * log_r) + a * m1, bounds=(0.0, max_alpha),
                              method="bounded", options={"xatol": 1e-10})
     return ZipfRankFit(float(result.x), float(-n * result.fun), int(n), len(n_r))
+
+
+def powerlaw_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
+    """Log-probabilities of ranks 1..V under the ``powerlaw`` package's discrete lognormal with
+    ``xmin=1``: the continuous density's mass on [r - 1/2, r + 1/2), over its mass on [1/2, inf).
+
+    >>> np.exp(powerlaw_log_pmf(0.0, 1.0, 2)).round(3)
+    array([0.547, 0.215])
+    """
+    z = (np.log(np.arange(0.5, vocab_size + 1)) - mu) / sigma  # edges 1/2, 3/2, ..., V + 1/2
+    log_sf = log_ndtr(-z)  # log P(X > edge), accurate in the far tail
+    log_mass = log_sf[:-1] + np.log1p(-np.exp(np.minimum(log_sf[1:] - log_sf[:-1], 0.0)))
+    return log_mass - log_sf[0]
+
+
+def fit_lognormal_authors(rank) -> LognormalRankFit:
+    """Fit the lognormal as paper A's released code does: ``powerlaw.Fit(rank, discrete=True,
+    xmin=1)`` with that package's defaults, reading its ``lognormal.mu`` and ``lognormal.sigma``.
+
+    rank : (n,) 1-based ranks. The log-likelihood is recomputed from ``powerlaw_log_pmf``, the
+    package's discrete form (checked against the package in the tests), over ranks 1..max(rank).
+    """
+    import powerlaw
+
+    rank = np.asarray(rank)
+    fitted = powerlaw.Fit(rank, discrete=True, xmin=1, verbose=False).lognormal
+    vocab_size = int(rank.max())
+    counts = np.bincount(rank, minlength=vocab_size + 1)[1:]
+    log_pmf = powerlaw_log_pmf(fitted.mu, fitted.sigma, vocab_size)
+    return LognormalRankFit(float(fitted.mu), float(fitted.sigma), float(counts @ log_pmf), len(rank), vocab_size,
+                            support="powerlaw")
+
+
+def fit_lognormal_eq10(counts, start: LognormalRankFit | None = None) -> LognormalRankFit:
+    """Fit eq. 10 exactly as written, p_r = psi(r) / c(mu, sigma) with c summed over ranks
+    1..infinity (eq. 11, ``appendix_c_exact``), by maximum likelihood on a rank histogram
+    (counts as in ``fit_lognormal_ranks``). ``start`` (default: the 1..V fit) is where the search
+    begins; the result's ``vocab_size`` is the histogram's V.
+    """
+    n_r = _rank_counts(counts)
+    n = n_r.sum()
+    log_r = _log_ranks(len(n_r))
+    m1, m2 = n_r @ log_r / n, n_r @ log_r**2 / n
+    start = start or fit_lognormal_ranks(counts)
+
+    def mean_nll(theta):
+        mu, sigma = theta[0], np.exp(theta[1])
+        # -mean log psi(r) + log c, with mean (ln r - mu)^2 = m2 - 2 mu m1 + mu^2
+        return (m1 + (m2 - 2 * mu * m1 + mu**2) / (2 * sigma**2) + np.log(sigma) + LOG_SQRT_2PI
+                + appendix_c_exact(mu, sigma, n_direct=max(4096, 2 * len(n_r))).log_c)
+
+    result = minimize(mean_nll, [start.mu, np.log(start.sigma)], method="Nelder-Mead",
+                      options={"xatol": 1e-8, "fatol": 1e-12, "maxiter": 4000})
+    return LognormalRankFit(float(result.x[0]), float(np.exp(result.x[1])), float(-n * result.fun), int(n), len(n_r),
+                            support="1..inf")
+
+
+# Below this, less than a millionth of the fitted lognormal's mass lies at ranks >= 1: the data
+# see only the far tail of the curve, where mu and sigma trade off along a ridge of nearly equal
+# likelihood and appendix C's log c (about log P) swamps every other term of eqs. 16 and 21.
+MIN_MASS_ABOVE_RANK_ONE = 1e-6
+
+
+def degeneracy(fit: LognormalRankFit) -> str | None:
+    """Why a lognormal fit's parameters are not informative numbers, or None if they are.
+
+    A fit is degenerate when it ran to extreme parameters: a non-finite or non-positive sigma, or a
+    median so far below rank 1 that less than ``MIN_MASS_ABOVE_RANK_ONE`` of its mass lies at
+    ranks 1 and above (P = Phi(mu / sigma) of paper A's eq. 13). A strongly peaked rank
+    distribution, nearly all targets at rank 1, drives mu there.
+
+    >>> degeneracy(LognormalRankFit(-40.0, 6.0, 0.0, 1, 10)) is not None
+    True
+    >>> degeneracy(LognormalRankFit(1.0, 2.0, 0.0, 1, 10)) is None
+    True
+    """
+    if not (np.isfinite(fit.mu) and np.isfinite(fit.sigma) and fit.sigma > 0):
+        return f"the fit did not converge (mu {fit.mu}, sigma {fit.sigma})"
+    log_mass = float(log_ndtr(fit.mu / fit.sigma))
+    if log_mass < np.log(MIN_MASS_ABOVE_RANK_ONE):
+        return (f"extreme parameters (mu {fit.mu:.3g}, sigma {fit.sigma:.3g}): only {np.exp(log_mass):.1e} of the "
+                f"fitted mass lies at ranks >= 1, so mu and sigma are set by the far tail alone")
+    return None
 
 
 @dataclass(frozen=True)
