@@ -66,6 +66,30 @@ def test_rbp_equals_mean_indicator_for_every_k():
         np.testing.assert_array_equal(m.rbp(rank, ks), expected)
 
 
+def test_k_grid_per_vocabulary():
+    grid = m.k_grid(4096, 25, extra=[1, 10, 100, 500, 2500, 10000])
+    assert grid[0] == 1 and grid[-1] == 4096 and np.all(np.diff(grid) > 0)
+    assert {10, 100, 500, 2500} <= set(grid.tolist()) and 10000 not in grid
+    assert 20 <= len(m.k_grid(50_257, 25)) <= 25  # log-spaced: only the smallest values coincide after rounding
+    assert m.k_grid(1, 5).tolist() == [1]
+    with pytest.raises(ValueError):
+        m.k_grid(0, 5)
+
+
+def test_discordant_pairs_matches_brute_force():
+    rng = np.random.default_rng(3)
+    a, b = rng.uniform(0.1, 1.0, 40), rng.uniform(0.1, 1.0, 40)
+    for margin in (0.0, 0.1, 0.5):
+        brute = sum(1 for i in range(40) for j in range(i + 1, 40)
+                    if (a[i] > (1 + margin) * a[j] and b[j] > (1 + margin) * b[i])
+                    or (a[j] > (1 + margin) * a[i] and b[i] > (1 + margin) * b[j]))
+        assert m.discordant_pairs(a, b, margin) == brute
+    assert m.discordant_pairs(a, 2 * a) == 0  # one metric a monotone function of the other
+    assert m.discordant_pairs([0.5], [0.5]) == 0
+    with pytest.raises(ValueError):
+        m.discordant_pairs([0.1, 0.2], [0.1])
+
+
 def test_rank_conventions():
     gt, ge = np.array([0, 2, 5]), np.array([0, 4, 5])
     np.testing.assert_array_equal(m.rank_1based(gt, ge), [1, 5, 6])       # paper A, eq. 3

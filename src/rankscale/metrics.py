@@ -40,6 +40,21 @@ def rbp(rank: np.ndarray, ks) -> np.ndarray:
     return np.searchsorted(ranks, ks, side="right") / len(ranks)
 
 
+def k_grid(vocab_size: int, n: int, extra=()) -> np.ndarray:
+    """Values of k for a sweep of RBP_k over one vocabulary (paper A, Fig. 6): ``n`` log-spaced
+    integers from 1 to ``vocab_size`` (duplicates after rounding dropped), with the ``extra``
+    values that lie in [1, vocab_size] added. Families with other vocabularies get their own grid.
+
+    >>> k_grid(1000, 4, extra=[50, 5000])
+    array([   1,   10,   50,  100, 1000])
+    """
+    if vocab_size < 1 or n < 2:
+        raise ValueError(f"k_grid needs vocab_size >= 1 and n >= 2, got {vocab_size} and {n}")
+    grid = np.unique(np.round(np.geomspace(1, vocab_size, n)).astype(np.int64))
+    extra = np.asarray([k for k in np.atleast_1d(extra) if 1 <= k <= vocab_size], np.int64)
+    return np.union1d(grid, extra)
+
+
 def cross_entropy(logp: np.ndarray) -> float:
     """Mean negative log-probability of the targets, in nats."""
     return float(-np.mean(np.asarray(logp, np.float64)))
@@ -52,6 +67,27 @@ def mean_target_probability(logp: np.ndarray) -> float:
     0.375
     """
     return float(np.mean(np.exp(np.asarray(logp, np.float64))))
+
+
+def discordant_pairs(a, b, margin: float = 0.0) -> int:
+    """How many pairs of results two metrics (larger is better for both) order oppositely, each
+    by more than a relative ``margin``: pairs (i, j) with a_i > (1 + margin) a_j and
+    b_j > (1 + margin) b_i, or the same with i and j swapped. Used to show that paper A's absolute
+    metric p_A does not determine its relative RBP_k (its §3, Fig. 2). a, b : (n,) positive values.
+
+    >>> discordant_pairs([0.1, 0.2, 0.3], [0.5, 0.4, 0.6])
+    1
+    >>> discordant_pairs([0.1, 0.2, 0.3], [0.5, 0.4, 0.6], margin=0.5)
+    0
+    """
+    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"a and b must be 1-d arrays of one length, got {a.shape} and {b.shape}")
+    i, j = np.triu_indices(len(a), 1)
+    scale = 1.0 + margin
+    i_wins_a = (a[i] > scale * a[j]) & (b[j] > scale * b[i])
+    j_wins_a = (a[j] > scale * a[i]) & (b[i] > scale * b[j])
+    return int(np.count_nonzero(i_wins_a | j_wins_a))
 
 
 @dataclass(frozen=True)
