@@ -179,3 +179,65 @@ def test_approximations_match_closed_forms_and_behave_as_expected():
     assert abs(smooth_approx.ce / smooth_exact.ce - 1) < 0.01  # psi barely changes between ranks
     steep_exact, steep_approx = rd.appendix_c_exact(-5.0, 1.0), rd.appendix_c_approx(-5.0, 1.0)
     assert abs(steep_approx.neg_log_p1 - steep_exact.neg_log_p1) > 0.05  # psi falls steeply from rank 1
+
+
+# ---------------------------------------------------------------- the three lognormal fits
+
+
+@pytest.mark.parametrize("mu, sigma", [(0.0, 1.0), (2.0, 3.0), (-4.0, 2.5)])
+def test_powerlaw_pmf_is_the_packages_discrete_lognormal(mu, sigma):
+    import powerlaw
+
+    ranks = np.array([1, 2, 3, 10, 250, V])
+    package = powerlaw.Lognormal(xmin=1, parameters=[mu, sigma], discrete=True).pdf(ranks)
+    np.testing.assert_allclose(np.exp(rd.powerlaw_log_pmf(mu, sigma, V))[ranks - 1], package, rtol=1e-9)
+
+
+def test_authors_fit_is_the_powerlaw_packages():
+    import powerlaw
+
+    rank = np.random.default_rng(1).choice(np.arange(1, V + 1), 20_000, p=np.exp(rd.lognormal_log_pmf(0.5, 2.0, V)))
+    ours = rd.fit_lognormal_authors(rank)
+    theirs = powerlaw.Fit(rank, discrete=True, xmin=1, verbose=False).lognormal
+    assert (ours.mu, ours.sigma, ours.support) == (theirs.mu, theirs.sigma, "powerlaw")
+    counts = np.bincount(rank, minlength=V + 1)[1:]
+    assert ours.log_likelihood == pytest.approx(counts @ np.log(theirs.pdf(np.arange(1, V + 1))), rel=1e-9)
+
+
+@pytest.mark.parametrize("mu, sigma", [(1.0, 1.2), (-2.0, 1.5)])
+def test_eq10_fit_recovers_parameters_of_the_unbounded_model(mu, sigma):
+    """Ranks drawn from eq. 10 over 1..infinity (the support that c sums over), with parameters
+    whose mass beyond V is negligible: cutting the draws at V would otherwise bias any fit of an
+    unbounded model, as the finite vocabulary does on real data."""
+    big = 200_000
+    log_r = np.log(np.arange(1, big + 1))
+    log_psi = -log_r - (log_r - mu) ** 2 / (2 * sigma**2)
+    p = np.exp(log_psi - logsumexp_(log_psi))
+    assert p[V:].sum() < 1e-5
+    counts = np.concatenate([[0], np.random.default_rng(2).multinomial(2_000_000, p)[:V]])
+    fit = rd.fit_lognormal_eq10(counts)
+    assert fit.support == "1..inf" and fit.mu == pytest.approx(mu, abs=0.1) and fit.sigma == pytest.approx(sigma, rel=0.05)
+    # the maximum: the true parameters are no better, and the pmf is eq. 10 over the infinite sum
+    true = rd.LognormalRankFit(mu, sigma, 0.0, 1, V, support="1..inf")
+    assert counts[1:] @ fit.log_pmf() >= counts[1:] @ true.log_pmf() - 1e-6
+    psi = np.array([brute_psi(k, fit.mu, fit.sigma) for k in (1, 7)])
+    np.testing.assert_allclose(np.exp(fit.log_pmf()[[0, 6]]), psi / np.exp(rd.appendix_c_exact(fit.mu, fit.sigma).log_c),
+                               rtol=1e-10)
+
+
+def logsumexp_(x):
+    from scipy.special import logsumexp
+
+    return logsumexp(x)
+
+
+def test_a_strongly_peaked_distribution_gives_a_degenerate_fit():
+    """Most targets at rank 1 and a power-law tail (Zipf with exponent 2: 61% at rank 1): the
+    lognormal can only follow it by running to its power-law edge, a median far below rank 1,
+    which ``degeneracy`` reports instead of a number."""
+    peaked = sample_histogram(rd.zipf_log_pmf(2.0, V), 200_000, seed=3)
+    fit = rd.fit_lognormal_eq10(peaked)
+    assert rd.degeneracy(fit) is not None and "extreme parameters" in rd.degeneracy(fit)
+    ordinary = sample_histogram(rd.lognormal_log_pmf(1.0, 2.0, V), 100_000)
+    assert rd.degeneracy(rd.fit_lognormal_eq10(ordinary)) is None
+    assert "did not converge" in rd.degeneracy(rd.LognormalRankFit(float("nan"), 1.0, 0.0, 1, V))
