@@ -179,3 +179,28 @@ def test_approximations_match_closed_forms_and_behave_as_expected():
     assert abs(smooth_approx.ce / smooth_exact.ce - 1) < 0.01  # psi barely changes between ranks
     steep_exact, steep_approx = rd.appendix_c_exact(-5.0, 1.0), rd.appendix_c_approx(-5.0, 1.0)
     assert abs(steep_approx.neg_log_p1 - steep_exact.neg_log_p1) > 0.05  # psi falls steeply from rank 1
+
+
+def test_fit_rank_models_bundles_the_separate_fits():
+    rng = np.random.default_rng(5)
+    log_pmf = rd.lognormal_log_pmf(0.5, 2.0, V)
+    rank = rng.choice(np.arange(1, V + 1), size=20_000, p=np.exp(log_pmf))
+    m = rd.fit_rank_models(rank, V)
+    counts = np.bincount(rank, minlength=V + 1)
+    np.testing.assert_array_equal(m.counts, counts)
+    ln, zf = rd.fit_lognormal_ranks(counts), rd.fit_zipf_ranks(counts)
+    assert (m.lognormal.mu, m.lognormal.sigma, m.zipf.alpha) == (ln.mu, ln.sigma, zf.alpha)
+    assert m.vuong == rd.vuong_test(counts, ln.log_pmf(), zf.log_pmf()) and m.vuong.z > 0
+    assert m.ks_lognormal == rd.ks_distance(counts, ln.log_pmf()) < m.ks_power_law
+    assert (m.ce_exact, m.neg_log_p1_exact) == rd.entropy_and_neg_log_p1(ln.log_pmf())
+    assert m.closed_form == rd.appendix_c_approx(ln.mu, ln.sigma)
+    # each model is fitted over its own vocabulary: a larger one only adds empty ranks
+    wider = rd.fit_rank_models(rank, 4 * V)
+    assert wider.lognormal.vocab_size == 4 * V and len(wider.counts) == 4 * V + 1
+
+
+def test_fit_rank_models_rejects_ranks_outside_the_vocabulary():
+    with pytest.raises(ValueError, match="1..vocab_size"):
+        rd.fit_rank_models(np.array([1, 2, V + 1]), V)
+    with pytest.raises(ValueError, match="1..vocab_size"):
+        rd.fit_rank_models(np.array([0, 1]), V)
