@@ -241,3 +241,28 @@ def test_a_strongly_peaked_distribution_gives_a_degenerate_fit():
     ordinary = sample_histogram(rd.lognormal_log_pmf(1.0, 2.0, V), 100_000)
     assert rd.degeneracy(rd.fit_lognormal_eq10(ordinary)) is None
     assert "did not converge" in rd.degeneracy(rd.LognormalRankFit(float("nan"), 1.0, 0.0, 1, V))
+
+
+def test_fit_rank_models_bundles_the_separate_fits():
+    rng = np.random.default_rng(5)
+    log_pmf = rd.lognormal_log_pmf(0.5, 2.0, V)
+    rank = rng.choice(np.arange(1, V + 1), size=20_000, p=np.exp(log_pmf))
+    m = rd.fit_rank_models(rank, V)
+    counts = np.bincount(rank, minlength=V + 1)
+    np.testing.assert_array_equal(m.counts, counts)
+    ln, zf = rd.fit_lognormal_ranks(counts), rd.fit_zipf_ranks(counts)
+    assert (m.lognormal.mu, m.lognormal.sigma, m.zipf.alpha) == (ln.mu, ln.sigma, zf.alpha)
+    assert m.vuong == rd.vuong_test(counts, ln.log_pmf(), zf.log_pmf()) and m.vuong.z > 0
+    assert m.ks_lognormal == rd.ks_distance(counts, ln.log_pmf()) < m.ks_power_law
+    assert (m.ce_exact, m.neg_log_p1_exact) == rd.entropy_and_neg_log_p1(ln.log_pmf())
+    assert m.closed_form == rd.appendix_c_approx(ln.mu, ln.sigma)
+    # each model is fitted over its own vocabulary: a larger one only adds empty ranks
+    wider = rd.fit_rank_models(rank, 4 * V)
+    assert wider.lognormal.vocab_size == 4 * V and len(wider.counts) == 4 * V + 1
+
+
+def test_fit_rank_models_rejects_ranks_outside_the_vocabulary():
+    with pytest.raises(ValueError, match="1..vocab_size"):
+        rd.fit_rank_models(np.array([1, 2, V + 1]), V)
+    with pytest.raises(ValueError, match="1..vocab_size"):
+        rd.fit_rank_models(np.array([0, 1]), V)

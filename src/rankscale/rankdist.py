@@ -427,3 +427,46 @@ def appendix_c_approx(mu: float, sigma: float) -> AppendixC:
                + np.exp(log_phi_a - log_c) * (sigma - mu / (2 * sigma)))
     neg_log_p1 = _neg_log_p1(mu, sigma, log_c)  # eq. 21: CE = -log p_1 + the bracket
     return AppendixC(mu, sigma, log_c, float(log_i1), float(log_i2), neg_log_p1, float(neg_log_p1 + bracket))
+
+
+# ---------------------------------------------------------------- one model, both fits
+
+
+@dataclass(frozen=True)
+class RankModels:
+    """One model's rank distribution on one corpus, fitted both ways, with what section 5.2
+    predicts from the lognormal fit (see ``fit_rank_models``)."""
+
+    counts: np.ndarray  # (V + 1,) rank histogram, counts[0] = 0
+    lognormal: LognormalRankFit
+    zipf: ZipfRankFit
+    vuong: VuongTest  # lognormal over power law: z > 0 favours the lognormal
+    ks_lognormal: float
+    ks_power_law: float
+    ce_exact: float  # entropy of the fitted lognormal on ranks 1..V
+    neg_log_p1_exact: float  # -log p_1 of the same distribution
+    closed_form: AppendixC  # appendix C's closed forms at the fitted (mu, sigma), ranks 1..infinity
+
+
+def fit_rank_models(rank, vocab_size: int) -> RankModels:
+    """Fit the discrete lognormal and the power law to the ranks of one model's targets, compare
+    them (Vuong's test, KS distances) and predict CE and -log p_1 from the lognormal fit, both
+    exactly on ranks 1..``vocab_size`` and with appendix C's closed forms.
+
+    rank : (n,) 1-based ranks (``metrics.rank_1based``); vocab_size : the model's own vocabulary,
+    so that models with different tokenizers are each fitted over their own ranks.
+
+    >>> rng = np.random.default_rng(0)
+    >>> m = fit_rank_models(np.minimum(np.ceil(rng.lognormal(0.5, 1.5, 5000)), 100).astype(int), 100)
+    >>> bool(m.vuong.z > 0), bool(m.ks_lognormal < m.ks_power_law)
+    (True, True)
+    """
+    rank = np.asarray(rank)
+    if rank.size == 0 or rank.min() < 1 or rank.max() > vocab_size:
+        raise ValueError(f"ranks must lie in 1..vocab_size ({vocab_size})")
+    counts = np.bincount(rank, minlength=vocab_size + 1)
+    lognormal, zipf = fit_lognormal_ranks(counts), fit_zipf_ranks(counts)
+    ce_exact, neg_log_p1_exact = entropy_and_neg_log_p1(lognormal.log_pmf())
+    return RankModels(counts, lognormal, zipf, vuong_test(counts, lognormal.log_pmf(), zipf.log_pmf()),
+                      ks_distance(counts, lognormal.log_pmf()), ks_distance(counts, zipf.log_pmf()),
+                      ce_exact, neg_log_p1_exact, appendix_c_approx(lognormal.mu, lognormal.sigma))
