@@ -21,24 +21,21 @@
 # distribution around the target (Fig. 5) and with the score distribution $q_e$ converging to
 # the RBE distribution $p_e$ (Fig. 6).
 #
-# The paper follows Pythia models through their public training checkpoints. Here the same
-# analysis runs on the offline ladder, whose training saves checkpoints at steps 0 (the random
-# initialisation), 16, 128 and the final step for a few sizes. Everything uses paper B's 0-based
-# strict rank-based error $e$ = `gt` (log axes show $e + 1$, the 1-based rank with strict ties).
+# The paper follows three Pythia models through their public training checkpoints (its
+# appendix A.1). Here the same analysis runs on every family of the model set that has
+# checkpoints: a ladder trained by this project saves them at steps 0 (the random
+# initialisation), 16, 128 and its final step for some of its sizes, and the hub sets read
+# Pythia's published revisions at the steps the paper uses. A family without checkpoints can
+# still be shown in Fig. 5, which needs only a final model; for the other claims it is *not
+# testable on this set*. Everything uses paper B's 0-based strict rank-based error $e$ = `gt`
+# (log axes show $e + 1$, the 1-based rank with strict ties).
 
 # %% tags=["parameters"]
 profile = "tiny"
-corpora = ["pydocs", "stdlib", "humaneval"]
-revisions = None  # hub checkpoints, e.g. ["step0", "step16", "step128", "step1000", "step10000", "step100000"]
-
-# %% [markdown]
-# **Hub checkpoints.** `revisions` is meant for the hub profiles: Pythia publishes its training
-# checkpoints as git revisions of each model repository (`revision="step1000"` and so on), and a
-# run on the paper's own models would set, for example,
-# `revisions = ["step0", "step16", "step128", "step1000", "step10000", "step100000"]` together
-# with `profile = "reduced"` and read one extraction per revision. This version of the companion
-# evaluates checkpoints of the offline ladder only, so setting `revisions` stops the chapter with
-# an explanation instead of silently showing ladder checkpoints.
+corpora = None  # None: every corpus of the model set
+uniform_share = 0.95  # EE(step 0) >= this x log V counts as "nearly uniform" (ours; the paper gives no number)
+paper_fig4_steps = [0, 128, 10_000]  # paper B, Table 3: the steps of its Fig. 4 ...
+paper_fig6_steps = [0, 16, 128, 10_000]  # ... and Fig. 6, used where a model has all of them
 
 # %%
 import matplotlib.pyplot as plt
@@ -46,35 +43,61 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-import rankscale
-from rankscale import RankscaleError, metrics, report
+from rankscale import dynamics, metrics, report, runs
 
-if revisions is not None:
-    raise RankscaleError(
-        f"revisions={revisions!r} asks for hub checkpoints, which this version of the chapter cannot "
-        "load; leave revisions = None to use the offline ladder's saved checkpoints"
-    )
-
-checkpoints = {corpus: report.profile_checkpoints(profile, corpus) for corpus in corpora}
-finals = {corpus: report.profile_runs(profile, corpus) for corpus in corpora}
+corpora = corpora or runs.corpora(profile)
+finals = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
+checkpoints = {corpus: runs.checkpoint_runs(profile, corpus) for corpus in corpora}
 report.header(profile, finals)
-checkpoint_sizes = list(dict.fromkeys(meta["size"] for meta, _, _ in checkpoints[corpora[0]]))
-steps = sorted({step for _, step, _ in checkpoints[corpora[0]]})
-display(Markdown(
-    f"**Checkpoints** of {', '.join(checkpoint_sizes)} at steps {', '.join(map(str, steps))}, "
-    f"{len(checkpoints[corpora[0]][0][2]):,} held-out tokens each per corpus."
-))
+families = list(runs.by_family(finals[corpora[0]]))
+# checkpointed models of each family (smallest first) and the steps each was saved at
+ck_groups = runs.by_family(checkpoints[corpora[0]])
+checkpointed = {family: list(dict.fromkeys(run.name for run in ck_groups.get(family, []))) for family in families}
+steps_of = {(run.family, run.name): [] for run in checkpoints[corpora[0]]}
+for run in checkpoints[corpora[0]]:
+    steps_of[run.family, run.name].append(run.step)
+with_checkpoints = [family for family in families if checkpointed[family]]
+no_checkpoints = [f"{family}: no training checkpoints in this model set" for family in families
+                  if not checkpointed[family]]
+
+
+def steps_text(steps):
+    return ", ".join(f"{s:,}" for s in steps)
+
+
+lines = []
+for family in families:
+    if not checkpointed[family]:
+        lines.append(f"{family}: none, so its training dynamics are not testable on this set")
+        continue
+    described = {}
+    for name in checkpointed[family]:
+        described.setdefault(tuple(steps_of[family, name]), []).append(name)
+    tokens = sorted({len(run.records) for run in ck_groups[family]})
+    lines.append(f"{family}: " + "; ".join(f"{', '.join(names)} at steps {steps_text(steps)}"
+                                            for steps, names in described.items())
+                 + f" ({'/'.join(f'{t:,}' for t in tokens)} held-out tokens each on {corpora[0]})")
+display(Markdown("**Checkpoints** · " + " · ".join(lines)
+                 + ("" if with_checkpoints else
+                    ". **No family of this set has training checkpoints**: every training-dynamics claim of this "
+                    "chapter is not testable on it, and only Fig. 5, which needs a final model, is drawn.")))
 
 rows = []
 for corpus in corpora:
-    for meta, step, rec in checkpoints[corpus]:
-        dec = metrics.ce_decomposition(rec.logp, rec.gt)
-        rows.append({"corpus": corpus, "model": meta["size"], "params": meta["params_non_embedding"],
-                     "step": step, "CE": dec.ce, "EE": dec.error_entropy, "SA": dec.self_alignment,
-                     "Conf": dec.confidence, "decomposition": dec,
-                     "vocab_size": rec.manifest["vocab_size"]})
-dynamics = pd.DataFrame(rows)
-print(f"rankscale {rankscale.__version__}")
+    for run in checkpoints[corpus]:
+        dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
+        rows.append({"corpus": corpus, "family": run.family, "model": run.name, "params": run.non_embedding,
+                     "step": run.step, "CE": dec.ce, "EE": dec.error_entropy, "SA": dec.self_alignment,
+                     "Conf": dec.confidence, "decomposition": dec, "vocab_size": run.vocab_size})
+dynamics_table = pd.DataFrame(rows, columns=["corpus", "family", "model", "params", "step", "CE", "EE", "SA", "Conf",
+                                             "decomposition", "vocab_size"])
+
+
+def series_of(corpus, family, model):
+    """One model's checkpoints on one corpus, in training order."""
+    return dynamics_table[(dynamics_table.corpus == corpus) & (dynamics_table.family == family)
+                          & (dynamics_table.model == model)].sort_values("step")
+
 
 # %% [markdown]
 # ## Setup (paper B, Table 3)
@@ -82,50 +105,78 @@ print(f"rankscale {rankscale.__version__}")
 # Paper B's Table 3 lists which data and checkpoints each training-dynamics figure uses: Pythia
 # 160M, 410M and 1B at steps 0, 16, 128, 1k, 10k and 100k on Wikipedia, C4 and Pile-GitHub for
 # Fig. 3; Pythia-160M at steps 0, 128 and 10k for Fig. 4; a trained Pythia-70M for Fig. 5; and
-# Pythia-410M at steps 0, 16, 128 and 10k for Fig. 6. This chapter's counterpart:
+# Pythia-410M at steps 0, 16, 128 and 10k for Fig. 6. This chapter makes the same choices within
+# each family by position rather than by name: Fig. 3 uses every checkpointed model; Fig. 4 the
+# family's smallest checkpointed model (160M is the smallest of the paper's three), at the
+# paper's steps where that model has them and otherwise at its first, second-to-last and last;
+# Fig. 5 the family's largest final model; Fig. 6 its middle checkpointed model (410M is the
+# middle one), at the paper's steps where it has them and otherwise at every step. The table
+# says what that gives on this set.
+
 
 # %%
-fig4_model, fig6_model = checkpoint_sizes[0], checkpoint_sizes[len(checkpoint_sizes) // 2]
-fig5_model = finals[corpora[0]][-1][0]["size"]
-fig4_steps = [steps[0], steps[-2], steps[-1]]
-display(pd.DataFrame({
-    "figure": ["Fig. 3", "Fig. 4", "Fig. 5", "Fig. 6"],
-    "data (ours)": [", ".join(corpora), corpora[0], ", ".join(corpora), corpora[0]],
-    "models and checkpoints (ours)": [
-        f"{', '.join(checkpoint_sizes)} @ steps {', '.join(map(str, steps))}",
-        f"{fig4_model} @ steps {', '.join(map(str, fig4_steps))}",
-        f"{fig5_model}, final model",
-        f"{fig6_model} @ steps {', '.join(map(str, steps))}",
-    ],
-}).style.hide(axis="index"))
+def pick_steps(steps, paper_steps, fallback):
+    return list(paper_steps) if set(paper_steps) <= set(steps) else fallback(steps)
+
+
+fig4, fig6, fig5_model = {}, {}, {}
+table3 = []
+for family in families:
+    fig5_model[family] = runs.by_family(finals[corpora[0]])[family][-1].name
+    names = checkpointed[family]
+    if names:
+        small, middle = names[0], names[len(names) // 2]
+        fig4[family] = (small, pick_steps(steps_of[family, small], paper_fig4_steps,
+                                          lambda s: list(dict.fromkeys([s[0], s[-2], s[-1]] if len(s) > 2 else s))))
+        fig6[family] = (middle, pick_steps(steps_of[family, middle], paper_fig6_steps, list))
+        fig3_text = "; ".join(f"{name} @ steps {steps_text(steps_of[family, name])}" for name in names)
+        fig4_text = f"{small} (smallest checkpointed) @ steps {steps_text(fig4[family][1])}"
+        fig6_text = f"{middle} (middle checkpointed) @ steps {steps_text(fig6[family][1])}"
+    else:
+        fig3_text = fig4_text = fig6_text = f"no checkpoints: {report.NOT_TESTABLE}"
+    table3 += [{"figure": "Fig. 3", "family": family, "data (ours)": ", ".join(corpora),
+                "models and checkpoints": fig3_text},
+               {"figure": "Fig. 4", "family": family, "data (ours)": corpora[0], "models and checkpoints": fig4_text},
+               {"figure": "Fig. 5", "family": family, "data (ours)": ", ".join(corpora),
+                "models and checkpoints": f"{fig5_model[family]} (largest), final model"},
+               {"figure": "Fig. 6", "family": family, "data (ours)": corpora[0], "models and checkpoints": fig6_text}]
+display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axis="index"))
 
 # %% [markdown]
 # ## The four quantities across training (paper B, §3.2, Fig. 3)
 #
-# Each row is a corpus, each column one quantity; the lines are model sizes. The step axis is
+# Each row is a corpus, each column one quantity; each line is one checkpointed model, in its
+# family's colour and marker (line styles tell a family's models apart). The step axis is
 # linear up to 1 and logarithmic beyond, so that the initialisation (step 0) has a place.
 # Paper B's reading of its Fig. 3: EE falls steadily, SA comes down at the end, and Confidence
 # rises (it enters CE with a minus sign, so a rising Confidence lowers CE).
 
 # %%
 quantities = ["CE", "EE", "SA", "Conf"]
-fig, axes = plt.subplots(len(corpora), 4, figsize=(14, 2.8 * len(corpora)), squeeze=False, sharex=True)
-for row, corpus in zip(axes, corpora):
-    for ax, quantity in zip(row, quantities):
-        for i, size in enumerate(checkpoint_sizes):
-            series = dynamics[(dynamics.corpus == corpus) & (dynamics.model == size)]
-            ax.plot(series.step, series[quantity], "o-", ms=4, color=f"C{i}", label=size)
-        ax.set_xscale("symlog", linthresh=1)
-        ax.set_title(f"{corpus} · {quantity}", fontsize=10)
-    row[0].set_ylabel("nats")
-for ax in axes[-1]:
-    ax.set_xlabel("training step")
-axes[0, 0].legend(fontsize=8)
-fig.suptitle("Paper B, Fig. 3 analogue: CE and its components over training checkpoints", y=1.0)
-fig.tight_layout()
-plt.show()
-display(dynamics.drop(columns=["decomposition", "vocab_size"]).style
-        .format({q: "{:.4f}" for q in quantities} | {"params": "{:,}"}).hide(axis="index"))
+LINE_STYLES = ["-", "--", ":", "-."]
+if with_checkpoints:
+    fig, axes = plt.subplots(len(corpora), 4, figsize=(14, 2.8 * len(corpora)), squeeze=False, sharex=True)
+    for row, corpus in zip(axes, corpora):
+        for ax, quantity in zip(row, quantities):
+            for family in with_checkpoints:
+                style = report.family_style(profile, family)
+                for i, name in enumerate(checkpointed[family]):
+                    series = series_of(corpus, family, name)
+                    ax.plot(series.step, series[quantity], ms=4, ls=LINE_STYLES[i % len(LINE_STYLES)],
+                            color=style["color"], marker=style["marker"], label=f"{family}: {name}")
+            ax.set_xscale("symlog", linthresh=1)
+            ax.set_title(f"{corpus} · {quantity}", fontsize=10)
+        row[0].set_ylabel("nats")
+    for ax in axes[-1]:
+        ax.set_xlabel("training step")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle("Paper B, Fig. 3 analogue: CE and its components over training checkpoints", y=1.0)
+    fig.tight_layout()
+    plt.show()
+    display(dynamics_table.drop(columns=["decomposition", "vocab_size"]).style
+            .format({q: "{:.4f}" for q in quantities} | {"params": "{:,}", "step": "{:,}"}).hide(axis="index"))
+else:
+    display(Markdown(f"No checkpoints, so no Fig. 3 on this set ({'; '.join(no_checkpoints)})."))
 
 # %% [markdown]
 # ### Who moves CE between two checkpoints?
@@ -133,34 +184,44 @@ display(dynamics.drop(columns=["decomposition", "vocab_size"]).style
 # Because CE = EE + SA − Conf holds at every checkpoint, the drop of CE between two checkpoints
 # splits exactly into the drop of EE, the drop of SA and the *rise* of Confidence. The bars show
 # each component's part of CE's drop over each interval, as a fraction of that drop (the three
-# parts add up to 1; a negative part means that component worked against the drop). The paper's
-# account predicts EE's part to dominate the first interval and SA and Confidence to matter
-# only later.
+# parts add up to 1; a negative part means that component worked against the drop;
+# `rankscale.dynamics.interval_parts`). The paper's account predicts EE's part to dominate the
+# first interval and SA and Confidence to matter only later. One panel per corpus (rows) and
+# checkpointed model (columns).
+
 
 # %%
-intervals = [f"{a}→{b}" for a, b in zip(steps[:-1], steps[1:])]
-fig, axes = plt.subplots(len(corpora), len(checkpoint_sizes), figsize=(4 * len(checkpoint_sizes), 2.8 * len(corpora)),
-                         squeeze=False, sharey=True)
-interval_shares = {}
-for row, corpus in zip(axes, corpora):
-    for ax, size in zip(row, checkpoint_sizes):
-        series = dynamics[(dynamics.corpus == corpus) & (dynamics.model == size)].sort_values("step")
-        shares = metrics.ce_shares(-np.diff(series.EE), -np.diff(series.SA), -np.diff(series.Conf))
-        interval_shares[corpus, size] = shares
-        x = np.arange(len(intervals))
-        for j, (name, color) in enumerate(zip(metrics.COMPONENTS, ["C0", "C2", "C3"])):
-            label = {"EE": "EE drop", "SA": "SA drop", "Conf": "Conf rise"}[name]
-            ax.bar(x + (j - 1) * 0.27, shares[name], width=0.27, color=color, label=label)
-        ax.axhline(0, color="k", lw=0.5)
-        ax.set_xticks(x, intervals, fontsize=8)
-        ax.set_yscale("symlog", linthresh=1)
-        ax.set_yticks([-10, -1, 0, 1, 10], ["−10", "−1", "0", "1", "10"])
-        ax.set_title(f"{corpus} · {size}", fontsize=10)
-    row[0].set_ylabel("part of the CE drop")
-axes[0, 0].legend(fontsize=8)
-fig.suptitle("Each component's part of the CE drop between checkpoints (parts sum to 1)", y=1.0)
-fig.tight_layout()
-plt.show()
+def short(step):
+    return f"{step // 1000}k" if step >= 1000 and step % 1000 == 0 else str(step)
+
+
+series_keys = [(family, name) for family in with_checkpoints for name in checkpointed[family]
+               if len(steps_of[family, name]) >= 2]
+if series_keys:
+    fig, axes = plt.subplots(len(corpora), len(series_keys), figsize=(3.6 * len(series_keys), 2.8 * len(corpora)),
+                             squeeze=False, sharey=True)
+    for row, corpus in zip(axes, corpora):
+        for ax, (family, name) in zip(row, series_keys):
+            series = series_of(corpus, family, name)
+            parts = dynamics.interval_parts(series.EE, series.SA, series.Conf)
+            x = np.arange(len(series) - 1)
+            for j, (component, color) in enumerate(zip(metrics.COMPONENTS, ["C0", "C2", "C3"])):
+                label = {"EE": "EE drop", "SA": "SA drop", "Conf": "Conf rise"}[component]
+                ax.bar(x + (j - 1) * 0.27, np.nan_to_num(parts[component], posinf=0, neginf=0), width=0.27,
+                       color=color, label=label)
+            ax.axhline(0, color="k", lw=0.5)
+            steps = list(series.step)
+            ax.set_xticks(x, [f"{short(a)}→{short(b)}" for a, b in zip(steps[:-1], steps[1:])], fontsize=7)
+            ax.set_yscale("symlog", linthresh=1)
+            ax.set_yticks([-10, -1, 0, 1, 10], ["−10", "−1", "0", "1", "10"])
+            ax.set_title(f"{corpus} · {family}: {name}", fontsize=9)
+        row[0].set_ylabel("part of the CE drop")
+    axes[0, 0].legend(fontsize=7)
+    fig.suptitle("Each component's part of the CE drop between checkpoints (parts sum to 1)", y=1.0)
+    fig.tight_layout()
+    plt.show()
+else:
+    display(Markdown("No model of this set has two or more checkpoints, so there is no interval to split."))
 
 # %% [markdown]
 # The vertical axis is linear between −1 and 1 and logarithmic outside: over an interval where
@@ -170,21 +231,38 @@ plt.show()
 #
 # At initialisation the model ranks the target essentially at random, so $p_e$ is close to the
 # uniform $1/V$ (grey line) and Error-Entropy is close to its maximum $\log V$. Training moves
-# the mass towards small RBE values, which is what lowering EE requires.
+# the mass towards small RBE values, which is what lowering EE requires. One row per family with
+# checkpoints: its smallest checkpointed model on the first corpus.
+
 
 # %%
-fig, axes = plt.subplots(1, len(fig4_steps), figsize=(4.2 * len(fig4_steps), 3.4), sharey=True, squeeze=False)
-for ax, step in zip(axes[0], fig4_steps):
-    entry = dynamics[(dynamics.corpus == corpora[0]) & (dynamics.model == fig4_model) & (dynamics.step == step)].iloc[0]
-    dec = entry.decomposition
-    ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0")
-    ax.axhline(1 / entry.vocab_size, color="grey", ls="--", lw=1)
-    ax.set_title(f"step {step}: EE = {dec.error_entropy:.2f}, log V = {np.log(entry.vocab_size):.2f}", fontsize=10)
-    ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
-axes[0, 0].set_ylabel("$p_e$")
-fig.suptitle(f"Paper B, Fig. 4 analogue: RBE distribution of {fig4_model} on {corpora[0]} during training")
-fig.tight_layout()
-plt.show()
+def family_rows(picks, title):
+    """A row of panels per family (one per step of its pick), for Figs. 4 and 6."""
+    n_cols = max(len(steps) for _, steps in picks.values())
+    fig, axes = plt.subplots(len(picks), n_cols, figsize=(3.7 * n_cols, 3.3 * len(picks)), squeeze=False)
+    for row, (family, (name, steps)) in zip(axes, picks.items()):
+        for ax in row[len(steps):]:
+            ax.set_visible(False)
+        yield family, name, zip(row, steps)
+    fig.suptitle(title)
+    fig.tight_layout()
+    plt.show()
+
+
+if fig4:
+    for family, name, panels in family_rows(fig4, f"Paper B, Fig. 4 analogue: RBE distribution during training, on "
+                                                  f"{corpora[0]}"):
+        for ax, step in panels:
+            entry = series_of(corpora[0], family, name).set_index("step").loc[step]
+            dec = entry.decomposition
+            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=report.family_style(profile, family)["color"])
+            ax.axhline(1 / entry.vocab_size, color="grey", ls="--", lw=1)
+            ax.set_title(f"{family}: {name} · step {step:,}\nEE = {dec.error_entropy:.2f}, "
+                         f"log V = {np.log(entry.vocab_size):.2f}", fontsize=9)
+            ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
+            ax.set_ylabel("$p_e$")
+else:
+    display(Markdown(f"No checkpoints, so no Fig. 4 on this set ({'; '.join(no_checkpoints)})."))
 
 # %% [markdown]
 # With a finite evaluation sample the step-0 distribution is not flat: each rank is hit a
@@ -199,29 +277,36 @@ plt.show()
 # second-best, ... token over predictions whose target has RBE 1 (rank 2) and RBE 3 (rank 4),
 # and reports that the probability breaks off a little after the target's position. The
 # records keep the highest few log-probabilities of every prediction, enough for that picture.
-# Shown for the largest final model; the vertical line marks the target's own position.
+# Shown for the largest final model of each family (one row each), whether or not the family
+# has checkpoints; the vertical line marks the target's own position.
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
+fig5_rbes = [1, 3]
+fig, axes = plt.subplots(len(families), 2, figsize=(10, 3.4 * len(families)), squeeze=False, sharey=True)
 drops = []
-for ax, e in zip(axes, [1, 3]):
-    for i, corpus in enumerate(corpora):
-        meta, rec = finals[corpus][-1]
-        probs = metrics.top_rank_probs(rec.top_logp, rec.gt, e)
-        drops.append({"corpus": corpus, "target RBE e": e, "target position (1-based)": e + 1,
-                      "predictions": int(np.sum(rec.gt == e)),
-                      "sharpest drop after position": metrics.sharpest_drop(probs)})
-        ax.plot(np.arange(1, len(probs) + 1), probs, "o-", ms=4, color=f"C{i}", label=corpus)
-    ax.axvline(e + 1, color="grey", ls=":", lw=1)
-    ax.set_yscale("log")
-    ax.set_title(f"target at RBE {e} (rank {e + 1}) · {fig5_model}", fontsize=10)
-    ax.set_xlabel("position in the model's ranking (1-based)")
-axes[0].set_ylabel("mean output probability")
-axes[0].legend(fontsize=8)
+for row, family in zip(axes, families):
+    for ax, e in zip(row, fig5_rbes):
+        for i, corpus in enumerate(corpora):
+            run = runs.by_family(finals[corpus])[family][-1]
+            n_e = int(np.sum(run.records.gt == e))
+            if n_e == 0:  # no target at this rank: nothing to average
+                continue
+            probs = metrics.top_rank_probs(run.records.top_logp, run.records.gt, e)
+            drops.append({"family": family, "model": run.name, "corpus": corpus, "target RBE e": e,
+                          "target position (1-based)": e + 1, "predictions": n_e,
+                          "sharpest drop after position": metrics.sharpest_drop(probs)})
+            ax.plot(np.arange(1, len(probs) + 1), probs, "o-", ms=4, color=f"C{i}", label=corpus)
+        ax.axvline(e + 1, color="grey", ls=":", lw=1)
+        ax.set_yscale("log")
+        ax.set_title(f"{family}: {fig5_model[family]} · target at RBE {e} (rank {e + 1})", fontsize=10)
+        ax.set_xlabel("position in the model's ranking (1-based)")
+    row[0].set_ylabel("mean output probability")
+axes[0, 0].legend(fontsize=8)
 fig.suptitle("Paper B, Fig. 5 analogue: output probabilities of the top-ranked tokens")
 fig.tight_layout()
 plt.show()
-drops = pd.DataFrame(drops)
+drops = pd.DataFrame(drops, columns=["family", "model", "corpus", "target RBE e", "target position (1-based)",
+                                     "predictions", "sharpest drop after position"])
 display(drops.style.hide(axis="index"))
 
 # %% [markdown]
@@ -235,7 +320,8 @@ display(drops.style.hide(axis="index"))
 # Self-Alignment is the Kullback-Leibler divergence from $q_e$ to $p_e$. If a model's
 # normalised scores tracked its own error frequencies exactly, the two clouds below would lie on
 # top of each other and SA would be zero. Paper B's Fig. 6 shows them far apart early and nearly
-# identical after training.
+# identical after training. One row per family with checkpoints: its middle checkpointed model
+# on the first corpus.
 #
 # One thing to keep in mind when reading the first panel: at initialisation *both* distributions
 # are close to uniform (random ranks, near-uniform scores), so SA starts small; what is left of
@@ -243,76 +329,102 @@ display(drops.style.hide(axis="index"))
 # once training has begun to concentrate $p_e$ and the scores have not yet followed.
 
 # %%
-fig, axes = plt.subplots(1, len(steps), figsize=(3.6 * len(steps), 3.4), sharey=True, squeeze=False)
-for ax, step in zip(axes[0], steps):
-    dec = dynamics[(dynamics.corpus == corpora[0]) & (dynamics.model == fig6_model)
-                   & (dynamics.step == step)].iloc[0].decomposition
-    ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0", label="$p_e$")
-    ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6, label="$q_e$")
-    ax.set_title(f"step {step}: SA = {dec.self_alignment:.3f}", fontsize=10)
-    ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
-axes[0, 0].set_ylabel("probability")
-axes[0, 0].legend(fontsize=8)
-fig.suptitle(f"Paper B, Fig. 6 analogue: $p_e$ and $q_e$ of {fig6_model} on {corpora[0]} during training")
-fig.tight_layout()
-plt.show()
+if fig6:
+    for family, name, panels in family_rows(fig6, f"Paper B, Fig. 6 analogue: $p_e$ and $q_e$ during training, on "
+                                                  f"{corpora[0]}"):
+        for ax, step in panels:
+            dec = series_of(corpora[0], family, name).set_index("step").loc[step].decomposition
+            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0", label="$p_e$")
+            ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6, label="$q_e$")
+            ax.set_title(f"{family}: {name} · step {step:,}\nSA = {dec.self_alignment:.3f}", fontsize=9)
+            ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
+            ax.set_ylabel("probability")
+            if step == fig6[family][1][0]:
+                ax.legend(fontsize=7)
+else:
+    display(Markdown(f"No checkpoints, so no Fig. 6 on this set ({'; '.join(no_checkpoints)})."))
 
 # %% [markdown]
 # ## Verdicts
 #
-# Each rule is applied to every (model size, corpus) series of checkpoints; *reproduced* if it
-# holds for all of them, *partly* if for some, *not reproduced* if for none.
+# Each rule is applied to every series of checkpoints, one per (family, checkpointed model,
+# corpus), with `rankscale.dynamics.series_checks`; *reproduced* if it holds for all of them,
+# *partly* if for some, *not reproduced* if for none. The "ours" column counts the series per
+# family and names the families (and series) a rule could not be tested on; a rule that no
+# series can test is *not testable on this set*.
 #
 # - EE falls steadily: EE decreases from each checkpoint to the next.
-# - SA comes down at the end: SA at the final checkpoint is below SA at the one before.
-# - Confidence rises: Conf at the final checkpoint is above Conf at step 0.
+# - SA comes down at the end: SA at the last checkpoint is below SA at the one before.
+# - Confidence rises: Conf at the last checkpoint is above Conf at the first.
 # - EE first, SA and Confidence later: in the first interval EE has the largest part of the CE
 #   drop, and SA and Confidence together have a larger part in the last interval than in the
-#   first.
-# - Nearly uniform at initialisation: EE at step 0 is at least 95% of $\log V$ (a threshold of
-#   ours; the paper gives no number).
-# - $q_e$ aligns with $p_e$: SA at the final checkpoint is below its value at every earlier
+#   first (needs three checkpoints).
+# - Nearly uniform at initialisation: EE at step 0 is at least `uniform_share` of $\log V$ (a
+#   threshold of ours; the paper gives no number; needs a step-0 checkpoint).
+# - $q_e$ aligns with $p_e$: SA at the last checkpoint is below its value at every earlier
 #   checkpoint.
-# - Probability breaks off below the target (Fig. 5): *reproduced* if the sharpest drop comes
-#   right after position $e+2$ as in the paper for both targets on every corpus, *partly* if it
-#   comes at or after the target's own position $e+1$ in every case, *not reproduced* otherwise.
+# - Probability breaks off below the target (Fig. 5, every family's largest final model):
+#   *reproduced* if the sharpest drop comes right after position $e+2$ as in the paper for both
+#   targets on every corpus, *partly* if it comes at or after the target's own position $e+1$ in
+#   every case, *not reproduced* otherwise.
 
 # %%
-def share_rule(hits: int, total: int) -> str:
-    return "reproduced" if hits == total else "partly" if hits else "not reproduced"
+check_rows = []
+for corpus in corpora:
+    for family in with_checkpoints:
+        for name in checkpointed[family]:
+            s = series_of(corpus, family, name)
+            check_rows.append({"corpus": corpus, "family": family, "model": name,
+                               "EE(first) / log V": s.EE.iloc[0] / np.log(s.vocab_size.iloc[0]) if s.step.iloc[0] == 0
+                               else np.nan,
+                               **dynamics.series_checks(s.step, s.EE, s.SA, s.Conf, int(s.vocab_size.iloc[0]),
+                                                        uniform_share)})
+checks = pd.DataFrame(check_rows, columns=["corpus", "family", "model", "EE(first) / log V", *dynamics.RULES])
+if len(checks):
+    display(checks.style.format({"EE(first) / log V": "{:.3f}"}, na_rep="—").hide(axis="index"))
 
 
-series = [group.sort_values("step") for _, group in dynamics.groupby(["corpus", "model"], sort=False)]
-n = len(series)
-ee_falls = sum(bool(np.all(np.diff(s.EE) < 0)) for s in series)
-sa_ends_down = sum(bool(s.SA.iloc[-1] < s.SA.iloc[-2]) for s in series)
-conf_rises = sum(bool(s.Conf.iloc[-1] > s.Conf.iloc[0]) for s in series)
-ee_first = sum(bool(sh["EE"][0] == max(sh[k][0] for k in metrics.COMPONENTS)
-                    and sh["SA"][-1] + sh["Conf"][-1] > sh["SA"][0] + sh["Conf"][0])
-               for sh in interval_shares.values())
-uniform_ratio = [s.EE.iloc[0] / np.log(s.vocab_size.iloc[0]) for s in series]
-sa_best_at_end = sum(bool(s.SA.iloc[-1] < s.SA.iloc[:-1].min()) for s in series)
-drop_at_paper = bool(np.all(drops["sharpest drop after position"] == drops["target RBE e"] + 2))
-drop_below_target = bool(np.all(drops["sharpest drop after position"] >= drops["target RBE e"] + 1))
-ours_drops = "; ".join(f"{r['corpus']} rank {r['target position (1-based)']}: after {r['sharpest drop after position']}"
-                       for _, r in drops.iterrows())
+def judge(rule, claim, extra=None):
+    """A Verdict for one rule: graded on the series that can test it, per family in the text."""
+    tested = checks[checks[rule].notna()]
+    untested = [f"{family}/{model} (needs {dynamics.REQUIRES[rule]})"
+                for (family, model), _ in checks[checks[rule].isna()].groupby(["family", "model"], sort=False)]
+    left_out = no_checkpoints + untested
+    if tested.empty:
+        reason = "no series can test it: " + "; ".join(left_out or ["no checkpoints"])
+        return report.Verdict(claim, "qualitative", reason, report.NOT_TESTABLE)
+    holds = tested[rule].astype(bool)
+    ours = (f"holds in {int(holds.sum())}/{len(tested)} series ("
+            + ", ".join(f"{family} {int(part[rule].astype(bool).sum())}/{len(part)}"
+                        for family, part in tested.groupby("family", sort=False)) + ")"
+            + (f"; {extra(tested)}" if extra else "")
+            + (f"; not tested on: {'; '.join(left_out)}" if left_out else ""))
+    return report.Verdict(claim, "qualitative", ours, report.grade(holds))
+
+
+if drops.empty:
+    drop_verdict = report.Verdict("Output probability breaks off just below the target (§3.3, Fig. 5)",
+                                  "sharpest drop after position 3 (target rank 2) and 5 (target rank 4)",
+                                  "no final model has targets at RBE 1 or 3", report.NOT_TESTABLE)
+else:
+    at_paper = drops["sharpest drop after position"] == drops["target RBE e"] + 2
+    below_target = drops["sharpest drop after position"] >= drops["target RBE e"] + 1
+    drop_verdict = report.Verdict(
+        "Output probability breaks off just below the target (§3.3, Fig. 5)",
+        "sharpest drop after position 3 (target rank 2) and 5 (target rank 4)",
+        "; ".join(f"{family}/{model}: " + ", ".join(f"{r['corpus']} rank {r['target position (1-based)']} after "
+                                                    f"{r['sharpest drop after position']}" for _, r in part.iterrows())
+                  for (family, model), part in drops.groupby(["family", "model"], sort=False)),
+        "reproduced" if at_paper.all() else "partly" if below_target.all() else "not reproduced")
 
 verdicts = report.verdict_table("B2", [
-    report.Verdict("Error-Entropy decreases steadily during training (§3.2, Fig. 3)", "qualitative",
-                   f"EE falls at every checkpoint in {ee_falls}/{n} series", share_rule(ee_falls, n)),
-    report.Verdict("Self-Alignment declines at the end of training (§3.2, Fig. 3)", "qualitative",
-                   f"SA falls over the last interval in {sa_ends_down}/{n} series", share_rule(sa_ends_down, n)),
-    report.Verdict("Confidence increases during training (§3.2, Fig. 3)", "qualitative",
-                   f"final Conf above step-0 Conf in {conf_rises}/{n} series", share_rule(conf_rises, n)),
-    report.Verdict("EE is optimised first, SA and Confidence later (§3.2)", "qualitative",
-                   f"rule holds in {ee_first}/{n} series", share_rule(ee_first, n)),
-    report.Verdict("The RBE distribution is nearly uniform at initialisation (§3.3, Fig. 4)", "qualitative",
-                   f"EE(step 0) / log V from {min(uniform_ratio):.3f} to {max(uniform_ratio):.3f}",
-                   share_rule(sum(r >= 0.95 for r in uniform_ratio), n)),
-    report.Verdict("q_e becomes nearly identical to p_e after training (§3.3, Fig. 6)", "qualitative",
-                   f"final SA the lowest of all checkpoints in {sa_best_at_end}/{n} series",
-                   share_rule(sa_best_at_end, n)),
-    report.Verdict("Output probability breaks off just below the target (§3.3, Fig. 5)",
-                   "sharpest drop after position 3 (target rank 2) and 5 (target rank 4)", ours_drops,
-                   "reproduced" if drop_at_paper else "partly" if drop_below_target else "not reproduced"),
+    judge("ee_falls", "Error-Entropy decreases steadily during training (§3.2, Fig. 3)"),
+    judge("sa_ends_down", "Self-Alignment declines at the end of training (§3.2, Fig. 3)"),
+    judge("conf_rises", "Confidence increases during training (§3.2, Fig. 3)"),
+    judge("ee_first", "EE is optimised first, SA and Confidence later (§3.2)"),
+    judge("uniform_at_init", "The RBE distribution is nearly uniform at initialisation (§3.3, Fig. 4)",
+          lambda tested: f"EE(step 0) / log V from {tested['EE(first) / log V'].min():.3f} to "
+                         f"{tested['EE(first) / log V'].max():.3f} (threshold {uniform_share})"),
+    judge("sa_lowest_at_end", "q_e becomes nearly identical to p_e after training (§3.3, Fig. 6)"),
+    drop_verdict,
 ])

@@ -115,3 +115,32 @@ def test_a_corpus_the_set_does_not_evaluate(user_set):
     profile, home = user_set
     with pytest.raises(RankscaleError, match="does not evaluate corpus 'pydocs'"):
         runs.family_runs(profile, "pydocs", home)
+
+
+def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
+    """A run's target tokens decode with its model's tokenizer.json (a local directory, or the
+    hub cache for a hub id), and nothing is decoded where no tokenizer can be found."""
+    from rankscale.records import Records
+
+    def run_of(model, revision=None, family="F", step=None):
+        manifest = {"identity": {"model": model, "revision": revision}}
+        empty = np.zeros(0)
+        return runs.Run(family, "m", step, 1, 2, Records(empty, empty, empty, empty, empty, empty, manifest))
+
+    ids = tokenizer("def main():")["input_ids"]
+    tokenizer.save_pretrained(tmp_path / "local")
+    texts = runs.token_texts(run_of(str(tmp_path / "local")), ids)
+    assert "".join(texts) == tokenizer.decode(ids) and len(texts) == len(ids)
+    assert runs.token_texts(run_of(str(tmp_path / "model.gguf")), ids) is None
+    cache = tmp_path / "hub-cache"
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    assert runs.token_texts(run_of("org/name", "step16"), ids) is None
+    snapshot = cache / "models--org--name" / "snapshots" / "abc123"
+    tokenizer.save_pretrained(snapshot)
+    (cache / "models--org--name" / "refs").mkdir()
+    (cache / "models--org--name" / "refs" / "step16").write_text("abc123")
+    assert runs.tokenizer_file(run_of("org/name", "step16")) == snapshot / "tokenizer.json"
+    assert runs.tokenizer_file(run_of("org/name")) == snapshot / "tokenizer.json"  # no refs/main: any snapshot
+    assert runs.tokenizer_file(run_of("org/name", "step128")) is None
+    assert runs.label(run_of("x", family=None)) == "reference: m"
+    assert runs.label(run_of("x", step=1000)) == "F: m @ step 1,000"

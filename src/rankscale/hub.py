@@ -49,3 +49,18 @@ def in_hub_cache(hub_id: str, revision: str | None = None) -> bool:
     ref = repo / "refs" / revision
     commit = ref.read_text().strip() if ref.is_file() else revision
     return (repo / "snapshots" / commit / "config.json").is_file()
+
+
+def cached_file(hub_id: str, filename: str, revision: str | None = None) -> Path | None:
+    """A file of ``hub_id`` (at ``revision``, default ``main``) in the local hub cache, or None
+    if the cache does not hold it; never downloads. A revision is found through the cache's
+    ``refs/`` file or is itself a commit; with no revision and no ``refs/main``, any cached
+    snapshot holding the file is used."""
+    repo = hub_cache_dir() / f"models--{hub_id.replace('/', '--')}"
+    ref = repo / "refs" / (revision or "main")
+    commit = ref.read_text().strip() if ref.is_file() else revision
+    if commit is None:
+        found = sorted((repo / "snapshots").glob(f"*/{filename}"))
+        return found[0] if found else None
+    path = repo / "snapshots" / commit / filename
+    return path if path.is_file() else None

@@ -348,6 +348,39 @@ def models_used(profile: str, home: Path | None = None) -> list[dict]:
     return out
 
 
+def tokenizer_file(run: Run) -> Path | None:
+    """The ``tokenizer.json`` of the model behind ``run``: in its directory (a ladder or local
+    model), or in the local hub cache (a hub model, at the run's revision); None where there is
+    none to read (a GGUF file, a hub model whose tokenizer is not cached). Never downloads."""
+    from rankscale.hub import cached_file
+
+    identity = run.records.manifest["identity"]
+    source = identity["model"]
+    if is_hub_id(source):
+        return cached_file(source, "tokenizer.json", identity.get("revision"))
+    path = Path(source) / "tokenizer.json"
+    return path if path.is_file() else None
+
+
+def token_texts(run: Run, ids) -> list[str] | None:
+    """The text of each token id in ``ids`` under the tokenizer of ``run``'s model (one token
+    decoded at a time), or None if that tokenizer cannot be found here (``tokenizer_file``)."""
+    path = tokenizer_file(run)
+    if path is None:
+        return None
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(path))
+    return [tokenizer.decode([int(i)]) for i in ids]
+
+
+def label(run: Run) -> str:
+    """How tables and panel titles name a run: ``family: name`` (``reference: name`` for a
+    reference model), with ``@ step N`` for a checkpoint."""
+    step = f" @ step {run.step:,}" if run.step is not None else ""
+    return f"{run.family or 'reference'}: {run.name}{step}"
+
+
 def corpora(profile: str) -> list[str]:
     """The corpora a set evaluates, in its order (the chapters' default)."""
     return list(get(profile).corpora)
