@@ -15,13 +15,15 @@
 #
 # Every chapter ends with a table of the claims its paper section makes and a verdict on each.
 # This page gathers those tables from the executed chapters of this build, so it always shows
-# the same profile as the pages it summarises. A verdict says whether a claim held *on the models
-# of this profile*: the offline ladder is several orders of magnitude smaller than the papers'
-# models, and a claim that fails here is not thereby refuted at the papers' scale.
+# the same model set as the pages it summarises. A verdict says whether a claim held *on the
+# models of this set*: the offline sets' ladders are several orders of magnitude smaller than
+# the papers' models, and a claim that fails there is not thereby refuted at the papers' scale.
+# A claim that needs something the set lacks (a family with enough sizes, a second family to
+# pool with, training checkpoints, a reference model) is marked "not testable on this set".
 
 # %% tags=["parameters"]
 profile = "tiny"
-executed_dir = "../_build/executed/tiny"  # where `python -m rankscale book` put the chapters
+executed_dir = None  # the executed chapters (None: where `python -m rankscale book` puts this set's)
 
 # %%
 from pathlib import Path
@@ -29,11 +31,40 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import book, report
+from rankscale import RankscaleError, book, modelsets, report
 
-chapters = [Path(executed_dir) / f"{name}.ipynb" for name in book.CHAPTERS]
-verdicts = report.collect_verdicts(chapters, profile)
-display(Markdown(f"**Computed with** profile `{profile}`: {len(verdicts)} claims from {len(chapters)} chapters."))
+model_set = modelsets.get(profile)
+where = Path(executed_dir) if executed_dir else book.executed_dir(profile, book.ROOT)
+# the book's chapters, in book order, read by name (never a .failed or .running copy beside them)
+present = [name for name in book.CHAPTERS if (where / f"{name}.ipynb").is_file()]
+missing = [name for name in book.CHAPTERS if name not in present]
+if not present:
+    raise RankscaleError(f"no executed chapter in {where}; run `make book PROFILE={profile}`")
+notebooks = [where / f"{name}.ipynb" for name in present]
+verdicts = report.collect_verdicts(notebooks, profile)
+models = report.collect_models(notebooks)
+
+
+def label(name: str) -> str:
+    return name.split("_")[0].upper()
+
+
+n_families = len(model_set.families)
+if models is not None:
+    groups: dict[str, list[str]] = {}
+    for model in models:
+        groups.setdefault(model["family"] or "reference", []).append(model["name"])
+    used = "; ".join(f"{family}: {', '.join(names)}" for family, names in groups.items())
+    source = "the models the executed chapters read"
+else:
+    used = "; ".join([family.name for family in model_set.families]
+                     + [f"reference: {model.name}" for model in model_set.references])
+    source = "as the set defines them; the executed chapters do not record their models"
+display(Markdown(
+    f"**Computed with** model set `{model_set.name}`, {n_families} famil{'y' if n_families == 1 else 'ies'} "
+    f"({source}): {used}. {len(verdicts)} claims from {len(present)} chapters."
+    + (f"\n\n**Missing:** no executed notebook of {', '.join(label(n) for n in missing)} in {where}; "
+       "their claims are not counted below." if missing else "")))
 
 # %% [markdown]
 # ## Verdicts by chapter
@@ -42,7 +73,8 @@ display(Markdown(f"**Computed with** profile `{profile}`: {len(verdicts)} claims
 # decomposition); B5 goes beyond the paper.
 
 # %%
-counts = pd.crosstab(verdicts["chapter"], verdicts["verdict"]).reindex(columns=list(report.VERDICTS), fill_value=0)
+counts = (pd.crosstab(verdicts["chapter"], verdicts["verdict"])
+          .reindex(index=list(dict.fromkeys(verdicts["chapter"])), columns=list(report.VERDICTS), fill_value=0))
 counts.loc["all"] = counts.sum()
 counts
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+POOLED = "All"  # name of the fit over every model of every family (paper B's Tables 1-2)
+
 
 @dataclass(frozen=True)
 class PowerLawFit:
@@ -144,7 +146,7 @@ def fit_by_family(
     n_boot: int = 1000,
     level: float = 0.95,
     seed: int = 0,
-    pooled: str = "All",
+    pooled: str = POOLED,
 ) -> dict[str, PowerLawFit]:
     """One fit per family plus one over every model pooled (paper B's "All"), keyed by family.
 

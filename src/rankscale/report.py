@@ -14,6 +14,7 @@ and nothing else of its own beyond plotting.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -111,10 +112,18 @@ def verdict_table(chapter: str, verdicts: list[Verdict]):
     return table
 
 
-def collect_verdicts(notebooks: list[str | Path], profile: str):
-    """Every verdict table in the executed ``notebooks``, as one DataFrame.
+def _ran_with(nb) -> set[str]:
+    """The profile(s) an executed notebook says it ran with: papermill's parameter and the book's
+    own stamp (``metadata.rankscale``), where present."""
+    return {p for p in (nb.metadata.get("papermill", {}).get("parameters", {}).get("profile"),
+                        nb.metadata.get("rankscale", {}).get("profile")) if p is not None}
 
-    Fails if a notebook is missing, was run with another profile, or holds no verdicts: the
+
+def collect_verdicts(notebooks: list[str | Path], profile: str):
+    """Every verdict table in the executed ``notebooks``, as one DataFrame in the notebooks' order.
+
+    Fails if a notebook is missing, was run with another profile, holds no verdicts, or holds a
+    verdict that is not one of ``VERDICTS`` (a notebook executed by an older rankscale): the
     scorecard must never mix profiles or silently drop a chapter.
     """
     import nbformat
@@ -125,16 +134,39 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
         if not path.exists():
             raise RankscaleError(f"{path} has not been executed; run `make book PROFILE={profile}`")
         nb = nbformat.read(path, as_version=4)
-        ran_with = nb.metadata.get("papermill", {}).get("parameters", {}).get("profile")
-        if ran_with != profile:
-            raise RankscaleError(f"{path} was executed with profile {ran_with!r}, not {profile!r}; "
+        ran_with = ", ".join(map(repr, sorted(_ran_with(nb)))) or "unknown"
+        if _ran_with(nb) != {profile}:
+            raise RankscaleError(f"{path} was executed with profile {ran_with}, not {profile!r}; "
                                  f"run `make book PROFILE={profile}`")
         found = [row for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
                  for row in out.get("metadata", {}).get(VERDICT_KEY, [])]
         if not found:
             raise RankscaleError(f"{path} holds no verdict table")
+        unknown = sorted({row["verdict"] for row in found} - set(VERDICTS))
+        if unknown:
+            raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
+                                 f"by an older rankscale: run `make book PROFILE={profile}` again")
         rows += found
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=["chapter", "claim", "paper", "ours", "verdict"])
+
+
+def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
+    """The models the executed ``notebooks`` read, as the book records them in each notebook's
+    ``metadata.rankscale.models`` (``{"family", "name", "non_embedding"}``, see
+    ``rankscale.runs.models_used``); None if no notebook records them (chapters executed by hand).
+    Fails if two notebooks record different models: their pages would describe different sets.
+    """
+    import nbformat
+
+    seen: dict[str, list[str]] = {}
+    for path in map(Path, notebooks):
+        models = nbformat.read(path, as_version=4).metadata.get("rankscale", {}).get("models")
+        if models:
+            seen.setdefault(json.dumps(models, sort_keys=True), []).append(path.stem)
+    if len(seen) > 1:
+        groups = "; ".join(f"{', '.join(names)}: {len(json.loads(key))} models" for key, names in seen.items())
+        raise RankscaleError(f"the executed chapters read different models ({groups}); rebuild them together")
+    return json.loads(next(iter(seen))) if seen else None
 
 
 NOT_TESTABLE = "not testable on this set"
@@ -163,6 +195,23 @@ def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]
         else:
             reasons.append(f"{family}: {n} size{'s' * (n != 1)}, fewer than {min_sizes}")
     return usable, reasons
+
+
+def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
+    """None when a claim about every family pooled into one size fit (paper B's "All") can be
+    tested on ``runs`` (family runs): more than one family, and at least one of them with
+    ``min_sizes`` distinct sizes, so that the pooled fit is more than the families' differences.
+    Otherwise the reason, for the "ours" column of a not-testable verdict."""
+    from rankscale.runs import by_family
+
+    families = by_family(runs)
+    if len(families) < 2:
+        names = ", ".join(families) or "none"
+        return f"one family ({names}): pooling families needs at least two"
+    usable, reasons = fittable(runs, min_sizes)
+    if not usable:
+        return f"no family has {min_sizes} or more sizes ({'; '.join(reasons)})"
+    return None
 
 
 def size_plot(ax, profile: str, family: str | None, sizes, values, fitted=None, label: str = "", **style) -> None:
