@@ -162,6 +162,7 @@ model = "{models}/llama/d40-l2"
 name = "a Llama ladder model"
 note = "shown as a reference model by this test"
 """)
+    runs.prepare(str(root / "mine.toml"), smoke_home, log=lambda *_: None, progress=False)  # as `make book` does
     return str(root / "mine.toml")
 
 
