@@ -1,5 +1,5 @@
 """The book as a user gets it: a `git clone` of HEAD into a directory with nothing beside it (no
-``../shared``, no ``RANKSCALE_REFERENCE``), the smoke book built there in a subprocess with a
+sibling folders, no ``RANKSCALE_REFERENCE``), the smoke book built there in a subprocess with a
 temporary ``RANKSCALE_HOME``; every chapter executed by papermill without error output, a terminal
 log free of library noise, and the site read in headless Chromium with the network cut off."""
 
