@@ -67,19 +67,50 @@ display(Markdown(
        "their claims are not counted below." if missing else "")))
 
 # %% [markdown]
-# ## Verdicts by chapter
+# ## The papers' empirical claims, by chapter
 #
 # Chapters A1-A5 replay paper A (relative-based scaling law), B1-B5 paper B (the cross-entropy
-# decomposition); B5 goes beyond the paper.
+# decomposition). Only the papers' *empirical* claims, statements about models and data, are
+# counted here. Identities and derivations that hold by construction ("analytic") and this
+# companion's own questions ("beyond the paper") are listed in their own sections below and
+# never counted as replications. Every claim's rule (what is measured, the threshold and why)
+# is fixed in `rankscale.claims` before any data are seen, and is shown beside its verdict.
 
 # %%
-counts = (pd.crosstab(verdicts["chapter"], verdicts["verdict"])
+empirical = verdicts[verdicts["kind"] == "empirical"]
+counts = (pd.crosstab(empirical["chapter"], empirical["verdict"])
           .reindex(index=list(dict.fromkeys(verdicts["chapter"])), columns=list(report.VERDICTS), fill_value=0))
 counts.loc["all"] = counts.sum()
+totals = counts.loc["all"]
+display(Markdown(
+    f"**{len(empirical)} empirical claims of the papers on model set `{model_set.name}`:** "
+    + ", ".join(f"{int(totals[v])} {v}" for v in report.VERDICTS) + "."))
 counts
 
 # %% [markdown]
-# ## Every claim
+# ## Every empirical claim
 
 # %%
-verdicts.style.hide(axis="index").format(escape="html")
+columns = ["chapter", "key", "claim", "rule", "paper", "ours", "verdict"]
+empirical[columns].style.hide(axis="index").format(escape="html")
+
+# %% [markdown]
+# ## Analytic checks
+#
+# Identities and derivations that hold by construction; a failure here would be a bug in this
+# companion or a slip in a paper's algebra, not a finding about models.
+
+# %%
+analytic = verdicts[verdicts["kind"] == "analytic"]
+(analytic[columns].style.hide(axis="index").format(escape="html") if len(analytic)
+ else Markdown("No analytic check in this build."))
+
+# %% [markdown]
+# ## Beyond the papers
+#
+# Questions of this companion's own, about what the papers' measurements need.
+
+# %%
+beyond = verdicts[verdicts["kind"] == "beyond the paper"]
+(beyond[columns].style.hide(axis="index").format(escape="html") if len(beyond)
+ else Markdown("No question beyond the papers in this build."))

@@ -9,8 +9,9 @@ import sys
 import numpy as np
 import pytest
 
+from rankscale.metrics import rank_1based, summary
+from rankscale.rankdist import rank_fits_record
 from rankscale.records import load_records
-from rankscale.metrics import summary
 
 
 def cli(*args):
@@ -30,9 +31,17 @@ def test_extract_then_metrics(model_dir, corpus_file, tmp_path):
     for name in ("CE", "RBP_1", "RBP_10", "RBP_100", "RBP_1000", "EE", "SA", "Conf"):
         assert f"{name:>10} {expected[name]:.6f}" in shown.stdout
     assert "1,500 tokens" in shown.stdout
-    as_json = json.loads(cli("metrics", out, "--json", "--k", 1, 5).stdout)
-    assert set(as_json) == {"n_tokens", "CE", "RBP_1", "RBP_5", "EE", "SA", "Conf"}
-    assert as_json["RBP_5"] == np.mean(load_records(out).ge < 5)
+    records = load_records(out)
+    as_json = json.loads(cli("metrics", out, "--json").stdout)
+    assert set(as_json) == {"model", "corpus", "n_tokens", "ce", "rbp", "decomposition", "rank_fits"}
+    assert as_json["ce"] == pytest.approx(-records.logp.astype(np.float64).mean())
+    assert as_json["rbp"] == {str(k): float(np.mean(records.ge < k)) for k in (1, 10, 100, 1000)}  # rank = ge + 1
+    assert as_json["decomposition"] == {"ee": expected["EE"], "sa": expected["SA"], "conf": expected["Conf"]}
+    # the chapters' own functions, on the same ranks
+    record = rank_fits_record(rank_1based(records.gt, records.ge), records.manifest["vocab_size"])
+    assert as_json["rank_fits"] == json.loads(json.dumps(record))
+    assert set(as_json["rank_fits"]) == {"lognormal_authors", "lognormal_eq10", "power_law"}
+    assert as_json["rank_fits"]["power_law"]["alpha"] > 1
 
 
 @pytest.mark.parametrize("args, message", [

@@ -193,13 +193,15 @@ def test_powerlaw_pmf_is_the_packages_discrete_lognormal(mu, sigma):
     np.testing.assert_allclose(np.exp(rd.powerlaw_log_pmf(mu, sigma, V))[ranks - 1], package, rtol=1e-9)
 
 
-def test_authors_fit_is_the_powerlaw_packages():
+def test_authors_fits_are_the_powerlaw_packages():
     import powerlaw
 
     rank = np.random.default_rng(1).choice(np.arange(1, V + 1), 20_000, p=np.exp(rd.lognormal_log_pmf(0.5, 2.0, V)))
-    ours = rd.fit_lognormal_authors(rank)
-    theirs = powerlaw.Fit(rank, discrete=True, xmin=1, verbose=False).lognormal
+    authors = rd.fit_authors(rank)
+    ours, fit = authors.lognormal, powerlaw.Fit(rank, discrete=True, xmin=1, verbose=False)
+    theirs = fit.lognormal
     assert (ours.mu, ours.sigma, ours.support) == (theirs.mu, theirs.sigma, "powerlaw")
+    assert authors.power_law_alpha == fit.power_law.alpha
     counts = np.bincount(rank, minlength=V + 1)[1:]
     assert ours.log_likelihood == pytest.approx(counts @ np.log(theirs.pdf(np.arange(1, V + 1))), rel=1e-9)
 

@@ -36,12 +36,21 @@ def _batch_size(value: str) -> int | None:
 
 def _metrics(args: argparse.Namespace) -> None:
     from rankscale.records import load_records
-    from rankscale.metrics import summary
+    from rankscale.metrics import rank_1based, summary
 
     records = load_records(args.dir)
     values = summary(records.logp, records.gt, records.ge, ks=args.k)
     if args.json:
-        print(json.dumps(values, indent=2))
+        from rankscale.rankdist import rank_fits_record
+
+        rank = rank_1based(records.gt, records.ge)
+        print(json.dumps({
+            "model": records.manifest["identity"]["model"], "corpus": records.manifest["identity"]["corpus"],
+            "n_tokens": values["n_tokens"], "ce": values["CE"],
+            "rbp": {str(k): values[f"RBP_{k}"] for k in args.k},
+            "decomposition": {"ee": values["EE"], "sa": values["SA"], "conf": values["Conf"]},
+            "rank_fits": rank_fits_record(rank, records.manifest["vocab_size"]),
+        }, indent=2))
         return
     identity = records.manifest["identity"]
     print(f"model  {identity['model']}  ({records.manifest['params_non_embedding']:,} non-embedding parameters)")

@@ -93,6 +93,41 @@ def fit_grid_with_bootstrap(
     >>> [round(f.slope, 6) for f in fits]
     [-0.30103, 0.0]
     """
+    replicates = bootstrap(sizes, samples, metric, n_boot, seed)
+    fits = []
+    for point, slopes in zip(replicates.points, replicates.slopes):
+        ci = None
+        if point is not None and np.isfinite(slopes).all():
+            ci = percentile_interval(slopes, level)
+        fits.append(None if point is None else PowerLawFit(point.slope, point.intercept, point.r2, point.n_points, ci))
+    return fits
+
+
+@dataclass(frozen=True)
+class Bootstrap:
+    """Power-law fits of an m-valued metric on the full samples and on ``n_boot`` resamples.
+
+    points : m full-sample fits (None where not fittable); slopes, r2 : (m, n_boot) per-replicate
+    slope and R^2 (nan where a replicate cannot be fitted). Replicate b of every entry comes from
+    the same resample of every model's tokens, so differences between entries (R^2 of EE minus
+    R^2 of CE, say) are paired and their spread is the spread of the difference itself.
+    """
+
+    points: list[PowerLawFit | None]
+    slopes: np.ndarray
+    r2: np.ndarray
+
+
+def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int = 1000,
+              seed: int = 0) -> Bootstrap:
+    """Resample every model's tokens ``n_boot`` times (with replacement), recompute the metric's
+    m values per model and refit each entry on every resample (see ``fit_grid_with_bootstrap``).
+
+    >>> samples = [{"v": np.full(5, 2.0 ** -i)} for i in range(3)]
+    >>> b = bootstrap([1e4, 1e5, 1e6], samples, lambda s: [s["v"].mean(), 1.0], n_boot=4)
+    >>> b.slopes.shape, round(float(b.r2[0, 0]), 6)
+    ((2, 4), 1.0)
+    """
     sizes = np.asarray(sizes, np.float64)
     if len(samples) != len(sizes):
         raise ValueError(f"{len(samples)} samples for {len(sizes)} sizes")
@@ -106,19 +141,27 @@ def fit_grid_with_bootstrap(
             boot[b, i] = metric({key: arr[idx] for key, arr in sample.items()})
     boot = boot.transpose(2, 0, 1)  # (m, n_boot, models)
     lx = np.log(sizes) - np.log(sizes).mean()
-    fits = []
-    for point_values, reps in zip(values, boot):
-        if not _fittable(point_values):
-            fits.append(None)
-            continue
-        point = fit_power_law(sizes, point_values)
-        ci = None
-        if _fittable(reps).all():
-            slopes = np.log(reps) @ lx / (lx @ lx)
-            lo, hi = np.quantile(slopes, [(1 - level) / 2, (1 + level) / 2])
-            ci = (float(lo), float(hi))
-        fits.append(PowerLawFit(point.slope, point.intercept, point.r2, point.n_points, ci))
-    return fits
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ly = np.where(boot > 0, np.log(np.where(boot > 0, boot, 1.0)), np.nan)
+        ly = np.where(np.isfinite(boot), ly, np.nan)
+        centred = ly - ly.mean(axis=-1, keepdims=True)
+        slopes = centred @ lx / (lx @ lx)
+        residual = centred - slopes[..., None] * lx
+        total = (centred**2).sum(axis=-1)
+        r2 = np.where(total > 0, 1.0 - (residual**2).sum(axis=-1) / np.where(total > 0, total, 1.0), 1.0)
+    r2 = np.where(np.isfinite(slopes), r2, np.nan)
+    points = [fit_power_law(sizes, v) if _fittable(v) else None for v in values]
+    return Bootstrap(points, slopes, r2)
+
+
+def percentile_interval(values, level: float = 0.95) -> tuple[float, float]:
+    """The central ``level`` percentile interval of bootstrap replicates.
+
+    >>> percentile_interval(np.arange(101.0), 0.5)
+    (25.0, 75.0)
+    """
+    lo, hi = np.quantile(np.asarray(values, np.float64), [(1 - level) / 2, (1 + level) / 2])
+    return float(lo), float(hi)
 
 
 def fit_with_bootstrap(
@@ -215,3 +258,52 @@ def size_for_window_success(neg_log_rbp: PowerLawFit, n: int, p: float) -> float
     if neg_log_rbp.slope >= 0:
         raise ValueError("-log RBP_k does not fall with size in this fit, so p_{N,k} never rises to p")
     return float(np.exp((np.log(-np.log(p) / n) - neg_log_rbp.intercept) / neg_log_rbp.slope))
+
+
+@dataclass(frozen=True)
+class OffsetPowerLawFit:
+    """L = E + A * S**(-alpha): a power law above an irreducible floor E (least squares in L)."""
+
+    floor: float
+    scale: float
+    alpha: float
+    rss: float
+    n_points: int
+
+    def predict(self, sizes) -> np.ndarray:
+        return self.floor + self.scale * np.asarray(sizes, np.float64) ** -self.alpha
+
+
+def fit_offset_power_law(sizes, values) -> OffsetPowerLawFit:
+    """Least-squares fit of L = E + A S^-alpha (E >= 0, A > 0, alpha > 0) with scipy.
+
+    Where the curve on log-log axes bends because the metric approaches a floor, the exponent of
+    the straight-line fit (``fit_power_law``) mixes the floor into the slope; this fit separates
+    the two, which is what a "different offsets" explanation of two exponents predicts. Needs at
+    least four points (three parameters). The search starts from the floor at half the smallest
+    value and the straight-line fit of what lies above it.
+
+    >>> s = np.array([1e3, 1e4, 1e5, 1e6, 1e7])
+    >>> f = fit_offset_power_law(s, 2.0 + 30.0 * s ** -0.3)
+    >>> round(f.floor, 4), round(f.alpha, 4)
+    (2.0, 0.3)
+    """
+    from scipy.optimize import least_squares
+
+    x, y = np.asarray(sizes, np.float64), np.asarray(values, np.float64)
+    if len(x) < 4 or len(np.unique(x)) < 4:
+        raise ValueError("an offset power law has three parameters and needs at least four distinct sizes")
+    if (x <= 0).any() or not np.isfinite(y).all() or (y <= 0).any():
+        raise ValueError("sizes and values must be positive and finite")
+    lx = np.log(x) - np.log(x).mean()
+    floor0 = 0.5 * y.min()
+    slope, intercept, _ = _line(lx, np.log(y - floor0))
+    start = [np.log(floor0), intercept, np.log(max(-slope, 1e-3))]
+
+    def residual(theta):  # floor, scale and exponent in logs keep them positive
+        return np.exp(theta[0]) + np.exp(theta[1] - np.exp(theta[2]) * lx) - y
+
+    result = least_squares(residual, start, xtol=1e-14, ftol=1e-14, gtol=1e-14, max_nfev=20000)
+    floor, log_scale, alpha = np.exp(result.x[0]), result.x[1], np.exp(result.x[2])
+    scale = float(np.exp(log_scale + alpha * np.log(x).mean()))  # back to uncentred sizes
+    return OffsetPowerLawFit(float(floor), scale, float(alpha), float(result.fun @ result.fun), len(x))

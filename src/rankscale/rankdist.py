@@ -14,7 +14,7 @@ exp(-mu^2 / (2 sigma^2)), stays representable as mu -> -infinity, the limit appe
 
 The lognormal is fitted three ways, because the paper uses it in three forms:
 
-- ``fit_lognormal_authors``: as paper A's released code fits it, with the ``powerlaw`` package
+- ``fit_authors``: as paper A's released code fits it, with the ``powerlaw`` package
   (``powerlaw.Fit(ranks, discrete=True, xmin=1)``), whose discrete lognormal gives rank r the
   continuous density's mass on [r - 1/2, r + 1/2), normalised on [1/2, infinity);
 - ``fit_lognormal_eq10``: eq. 10 exactly as written, p_r = psi(r) / c with c summed over ranks
@@ -179,22 +179,51 @@ def powerlaw_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
     return log_mass - log_sf[0]
 
 
-def fit_lognormal_authors(rank) -> LognormalRankFit:
-    """Fit the lognormal as paper A's released code does: ``powerlaw.Fit(rank, discrete=True,
-    xmin=1)`` with that package's defaults, reading its ``lognormal.mu`` and ``lognormal.sigma``.
+@dataclass(frozen=True)
+class AuthorsFit:
+    """The rank fits of paper A's released code: the ``powerlaw`` package's discrete lognormal and
+    its power law (exponent ``power_law_alpha``), from one ``powerlaw.Fit``."""
 
-    rank : (n,) 1-based ranks. The log-likelihood is recomputed from ``powerlaw_log_pmf``, the
-    package's discrete form (checked against the package in the tests), over ranks 1..max(rank).
+    lognormal: LognormalRankFit
+    power_law_alpha: float
+
+
+def fit_authors(rank) -> AuthorsFit:
+    """Fit the ranks as paper A's released code does: ``powerlaw.Fit(rank, discrete=True, xmin=1)``
+    with that package's defaults, reading ``lognormal.mu``, ``lognormal.sigma`` and
+    ``power_law.alpha``.
+
+    rank : (n,) 1-based ranks. The lognormal's log-likelihood is recomputed from
+    ``powerlaw_log_pmf``, the package's discrete form (checked against the package in the tests),
+    over ranks 1..max(rank).
     """
     import powerlaw
 
     rank = np.asarray(rank)
-    fitted = powerlaw.Fit(rank, discrete=True, xmin=1, verbose=False).lognormal
+    fitted = powerlaw.Fit(rank, discrete=True, xmin=1, verbose=False)
+    mu, sigma = float(fitted.lognormal.mu), float(fitted.lognormal.sigma)
     vocab_size = int(rank.max())
     counts = np.bincount(rank, minlength=vocab_size + 1)[1:]
-    log_pmf = powerlaw_log_pmf(fitted.mu, fitted.sigma, vocab_size)
-    return LognormalRankFit(float(fitted.mu), float(fitted.sigma), float(counts @ log_pmf), len(rank), vocab_size,
-                            support="powerlaw")
+    log_likelihood = float(counts @ powerlaw_log_pmf(mu, sigma, vocab_size))
+    return AuthorsFit(LognormalRankFit(mu, sigma, log_likelihood, len(rank), vocab_size, support="powerlaw"),
+                      float(fitted.power_law.alpha))
+
+
+def rank_fits_record(rank, vocab_size: int) -> dict:
+    """The rank fits as plain values (what ``python -m rankscale metrics --json`` prints):
+    ``lognormal_authors`` and ``power_law`` as paper A's code fits them (``fit_authors``), and
+    ``lognormal_eq10`` (``fit_lognormal_eq10``). A degenerate lognormal fit is
+    ``{"degenerate": true, "reason": ...}`` instead of numbers (``degeneracy``)."""
+    rank = np.asarray(rank)
+    authors = fit_authors(rank)
+    eq10 = fit_lognormal_eq10(np.bincount(rank, minlength=vocab_size + 1))
+
+    def lognormal(fit: LognormalRankFit) -> dict:
+        reason = degeneracy(fit)
+        return {"degenerate": True, "reason": reason} if reason else {"mu": fit.mu, "sigma": fit.sigma}
+
+    return {"lognormal_authors": lognormal(authors.lognormal), "lognormal_eq10": lognormal(eq10),
+            "power_law": {"alpha": authors.power_law_alpha}}
 
 
 def fit_lognormal_eq10(counts, start: LognormalRankFit | None = None) -> LognormalRankFit:

@@ -86,12 +86,17 @@ def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One claim of a paper section, the paper's number where it gives one, ours, and the verdict."""
+    """One claim of a paper section, the paper's number where it gives one, ours, and the verdict;
+    ``rule`` (what is measured, the threshold and why), ``kind`` and ``key`` come from the claim's
+    definition in ``rankscale.claims`` (see ``claims.judge``)."""
 
     claim: str
     paper: str
     ours: str
     verdict: str
+    rule: str = ""
+    kind: str = "empirical"
+    key: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -107,7 +112,8 @@ def verdict_table(chapter: str, verdicts: list[Verdict]):
     if not verdicts:
         raise RankscaleError(f"chapter {chapter} passes no verdicts; every chapter ends with at least one")
     rows = [{"chapter": chapter, **asdict(v)} for v in verdicts]
-    table = pd.DataFrame(rows).drop(columns="chapter")
+    shown = ["key", "claim", "kind", "rule", "paper", "ours", "verdict"]
+    table = pd.DataFrame(rows)[shown].rename(columns={"key": ""})
     display(table.style.hide(axis="index").format(escape="html"), metadata={VERDICT_KEY: rows})
     return table
 
@@ -147,7 +153,8 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
             raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
                                  f"by an older rankscale: run `make book PROFILE={profile}` again")
         rows += found
-    return pd.DataFrame(rows, columns=["chapter", "claim", "paper", "ours", "verdict"])
+    table = pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict"])
+    return table.fillna({"kind": "empirical", "rule": "", "key": ""})
 
 
 def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
