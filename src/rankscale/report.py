@@ -237,3 +237,30 @@ def size_plot(ax, profile: str, family: str | None, sizes, values, fitted=None, 
         ax.plot(grid, fitted.predict(grid), "-", color=look["color"], alpha=0.7 * look.get("alpha", 1.0),
                 lw=1)
     ax.set(xscale="log", yscale="log")
+
+
+PAPER_A_TOKENS = 500_000  # paper A, appendix A: every data point averages at least 5e5 evaluation tokens
+
+
+def token_requirement(runs_by_corpus: dict[str, list], figure: str) -> str:
+    """A sentence saying whether ``figure``'s points meet paper A's appendix-A requirement of at
+    least 5 x 10^5 evaluation tokens per point (one model on one corpus), from the runs it plots.
+
+    >>> class R:
+    ...     def __init__(self, n): self.records = [0] * n
+    >>> token_requirement({"pydocs": [R(150_000)], "stdlib": [R(600_000)]}, "Fig. A2.1")
+    'Fig. A2.1: paper A averages each point over at least 500,000 tokens (its appendix A); here stdlib meets that (600,000 tokens per model) and pydocs does not (150,000).'
+    """
+    meets, short = [], []
+    for corpus, runs in runs_by_corpus.items():
+        n = min(len(run.records) for run in runs)
+        (meets if n >= PAPER_A_TOKENS else short).append((corpus, n))
+    parts = []
+    if meets:
+        parts.append(f"{', '.join(c for c, _ in meets)} meet{'s' * (len(meets) == 1)} that "
+                     f"({', '.join(f'{n:,}' for _, n in meets)} tokens per model)")
+    if short:
+        parts.append(f"{', '.join(c for c, _ in short)} do{'es' * (len(short) == 1)} not "
+                     f"({', '.join(f'{n:,}' for _, n in short)})")
+    return (f"{figure}: paper A averages each point over at least {PAPER_A_TOKENS:,} tokens (its appendix A); "
+            f"here {' and '.join(parts)}.")
