@@ -144,3 +144,16 @@ def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
     assert runs.tokenizer_file(run_of("org/name", "step128")) is None
     assert runs.label(run_of("x", family=None)) == "reference: m"
     assert runs.label(run_of("x", step=1000)) == "F: m @ step 1,000"
+
+
+def test_a_gguf_file_is_keyed_by_its_content(tmp_path):
+    """The same GGUF file installed in two places (two clones' environments) shares its results;
+    another file at the same path does not."""
+    a, b = tmp_path / "a" / "m.gguf", tmp_path / "b" / "m.gguf"
+    for path in (a, b):
+        path.parent.mkdir()
+        path.write_bytes(b"GGUF" + bytes(100))
+    assert runs.model_key(str(a), None) == runs.model_key(str(b), None)
+    assert runs.model_key(str(a), None).startswith("gguf/m-")
+    b.write_bytes(b"GGUF" + bytes(101))
+    assert runs.model_key(str(a), None) != runs.model_key(str(b), None)

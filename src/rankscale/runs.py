@@ -18,6 +18,7 @@ or replaced weights never reuse an old result.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import shlex
@@ -94,13 +95,24 @@ def _fingerprint(path: Path) -> str:
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
 
 
+@functools.lru_cache(maxsize=16)
+def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
+    """SHA-256 of a file; ``size`` and ``mtime_ns`` only key the cache."""
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
 def model_key(source: str, revision: str | None) -> str:
-    """Folder under ``results/`` for a model's results (ladder models use ``ladder_key``)."""
+    """Folder under ``results/`` for a model's results (ladder models use ``ladder_key``): a hub
+    id and revision; a GGUF file by its content (the same file installed elsewhere, in another
+    clone's environment say, finds its results); a local directory by ``_fingerprint``."""
     if is_hub_id(source):
         return f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
     path = Path(source)
-    kind = "gguf" if path.suffix == ".gguf" else "local"
-    return f"{kind}/{_slug(path.name.removesuffix('.gguf'))}-{_fingerprint(path)}"
+    if path.suffix == ".gguf" and path.is_file():
+        stat = path.stat()
+        return f"gguf/{_slug(path.stem)}-{_content_hash(path.resolve(), stat.st_size, stat.st_mtime_ns)[:10]}"
+    return f"local/{_slug(path.name)}-{_fingerprint(path)}"
 
 
 def ladder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
