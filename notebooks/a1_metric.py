@@ -36,11 +36,7 @@
 # %% tags=["parameters"]
 profile = "tiny"
 corpora = None  # None: every corpus of the model set
-ks = [1, 2, 5, 10, 100, 1000]  # k values for RBP_k
-band_centres = [0.01, 0.03, 0.1, 0.28]  # target probabilities to look at; 0.28 is paper A's Fig. 1 example
-band_half_width = 0.1  # each band is centre * (1 -/+ band_half_width)
-min_band_tokens = 30  # bands holding fewer targets are left out of the verdict
-discordance_margin = 0.1  # a pair of results disagrees if each metric favours a different one by this much
+ks = [1, 2, 5, 10, 100, 1000]  # k values for RBP_k in the tables
 released_corpus = "wikipedia"  # the corpus of paper A's released GPT-2 values
 
 # %%
@@ -52,7 +48,8 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from scipy.stats import kendalltau
 
-from rankscale import metrics, modelsets, rankdist, report, runs
+from rankscale import claims, compare, metrics, modelsets, rankdist, report, runs
+from rankscale.claims import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_SHARE, A1_BAND_MIN_TARGETS, A_LEVEL
 
 model_set = modelsets.get(profile)
 corpora = corpora or runs.corpora(profile)
@@ -66,6 +63,11 @@ families = list(runs.by_family(family_runs[corpora[0]]))
 def who(run):
     """A run's family (or "reference") and name, as the tables show it."""
     return run.family or "reference", run.name
+
+
+def unit_of(run):
+    """The unit of evidence a run belongs to in the verdicts: its family, or the reference model itself."""
+    return run.family or f"{run.name} (reference)"
 
 
 def shown_runs(corpus):
@@ -93,8 +95,11 @@ def panel_title(run, corpus):
 # The two differ only for targets whose score is exactly tied with another token's. Because the
 # output head is computed in fp32 (low-precision logits tie far more often and would corrupt the
 # ranks), such ties should be rare; the table counts them for every model of every family and
-# every reference model, and shows how far RBP$_k$ moves between the two conventions. **Unless a
-# figure says otherwise, this book uses paper A's eq. 3 (`ge`).**
+# every reference model, and shows how far RBP$_k$ moves between the two conventions: the largest
+# change over every $k$ from 1 to the vocabulary size, in absolute terms and in units of RBP$_k$'s
+# own binomial standard error $\sqrt{\mathrm{RBP}_k(1-\mathrm{RBP}_k)/n}$ on the model's $n$
+# tokens (`compare.convention_gap`); below one standard error, the choice moves no result by more
+# than its sampling noise. **Unless a figure says otherwise, this book uses paper A's eq. 3 (`ge`).**
 
 # %%
 tie_rows = []
@@ -103,13 +108,15 @@ for corpus in corpora:
         rec = run.records
         rbp_ge = metrics.rbp(metrics.rank_1based(rec.gt, rec.ge, ties="ge"), ks)
         rbp_gt = metrics.rbp(metrics.rank_1based(rec.gt, rec.ge, ties="gt"), ks)
+        gap, gap_in_se = compare.convention_gap(rec.gt, rec.ge)
         family, name = who(run)
-        tie_rows.append({"corpus": corpus, "family": family, "model": name, "targets": len(rec),
+        tie_rows.append({"corpus": corpus, "family": family, "model": name, "unit": unit_of(run), "targets": len(rec),
                          "tied targets (ge != gt)": int(np.count_nonzero(rec.ge != rec.gt)),
                          "RBP_1 (ge)": rbp_ge[0], "RBP_1 (gt)": rbp_gt[0],
-                         "largest |RBP_k(ge) - RBP_k(gt)| over k": float(np.max(np.abs(rbp_ge - rbp_gt)))})
+                         "largest |RBP_k(ge) - RBP_k(gt)| over k": gap,
+                         "... in standard errors of RBP_k": gap_in_se})
 ties = pd.DataFrame(tie_rows)
-ties.style.hide(axis="index").format(precision=5)
+ties.drop(columns="unit").style.hide(axis="index").format(precision=5)
 
 # %% [markdown]
 # ## One probability, several ranks (paper A, Fig. 1)
@@ -126,7 +133,7 @@ ties.style.hide(axis="index").format(precision=5)
 # own vocabulary size.
 
 # %%
-bands = np.array([[c * (1 - band_half_width), c * (1 + band_half_width)] for c in band_centres])
+bands = np.array([[c * (1 - A1_BAND_HALF_WIDTH), c * (1 + A1_BAND_HALF_WIDTH)] for c in A1_BAND_CENTRES])
 panels = shown_runs(corpora[0])
 n_cols = min(3, len(panels))
 n_rows = -(-len(panels) // n_cols)
@@ -177,9 +184,10 @@ for corpus in corpora:
         rank = metrics.rank_1based(rec.gt, rec.ge)
         per_band = rankdist.rank_counts_by_probability(rec.logp, rank, bands.ravel(), max_rank=10)[::2]
         family, name = who(run)
-        for centre, row in zip(band_centres, per_band):
-            band_rows.append({"corpus": corpus, "family": family, "model": name, "p(t) near": centre,
-                              "targets": int(row.sum()),
+        for centre, row in zip(A1_BAND_CENTRES, per_band):
+            band_rows.append({"corpus": corpus, "family": family, "model": name, "unit": unit_of(run),
+                              "p(t) near": centre, "targets": int(row.sum()),
+                              "rank 1 share": row[0] / row.sum() if row.sum() else np.nan,
                               "commonest rank share": row.max() / row.sum() if row.sum() else np.nan,
                               **{group: row[cols].sum() for group, cols in rank_groups.items()}})
 band = pd.DataFrame(band_rows)
@@ -199,7 +207,7 @@ for row_axes, (family, name) in zip(axes, shown):
             bottom += shares[group].to_numpy()
         for i, n in enumerate(rows["targets"]):
             ax.text(i, 1.01, f"n={n}", ha="center", fontsize=7)
-        ax.set(title=f"{family}: {name}\n{corpus}", xlabel="$p(t)$ within 10% of", ylim=(0, 1.12))
+        ax.set(title=f"{family}: {name}\n{corpus}", xlabel=f"$p(t)$ within {A1_BAND_HALF_WIDTH:.0%} of", ylim=(0, 1.12))
         ax.title.set(fontsize=9, color=report.family_style(profile, None if family == "reference" else family)["color"])
     row_axes[0].set_ylabel("share of the band's targets")
 axes[0, -1].legend(fontsize=7, loc="lower right")
@@ -215,7 +223,7 @@ plt.show()
 # them right and miss the others.
 
 # %%
-band.style.hide(axis="index").format(precision=3)
+band.drop(columns="unit").style.hide(axis="index").format(precision=3)
 
 # %% [markdown]
 # ## Absolute and relative metrics side by side (paper A, Fig. 2)
@@ -287,6 +295,12 @@ if len(points[points["kind"] == "reference"]):
 axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
 plt.show()
+display(Markdown(report.token_requirement(
+    {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora},
+    "Fig. A1.3, final and reference models")))
+if any(checkpoint_runs.values()):
+    display(Markdown(report.token_requirement({corpus: checkpoint_runs[corpus] for corpus in corpora
+                                               if checkpoint_runs[corpus]}, "Fig. A1.3, checkpoints")))
 
 # %% [markdown]
 # **Figure A1.3.** RBP$_k$ (`ge` convention) against $p_A$ for every final model (filled, in its
@@ -294,27 +308,60 @@ plt.show()
 # column per corpus. Training tends to raise both, so within one run they move together; the
 # question is whether results with similar $p_A$ can differ in RBP$_k$. Kendall's $\tau$ below
 # measures how consistently the two metrics order a set of results ($\tau = 1$: ranking the
-# results by $p_A$ always ranks them the same way by RBP$_1$), and the count after it gives the
-# pairs of results on which the two metrics clearly disagree: one result has a $p_A$ at least
-# `discordance_margin` (relative) higher, the other an RBP$_1$ at least that much higher
-# (`metrics.discordant_pairs`). Both are computed within each family (its models and checkpoints
-# on every corpus), and once over every result of the set, references included.
+# results by $p_A$ always ranks them the same way by RBP$_1$), within each family (its models and
+# checkpoints on every corpus) and once over every result of the set, references included.
+#
+# A disagreement between results of different corpora, or with a checkpoint taken early in
+# training, says little about the metrics: another text changes both, and a barely trained
+# model's probabilities are not yet what training makes of them. The test of the claim (A1.2 in
+# the verdicts) therefore compares only *finished* models on *one* corpus: every pair of final
+# models (the families' and the reference models) on each corpus. The two metrics disagree on a
+# pair when the bootstrap interval of its $p_A$ difference and that of its RBP$_1$ difference
+# both exclude zero, with opposite signs: each model's tokens are resampled the set's `n_boot`
+# times (`compare.resample`, `compare.discordant_pairs`), so a disagreement must stand out of
+# the token-sampling noise, with no margin to choose.
 
 # %%
-def agreement(rows):
+def kendall(rows):
     p_a, rbp_1 = rows["p_A"].to_numpy(), rows[f"RBP_{ks[0]}"].to_numpy()
-    n_pairs = len(rows) * (len(rows) - 1) // 2
     varied = len(rows) >= 2 and np.ptp(p_a) > 0 and np.ptp(rbp_1) > 0
-    return {"results": len(rows), "pairs": n_pairs,
-            "Kendall tau": kendalltau(p_a, rbp_1).statistic if varied else np.nan,
-            "pairs clearly disagreeing": metrics.discordant_pairs(p_a, rbp_1, discordance_margin)}
+    return kendalltau(p_a, rbp_1).statistic if varied else np.nan
 
 
 family_points = points[points["kind"] != "reference"]
-agree = {family: agreement(family_points[family_points["family"] == family]) for family in families}
-agree_table = pd.DataFrame([{"results of": family, **a} for family, a in agree.items()]
-                           + [{"results of": "every family and reference together", **agreement(points)}])
-display(agree_table.style.hide(axis="index").format({"Kendall tau": "{:.3f}"}))
+trend = pd.DataFrame([{"results of": family, "results": int((family_points["family"] == family).sum()),
+                       "Kendall tau": kendall(family_points[family_points["family"] == family])}
+                      for family in families]
+                     + [{"results of": "every family and reference together", "results": len(points),
+                         "Kendall tau": kendall(points)}])
+display(trend.style.hide(axis="index").format({"Kendall tau": "{:.3f}"}))
+
+
+def p_a_and_top1(sample):
+    return [sample["p"].mean(), sample["top1"].mean()]
+
+
+final_pairs, pair_rows = {}, []
+for corpus in corpora:
+    finals = family_runs[corpus] + reference_runs[corpus]
+    samples = [{"p": np.exp(run.records.logp.astype(np.float64)),
+                "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in finals]
+    values = np.array([p_a_and_top1(sample) for sample in samples])
+    found = compare.discordant_pairs(values, compare.resample(samples, p_a_and_top1, model_set.n_boot), A_LEVEL)
+    tau = kendalltau(values[:, 0], values[:, 1]).statistic if (np.ptp(values, axis=0) > 0).all() else np.nan
+    final_pairs[corpus] = {"models": len(finals), "pairs": len(finals) * (len(finals) - 1) // 2, "found": found,
+                           "tau": tau}
+    for i, j in found:
+        hi, lo = (i, j) if values[i, 0] > values[j, 0] else (j, i)
+        pair_rows.append({"corpus": corpus, "higher p_A": "/".join(who(finals[hi])),
+                          "higher RBP_1": "/".join(who(finals[lo])),
+                          "p_A": f"{values[hi, 0]:.4f} vs {values[lo, 0]:.4f}",
+                          "RBP_1": f"{values[hi, 1]:.4f} vs {values[lo, 1]:.4f}"})
+display(pd.DataFrame([{"corpus": corpus, "final models": r["models"], "pairs": r["pairs"],
+                       "Kendall tau": r["tau"], "pairs disagreeing beyond noise": len(r["found"])}
+                      for corpus, r in final_pairs.items()]).style.hide(axis="index").format({"Kendall tau": "{:.3f}"}))
+if pair_rows:
+    display(pd.DataFrame(pair_rows).style.hide(axis="index"))
 points.sort_values(["corpus", "family", "model", "step"], na_position="last").style.hide(axis="index").format(
     precision=4)
 
@@ -402,66 +449,56 @@ else:
 # %% [markdown]
 # ## Verdicts
 #
-# Paper A's sections 1-3 define the metric rather than measure it; the checkable claims are that
-# a probability does not determine a rank, that the absolute and relative metrics are distinct,
-# and (implicitly) that the rank of eq. 3 and the rank of the released code give the same
-# RBP$_k$. The rules: a band of a model on a corpus is tested if it holds at least
-# `min_band_tokens` targets, and shows different ranks if its most common rank takes less than
-# 95% of them. The paper claims only that this happens, so the first claim counts as reproduced
-# if in every family on every corpus at least one tested band of its models shows it, partly if
-# in some. (A model that never gives much more than 0.1 to any token ranks all its targets near
-# that probability first, so not every band need spread.) The second claim is tested within
-# each family: it holds for a family if at least one pair of its results clearly disagrees as
-# defined above, and is reproduced if it holds for every family, partly if for some. The third
-# holds if the two conventions' RBP$_k$ differ by less than 0.001 for every model, reference
-# models included. Reference models are shown beside the families, but the first two verdicts
-# are graded on the families alone.
+# Paper A's sections 1-3 define the metric rather than measure it. Two of their statements can
+# be checked on data: a probability does not fix a rank (Fig. 1), and the absolute metric $p_A$
+# does not determine the relative one (Fig. 2). A third is this companion's own question: whether
+# the rank of eq. 3 and the rank of the released code give the same RBP$_k$. Each row's rule,
+# fixed in `rankscale.claims` before any data were seen, stands beside its verdict; in short:
+#
+# - A1.1 looks at the bands of Figure A1.2: a band with enough targets shows the claim when both
+#   greedy outcomes of Fig. 1 (the target first, the target below first) each take a visible
+#   share of it. A unit is a family on a corpus (any of its models may show it) or a reference
+#   model on a corpus. A model that never gives much more than 0.1 to any token ranks its targets
+#   near that probability first, so not every band need show both outcomes.
+# - A1.2 is graded per corpus on the final models only, with the bootstrap test above.
+# - A1.3 asks that the two conventions move no RBP$_k$ by more than its own standard error.
 
 # %%
-tested = band[(band["targets"] >= min_band_tokens) & (band["family"] != "reference")]
-pairs = [(c, f) for c in corpora for f in families]
-if len(tested) == 0:
-    same_p_verdict = report.NOT_TESTABLE
-    same_p_ours = f"no band of any family's model holds {min_band_tokens} or more targets"
-else:
-    spread = tested["commonest rank share"] < 0.95
-    spread_in = spread.groupby([tested["corpus"], tested["family"]]).any()
-    shows = [bool(spread_in.get((c, f), False)) for c, f in pairs]
-    same_p_verdict = report.grade(shows)
-    missing = [f"{c}/{f}" for (c, f), ok in zip(pairs, shows) if not ok]
-    same_p_ours = (f"{spread.sum()} of {len(tested)} tested bands (models x corpora x p(t) near "
-                   f"{', '.join(f'{c:g}' for c in sorted(tested['p(t) near'].unique()))}) spread over ranks; "
-                   f"commonest rank share {tested['commonest rank share'].min():.2f}-"
-                   f"{tested['commonest rank share'].max():.2f}; {sum(shows)} of {len(pairs)} (corpus, family) "
-                   "pairs show it" + (f" (not: {', '.join(missing)})" if missing else ""))
-    ref_tested = band[(band["targets"] >= min_band_tokens) & (band["family"] == "reference")]
-    if len(ref_tested):
-        same_p_ours += (f"; reference models (not graded): {int((ref_tested['commonest rank share'] < 0.95).sum())} "
-                        f"of {len(ref_tested)} tested bands spread")
+band_units = {}
+for (corpus, unit), rows in band.groupby(["corpus", "unit"], sort=False):
+    tested = rows[rows["targets"] >= A1_BAND_MIN_TARGETS]
+    both = tested["rank 1 share"].between(A1_BAND_MIN_SHARE, 1 - A1_BAND_MIN_SHARE)
+    band_units[f"{corpus}/{unit}"] = (len(tested), int(both.sum()))
+same_p = claims.judge(
+    "A1.1", {u: None if tested == 0 else shown > 0 for u, (tested, shown) in band_units.items()},
+    "bands showing both outcomes, of those tested: " + "; ".join(
+        f"{u}: {shown} of {tested}" if tested else f"{u}: no band with {A1_BAND_MIN_TARGETS} targets"
+        for u, (tested, shown) in band_units.items())
+    + f"; rank-1 share in tested bands {band.loc[band['targets'] >= A1_BAND_MIN_TARGETS, 'rank 1 share'].min():.2f}-"
+      f"{band.loc[band['targets'] >= A1_BAND_MIN_TARGETS, 'rank 1 share'].max():.2f}",
+    why_not=f"no band of any model holds {A1_BAND_MIN_TARGETS} or more targets")
 
-testable = {family: a for family, a in agree.items() if a["pairs"] > 0}
-left_out = [family for family in families if family not in testable]
-if testable:
-    disagree_verdict = report.grade(a["pairs clearly disagreeing"] > 0 for a in testable.values())
-    disagree_ours = (f"pairs of results (models/checkpoints x corpora) ordered oppositely by p_A and RBP_{ks[0]} "
-                     f"by over {discordance_margin:.0%}: " + "; ".join(
-                         f"{family}: {a['pairs clearly disagreeing']} of {a['pairs']} "
-                         f"(Kendall tau {a['Kendall tau']:.3f})"
-                         for family, a in testable.items()))
-    disagree_ours += f" (not tested on: {', '.join(left_out)}, one result only)" if left_out else ""
-else:
-    disagree_verdict = report.NOT_TESTABLE
-    disagree_ours = "no family has two results to compare"
-largest_tie_gap = ties["largest |RBP_k(ge) - RBP_k(gt)| over k"].max()
 
-verdicts = report.verdict_table("A1", [
-    report.Verdict("The same probability of the correct token comes with different ranks (§1, Fig. 1)",
-                   "p = 0.28 at rank 1 or rank 3 (illustration)", same_p_ours, same_p_verdict),
-    report.Verdict("p_A does not determine RBP_k: the two metrics order results differently (§3, Fig. 2)",
-                   "conceptual (toy example in Fig. 2)", disagree_ours, disagree_verdict),
-    report.Verdict("Eq. 3's rank (ties against the target) and the released code's (ties for it) give the same RBP_k",
-                   "not discussed",
-                   f"{int(ties['tied targets (ge != gt)'].sum())} tied targets of {int(ties['targets'].sum()):,} "
-                   f"(families' final models and reference models); largest RBP_k gap {largest_tie_gap:.2g}",
-                   "reproduced" if largest_tie_gap < 1e-3 else "not reproduced"),
-])
+def pair_text(corpus):
+    r = final_pairs[corpus]
+    return (f"{corpus}: {len(r['found'])} of {r['pairs']} pairs of {r['models']} final models "
+            f"(Kendall tau {r['tau']:.3f})")
+
+
+disagree = claims.judge(
+    "A1.2", {corpus: None if r["pairs"] == 0 else len(r["found"]) > 0 for corpus, r in final_pairs.items()},
+    f"pairs ordered oppositely by p_A and RBP_1 beyond the {A_LEVEL:.0%} intervals: "
+    + "; ".join(map(pair_text, corpora)),
+    why_not="no corpus has two final models to compare")
+
+by_unit = ties.groupby(["corpus", "unit"], sort=False).agg(
+    worst=("... in standard errors of RBP_k", "max"), gap=("largest |RBP_k(ge) - RBP_k(gt)| over k", "max"))
+conventions = claims.judge(
+    "A1.3", {f"{c}/{u}": bool(row.worst <= 1) for (c, u), row in by_unit.iterrows()},
+    f"{int(ties['tied targets (ge != gt)'].sum())} tied targets of {int(ties['targets'].sum()):,} (final models of "
+    f"the families and reference models, every corpus); largest RBP_k change {by_unit['gap'].max():.2g}, "
+    f"at most {by_unit['worst'].max():.2f} standard errors"
+    + ("" if (by_unit["worst"] <= 1).all() else
+       "; above one standard error: " + ", ".join(f"{c}/{u}" for (c, u), row in by_unit.iterrows() if row.worst > 1)))
+
+verdicts = report.verdict_table("A1", [same_p, disagree, conventions])

@@ -54,19 +54,204 @@ def _index(*claims: Claim) -> dict[str, Claim]:
 # ---------------------------------------------------------------------------------------------
 # A1
 
-CLAIMS_A1 = _index()
+A_LEVEL = 0.95  # chapters A1-A3: the central 95% bootstrap interval, the usual two-sided level
+A1_BAND_CENTRES = (0.01, 0.03, 0.1, 0.28)  # target probabilities looked at; 0.28 is paper A's Fig. 1 example
+A1_BAND_HALF_WIDTH = 0.1  # a band is centre x (1 -/+ 0.1): the probability is nearly the same throughout
+A1_BAND_MIN_TARGETS = 30  # a band is tested only with at least 30 targets: then 5% of them is two or more
+A1_BAND_MIN_SHARE = 0.05  # each greedy outcome (rank 1, below rank 1) needs 5% of a band: no single odd token decides
+
+CLAIMS_A1 = _index(
+    Claim("A1.1",
+          "A probability does not fix a rank: targets given nearly the same probability are ranked first in "
+          "some contexts and below first in others, so greedy decoding gets some right and misses others "
+          "(§1, Fig. 1: p = 0.28 at rank 1 and at rank 3)",
+          "empirical",
+          f"Targets are grouped into bands of nearly equal probability (p(t) within ±{A1_BAND_HALF_WIDTH:.0%} of "
+          f"{', '.join(f'{c:g}' for c in A1_BAND_CENTRES)}; ge ranks, eq. 3). A band with at least "
+          f"{A1_BAND_MIN_TARGETS} targets shows the claim if at least {A1_BAND_MIN_SHARE:.0%} of them are at rank 1 "
+          f"and at least {A1_BAND_MIN_SHARE:.0%} below it, the two cases of Fig. 1. A unit (a corpus and a family, "
+          f"or a reference model on a corpus) holds if any tested band of its models shows it. Why: the paper "
+          f"claims only that both cases occur at one probability; {A1_BAND_MIN_SHARE:.0%} of at least "
+          f"{A1_BAND_MIN_TARGETS} targets is two or more targets of each kind, so one odd token cannot decide.",
+          "p = 0.28 at rank 1 and at rank 3 (an illustration)"),
+    Claim("A1.2",
+          "The mean probability of the correct token (p_A) does not determine RBP_k: two models can be ordered "
+          "one way by p_A and the other way by how often the correct token is ranked first (§3.1-3.2, Fig. 2)",
+          "empirical",
+          f"On each corpus, every pair of final models (the families' and the reference models; no training "
+          f"checkpoints, no pairs across corpora) is compared: it disagrees if the {A_LEVEL:.0%} bootstrap interval "
+          f"of its p_A difference and that of its RBP_1 difference both exclude zero, with opposite signs (each "
+          f"model's tokens resampled, the set's n_boot times). A corpus holds if at least one pair disagrees. Why: "
+          f"no margin to choose; a pair must disagree beyond token-resampling noise, on results the paper would "
+          f"compare (finished models on one text).",
+          "conceptual (toy example in Fig. 2)"),
+    Claim("A1.3",
+          "Paper A's eq. 3 rank (ties counted against the target) and its released code's rank (ties for the "
+          "target) give the same RBP_k",
+          "beyond the paper",
+          "Per model and corpus, over every k from 1 to the vocabulary: the change of RBP_k between the two "
+          "conventions is at most RBP_k's binomial standard error sqrt(RBP_k(1 - RBP_k)/n) on that model's "
+          "tokens. A unit (a corpus and a family, or a reference model) holds if all its models do. Why: then the "
+          "convention cannot move any result by more than its own sampling noise. Not analytic: ties do occur "
+          "(often, with low-precision logits), so it holds by measurement, not by construction; the paper does "
+          "not discuss it.",
+          "not discussed (eq. 3 and the released code differ on ties)"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
 # A2
 
-CLAIMS_A2 = _index()
+PAPER_A_VOCAB = 50_257  # the vocabulary paper A's k were chosen for (GPT-2; Pythia and OPT are within 20 tokens)
+A2_MIN_R2 = 0.9  # paper A §4.4: R^2 above 0.9 for k < 1000, which includes k = 1 (§4.1 gives no number)
+A2_MODERATE_KS = (10, 50, 100)  # paper A §4.2, as absolute k: top-k sampling settings
+A2_MODERATE_R2 = 0.97  # paper A §4.2: "R^2 >= 0.97 across all datasets" for k = 10, 50, 100
+A2_LARGE_KS = (20_000, 30_000)  # paper A §4.3 (Fig. 5), of a vocabulary of about PAPER_A_VOCAB
+
+
+def scaled_k(k: int, vocab_size: int) -> int:
+    """Paper A's ``k`` at the same fraction of a vocabulary of ``vocab_size`` tokens as of its own
+    (``PAPER_A_VOCAB``), at least 1.
+
+    >>> scaled_k(20_000, 4096), scaled_k(100, 4096), scaled_k(10, 4096)
+    (1630, 8, 1)
+    """
+    return max(1, round(k * vocab_size / PAPER_A_VOCAB))
+
+
+CLAIMS_A2 = _index(
+    Claim("A2.1",
+          "-log RBP_1 follows a power law in non-embedding size, for every family on every dataset (§4.1, Fig. 3)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the log-log fit of -log RBP_1 against size has "
+          f"R^2 ≥ {A2_MIN_R2} and a negative slope. Why: {A2_MIN_R2} is the paper's own bar for k < 1000 (§4.4), "
+          f"which includes k = 1; §4.1 gives no number of its own. The point estimate is graded, as the paper "
+          f"grades its fits; the bootstrap interval of R^2 is shown beside it.",
+          ""),
+    Claim("A2.2",
+          "For moderate k (10, 50, 100) the power law holds with R^2 ≥ 0.97 on every dataset (§4.2, Fig. 4)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the fits at k = "
+          f"{', '.join(map(str, A2_MODERATE_KS))} all have R^2 ≥ {A2_MODERATE_R2} and a negative slope. Why: these "
+          f"are the paper's absolute k and its own bar; k counts candidates for top-k sampling whatever the "
+          f"vocabulary, and stays far below it (100 is 2.4% of 4,096 tokens). The same fractions of the "
+          f"vocabulary as the paper's (k x |V| / {PAPER_A_VOCAB:,}) are shown, not graded.",
+          f"R^2 ≥ {A2_MODERATE_R2}"),
+    Claim("A2.3",
+          "As k approaches the vocabulary size (k = 20,000 and 30,000 of about 50,000) the power law breaks down "
+          "(§4.3, Fig. 5)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes, at k = "
+          f"{' and '.join(f'{k:,}' for k in A2_LARGE_KS)} scaled to the family's vocabulary (x |V| / "
+          f"{PAPER_A_VOCAB:,}: about 40% and 60% of it; absolute k would exceed a small vocabulary): the law breaks "
+          f"down if at either k the fit has R^2 below {A2_MIN_R2} or does not fall with size. Why: {A2_MIN_R2} is "
+          f"the paper's bar for a power law (§4.4); either k, because the paper itself finds 30,000 much more "
+          f"scattered than 20,000, so it does not claim both break. A k where some model ranks every target "
+          f"inside the top k has nothing to fit (-log RBP_k = 0) and is left out.",
+          "points scatter at k = 20,000 and 30,000 (not tabulated)"),
+    Claim("A2.4",
+          "For GPT-2 at k near the vocabulary size, -log RBP_k even grows with model size (§4.3, Fig. 5)",
+          "empirical",
+          f"Per corpus, on the paper's GPT-2 family (its models recognised by hub id; at least {MIN_SIZES} sizes): "
+          f"the log-log slope of -log RBP_k against size is positive at k = {A2_LARGE_KS[0]:,} or at "
+          f"{A2_LARGE_KS[1]:,} (the paper does not say which; GPT-2's vocabulary is the one these k were chosen "
+          f"for). Why: the point estimate is graded, as the paper reads the trend off its figure (and itself blames "
+          f"noise); the bootstrap interval is shown. A set without the paper's GPT-2 models cannot test it.",
+          "-log RBP_k grows with size for GPT-2 (Fig. 5)"),
+    Claim("A2.5",
+          "At k = 30,000 the points scatter much more than at k = 20,000 (§4.3, Fig. 5)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes, at the two k of A2.3 (about 40% and 60% of the "
+          f"vocabulary): the paired {A_LEVEL:.0%} bootstrap interval of R^2(larger k) - R^2(smaller k) lies below "
+          f"zero, i.e. the fit is worse at the larger k beyond token-resampling noise. Why: 'more random' has no "
+          f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
+          f"(a model with every target inside the top k) cannot test it.",
+          "k = 30,000 much more random than 20,000"),
+)
 
 
 # ---------------------------------------------------------------------------------------------
 # A3
 
-CLAIMS_A3 = _index()
+A3_N_K = 25  # points of each family's log-spaced k grid from 1 to its vocabulary (Fig. 6's sweep)
+A3_R2_BOUND_K = 1000  # paper A §4.4: R^2 above 0.9 "when k < 1000" (of about PAPER_A_VOCAB)
+A3_MIN_R2 = 0.9  # paper A §4.4's own bar
+# "close to the vocabulary": from 40% of |V| (the paper's k = 20,000 of 50,257) up to, not including, |V|
+A3_LARGE_FRACTION = 0.4
+A3_EXPONENT_KS = (1, 100)  # paper A §4.4 contrasts the exponents at these two k
+A3_ALPHA_K1_BELOW = 0.1  # paper A §4.4: the exponent at k = 1 "is less than 0.1"
+A3_ALPHA_K100_BAND = (0.15, 0.25)  # paper A §4.4: "close to 0.2" at k = 100: the values that round to 0.2
+A3_R2_KS = (1, 10, 100)  # paper A §1: R^2 about 0.99 "when k lies in the range of roughly 1 to 100"
+A3_RATIO_BAND = (0.8, 1.25)  # "very close" exponents: within a factor 1.25 either way (see A3.5)
+A3_OFFSET_MIN_SIZES = 4  # L = E + A S^-alpha has three parameters
+
+CLAIMS_A3 = _index(
+    Claim("A3.1",
+          "R^2 stays above 0.9 for k < 1000, i.e. for k well below the vocabulary size (§4.4, Fig. 6a)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: every fit of the family's k grid ({A3_N_K} "
+          f"log-spaced k) below {A3_R2_BOUND_K} x |V| / {PAPER_A_VOCAB:,} has R^2 ≥ {A3_MIN_R2} and a negative "
+          f"slope. Why: {A3_MIN_R2} and {A3_R2_BOUND_K} are the paper's; the bound is scaled to the family's "
+          f"vocabulary because the paper ties the drop to k nearing |V| (k < 1000 absolute would reach a quarter of a "
+          f"4,096-token vocabulary; that minimum is shown too, not graded).",
+          f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k)"),
+    Claim("A3.2",
+          "R^2 drops only as k comes close to the vocabulary size (§4.4, Fig. 6a)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the mean R^2 over the grid's k from "
+          f"{A3_LARGE_FRACTION:.0%} of |V| up to but excluding |V| (at k = |V|, RBP = 1 by definition) minus the "
+          f"mean R^2 over the k of A3.1; holds if its paired {A_LEVEL:.0%} bootstrap interval lies below zero. "
+          f"Why: 'drops' has no number, so the interval's sign decides. k where some model ranks every target "
+          f"inside the top k have nothing to fit and are left out; a unit with none left cannot test it.",
+          "drops after k ~ 1000"),
+    Claim("A3.3",
+          "The exponent grows with k: it is larger at k = 100 than at k = 1 (§4.4, Fig. 6b)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
+          f"alpha(100) - alpha(1) (alpha = -slope of -log RBP_k) lies above zero. k = 100 is the paper's absolute "
+          f"k (a top-k sampling setting, 2.4% of a 4,096-token vocabulary); at 100 x |V| / {PAPER_A_VOCAB:,} the "
+          f"same is shown, not graded. Why: 'grows' has no number, so the interval's sign decides.",
+          ""),
+    Claim("A3.4",
+          "The exponents' size: below 0.1 at k = 1 and close to 0.2 at k = 100 (§4.4, Fig. 6b)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: alpha(1) < {A3_ALPHA_K1_BELOW} and "
+          f"{A3_ALPHA_K100_BAND[0]} ≤ alpha(100) < {A3_ALPHA_K100_BAND[1]} (point estimates, as the paper states "
+          f"them; intervals shown). Why: {A3_ALPHA_K1_BELOW} is the paper's bound; 'close to 0.2' is read as the "
+          f"values that round to 0.2 at the one significant figure the paper gives. k as in A3.3.",
+          "alpha below 0.1 at k = 1, close to 0.2 at k = 100"),
+    Claim("A3.5",
+          "The slopes of CE and of -log RBP_1 against size are very close (App. B, Table 1)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
+          f"the slope ratio (-log RBP_1 / CE) lies inside [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}] (holds) or "
+          f"entirely outside it (fails); across an edge the data do not decide (not counted, named). Why: a factor "
+          f"{A3_RATIO_BAND[1]} either way is how close the paper's own Table 1 ratios are where it calls "
+          f"them very close (the paper column counts them); an interval, so that a noisy ratio can neither pass "
+          f"nor fail by luck.",
+          ""),
+    Claim("A3.6",
+          "For k from 1 to 100 the power law of -log RBP_k fits about as well as cross-entropy's "
+          "(R^2 about 0.99, comparable to CE's; §1)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes, for k = {', '.join(map(str, A3_R2_KS))} (the "
+          f"paper's range, absolute k): the paired {A_LEVEL:.0%} bootstrap interval of R^2(-log RBP_k) - R^2(CE) "
+          f"does not lie entirely below zero, at every one of these k. Why: 'comparable' has no number, so the "
+          f"interval's sign decides; RBP's fit fails only where it is worse than CE's beyond token-resampling noise.",
+          ""),
+    Claim("A3.7",
+          "This book's explanation of why CE's and -log RBP_1's exponents differ on small models: with an "
+          "irreducible floor fitted (L = E + A S^-alpha), the two exponents agree",
+          "beyond the paper",
+          f"Per corpus and family with at least {A3_OFFSET_MIN_SIZES} sizes (three parameters): L = E + A S^-alpha "
+          f"fitted by least squares (scipy) to CE and to -log RBP_1, on the full sample and on every bootstrap "
+          f"replicate; the exponents agree if the {A_LEVEL:.0%} interval of alpha(RBP_1) / alpha(CE) lies inside "
+          f"A3.5's band [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}], disagree if it lies entirely outside; across an "
+          f"edge, or with replicates that cannot be fitted, the data do not decide. Why: the explanation is held to "
+          f"the closeness the paper claims for the plain exponents (A3.5), and an interval keeps noise from "
+          f"deciding.",
+          "not in the paper"),
+)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -108,7 +108,9 @@ class Bootstrap:
     """Power-law fits of an m-valued metric on the full samples and on ``n_boot`` resamples.
 
     points : m full-sample fits (None where not fittable); slopes, r2 : (m, n_boot) per-replicate
-    slope and R^2 (nan where a replicate cannot be fitted). Replicate b of every entry comes from
+    slope and R^2 (nan where a replicate cannot be fitted); values : (m, n_boot, models) the
+    metric's values on every resample (for fits of another form, e.g. ``fit_offset_power_law``,
+    on the same replicates). Replicate b of every entry comes from
     the same resample of every model's tokens, so differences between entries (R^2 of EE minus
     R^2 of CE, say) are paired and their spread is the spread of the difference itself.
     """
@@ -116,6 +118,7 @@ class Bootstrap:
     points: list[PowerLawFit | None]
     slopes: np.ndarray
     r2: np.ndarray
+    values: np.ndarray | None = None
 
 
 def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int = 1000,
@@ -151,7 +154,7 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
         r2 = np.where(total > 0, 1.0 - (residual**2).sum(axis=-1) / np.where(total > 0, total, 1.0), 1.0)
     r2 = np.where(np.isfinite(slopes), r2, np.nan)
     points = [fit_power_law(sizes, v) if _fittable(v) else None for v in values]
-    return Bootstrap(points, slopes, r2)
+    return Bootstrap(points, slopes, r2, boot)
 
 
 def percentile_interval(values, level: float = 0.95) -> tuple[float, float]:
