@@ -243,6 +243,43 @@ def test_subsampled_decompositions_brute_force():
     assert np.all(out["n_tokens"][-1] == len(logp))
 
 
+def test_subsampled_decompositions_by_windows():
+    logp, gt, _, window = random_records(6, n=3000)
+    ids = np.unique(window)
+    grid = [1, 5, len(ids), len(ids) + 10]
+    out = m.subsampled_decompositions(logp, gt, window, grid, n_repeats=3, seed=4, unit="windows")
+    by_tokens = m.subsampled_decompositions(logp, gt, window, [100], n_repeats=3, seed=4)
+    rng = np.random.default_rng(4)
+    for r in range(3):
+        order = ids[rng.permutation(len(ids))]
+        for i, n in enumerate(grid):
+            mask = np.isin(window, order[:n])
+            assert out["n_windows"][i, r] == min(n, len(ids))
+            assert out["n_tokens"][i, r] == mask.sum()
+            assert out["SA"][i, r] == pytest.approx(m.ce_decomposition(logp[mask], gt[mask]).self_alignment,
+                                                    rel=1e-9)
+    assert np.all(out["n_tokens"][-1] == len(logp)) and np.all(out["n_tokens"][-2] == len(logp))
+    assert by_tokens["n_windows"].shape == (1, 3) and np.all(by_tokens["n_windows"] >= 1)
+    with pytest.raises(ValueError, match="unit"):
+        m.subsampled_decompositions(logp, gt, window, grid, unit="documents")
+
+
+def test_token_grid_windows_and_mean_interval():
+    grid = m.token_grid(20_000, 1000, 8)
+    assert grid[0] == 1000 and grid[-1] == 20_000 and len(grid) == 8 and np.all(np.diff(grid) > 0)
+    assert m.token_grid(500, 1000, 8).tolist() == [500]  # fewer tokens than the smallest count
+    with pytest.raises(ValueError):
+        m.token_grid(100, 10, 1)
+    assert m.n_windows(np.array([3, 3, 9, 1])) == 3
+    rng = np.random.default_rng(0)
+    values = rng.normal(2.0, 1.0, (4, 400))
+    lo, hi = m.mean_interval(values)
+    half = 1.959964 * values.std(axis=1, ddof=1) / np.sqrt(400)
+    np.testing.assert_allclose(lo, values.mean(axis=1) - half, rtol=1e-6)
+    np.testing.assert_allclose(hi, values.mean(axis=1) + half, rtol=1e-6)
+    assert np.all((lo < 2.0) & (hi > 2.0))  # the true mean, here in every one of four intervals
+
+
 def test_sample_size_error_brute_force_and_bias_decay():
     rng = np.random.default_rng(3)
     grid = np.array([1000, 1500, 2000, 3000, 4000, 8000])

@@ -281,35 +281,45 @@ def summary(logp: np.ndarray, gt: np.ndarray, ge: np.ndarray, ks=(1, 10, 100, 10
 
 
 def subsampled_decompositions(logp: np.ndarray, rbe: np.ndarray, window: np.ndarray, n_tokens,
-                              n_repeats: int = 10, seed: int = 0) -> dict[str, np.ndarray]:
+                              n_repeats: int = 10, seed: int = 0, unit: str = "tokens") -> dict[str, np.ndarray]:
     """CE, EE, SA and Conf of random subsets of whole windows holding about ``n`` targets each.
 
     Each repeat shuffles the windows once (``seed`` fixes every shuffle) and, for each n of
     ``n_tokens``, takes the shortest prefix of that order that holds at least n targets, so the
     subsets of one repeat are nested. Whole windows keep neighbouring, correlated tokens
-    together, as an evaluation on less text would.
+    together, as an evaluation on less text would. With ``unit="windows"`` each n counts
+    windows instead (evaluation instances, as paper B's App. A.1 counts them): the first n
+    windows of the shuffled order, or all of them where n exceeds their number. Records with
+    the same window ids get the same shuffles, so models evaluated on the same windows see the
+    same subsets.
 
-    logp, rbe, window : (N,) per-target arrays; n_tokens : (m,) target counts.
-    Returns arrays of shape (m, n_repeats) keyed ``n_tokens`` (targets actually drawn), ``CE``,
-    ``EE``, ``SA``, ``Conf``, ``ranks_seen`` (distinct RBE values) and ``ranks_seen_once``.
+    logp, rbe, window : (N,) per-target arrays; n_tokens : (m,) target (or window) counts.
+    Returns arrays of shape (m, n_repeats) keyed ``n_tokens`` (targets actually drawn),
+    ``n_windows`` (windows drawn), ``CE``, ``EE``, ``SA``, ``Conf``, ``ranks_seen`` (distinct
+    RBE values) and ``ranks_seen_once``.
     """
+    if unit not in ("tokens", "windows"):
+        raise ValueError(f"unit must be 'tokens' or 'windows', got {unit!r}")
     logp, rbe = np.asarray(logp), np.asarray(rbe)
     ids, token_window = np.unique(np.asarray(window), return_inverse=True)
     sizes = np.bincount(token_window)
     by_window = np.argsort(token_window, kind="stable")
     starts = np.concatenate([[0], np.cumsum(sizes)])
     grid = np.atleast_1d(np.asarray(n_tokens))
-    keys = ("n_tokens", "CE", "EE", "SA", "Conf", "ranks_seen", "ranks_seen_once")
+    keys = ("n_tokens", "n_windows", "CE", "EE", "SA", "Conf", "ranks_seen", "ranks_seen_once")
     out = {key: np.empty((len(grid), n_repeats)) for key in keys}
     rng = np.random.default_rng(seed)
     for r in range(n_repeats):
         order = rng.permutation(len(ids))
         filled = np.cumsum(sizes[order])
         for i, n in enumerate(grid):
-            n_windows = min(int(np.searchsorted(filled, n)) + 1, len(order))
+            if unit == "windows":
+                n_windows = min(int(n), len(order))
+            else:
+                n_windows = min(int(np.searchsorted(filled, n)) + 1, len(order))
             take = np.concatenate([by_window[starts[w]:starts[w + 1]] for w in order[:n_windows]])
             dec = ce_decomposition(logp[take], rbe[take])
-            values = (len(take), dec.ce, dec.error_entropy, dec.self_alignment, dec.confidence,
+            values = (len(take), n_windows, dec.ce, dec.error_entropy, dec.self_alignment, dec.confidence,
                       len(dec.e), np.sum(dec.n_e == 1))
             for key, value in zip(keys, values):
                 out[key][i, r] = value
@@ -348,3 +358,46 @@ def tokens_needed(n_tokens, values: np.ndarray, tolerance: float) -> float:
         return float("nan")
     first_of_last_run = len(ok) - int(np.argmin(ok[::-1])) if not ok.all() else 0
     return float(np.asarray(n_tokens)[first_of_last_run])
+
+
+# ---------------------------------------------------------------------------------------------
+# Sample-size helpers (chapter B5 and the convergence check of chapter B3)
+
+
+def token_grid(n_available: int, min_tokens: int, n_grid: int) -> np.ndarray:
+    """Subsample sizes for ``subsampled_decompositions``: ``n_grid`` token counts evenly spaced
+    in log from ``min_tokens`` (or ``n_available`` if smaller) up to ``n_available``, rounded,
+    duplicates dropped; the last is always ``n_available``.
+
+    >>> token_grid(20000, 1000, 4)
+    array([ 1000,  2714,  7368, 20000])
+    """
+    if n_available < 1 or min_tokens < 1 or n_grid < 2:
+        raise ValueError("token_grid needs n_available >= 1, min_tokens >= 1 and n_grid >= 2")
+    return np.unique(np.geomspace(min(min_tokens, n_available), n_available, n_grid).round().astype(np.int64))
+
+
+def n_windows(window: np.ndarray) -> int:
+    """How many distinct windows (evaluation instances) a record holds.
+
+    >>> n_windows(np.array([0, 0, 1, 1, 1, 5]))
+    3
+    """
+    return int(len(np.unique(np.asarray(window))))
+
+
+def mean_interval(values: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Normal interval of the mean over repeats (last axis): mean -/+ z * sd / sqrt(repeats),
+    with z the two-sided ``level`` quantile (1.96 for 95%) and sd the sample standard deviation.
+
+    >>> lo, hi = mean_interval(np.array([[1.0, 3.0]]))
+    >>> np.round([lo[0], hi[0]], 3).tolist()
+    [0.04, 3.96]
+    """
+    from scipy.stats import norm
+
+    values = np.asarray(values, np.float64)
+    z = float(norm.ppf(0.5 + level / 2))
+    mean = values.mean(axis=-1)
+    half = z * values.std(axis=-1, ddof=1) / np.sqrt(values.shape[-1])
+    return mean - half, mean + half
