@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from statistics import NormalDist
 
 from rankscale import RankscaleError
 from rankscale.report import NOT_TESTABLE, Verdict, grade
@@ -143,6 +142,8 @@ B2_MAX_TV = 0.1  # Fig. 6, "almost indistinguishable": total-variation distance 
 B2_FIG5_RBES = (1, 3)  # paper B, Fig. 5: targets ranked 2 and 4 (RBE 1 and 3)
 
 _SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
+from statistics import NormalDist  # noqa: E402 (kept in this section)
+
 _Z = NormalDist().inv_cdf((1 + B2_LEVEL) / 2)
 _INTERVAL_ONE = f"{B2_LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard errors from resampling the tokens)"
 _INTERVAL = (f"{B2_LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard errors from resampling the tokens, "
