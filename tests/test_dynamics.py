@@ -1,11 +1,11 @@
-"""Paper B's training-dynamics rules over one checkpoint series (rankscale.dynamics)."""
+"""Paper B's training-dynamics rules over one checkpoint series, with bootstrap intervals (rankscale.dynamics)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rankscale import dynamics
+from rankscale import dynamics, metrics
 from rankscale.metrics import COMPONENTS
 
 
@@ -27,29 +27,125 @@ def test_interval_parts_of_a_flat_interval_are_undefined_without_warning():
         dynamics.interval_parts([1.0], [0.5], [0.0])
 
 
+VOCAB, N = 100, 5000
+
+
+def series(ee, sa, conf, noise=0.01, n_boot=200, seed=0):
+    """Full-sample values and replicates around them (the checkpoints' own noise, unpaired)."""
+    rng = np.random.default_rng(seed)
+    values = {"EE": np.array(ee, float), "SA": np.array(sa, float), "Conf": np.array(conf, float)}
+    values["CE"] = values["EE"] + values["SA"] - values["Conf"]
+    boot = {t: v + rng.normal(0, noise, (n_boot, len(v))) for t, v in values.items() if t != "CE"}
+    boot["CE"] = boot["EE"] + boot["SA"] - boot["Conf"]
+    return values, boot
+
+
 def test_series_checks_on_a_series_that_follows_the_paper():
-    vocab = 100
+    start = dynamics.uniform_entropy(N, VOCAB) - 0.02  # nearly what random ranking gives on N tokens
     steps = [0, 16, 128, 1000]
-    ee = [0.97 * np.log(vocab), 3.0, 2.5, 2.4]
-    sa = [0.05, 0.4, 0.3, 0.02]
-    conf = [-0.5, -0.4, -0.2, 0.3]
-    checks = dynamics.series_checks(steps, ee, sa, conf, vocab)
+    values, boot = series([start, 3.0, 2.5, 2.4], [0.05, 0.4, 0.3, 0.02], [-0.5, -0.4, -0.2, 0.3])
+    checks = dynamics.series_checks(steps, values, boot, VOCAB, N)
     assert set(checks) == set(dynamics.RULES) == set(dynamics.REQUIRES)
-    assert all(checks.values()), checks
-    # order does not matter: the series is sorted by step
-    shuffled = [3, 0, 2, 1]
-    again = dynamics.series_checks(*(np.asarray(x)[shuffled] for x in (steps, ee, sa, conf)), vocab)
-    assert again == checks
+    assert all(c.holds for c in checks.values()), checks
+    assert checks["uniform_at_init"].value == pytest.approx(np.exp(-0.02))
+    assert checks["sa_ends_down"].note == "against the peak at step 16"
+    ee = checks["ee_falls"]
+    assert ee.value == pytest.approx(2.4 - start) and ee.low < ee.value < ee.high < 0
+
+
+def test_noise_decides_between_a_flat_step_and_a_rise():
+    """A step within the noise is no rise, the same step with little noise is one, and a
+    Confidence change within the noise is no evidence that Confidence rose."""
+    flat = [5.0, 3.0, 3.02]
+    values, boot = series(flat, [0.1, 0.3, 0.2], [0.0, 0.1, 0.05], noise=0.05)
+    checks = dynamics.series_checks([10, 20, 30], values, boot, VOCAB, N)
+    assert checks["ee_falls"].holds and checks["ee_falls"].note == "no significant rise"
+    values, boot = series(flat, [0.1, 0.3, 0.2], [0.0, 0.1, 0.05], noise=0.001)
+    checks = dynamics.series_checks([10, 20, 30], values, boot, VOCAB, N)
+    assert not checks["ee_falls"].holds and checks["ee_falls"].note == "significant rise 20→30"
+    values, boot = series([5.0, 3.0], [0.1, 0.3], [0.0, 0.01], noise=0.05)
+    assert not dynamics.series_checks([10, 20], values, boot, VOCAB, N)["conf_rises"].holds
 
 
 def test_series_checks_failures_and_what_short_series_cannot_test():
-    vocab = 100
-    checks = dynamics.series_checks([0, 10, 20], [4.0, 4.1, 3.0], [0.1, 0.05, 0.2], [0.0, 0.1, -0.1], vocab)
-    assert checks == {"ee_falls": False, "sa_ends_down": False, "conf_rises": False, "ee_first": False,
-                      "uniform_at_init": False, "sa_lowest_at_end": False}
-    two = dynamics.series_checks([5, 50], [4.0, 3.0], [0.2, 0.1], [0.0, 0.1], vocab)
-    assert two["ee_first"] is None and two["uniform_at_init"] is None and two["ee_falls"] is True
-    one = dynamics.series_checks([0], [4.0], [0.2], [0.0], vocab)
-    assert [rule for rule, value in one.items() if value is not None] == ["uniform_at_init"]
+    values, boot = series([dynamics.uniform_entropy(N, VOCAB) - 1.0, 4.1, 3.0], [0.1, 0.05, 0.2], [0.0, 0.1, -0.1])
+    checks = dynamics.series_checks([0, 10, 20], values, boot, VOCAB, N)
+    assert {rule: c.holds for rule, c in checks.items()} == {
+        "ee_falls": False, "sa_ends_down": False, "conf_rises": False, "ee_first": False, "uniform_at_init": False}
+    values, boot = series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1])
+    two = dynamics.series_checks([5, 50], values, boot, VOCAB, N)
+    assert two["ee_first"].holds is None and two["ee_first"].note == "needs three checkpoints"
+    assert two["uniform_at_init"].holds is None and two["ee_falls"].holds is True
+    values, boot = series([4.0], [0.2], [0.0])
+    one = dynamics.series_checks([0], values, boot, VOCAB, N)
+    assert [rule for rule, c in one.items() if c.holds is not None] == ["uniform_at_init"]
     with pytest.raises(ValueError):
-        dynamics.series_checks([0, 0], [4.0, 3.0], [0.2, 0.1], [0.0, 0.1], vocab)
+        dynamics.series_checks([0, 0], *series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1]), VOCAB, N)
+
+
+def test_ee_first_is_not_shown_where_ce_does_not_drop_in_every_resample():
+    # EE leads the first interval, but CE is flat (within noise) over the later stretch
+    values, boot = series([6.0, 3.0, 3.0], [0.1, 0.4, 0.4], [0.0, 0.2, 0.2], noise=0.02)
+    check = dynamics.series_checks([1, 2, 3], values, boot, VOCAB, N)["ee_first"]
+    assert check.holds is False and "parts not defined" in check.note
+
+
+def test_uniform_entropy_is_exact():
+    rng = np.random.default_rng(1)
+    for n, v in ((300, 50), (2000, 4096)):
+        sims = [metrics.ce_decomposition(np.zeros(n), rng.integers(0, v, n)).error_entropy for _ in range(400)]
+        assert dynamics.uniform_entropy(n, v) == pytest.approx(np.mean(sims), abs=4 * np.std(sims) / 20)
+    assert dynamics.uniform_entropy(10**6, 10) == pytest.approx(np.log(10) - 9 / (2 * 10**6), abs=1e-8)
+    assert dynamics.uniform_entropy(7, 1) == 0.0
+
+
+def test_alignment_distance_is_zero_for_an_aligned_model_and_sees_the_head_only_if_asked():
+    rbe = np.repeat([0, 1, 2, 5], [50, 30, 15, 5])
+    p = np.bincount(rbe)[rbe] / len(rbe)
+    aligned = metrics.ce_decomposition(np.log(p), rbe)  # every target scored at its rank's frequency: q_e = p_e
+    assert dynamics.alignment_distance(aligned) == pytest.approx(0, abs=1e-12)
+    assert aligned.self_alignment == pytest.approx(0, abs=1e-12)
+    off = metrics.ce_decomposition(np.log(np.where(rbe == 0, 0.2, p)), rbe)
+    tv = dynamics.alignment_distance(off)
+    assert 0 < tv <= np.sqrt(off.self_alignment / 2)  # Pinsker
+    assert dynamics.head_share(off, 10) == pytest.approx(0.95)
+    assert np.isnan(dynamics.alignment_distance(off, min_count=60)) and dynamics.head_share(off, 60) == 0
+
+
+def test_resampled_terms_pair_the_checkpoints_of_a_series():
+    rng = np.random.default_rng(2)
+    sample = {"logp": -rng.exponential(2, 400), "gt": rng.integers(0, 30, 400)}
+    same = dynamics.resampled_terms([sample, sample], n_boot=20, paired=True)
+    assert set(same) == set(dynamics.TERMS) and same["EE"].shape == (20, 2)
+    np.testing.assert_array_equal(same["SA"][:, 0], same["SA"][:, 1])  # one resample for both
+    apart = dynamics.resampled_terms([sample, sample], n_boot=20)
+    assert not np.array_equal(apart["SA"][:, 0], apart["SA"][:, 1])
+    np.testing.assert_array_equal(dynamics.resampled_terms([sample], 5, seed=3)["CE"],
+                                  dynamics.resampled_terms([sample], 5, seed=3)["CE"])
+    with pytest.raises(ValueError, match="one length"):
+        dynamics.resampled_terms([sample, {k: v[:10] for k, v in sample.items()}], 3, paired=True)
+
+
+def test_below_needs_the_whole_interval_under_the_threshold():
+    assert dynamics.below(0.05, np.linspace(0.03, 0.07, 101), 0.1).holds
+    straddling = dynamics.below(0.09, np.linspace(0.07, 0.12, 101), 0.1)
+    assert straddling.holds is False and "straddles" in straddling.note
+    assert dynamics.below(0.2, np.linspace(0.15, 0.25, 101), 0.1).note == "above 0.1"
+
+
+def test_aligned_distance_is_the_sampling_floor_of_a_perfectly_aligned_model():
+    rng = np.random.default_rng(4)
+    rbe = np.minimum(rng.geometric(0.05, 20_000) - 1, 999)
+    dec = metrics.ce_decomposition(np.zeros(len(rbe)), rbe)
+    floors = [dynamics.aligned_distance(dec, n, min_count=10) for n in (2_000, 20_000, 200_000)]
+    assert floors[0] > floors[1] > floors[2] > 0  # noise falls with the sample
+    # what the measurement itself gives for a model that scores each target at its rank's frequency
+    sample = rng.choice(dec.e, size=20_000, p=dec.p_e)
+    aligned = metrics.ce_decomposition(np.log(dec.p_e[np.searchsorted(dec.e, sample)]), sample)
+    assert dynamics.alignment_distance(aligned, 10) == pytest.approx(floors[1], rel=0.5)
+
+
+def test_doctests():
+    import doctest
+
+    assert doctest.testmod(dynamics, optionflags=doctest.ELLIPSIS).failed == 0

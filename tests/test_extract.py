@@ -91,6 +91,29 @@ def test_batch_size_does_not_change_results(loaded, windows):
         np.testing.assert_array_equal(one[name], eight[name])
 
 
+def test_temperature_keeps_the_ranks_and_tempers_the_softmax(loaded, windows):
+    """At T = 0.5 and 2 (exact scalings of binary floating-point logits) every rank count is the
+    one of T = 1, and the log-probabilities are a brute-force softmax of the logits divided by T."""
+    model, tok = loaded
+    n_real = real_vocab_size(tok)
+    some = windows[:6]
+    plain = ex.rank_records(model, some, n_real, batch_size=4, chunk_tokens=97)
+    with torch.no_grad():
+        hidden = torch.cat([model.base_model(input_ids=torch.from_numpy(w)[None]).last_hidden_state[0, :-1]
+                            for w in some]).float()
+        logits = (hidden @ model.get_output_embeddings().weight[:n_real].float().T).double().numpy()
+    targets = np.concatenate([w[1:] for w in some])
+    for t in (0.5, 2.0):
+        rec = ex.rank_records(model, some, n_real, batch_size=4, chunk_tokens=97, temperature=t)
+        np.testing.assert_array_equal(rec["gt"], plain["gt"])
+        np.testing.assert_array_equal(rec["ge"], plain["ge"])
+        z = logits / t
+        log_z = np.log(np.exp(z - z.max(1, keepdims=True)).sum(1)) + z.max(1)
+        np.testing.assert_allclose(rec["logp"], z[np.arange(len(z)), targets] - log_z, atol=2e-5)
+        np.testing.assert_allclose(rec["top_logp"], -np.sort(-z, axis=1)[:, :rs.TOP_K] - log_z[:, None], atol=2e-5)
+        assert not np.allclose(rec["logp"], plain["logp"], atol=1e-3)  # the probabilities did move
+
+
 def run(model_dir, corpus_file, out, **kw):
     kw.setdefault("n_tokens", N_TOKENS)
     return ex.extract(str(model_dir), str(corpus_file), out_dir=out, window_len=100, shard_tokens=700,
@@ -128,6 +151,17 @@ def test_auto_dtype_is_resolved_before_the_identity(finished, model_dir, corpus_
     assert (auto_dtype("cpu"), auto_dtype("cuda:1")) == ("float32", "bfloat16")
     monkeypatch.setattr(ex, "load_model", lambda *a, **k: pytest.fail("model loaded for a finished pair"))
     assert run(model_dir, corpus_file, finished, dtype="auto") == finished  # float32 on CPU: the same run
+
+
+def test_temperature_is_part_of_the_identity_only_where_it_is_not_one(finished, model_dir, corpus_file, tmp_path):
+    assert "temperature" not in json.loads((finished / rs.MANIFEST).read_text())["identity"]
+    out = run(model_dir, corpus_file, tmp_path / "hot", n_tokens=300, temperature=2.0)
+    assert json.loads((out / rs.MANIFEST).read_text())["identity"]["temperature"] == 2.0
+    with pytest.raises(RankscaleError, match="other settings"):
+        run(model_dir, corpus_file, out, n_tokens=300)
+    with pytest.raises(RankscaleError, match="temperature must be a positive number"):
+        run(model_dir, corpus_file, tmp_path / "frozen", n_tokens=300, temperature=0.0)
+    assert not (tmp_path / "frozen").exists()
 
 
 def test_out_of_memory_halves_the_batch_until_it_fits(finished, model_dir, corpus_file, tmp_path, monkeypatch):

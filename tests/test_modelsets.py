@@ -62,6 +62,8 @@ def test_a_user_set_reads_as_the_built_in_ones(tmp_path, two_dirs):
     (tmp_path / "notes.jsonl").write_text('{"text": "a note"}\n')
     model_set = get(str(write(tmp_path, GOOD)))
     assert model_set.name == "mine" and model_set.n_boot == 20 and model_set.checkpoint_tokens == 500
+    assert model_set.temperature_tokens == 0  # no temperature demonstration unless asked for
+    assert get(str(write(tmp_path, "temperature_tokens = 3000\n" + GOOD))).temperature_tokens == 3000
     assert model_set.source == str((tmp_path / "my-models.toml").resolve())
     # a corpus file is read from the TOML file's folder; 0 tokens means all of them
     assert model_set.corpora == {"pydocs": 2000, str(tmp_path / "notes.jsonl"): None}
@@ -91,6 +93,8 @@ def test_a_user_set_reads_as_the_built_in_ones(tmp_path, two_dirs):
     ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small', checkpoints = ['final'] }, "
      "{ model = 'runs/large' }]\n", r"checkpoints\[0\]: cannot read a training step from 'final'", "step = 1000"),
     ("[corpora\n", "file: not valid TOML", "fix the syntax"),
+    ("temperature_tokens = -5\n[corpora]\npydocs = 10\n[[families]]\nname = 'x'\n"
+     "models = [{ model = 'runs/small' }, { model = 'runs/large' }]\n", "temperature_tokens: negative", "or 0 for none"),
 ])
 def test_a_malformed_set_gets_one_line_naming_file_entry_and_fix(tmp_path, two_dirs, text, entry, fix):
     path = write(tmp_path, text)

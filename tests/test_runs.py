@@ -3,6 +3,7 @@ results computed elsewhere used as they are."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import shutil
@@ -157,3 +158,48 @@ def test_a_gguf_file_is_keyed_by_its_content(tmp_path):
     assert runs.model_key(str(a), None).startswith("gguf/m-")
     b.write_bytes(b"GGUF" + bytes(101))
     assert runs.model_key(str(a), None) != runs.model_key(str(b), None)
+
+
+def test_temperature_demonstration_jobs_and_runs(tmp_path, tokenizer, corpus_file):
+    """A set with temperature_tokens extracts its first family's largest model on its first corpus at
+    T = 0.5, 1 and 2, on the same tokens: the ranks agree, the probabilities do not; without the
+    setting there is no such job."""
+    for name, seed in (("s1", 1), ("s2", 2)):
+        save_random_neox(tmp_path / name, tokenizer, len(tokenizer), [], seed=seed)
+    shutil.copy(corpus_file, tmp_path / "docs.jsonl")
+    body = """
+[corpora]
+"docs.jsonl" = 300
+
+[[families]]
+name = "A"
+models = [{ model = "s1" }, { model = "s2" }]
+"""
+    (tmp_path / "none.toml").write_text(body)
+    (tmp_path / "hot.toml").write_text("temperature_tokens = 120\n" + body)
+    home = tmp_path / "home"
+    assert runs.temperature_jobs(get(str(tmp_path / "none.toml")), home) == []
+    assert runs.temperature_runs(str(tmp_path / "none.toml"), home) == {}
+    profile = str(tmp_path / "hot.toml")
+    jobs = runs.temperature_jobs(get(profile), home)
+    assert [(j.family, j.name, j.temperature, j.n_tokens) for j in jobs] == [("A", "s2", t, 120)
+                                                                              for t in (0.5, 1.0, 2.0)]
+    assert len({j.out for j in jobs}) == 3 and jobs[0].out.name.endswith("-T0.5")
+    assert "--temperature 2.0" in jobs[2].command(get(profile)) and "--temperature" not in jobs[1].command(get(profile))
+    assert len(runs.plan_commands(profile, home)) == 2 + 3
+    hot = runs.temperature_runs(profile, home)
+    assert list(hot) == [0.5, 1.0, 2.0] and all(len(r.records) == 120 for r in hot.values())
+    for t in (0.5, 2.0):
+        np.testing.assert_array_equal(hot[t].records.gt, hot[1.0].records.gt)
+        np.testing.assert_array_equal(hot[t].records.target, hot[1.0].records.target)
+        assert not np.allclose(hot[t].records.logp, hot[1.0].records.logp)
+        assert hot[t].records.manifest["identity"]["temperature"] == t
+    assert all(runs.is_done(job) for job in jobs)
+    # a result at another temperature in the folder is not this job's
+    wrong = dataclasses.replace(jobs[0], temperature=3.0)
+    assert not runs.is_done(wrong)
+    lines = []
+    runs.prepare(profile, home, log=lines.append, progress=False)
+    assert len(lines) == 1 and lines[0].startswith("extract: 2 results computed"), lines  # the family's two
+    runs.prepare(profile, home, log=lines.append, progress=False)
+    assert lines[1] == "extract: all 5 results are on disk"

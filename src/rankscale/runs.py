@@ -5,7 +5,7 @@
 progress display per stage; ``plan_commands`` prints the missing extractions as independent
 ``extract`` commands for a cluster, whose results, copied into ``<home>/results/``, are then used
 as they are; ``family_runs``, ``reference_runs`` and ``checkpoint_runs`` load the records for the
-chapters::
+chapters (``temperature_runs`` those of chapter B1's temperature demonstration)::
 
     runs = runs.family_runs("tiny", "pydocs")      # [Run(family, name, non_embedding, records), ...]
     for family, members in runs.by_family(runs).items(): ...
@@ -47,6 +47,7 @@ class Job:
     n_tokens: int | None
     out: Path
     note: str = ""
+    temperature: float = 1.0  # logits divided by this before the softmax (``temperature_jobs``)
 
     def command(self, model_set: ModelSet, out: Path | None = None) -> str:
         """The ``python -m rankscale extract`` command that computes this job's result."""
@@ -57,6 +58,8 @@ class Job:
             args += ["--tokens", str(self.n_tokens)]
         if model_set.window:
             args += ["--window", str(model_set.window)]
+        if self.temperature != 1.0:
+            args += ["--temperature", str(self.temperature)]
         args += ["--seed", str(model_set.seed), "--dtype", model_set.dtype, "--out", str(out or self.out)]
         return shlex.join(args)
 
@@ -204,6 +207,29 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
     return out
 
 
+TEMPERATURES = (0.5, 1.0, 2.0)  # chapter B1: binary scalings of the logits, so no tie can appear or vanish
+
+
+def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]:
+    """The extractions of chapter B1's demonstration that Error-Entropy ignores the sampling
+    temperature (paper B, section 3.3): the first family's largest final model on the set's first
+    corpus, ``model_set.temperature_tokens`` tokens (at most the corpus's own), at each of
+    ``TEMPERATURES``. Empty where the set asks for none (``temperature_tokens`` 0)."""
+    if not model_set.temperature_tokens:
+        return []
+    home = home or paths.home()
+    corpus = next(iter(model_set.corpora))
+    full = model_set.tokens(corpus)
+    n_tokens = model_set.temperature_tokens if full is None else min(full, model_set.temperature_tokens)
+    first = model_set.families[0].name
+    final = [job for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)
+             if job.family == first][-1]
+    folder = result_dir(home, str(final.out.parent.relative_to(home / "results")), model_set, corpus, n_tokens)
+    return [Job(final.family, final.name, final.source, final.revision, None, corpus, n_tokens,
+                folder if t == 1.0 else folder.with_name(f"{folder.name}-T{t:g}"), final.note, temperature=t)
+            for t in TEMPERATURES]
+
+
 def is_done(job: Job) -> bool:
     """Whether the job's folder holds a finished, intact extraction of this model and corpus.
 
@@ -215,7 +241,8 @@ def is_done(job: Job) -> bool:
         return False
     identity = manifest["identity"]
     return (identity["corpus"] == _corpus_name(job.corpus) and identity["n_tokens"] == job.n_tokens
-            and identity["revision"] == job.revision and shards_verified(job.out, manifest))
+            and identity["revision"] == job.revision and identity.get("temperature", 1.0) == job.temperature
+            and shards_verified(job.out, manifest))
 
 
 def pending(all_jobs: list[Job]) -> list[Job]:
@@ -249,7 +276,8 @@ def _extract(job: Job, model_set: ModelSet, bar=None) -> None:
     extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, revision=job.revision,
             window_len=model_set.window, seed=model_set.seed, force=force, progress=bar is not None,
             bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
-            + f" on {job.corpus}")
+            + f" on {job.corpus}" + (f" at T={job.temperature:g}" if job.temperature != 1.0 else ""),
+            temperature=job.temperature)
 
 
 def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True) -> None:
@@ -269,7 +297,7 @@ def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] =
             build_ladder(model_set, home, progress)
         else:
             log(f"train: all {n_ladder} ladder models of {model_set.name!r} are trained")
-    every = jobs(model_set, home)
+    every = jobs(model_set, home) + temperature_jobs(model_set, home)
     todo = pending(every)
     if not todo:
         log(f"extract: all {len({job.out for job in every})} results are on disk")
@@ -298,7 +326,7 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
                                  f"(`python -m rankscale ladder --profile {profile}`); its models are "
                                  "small enough for any machine")
     return [job.command(model_set, None if results is None else results / job.out.relative_to(home / "results"))
-            for job in pending(jobs(model_set, home))]
+            for job in pending(jobs(model_set, home) + temperature_jobs(model_set, home))]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -331,6 +359,13 @@ def checkpoint_runs(profile: str, corpus: str, home: Path | None = None) -> list
     model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], references=False)
             if job.step is not None]
+
+
+def temperature_runs(profile: str, home: Path | None = None) -> dict[float, Run]:
+    """Chapter B1's temperature demonstration (``temperature_jobs``): temperature -> the run of
+    one model on the set's first corpus, the same tokens at each; empty where the set has none."""
+    model_set = get(profile)
+    return {job.temperature: _load(job, model_set) for job in temperature_jobs(model_set, home)}
 
 
 def by_family(runs: list[Run]) -> dict[str, list[Run]]:
