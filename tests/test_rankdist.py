@@ -245,22 +245,123 @@ def test_a_strongly_peaked_distribution_gives_a_degenerate_fit():
     assert "did not converge" in rd.degeneracy(rd.LognormalRankFit(float("nan"), 1.0, 0.0, 1, V))
 
 
-def test_fit_rank_models_bundles_the_separate_fits():
+def test_unbounded_power_law_is_the_packages():
+    import powerlaw
+
+    ranks = np.array([1, 2, 3, 10, 250, V])
+    for alpha in (1.3, 2.2):
+        package = powerlaw.Power_Law(xmin=1, parameters=[alpha], discrete=True).pdf(ranks)
+        np.testing.assert_allclose(np.exp(rd.zeta_log_pmf(alpha, V))[ranks - 1], package, rtol=1e-10)
+
+
+def test_authors_comparison_is_the_packages_and_vuongs_test_on_the_same_supports():
+    import powerlaw
+
+    rank = np.random.default_rng(1).choice(np.arange(1, V + 1), 20_000, p=np.exp(rd.lognormal_log_pmf(0.5, 2.0, V)))
+    authors = rd.fit_authors(rank, V)
+    fitted = powerlaw.Fit(rank, discrete=True, xmin=1, verbose=False)
+    ratio, p = fitted.distribution_compare("lognormal", "power_law")
+    assert (authors.vuong.log_likelihood_ratio, authors.vuong.p_value) == pytest.approx((ratio, p), rel=1e-12)
+    counts = np.bincount(rank, minlength=V + 1)
+    ours = rd.vuong_test(counts, authors.lognormal.log_pmf(), rd.zeta_log_pmf(authors.power_law_alpha, V))
+    assert authors.vuong.z == pytest.approx(ours.z, rel=1e-8) and authors.vuong.z > 0
+    assert authors.lognormal.vocab_size == V
+
+
+def test_fit_rank_models_bundles_the_three_forms():
     rng = np.random.default_rng(5)
     log_pmf = rd.lognormal_log_pmf(0.5, 2.0, V)
     rank = rng.choice(np.arange(1, V + 1), size=20_000, p=np.exp(log_pmf))
     m = rd.fit_rank_models(rank, V)
     counts = np.bincount(rank, minlength=V + 1)
     np.testing.assert_array_equal(m.counts, counts)
-    ln, zf = rd.fit_lognormal_ranks(counts), rd.fit_zipf_ranks(counts)
-    assert (m.lognormal.mu, m.lognormal.sigma, m.zipf.alpha) == (ln.mu, ln.sigma, zf.alpha)
-    assert m.vuong == rd.vuong_test(counts, ln.log_pmf(), zf.log_pmf()) and m.vuong.z > 0
-    assert m.ks_lognormal == rd.ks_distance(counts, ln.log_pmf()) < m.ks_power_law
-    assert (m.ce_exact, m.neg_log_p1_exact) == rd.entropy_and_neg_log_p1(ln.log_pmf())
-    assert m.closed_form == rd.appendix_c_approx(ln.mu, ln.sigma)
+    assert tuple(m.forms) == rd.FORMS and [m.forms[f].fit.support for f in rd.FORMS] == list(rd.FORMS)
+    authors, ranks_fit, zipf = rd.fit_authors(rank, V), rd.fit_lognormal_ranks(counts), rd.fit_zipf_ranks(counts)
+    eq10 = rd.fit_lognormal_eq10(counts)
+    pl, bounded = m.forms["powerlaw"].fit, m.forms["1..V"].fit
+    assert (pl.mu, pl.sigma) == (authors.lognormal.mu, authors.lognormal.sigma)
+    assert (bounded.mu, bounded.sigma, m.zipf.alpha) == (ranks_fit.mu, ranks_fit.sigma, zipf.alpha)
+    # eq. 10 starts from the authors' fit: the same maximum as from the default start
+    assert m.forms["1..inf"].fit.mu == pytest.approx(eq10.mu, abs=1e-4)
+    assert m.forms["1..inf"].fit.sigma == pytest.approx(eq10.sigma, abs=1e-4)
+    # each form against the power law on its own support
+    assert m.forms["powerlaw"].vuong == authors.vuong
+    unbounded = rd.zeta_log_pmf(authors.power_law_alpha, V)
+    assert m.forms["1..inf"].vuong == rd.vuong_test(counts, m.forms["1..inf"].fit.log_pmf(), unbounded)
+    assert m.forms["1..V"].vuong == rd.vuong_test(counts, ranks_fit.log_pmf(), zipf.log_pmf())
+    assert m.forms["1..V"].ks == rd.ks_distance(counts, ranks_fit.log_pmf()) < m.forms["1..V"].ks_power_law
+    # predictions: the unbounded forms through appendix C's closed forms, the 1..V form exactly
+    closed = rd.appendix_c_approx(authors.lognormal.mu, authors.lognormal.sigma)
+    assert (m.forms["powerlaw"].ce, m.forms["powerlaw"].neg_log_p1) == (closed.ce, closed.neg_log_p1)
+    assert (m.forms["1..V"].ce, m.forms["1..V"].neg_log_p1) == rd.entropy_and_neg_log_p1(ranks_fit.log_pmf())
+    assert all(m.forms[f].degenerate is None for f in rd.FORMS)
     # each model is fitted over its own vocabulary: a larger one only adds empty ranks
     wider = rd.fit_rank_models(rank, 4 * V)
-    assert wider.lognormal.vocab_size == 4 * V and len(wider.counts) == 4 * V + 1
+    assert wider.forms["1..V"].fit.vocab_size == 4 * V and len(wider.counts) == 4 * V + 1
+
+
+def test_degenerate_fits_predict_nothing_and_are_not_bootstrapped():
+    peaked = sample_histogram(rd.zipf_log_pmf(2.0, V), 50_000, seed=3)
+    rank = np.repeat(np.arange(V + 1), peaked)
+    m = rd.fit_rank_models(rank, V)
+    degenerate = [f for f in rd.FORMS if m.forms[f].degenerate]
+    assert degenerate, "a strongly peaked histogram gives degenerate lognormal fits"
+    for f in degenerate:
+        assert np.isnan(m.forms[f].ce) and np.isnan(m.forms[f].neg_log_p1)
+    b = rd.bootstrap_rank_models(m, rank, np.full(len(rank), -1.0), n_boot=3)
+    for f in degenerate:
+        assert np.isnan(b.params[f]).all() and np.isnan(b.predicted[f]).all()
+
+
+@pytest.mark.parametrize("form", rd.FORMS)
+def test_one_step_refits_agree_with_full_refits(form):
+    """A resample's fit redone by one Newton step lands on its full refit: the error is far below
+    the resample's own shift from the full-sample fit."""
+    from scipy.optimize import minimize
+
+    rng = np.random.default_rng(8)
+    rank = rng.choice(np.arange(1, V + 1), size=30_000, p=np.exp(rd.lognormal_log_pmf(1.0, 2.0, V)))
+    counts = np.bincount(rank, minlength=V + 1)
+    full = rd.fit_rank_models(rank, V).forms[form].fit
+    for _ in range(3):
+        resample = np.bincount(rank[rng.integers(0, len(rank), len(rank))], minlength=V + 1)
+        if form == "1..V":
+            refit = rd.fit_lognormal_ranks(resample)
+            want = np.array([refit.mu, refit.sigma])
+        elif form == "1..inf":
+            refit = rd.fit_lognormal_eq10(resample, start=full)
+            want = np.array([refit.mu, refit.sigma])
+        else:  # the package's model, maximised on the resample
+            n_r = resample[1:]
+            result = minimize(lambda t: -(n_r @ rd.powerlaw_log_pmf(t[0], np.exp(t[1]), V)) / n_r.sum(),
+                              [full.mu, np.log(full.sigma)], method="Nelder-Mead",
+                              options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000})
+            want = np.array([result.x[0], np.exp(result.x[1])])
+        got = rd.one_step_refits(full, counts, resample[None])[0]
+        shift = np.abs(want - [full.mu, full.sigma])
+        assert np.all(np.abs(got - want) <= 0.05 * shift + 2e-4), (got, want, shift)
+
+
+def test_bootstrap_rank_models_resamples_tokens_and_pairs_models_on_the_same_text():
+    rng = np.random.default_rng(2)
+    rank = rng.choice(np.arange(1, V + 1), size=5_000, p=np.exp(rd.lognormal_log_pmf(1.0, 2.0, V)))
+    logp = -rng.exponential(3.0, len(rank))
+    m = rd.fit_rank_models(rank, V)
+    b = rd.bootstrap_rank_models(m, rank, logp, n_boot=40, seed=4)
+    assert b.measured.shape == (40, 2) and all(b.params[f].shape == b.predicted[f].shape == (40, 2) for f in rd.FORMS)
+    # the replicates scatter around the full-sample values
+    assert abs(b.measured[:, 0].mean() - (-logp.mean())) < 4 * b.measured[:, 0].std() / np.sqrt(40) + 1e-9
+    assert abs(b.measured[:, 1].mean() + np.log((rank == 1).mean())) < 4 * b.measured[:, 1].std() / np.sqrt(40)
+    for f in rd.FORMS:
+        assert np.isfinite(b.predicted[f]).all()
+        assert abs(np.median(b.params[f][:, 0]) - m.forms[f].fit.mu) < 4 * b.params[f][:, 0].std()
+    # a replicate is one resample of the text: recomputed by hand for replicate 0
+    idx = np.random.default_rng(4).integers(0, len(rank), len(rank))
+    assert b.measured[0, 0] == pytest.approx(-logp[idx].mean(), rel=1e-12)
+    # the same seed gives another model on the same targets the same resample
+    again = rd.bootstrap_rank_models(m, rank, logp + 0.5, n_boot=40, seed=4)
+    np.testing.assert_allclose(again.measured[:, 0], b.measured[:, 0] - 0.5, rtol=1e-12)
+    np.testing.assert_array_equal(again.params["1..V"], b.params["1..V"])
 
 
 def test_fit_rank_models_rejects_ranks_outside_the_vocabulary():
