@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from rankscale import RankscaleError, corpora
-from rankscale.corpora import (HUB_DATASETS, SOURCES, Sampling, Source, get_corpus, split_documents, stdlib_dir,
-                               stdlib_files, strip_rst, token_windows)
+from rankscale.corpora import (HUB_DATASETS, SOURCES, Sampling, Source, get_corpus, offline, split_documents,
+                               stdlib_dir, stdlib_files, strip_rst, token_windows)
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
@@ -150,12 +150,76 @@ def test_strip_rst_keeps_prose_and_drops_markup():
         assert gone not in text, gone
 
 
+MARKUP = """\
+:tocdepth: 2
+
+io
+--
+
+Use argparse_ (see :PEP:`389`, the |nbsp| :file:`C:\\\\Temp` and `the docs`__) as
+*literal* ``*shared*`` and \\*not\\*.
+
+__ https://docs.python.org
+
+.. _argparse: https://docs.python.org/3/library/argparse.html
+.. |nbsp| unicode:: 0xA0
+
+#. first
+#. second
+
+.. list-table::
+
+   * - ``run()``
+     - Run it.
+
+.. availability:: Unix.
+
+.. class:: Popen(args, \\
+                 bufsize=-1)
+
+   A process.
+"""
+
+
+def test_strip_rst_reads_the_markup_as_sphinx_does():
+    text = strip_rst(MARKUP)
+    assert text.split("\n\n") == [
+        "io",
+        "Use argparse (see PEP 389, the C:\\Temp and the docs) as literal *shared* and *not*.",
+        "1. first\n2. second",
+        "run(); Run it.",
+        "Availability: Unix.",
+        "Popen(args,\nbufsize=-1)",
+        "A process.\n",
+    ]
+
+
+def test_strip_rst_tree_resolves_references_across_documents():
+    sources = {"a.rst": ".. _eggs:\n\nEggs and ham\n============\n\nText.\n",
+               "b.rst": "See :ref:`eggs`, :ref:`its title <eggs>` and :ref:`no-such-label`.\n"}
+    prose = corpora.strip_rst_tree(sources)
+    assert list(prose) == ["a.rst", "b.rst"]
+    assert prose["b.rst"] == "See Eggs and ham, its title and no such label.\n"
+    assert prose["b.rst"] == strip_rst(sources["b.rst"], corpora.section_labels(sources["a.rst"]))
+
+
+def test_strip_rst_leaves_docutils_as_it_was():
+    from docutils.core import publish_doctree
+
+    strip_rst(".. class:: Spam\n\n   Eggs.\n\n:func:`len`\n")
+    # docutils' own class directive again, and no role registered
+    tree = publish_doctree(".. class:: special\n\nText.\n", settings_overrides={"report_level": 5})
+    assert tree.children[0]["classes"] == ["special"]
+    tree = publish_doctree(":func:`len`\n", settings_overrides={"report_level": 5})
+    assert "problematic" in tree.pformat()
+
+
 def test_pydocs_reads_the_documentation_tree(monkeypatch, tmp_path):
     (tmp_path / "library").mkdir()
     (tmp_path / "library" / "spam.rst.txt").write_text(
         ".. _spam-mod:\n\nSpam\n====\n\nSee :ref:`eggs-mod`.\n")
     (tmp_path / "eggs.rst.txt").write_text(".. _eggs-mod:\n\nEggs and ham\n------------\n\nText.\n")
-    monkeypatch.setattr(corpora, "PYDOCS_DIR", tmp_path)
+    monkeypatch.setattr(offline, "PYDOCS_DIR", tmp_path)
     docs = dict(corpora.pydocs_documents())
     assert docs == {"eggs.rst.txt": "Eggs and ham\n\nText.\n",
                     "library/spam.rst.txt": "Spam\n\nSee Eggs and ham.\n"}
@@ -164,7 +228,7 @@ def test_pydocs_reads_the_documentation_tree(monkeypatch, tmp_path):
 
 
 def test_pydocs_falls_back_to_docstrings(monkeypatch, tmp_path):
-    monkeypatch.setattr(corpora, "PYDOCS_DIR", tmp_path / "missing")
+    monkeypatch.setattr(offline, "PYDOCS_DIR", tmp_path / "missing")
     description = get_corpus("pydocs").description
     assert "fallback" in description and "docstrings" in description
     docs = corpora.pydocs_documents()

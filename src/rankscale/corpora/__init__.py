@@ -1,0 +1,180 @@
+"""Corpora: named text collections and local files, turned into deterministic token windows.
+
+A corpus is a list of documents (strings). ``token_windows`` shuffles the documents with a fixed
+seed, tokenizes them in that order with the model's own tokenizer, cuts each document into
+windows of at most ``window_len`` tokens, and keeps windows until exactly ``n_tokens`` targets
+are covered (a window of L tokens predicts its last L - 1 tokens).
+
+Named corpora come from ``SOURCES``: each source is a keyed collection of documents, split into
+whole-document ``train`` and ``heldout`` parts with a fixed seed. A name selects a part:
+``pydocs:train`` is the training part of ``pydocs``, ``pydocs:heldout`` its held-out part, and a
+bare ``pydocs`` means ``pydocs:heldout`` (what models are evaluated on). The offline sources are
+``pydocs`` (the Python documentation as prose), ``stdlib`` (the standard library's code) and
+``humaneval`` (the HumanEval problems); see ``rankscale.corpora.offline``.
+
+The papers' corpora are the unsplit entries of ``HUB_DATASETS`` (``wikipedia``, ``c4``,
+``pile-github``, ``hotpotqa``, ``openai_humaneval``, ``auslegal``), read from the Hugging Face
+hub or from local files standing in for it (see ``rankscale.corpora.hub``). They carry the
+papers' sampling, ``PAPER_SAMPLING``: shuffle with the seed (42), keep the first 1000 documents,
+and evaluate the first ``window_len`` (512) tokens of each, encoded by each model's own
+tokenizer.
+
+A local ``.txt`` file (one document) or ``.jsonl`` file (one document per line, text in a field)
+can be used anywhere a name is expected.
+
+Modules: ``windows`` (sampling and token windows), ``splits`` (sources and their train and
+held-out parts), ``rst`` (reST to prose), ``offline`` (the offline sources), ``hub`` (the papers'
+corpora); this one looks corpora up by name.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rankscale import RankscaleError
+from rankscale.corpora.hub import (HUB_DATASETS, HubDataset, files_variable, hub_description, hub_documents,
+                                   local_files)
+from rankscale.corpora.offline import (OFFLINE_HELDOUT_FRACTION, PYDOCS_DIR, PYDOCS_PACKAGE, SOURCES, SPLIT_SEED,
+                                       docstring_documents, humaneval_documents, pydocs_description,
+                                       pydocs_documents, stdlib_dir, stdlib_documents, stdlib_files,
+                                       topic_documents)
+from rankscale.corpora.rst import section_labels, strip_rst, strip_rst_tree
+from rankscale.corpora.splits import (DEFAULT_SPLIT, SPLITS, Source, describe_split, load_split,
+                                      split_documents)
+from rankscale.corpora.windows import PAPER_SAMPLING, Sampling, token_windows
+
+__all__ = [
+    "Corpus", "get_corpus", "read_text_file",
+    "PAPER_SAMPLING", "Sampling", "token_windows",
+    "DEFAULT_SPLIT", "SPLITS", "Source", "describe_split", "load_split", "split_documents",
+    "section_labels", "strip_rst", "strip_rst_tree",
+    "OFFLINE_HELDOUT_FRACTION", "PYDOCS_DIR", "PYDOCS_PACKAGE", "SOURCES", "SPLIT_SEED",
+    "docstring_documents", "humaneval_documents", "pydocs_description", "pydocs_documents",
+    "stdlib_dir", "stdlib_documents", "stdlib_files", "topic_documents",
+    "HUB_DATASETS", "HubDataset", "files_variable", "hub_description", "hub_documents", "local_files",
+]
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A named source of documents.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name: ``source:split``, a hub corpus's name, or a file's resolved path.
+    load : callable
+        Returns the documents in a fixed order: a list, or for a hub corpus a sequence read on
+        demand.
+    description : str
+        What the documents are, for extraction manifests and the book.
+    sampling : Sampling
+        How ``token_windows`` draws windows from the documents.
+    """
+
+    name: str
+    load: Callable[[], Sequence[str]]
+    description: str = ""
+    sampling: Sampling = Sampling()
+
+
+def read_text_file(path: Path, text_field: str = "text") -> list[str]:
+    """Documents of a local file.
+
+    Parameters
+    ----------
+    path : Path
+        A ``.jsonl`` file gives one document per line (``text_field`` of each JSON object); any
+        other file is read as one UTF-8 document.
+    text_field : str
+        Field holding the text in a ``.jsonl`` file.
+
+    Returns
+    -------
+    list of str
+        The documents.
+
+    Raises
+    ------
+    RankscaleError
+        When a line of a ``.jsonl`` file is not JSON or lacks ``text_field``.
+    """
+    if path.suffix != ".jsonl":
+        return [path.read_text(encoding="utf-8")]
+    docs = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise RankscaleError(f"{path}:{lineno} is not valid JSON ({err.msg})") from err
+            if not isinstance(record, dict) or text_field not in record:
+                raise RankscaleError(
+                    f"{path}:{lineno} has no {text_field!r} field; name the field holding the "
+                    "text with --text-field"
+                )
+            docs.append(str(record[text_field]))
+    return docs
+
+
+def get_corpus(name: str, text_field: str = "text") -> Corpus:
+    """Look up a named corpus or one part of a split source, or wrap a local file as a corpus.
+
+    Parameters
+    ----------
+    name : str
+        ``source`` or ``source:heldout`` (the held-out part), ``source:train`` (the training
+        part), a name in ``HUB_DATASETS``, or the path of a ``.txt`` file (one document) or
+        ``.jsonl`` file (one document per line).
+    text_field : str
+        Field holding the text in a ``.jsonl`` file.
+
+    Returns
+    -------
+    Corpus
+        For a source, named ``source:split`` whichever way the part was asked for, so results
+        are keyed consistently. Nothing is read until ``load`` is called.
+
+    Raises
+    ------
+    RankscaleError
+        For an unknown split, or a name that is neither a corpus nor an existing file.
+
+    Examples
+    --------
+    >>> get_corpus("pydocs").name
+    'pydocs:heldout'
+    >>> get_corpus("c4").sampling == PAPER_SAMPLING
+    True
+    """
+    if name in HUB_DATASETS:
+        return Corpus(name=name, load=functools.partial(hub_documents, name),
+                      description=hub_description(name), sampling=PAPER_SAMPLING)
+    base, _, split = name.partition(":")
+    if base in SOURCES:
+        source = SOURCES[base]
+        split = split or DEFAULT_SPLIT
+        if split not in SPLITS:
+            raise RankscaleError(
+                f"corpus {base!r} has no split {split!r}; its splits are "
+                + " and ".join(repr(f"{base}:{s}") for s in SPLITS)
+                + f" ({base!r} alone means {base + ':' + DEFAULT_SPLIT!r})"
+            )
+        return Corpus(name=f"{base}:{split}", load=functools.partial(load_split, source, split),
+                      description=describe_split(source, split))
+    path = Path(name).expanduser()
+    if path.is_file():
+        return Corpus(name=str(path.resolve()), load=lambda: read_text_file(path, text_field),
+                      description=f"local file {path}")
+    known = [*(f"{s} (or {s}:train)" for s in SOURCES), *HUB_DATASETS]
+    raise RankscaleError(
+        f"unknown corpus {name!r}: it is neither a named corpus ({', '.join(known) or 'none'}) "
+        "nor an existing file. Give a corpus name, or the path of a .txt file (one document) or "
+        ".jsonl file (one document per line, in a 'text' field)."
+    )
