@@ -285,3 +285,41 @@ def test_sampling_limits_documents_and_windows(tokenizer):
     assert sum(len(w) - 1 for w in cut) == 40 and [w.tolist() for w in cut] == expected[:2] + [expected[2][:11]]
     with pytest.raises(RankscaleError, match=r"only 120 predictable tokens .* under its sampling"):
         token_windows(docs, tokenizer, 121, window_len=16, seed=3, sampling=sampling)
+
+
+REST_SAMPLE = """.. _intro:
+
+Introduction
+============
+
+The :func:`len` builtin and :pep:`8` style, see :ref:`intro`.
+
+.. note::
+
+   A *note* with ``code`` and a `link <https://example.org>`_.
+
+.. versionadded:: 3.4
+   Added ``x``.
+
+#. first
+#. second
+
+.. function:: spam(eggs)
+
+   Return *eggs*::
+
+      spam(1)
+"""
+PINNED_REST_HASH = "61ae3a105fed0028"
+
+
+def test_a_change_of_the_pydocs_text_comes_with_a_new_text_version():
+    """The stripper's output on a sample, pinned together with pydocs' text version: a change of
+    the stripper that changes its text must raise ``SOURCES["pydocs"].text_version`` (and this
+    pin), or ladder models and results computed from the old text would be reused."""
+    import hashlib
+
+    text = strip_rst(REST_SAMPLE)
+    assert text.startswith("Introduction\n\nThe len() builtin and PEP 8 style") and "1. first\n2. second" in text
+    assert (SOURCES["pydocs"].text_version, hashlib.sha256(text.encode()).hexdigest()[:16]) == (2, PINNED_REST_HASH)
+

@@ -219,3 +219,21 @@ def test_offline_sets_have_two_ladder_families(name):
             assert 2 <= len(counts) <= 3
     if name == "tiny":
         assert model_set.training.checkpoint_steps == (0, 16, 128, 1000) and model_set.training.tokens >= 2_000_000
+
+
+def test_a_model_trained_on_an_older_corpus_text_is_refused(micro, tmp_path, monkeypatch):
+    """The training settings name the text versions of the training corpora: a model trained
+    before an offline corpus's text changed (a new reST stripper, say) is refused, not reused."""
+    import dataclasses
+
+    from rankscale.corpora import SOURCES
+
+    training = LadderTraining(("humaneval:train",), steps=4, batch_size=2, seq_len=32, vocab_size=300,
+                              checkpoint_steps=(), warmup=2, tokenizer_chars=20_000)
+    small = ModelSet("micro-he", (Family("NeoX", ladder=Ladder("neox", NEOX.sizes[:1])),), micro.corpora,
+                     training=training)
+    (path,) = ld.build_ladder(small, tmp_path, progress=False)
+    assert json.loads((path / ld.METADATA).read_text())["text_versions"] == [SOURCES["humaneval"].text_version]
+    monkeypatch.setitem(SOURCES, "humaneval", dataclasses.replace(SOURCES["humaneval"], text_version=99))
+    with pytest.raises(RankscaleError, match=r"text_versions: saved \[1\], now \[99\]"):
+        ld.build_ladder(small, tmp_path, progress=False)

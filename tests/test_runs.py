@@ -203,3 +203,19 @@ models = [{ model = "s1" }, { model = "s2" }]
     assert len(lines) == 1 and lines[0].startswith("extract: 2 results computed"), lines  # the family's two
     runs.prepare(profile, home, log=lines.append, progress=False)
     assert lines[1] == "extract: all 5 results are on disk"
+
+
+def test_a_result_of_an_older_corpus_text_is_extracted_again(user_set, monkeypatch):
+    """Results name the version of an offline corpus's text; after the text changes (a new reST
+    stripper) the old results no longer count as done."""
+    from rankscale.corpora import SOURCES
+
+    profile, home = user_set
+    model_set = get(profile)
+    job = runs.Job("A", "m", runs.jobs(model_set, home)[0].source, None, None, "humaneval", 50, home / "hv")
+    from rankscale.extract import extract
+
+    extract(job.source, "humaneval", 50, job.out, progress=False)
+    assert runs.is_done(job)
+    monkeypatch.setitem(SOURCES, "humaneval", dataclasses.replace(SOURCES["humaneval"], text_version=99))
+    assert not runs.is_done(job)

@@ -32,7 +32,7 @@ import torch
 from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
-from rankscale.corpora import get_corpus, token_windows
+from rankscale.corpora import Corpus, get_corpus, token_windows
 from rankscale.models import (GGUFInfo, auto_dtype, check_gguf, count_params, is_gguf, load_model, max_positions,
                               real_vocab_size)
 from rankscale.records import (FORMAT, MANIFEST, TOP_K, file_sha256, plan_shards, read_manifest,
@@ -208,12 +208,15 @@ def model_key(model: str) -> str:
     return str(path.resolve()) if path.is_dir() or is_gguf(model) else model
 
 
-def _identity(model: str, revision: str | None, corpus: str, n_tokens: int | None, window_len: int,
+def _identity(model: str, revision: str | None, corpus: Corpus, n_tokens: int | None, window_len: int,
               seed: int, dtype: str, model_file: GGUFInfo | None, temperature: float = 1.0) -> dict:
     """The settings that define a result; a directory holds results for exactly one of these. A
-    temperature is named only where it is not 1, so results of before it existed keep theirs."""
-    identity = {"model": model_key(model), "revision": revision, "corpus": corpus, "n_tokens": n_tokens,
+    temperature is named only where it is not 1, so results of before it existed keep theirs; an
+    offline corpus's text version (``Corpus.text_version``) is always named."""
+    identity = {"model": model_key(model), "revision": revision, "corpus": corpus.name, "n_tokens": n_tokens,
                 "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
+    if corpus.text_version is not None:
+        identity["text_version"] = corpus.text_version
     if temperature != 1.0:
         identity["temperature"] = temperature
     if model_file is not None:
@@ -290,7 +293,7 @@ def extract(
         window_len = min(512, max_positions(model, revision) or 512)
     if dtype == "auto":
         dtype = auto_dtype(device)
-    identity = _identity(model, revision, source.name, n_tokens, window_len, seed, dtype, model_file, temperature)
+    identity = _identity(model, revision, source, n_tokens, window_len, seed, dtype, model_file, temperature)
     manifest = read_manifest(out_dir)
     known_hashes = {}
     if manifest is not None and replace and manifest["identity"] != identity:

@@ -299,7 +299,8 @@ def _training_settings(arch: str, size: LadderSize, training: LadderTraining) ->
     return {"arch": arch, "size": size.name, **asdict(size), "steps": training.steps,
             "batch_size": training.batch_size, "seq_len": training.seq_len, "seed": training.seed,
             "peak_lr": peak_lr(size, training), "warmup": training.warmup,
-            "weight_decay": training.weight_decay, "train_corpora": list(training.train_corpora)}
+            "weight_decay": training.weight_decay, "train_corpora": list(training.train_corpora),
+            "text_versions": [get_corpus(name).text_version for name in training.train_corpora]}
 
 
 def _check_trained_as(arch: str, size: LadderSize, training: LadderTraining, path: Path) -> None:

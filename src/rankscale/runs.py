@@ -234,15 +234,18 @@ def is_done(job: Job) -> bool:
     """Whether the job's folder holds a finished, intact extraction of this model and corpus.
 
     The body's dtype is not compared: a result computed elsewhere (bf16 on a GPU node, say) is
-    used as it is, and the book shows which dtype each result was computed in.
+    used as it is, and the book shows which dtype each result was computed in. An offline
+    corpus's text version is: a result of an older text is extracted again.
     """
+    from rankscale.corpora import get_corpus
+
     manifest = read_manifest(job.out)
     if manifest is None or manifest.get("format") != FORMAT or not manifest.get("complete"):
         return False
-    identity = manifest["identity"]
-    return (identity["corpus"] == _corpus_name(job.corpus) and identity["n_tokens"] == job.n_tokens
-            and identity["revision"] == job.revision and identity.get("temperature", 1.0) == job.temperature
-            and shards_verified(job.out, manifest))
+    identity, corpus = manifest["identity"], get_corpus(job.corpus)
+    return (identity["corpus"] == corpus.name and identity.get("text_version") == corpus.text_version
+            and identity["n_tokens"] == job.n_tokens and identity["revision"] == job.revision
+            and identity.get("temperature", 1.0) == job.temperature and shards_verified(job.out, manifest))
 
 
 def pending(all_jobs: list[Job]) -> list[Job]:
@@ -253,12 +256,6 @@ def pending(all_jobs: list[Job]) -> list[Job]:
         if job.out not in out and not is_done(job):
             out[job.out] = job
     return list(out.values())
-
-
-def _corpus_name(corpus: str) -> str:
-    from rankscale.corpora import get_corpus
-
-    return get_corpus(corpus).name
 
 
 # ---------------------------------------------------------------------------------------------

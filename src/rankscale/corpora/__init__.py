@@ -74,12 +74,16 @@ class Corpus:
         What the documents are, for extraction manifests and the book.
     sampling : Sampling
         How ``token_windows`` draws windows from the documents.
+    text_version : int or None
+        The version of an offline source's text (``Source.text_version``); None for the hub
+        corpora and local files, whose text this package does not produce.
     """
 
     name: str
     load: Callable[[], Sequence[str]]
     description: str = ""
     sampling: Sampling = Sampling()
+    text_version: int | None = None
 
 
 def read_text_file(path: Path, text_field: str = "text") -> list[str]:
@@ -167,7 +171,7 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
                 + f" ({base!r} alone means {base + ':' + DEFAULT_SPLIT!r})"
             )
         return Corpus(name=f"{base}:{split}", load=functools.partial(load_split, source, split),
-                      description=describe_split(source, split))
+                      description=describe_split(source, split), text_version=source.text_version)
     path = Path(name).expanduser()
     if path.is_file():
         return Corpus(name=str(path.resolve()), load=lambda: read_text_file(path, text_field),

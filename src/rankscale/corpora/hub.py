@@ -216,8 +216,8 @@ def hub_documents(name: str) -> Sequence[str]:
     """
     import datasets
 
+    from rankscale.corpora.offline import SOURCES
     from rankscale.hub import hub_reachable
-    from rankscale.modelsets import OFFLINE_SETS
 
     dataset = HUB_DATASETS[name]
     variable = files_variable(name)
@@ -231,8 +231,8 @@ def hub_documents(name: str) -> Sequence[str]:
     elif not (datasets.config.HF_HUB_OFFLINE or hub_reachable()):
         raise RankscaleError(
             f"cannot load corpus {name!r} ({dataset.path}): the Hugging Face hub is unreachable from "
-            f"this machine. Use an offline model set ({' or '.join(OFFLINE_SETS)}), whose corpora "
-            f"need no network; or set {variable} to local copies of the dataset's .parquet or .jsonl "
+            f"this machine. Use the offline corpora ({', '.join(SOURCES)}), which need no network "
+            f"(make book PROFILE=tiny evaluates on them); or set {variable} to local copies of the dataset's .parquet or .jsonl "
             "files; or set HF_HUB_OFFLINE=1 to read the datasets cache of an earlier download."
         )
     else:

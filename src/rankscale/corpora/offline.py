@@ -256,8 +256,9 @@ OFFLINE_HELDOUT_FRACTION = 0.3
 SPLIT_SEED = 0
 
 SOURCES: dict[str, Source] = {
+    # text 2: reST stripped with docutils (1: a hand-written stripper)
     "pydocs": Source("pydocs", pydocs_documents, pydocs_description,
-                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED),
+                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, text_version=2),
     "stdlib": Source("stdlib", stdlib_documents,
                      "stdlib: the Python standard library's own .py files (tests, site-packages and "
                      "generated data modules left out), one document per file",

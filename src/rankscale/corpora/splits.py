@@ -32,6 +32,10 @@ class Source:
         Expected fraction of documents in the held-out part.
     seed : int
         Seed of the split.
+    text_version : int
+        Version of the text the source yields: raise it whenever a change of code changes that
+        text (a new reST stripper, say). It enters every extraction's identity and every ladder
+        model's training settings, so that models and results of the old text are never reused.
     """
 
     name: str
@@ -39,6 +43,7 @@ class Source:
     description: str | Callable[[], str]
     heldout_fraction: float
     seed: int = 0
+    text_version: int = 1
 
 
 def split_documents(
