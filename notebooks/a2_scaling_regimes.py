@@ -283,7 +283,7 @@ def moderate(c, fam):
 verdicts.append(claims.judge(
     "A2.2", {f"{c}/{fam}": moderate(c, fam) for c, fam in units},
     "; ".join(f"{c}/{fam}: " + ", ".join(fit_text(c, fam, k) for k in A2_MODERATE_KS)
-              + f" (at the paper's fractions, not graded: "
+              + " (at the paper's fractions, not graded: "
               + ", ".join(fit_text(c, fam, k) for k in moderate_scaled[fam]) + ")" for c, fam in units) + left_out,
     paper=f"R^2 ≥ {A2_MODERATE_R2}; " + paper_rule(A2_MODERATE_KS, A2_MODERATE_R2), why_not=why_not))
 

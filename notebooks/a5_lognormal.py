@@ -72,11 +72,11 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from scipy.special import logsumexp
 
-from rankscale import claims, fit, metrics, modelsets, rankdist, replicates, report, runs
+from rankscale import appendix_c, claims, fit, metrics, modelsets, rankdist, rankmodels, replicates, report, runs
 from rankscale.claims import (A5_APPROX_TOLERANCE, A5_DOMINANCE_MUS, A5_LEVEL, A5_MAX_KS, A5_MIN_R2,
                               A5_NEARLY_IDENTICAL, A5_VUONG_P, MIN_SIZES)
 
-FORMS = rankdist.FORMS
+FORMS = rankmodels.FORMS
 LABEL = {"powerlaw": "authors' fit (powerlaw package)", "1..inf": "eq. 10 as written (1..∞)",
          "1..V": "eq. 10 over 1..V"}
 SHORT = {"powerlaw": "authors'", "1..inf": "eq. 10", "1..V": "1..V"}
@@ -93,11 +93,11 @@ rank_models, boots, model_rows, fit_rows = {}, {}, [], []
 for corpus in corpora:
     for run in family_runs[corpus] + reference_runs[corpus]:
         rank = metrics.rank_1based(run.records.gt, run.records.ge)
-        m = rankdist.fit_rank_models(rank, run.vocab_size)  # each model over its own vocabulary
+        m = rankmodels.fit_rank_models(rank, run.vocab_size)  # each model over its own vocabulary
         key = (corpus, run.family, run.name)
         rank_models[key] = m
         if run.family is not None:  # seed 0 for every model: a family's models see the same resampled text
-            boots[key] = rankdist.bootstrap_rank_models(m, rank, run.records.logp, n_boot, seed=0)
+            boots[key] = rankmodels.bootstrap_rank_models(m, rank, run.records.logp, n_boot, seed=0)
         base = {"corpus": corpus, "family": run.family or "reference", "model": run.name, "S": run.non_embedding,
                 "V": run.vocab_size}
         model_rows.append({**base, "tokens": len(rank), "CE measured": metrics.cross_entropy(run.records.logp),
@@ -290,7 +290,7 @@ pythia = report.reference_table("rbp_authors_pythia_lognormal")
 pythia_sizes = pythia["non_embedding_params"].to_numpy(float)
 pythia_ratio = fit.fit_semilog(pythia_sizes, pythia["mu"] / pythia["sigma"])
 pythia_mu, pythia_sigma = fit.fit_semilog(pythia_sizes, pythia["mu"]), fit.fit_semilog(pythia_sizes, pythia["sigma"])
-pythia_closed = np.array([[a.ce, a.neg_log_p1] for a in (rankdist.appendix_c_approx(m, s)
+pythia_closed = np.array([[a.ce, a.neg_log_p1] for a in (appendix_c.approx(m, s)
                                                           for m, s in zip(pythia["mu"], pythia["sigma"]))])
 pythia_ce, pythia_p1 = (fit.fit_power_law(pythia_sizes, pythia_closed[:, i]) for i in (0, 1))
 display(Markdown(
@@ -522,7 +522,7 @@ slopes.style.hide(axis="index").format(precision=3)
 # expressions for $-\log p_1$ (eq. 16) and CE (eq. 17) to reach eq. 21. These are the trapezoid
 # rule for the sums; they are accurate when $\psi$ changes little from one rank to the next and
 # poor when it falls steeply from rank 1 (small $\sigma$). The exact sums are computed term by
-# term up to rank $2^{15}$ and by the closed-form integral beyond (`rankdist.appendix_c_exact`,
+# term up to rank $2^{15}$ and by the closed-form integral beyond (`appendix_c.exact`,
 # tested against direct summation and quadrature). The maps show the error of each
 # approximation over a grid of $(\mu, \sigma)$; points are the parameters of the unbounded fits
 # (the authors' and eq. 10 as written, the two that feed these formulas) of the families' models
@@ -536,8 +536,8 @@ mu_hi = max(mu_range[1], unbounded["mu"].max() + 1)
 sigma_lo = min(sigma_range[0], unbounded["sigma"].min() * 0.9)
 sigma_hi = max(sigma_range[1], unbounded["sigma"].max() * 1.1)
 mus, sigmas = np.linspace(mu_lo, mu_hi, grid_points), np.linspace(sigma_lo, sigma_hi, grid_points)
-exact = [[rankdist.appendix_c_exact(m, s) for m in mus] for s in sigmas]
-approx = [[rankdist.appendix_c_approx(m, s) for m in mus] for s in sigmas]
+exact = [[appendix_c.exact(m, s) for m in mus] for s in sigmas]
+approx = [[appendix_c.approx(m, s) for m in mus] for s in sigmas]
 
 
 def relative(a, e):
@@ -551,7 +551,7 @@ errors = {
     "-log p_1 (eqs. 16, 20), relative": lambda e, a: relative(a.neg_log_p1, e.neg_log_p1),
     "CE (eq. 21), relative": lambda e, a: relative(a.ce, e.ce),
 }
-eq18_gap = max(abs(rankdist.ce_from_sums(a.mu, a.sigma, a.log_c, a.log_s1, a.log_s2) - a.ce)
+eq18_gap = max(abs(appendix_c.ce_from_sums(a.mu, a.sigma, a.log_c, a.log_s1, a.log_s2) - a.ce)
                for row in approx for a in row)
 fig, axes = plt.subplots(1, len(errors), figsize=(3.4 * len(errors), 3.4), sharey=True)
 for ax, (name, err) in zip(axes, errors.items()):
@@ -592,7 +592,7 @@ display(Markdown(f"Largest difference between eq. 18 (with the integrals) and eq
 # %%
 eq10_sigmas = family_fits.loc[(family_fits["fit"] == "1..inf"), "sigma"].dropna()
 sigma_path = float(eq10_sigmas.median()) if len(eq10_sigmas) else float("nan")
-path = [rankdist.appendix_c_exact(m, sigma_path) for m in A5_DOMINANCE_MUS] if len(eq10_sigmas) else []
+path = [appendix_c.exact(m, sigma_path) for m in A5_DOMINANCE_MUS] if len(eq10_sigmas) else []
 terms = pd.DataFrame([{"mu": p.mu, "sigma": p.sigma, **p.ce_terms(), "CE": p.ce, "-log p_1": p.neg_log_p1}
                       for p in path])
 terms.style.hide(axis="index").format(precision=3)
@@ -716,7 +716,7 @@ def drift_case(c, family):
 # appendix C's approximations at every non-degenerate unbounded fit
 approx_cases, approx_errors = {}, []
 for r in unbounded.to_dict("records"):
-    e, a = rankdist.appendix_c_exact(r["mu"], r["sigma"]), rankdist.appendix_c_approx(r["mu"], r["sigma"])
+    e, a = appendix_c.exact(r["mu"], r["sigma"]), appendix_c.approx(r["mu"], r["sigma"])
     err = max(abs(relative(a.ce, e.ce)), abs(relative(a.neg_log_p1, e.neg_log_p1)))
     approx_errors.append(err)
     approx_cases[f"{r['corpus']}/{r['family']}/{r['model']}/{SHORT[r['fit']]}"] = None if np.isnan(err) else bool(

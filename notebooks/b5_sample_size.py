@@ -261,7 +261,7 @@ converged_text = (f"Component values are converged within the tolerance on the a
 if has_checkpoints:
     budget = {c: min(model_set.checkpoint_tokens or grids[c][-1], grids[c][-1]) for c in corpora}
     meets = sum(int(row["tokens needed"] <= budget[row.corpus]) for _, row in values_needed.iterrows())
-    checkpoint_text = (f" training checkpoints (chapter B2) on "
+    checkpoint_text = (" training checkpoints (chapter B2) on "
                        + (f"{model_set.checkpoint_tokens:,} tokens per corpus" if model_set.checkpoint_tokens
                           else "the same tokens")
                        + f". {converged_text}; the checkpoint budget meets the requirement in {meets} of "

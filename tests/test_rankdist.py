@@ -9,7 +9,9 @@ import pytest
 from scipy.integrate import quad
 from scipy.stats import norm
 
+from rankscale import appendix_c as ac
 from rankscale import rankdist as rd
+from rankscale import rankmodels as rm
 
 V = 500
 
@@ -133,7 +135,7 @@ def test_rank_counts_by_probability_brute_force():
 @pytest.mark.parametrize("mu, sigma, lower", [(1.0, 2.0, 0.0), (-5.0, 3.0, 0.0), (-12.0, 1.5, 0.0),
                                               (2.0, 4.0, 6.0), (0.0, 1.0, 9.0), (-3.0, 0.7, 0.5)])
 def test_normal_tail_moments_against_quadrature(mu, sigma, lower):
-    got = np.exp(rd._normal_tail_log_moments(mu, sigma, lower))
+    got = np.exp(ac._normal_tail_log_moments(mu, sigma, lower))
     for g in range(3):
         f = (lambda t, g=g: t**g * norm.pdf(t, mu, sigma))
         want = quad(f, lower, np.inf, epsabs=0, epsrel=1e-13, limit=200)[0]
@@ -148,7 +150,7 @@ def test_appendix_c_exact_equals_direct_sums(mu, sigma):
     c, s1, s2 = psi.sum(), psi @ np.log(k), psi @ np.log(k) ** 2
     p = psi / c
     p = p[p > 0]
-    e = rd.appendix_c_exact(mu, sigma, n_direct=2**12)
+    e = ac.exact(mu, sigma, n_direct=2**12)
     np.testing.assert_allclose(np.exp([e.log_c, e.log_s1, e.log_s2]), [c, s1, s2], rtol=1e-8)
     assert e.neg_log_p1 == pytest.approx(-np.log(psi[0] / c), rel=1e-8)
     assert e.ce == pytest.approx(-(p @ np.log(p)), rel=1e-8)
@@ -156,28 +158,28 @@ def test_appendix_c_exact_equals_direct_sums(mu, sigma):
 
 @pytest.mark.parametrize("mu, sigma", [(3.0, 4.0), (-14.0, 5.8), (-16.0, 1.0)])
 def test_appendix_c_exact_does_not_depend_on_where_summing_stops(mu, sigma):
-    a, b = rd.appendix_c_exact(mu, sigma, n_direct=2**12), rd.appendix_c_exact(mu, sigma, n_direct=2**18)
+    a, b = ac.exact(mu, sigma, n_direct=2**12), ac.exact(mu, sigma, n_direct=2**18)
     np.testing.assert_allclose([a.log_c, a.log_s1, a.log_s2, a.ce], [b.log_c, b.log_s1, b.log_s2, b.ce],
                                rtol=1e-8, atol=1e-8)
 
 
 @pytest.mark.parametrize("mu, sigma", [(1.0, 4.0), (-5.0, 3.0), (-14.0, 5.8), (-16.0, 1.0)])
 def test_eq18_simplifies_to_eq21(mu, sigma):
-    a = rd.appendix_c_approx(mu, sigma)
-    assert rd.ce_from_sums(mu, sigma, a.log_c, a.log_s1, a.log_s2) == pytest.approx(a.ce, rel=1e-10, abs=1e-10)
+    a = ac.approx(mu, sigma)
+    assert ac.ce_from_sums(mu, sigma, a.log_c, a.log_s1, a.log_s2) == pytest.approx(a.ce, rel=1e-10, abs=1e-10)
     assert sum(a.ce_terms().values()) == pytest.approx(a.ce, rel=1e-12)
 
 
 def test_approximations_match_closed_forms_and_behave_as_expected():
     mu, sigma = -2.0, 3.0
-    a = rd.appendix_c_approx(mu, sigma)
+    a = ac.approx(mu, sigma)
     P, phi = norm.cdf(mu / sigma), norm.pdf(-mu / sigma)
     np.testing.assert_allclose(np.exp([a.log_c, a.log_s1, a.log_s2]),
                                [phi / sigma / 2 + P, mu * P + sigma * phi, (mu**2 + sigma**2) * P + mu * sigma * phi],
                                rtol=1e-12)
-    smooth_exact, smooth_approx = rd.appendix_c_exact(2.0, 6.0), rd.appendix_c_approx(2.0, 6.0)
+    smooth_exact, smooth_approx = ac.exact(2.0, 6.0), ac.approx(2.0, 6.0)
     assert abs(smooth_approx.ce / smooth_exact.ce - 1) < 0.01  # psi barely changes between ranks
-    steep_exact, steep_approx = rd.appendix_c_exact(-5.0, 1.0), rd.appendix_c_approx(-5.0, 1.0)
+    steep_exact, steep_approx = ac.exact(-5.0, 1.0), ac.approx(-5.0, 1.0)
     assert abs(steep_approx.neg_log_p1 - steep_exact.neg_log_p1) > 0.05  # psi falls steeply from rank 1
 
 
@@ -223,7 +225,7 @@ def test_eq10_fit_recovers_parameters_of_the_unbounded_model(mu, sigma):
     true = rd.LognormalRankFit(mu, sigma, 0.0, 1, V, support="1..inf")
     assert counts[1:] @ fit.log_pmf() >= counts[1:] @ true.log_pmf() - 1e-6
     psi = np.array([brute_psi(k, fit.mu, fit.sigma) for k in (1, 7)])
-    np.testing.assert_allclose(np.exp(fit.log_pmf()[[0, 6]]), psi / np.exp(rd.appendix_c_exact(fit.mu, fit.sigma).log_c),
+    np.testing.assert_allclose(np.exp(fit.log_pmf()[[0, 6]]), psi / np.exp(ac.exact(fit.mu, fit.sigma).log_c),
                                rtol=1e-10)
 
 
@@ -272,10 +274,10 @@ def test_fit_rank_models_bundles_the_three_forms():
     rng = np.random.default_rng(5)
     log_pmf = rd.lognormal_log_pmf(0.5, 2.0, V)
     rank = rng.choice(np.arange(1, V + 1), size=20_000, p=np.exp(log_pmf))
-    m = rd.fit_rank_models(rank, V)
+    m = rm.fit_rank_models(rank, V)
     counts = np.bincount(rank, minlength=V + 1)
     np.testing.assert_array_equal(m.counts, counts)
-    assert tuple(m.forms) == rd.FORMS and [m.forms[f].fit.support for f in rd.FORMS] == list(rd.FORMS)
+    assert tuple(m.forms) == rm.FORMS and [m.forms[f].fit.support for f in rm.FORMS] == list(rm.FORMS)
     authors, ranks_fit, zipf = rd.fit_authors(rank, V), rd.fit_lognormal_ranks(counts), rd.fit_zipf_ranks(counts)
     eq10 = rd.fit_lognormal_eq10(counts)
     pl, bounded = m.forms["powerlaw"].fit, m.forms["1..V"].fit
@@ -291,29 +293,29 @@ def test_fit_rank_models_bundles_the_three_forms():
     assert m.forms["1..V"].vuong == rd.vuong_test(counts, ranks_fit.log_pmf(), zipf.log_pmf())
     assert m.forms["1..V"].ks == rd.ks_distance(counts, ranks_fit.log_pmf()) < m.forms["1..V"].ks_power_law
     # predictions: the unbounded forms through appendix C's closed forms, the 1..V form exactly
-    closed = rd.appendix_c_approx(authors.lognormal.mu, authors.lognormal.sigma)
+    closed = ac.approx(authors.lognormal.mu, authors.lognormal.sigma)
     assert (m.forms["powerlaw"].ce, m.forms["powerlaw"].neg_log_p1) == (closed.ce, closed.neg_log_p1)
     assert (m.forms["1..V"].ce, m.forms["1..V"].neg_log_p1) == rd.entropy_and_neg_log_p1(ranks_fit.log_pmf())
-    assert all(m.forms[f].degenerate is None for f in rd.FORMS)
+    assert all(m.forms[f].degenerate is None for f in rm.FORMS)
     # each model is fitted over its own vocabulary: a larger one only adds empty ranks
-    wider = rd.fit_rank_models(rank, 4 * V)
+    wider = rm.fit_rank_models(rank, 4 * V)
     assert wider.forms["1..V"].fit.vocab_size == 4 * V and len(wider.counts) == 4 * V + 1
 
 
 def test_degenerate_fits_predict_nothing_and_are_not_bootstrapped():
     peaked = sample_histogram(rd.zipf_log_pmf(2.0, V), 50_000, seed=3)
     rank = np.repeat(np.arange(V + 1), peaked)
-    m = rd.fit_rank_models(rank, V)
-    degenerate = [f for f in rd.FORMS if m.forms[f].degenerate]
+    m = rm.fit_rank_models(rank, V)
+    degenerate = [f for f in rm.FORMS if m.forms[f].degenerate]
     assert degenerate, "a strongly peaked histogram gives degenerate lognormal fits"
     for f in degenerate:
         assert np.isnan(m.forms[f].ce) and np.isnan(m.forms[f].neg_log_p1)
-    b = rd.bootstrap_rank_models(m, rank, np.full(len(rank), -1.0), n_boot=3)
+    b = rm.bootstrap_rank_models(m, rank, np.full(len(rank), -1.0), n_boot=3)
     for f in degenerate:
         assert np.isnan(b.params[f]).all() and np.isnan(b.predicted[f]).all()
 
 
-@pytest.mark.parametrize("form", rd.FORMS)
+@pytest.mark.parametrize("form", rm.FORMS)
 def test_one_step_refits_agree_with_full_refits(form):
     """A resample's fit redone by one Newton step lands on its full refit: the error is far below
     the resample's own shift from the full-sample fit."""
@@ -322,7 +324,7 @@ def test_one_step_refits_agree_with_full_refits(form):
     rng = np.random.default_rng(8)
     rank = rng.choice(np.arange(1, V + 1), size=30_000, p=np.exp(rd.lognormal_log_pmf(1.0, 2.0, V)))
     counts = np.bincount(rank, minlength=V + 1)
-    full = rd.fit_rank_models(rank, V).forms[form].fit
+    full = rm.fit_rank_models(rank, V).forms[form].fit
     for _ in range(3):
         resample = np.bincount(rank[rng.integers(0, len(rank), len(rank))], minlength=V + 1)
         if form == "1..V":
@@ -337,7 +339,7 @@ def test_one_step_refits_agree_with_full_refits(form):
                               [full.mu, np.log(full.sigma)], method="Nelder-Mead",
                               options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000})
             want = np.array([result.x[0], np.exp(result.x[1])])
-        got = rd.one_step_refits(full, counts, resample[None])[0]
+        got = rm.one_step_refits(full, counts, resample[None])[0]
         shift = np.abs(want - [full.mu, full.sigma])
         assert np.all(np.abs(got - want) <= 0.05 * shift + 2e-4), (got, want, shift)
 
@@ -346,26 +348,26 @@ def test_bootstrap_rank_models_resamples_tokens_and_pairs_models_on_the_same_tex
     rng = np.random.default_rng(2)
     rank = rng.choice(np.arange(1, V + 1), size=5_000, p=np.exp(rd.lognormal_log_pmf(1.0, 2.0, V)))
     logp = -rng.exponential(3.0, len(rank))
-    m = rd.fit_rank_models(rank, V)
-    b = rd.bootstrap_rank_models(m, rank, logp, n_boot=40, seed=4)
-    assert b.measured.shape == (40, 2) and all(b.params[f].shape == b.predicted[f].shape == (40, 2) for f in rd.FORMS)
+    m = rm.fit_rank_models(rank, V)
+    b = rm.bootstrap_rank_models(m, rank, logp, n_boot=40, seed=4)
+    assert b.measured.shape == (40, 2) and all(b.params[f].shape == b.predicted[f].shape == (40, 2) for f in rm.FORMS)
     # the replicates scatter around the full-sample values
     assert abs(b.measured[:, 0].mean() - (-logp.mean())) < 4 * b.measured[:, 0].std() / np.sqrt(40) + 1e-9
     assert abs(b.measured[:, 1].mean() + np.log((rank == 1).mean())) < 4 * b.measured[:, 1].std() / np.sqrt(40)
-    for f in rd.FORMS:
+    for f in rm.FORMS:
         assert np.isfinite(b.predicted[f]).all()
         assert abs(np.median(b.params[f][:, 0]) - m.forms[f].fit.mu) < 4 * b.params[f][:, 0].std()
     # a replicate is one resample of the text: recomputed by hand for replicate 0
     idx = np.random.default_rng(4).integers(0, len(rank), len(rank))
     assert b.measured[0, 0] == pytest.approx(-logp[idx].mean(), rel=1e-12)
     # the same seed gives another model on the same targets the same resample
-    again = rd.bootstrap_rank_models(m, rank, logp + 0.5, n_boot=40, seed=4)
+    again = rm.bootstrap_rank_models(m, rank, logp + 0.5, n_boot=40, seed=4)
     np.testing.assert_allclose(again.measured[:, 0], b.measured[:, 0] - 0.5, rtol=1e-12)
     np.testing.assert_array_equal(again.params["1..V"], b.params["1..V"])
 
 
 def test_fit_rank_models_rejects_ranks_outside_the_vocabulary():
     with pytest.raises(ValueError, match="1..vocab_size"):
-        rd.fit_rank_models(np.array([1, 2, V + 1]), V)
+        rm.fit_rank_models(np.array([1, 2, V + 1]), V)
     with pytest.raises(ValueError, match="1..vocab_size"):
-        rd.fit_rank_models(np.array([0, 1]), V)
+        rm.fit_rank_models(np.array([0, 1]), V)

@@ -93,14 +93,12 @@ def fit_grid_with_bootstrap(
     >>> [round(f.slope, 6) for f in fits]
     [-0.30103, 0.0]
     """
+    from rankscale.bootstrap import interval
+
     replicates = bootstrap(sizes, samples, metric, n_boot, seed)
-    fits = []
-    for point, slopes in zip(replicates.points, replicates.slopes):
-        ci = None
-        if point is not None and np.isfinite(slopes).all():
-            ci = percentile_interval(slopes, level)
-        fits.append(None if point is None else PowerLawFit(point.slope, point.intercept, point.r2, point.n_points, ci))
-    return fits
+    return [None if point is None else PowerLawFit(point.slope, point.intercept, point.r2, point.n_points,
+                                                    interval(point.slope, slopes, level))
+            for point, slopes in zip(replicates.points, replicates.slopes)]
 
 
 @dataclass(frozen=True)
@@ -123,38 +121,24 @@ class Bootstrap:
 
 def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int = 1000,
               seed: int = 0) -> Bootstrap:
-    """Resample every model's tokens ``n_boot`` times (with replacement), recompute the metric's
-    m values per model and refit each entry on every resample (see ``fit_grid_with_bootstrap``).
+    """Resample every model's tokens ``n_boot`` times (``rankscale.bootstrap.resample``), recompute
+    the metric's m values per model and refit each entry on every resample.
 
     >>> samples = [{"v": np.full(5, 2.0 ** -i)} for i in range(3)]
     >>> b = bootstrap([1e4, 1e5, 1e6], samples, lambda s: [s["v"].mean(), 1.0], n_boot=4)
     >>> b.slopes.shape, round(float(b.r2[0, 0]), 6)
     ((2, 4), 1.0)
     """
+    from rankscale.bootstrap import line_fits, log_or_nan, resample
+
     sizes = np.asarray(sizes, np.float64)
     if len(samples) != len(sizes):
         raise ValueError(f"{len(samples)} samples for {len(sizes)} sizes")
     values = np.array([np.atleast_1d(metric(s)) for s in samples], np.float64).T  # (m, models)
-    rng = np.random.default_rng(seed)
-    lengths = [len(next(iter(s.values()))) for s in samples]
-    boot = np.empty((n_boot, len(samples), values.shape[0]))
-    for b in range(n_boot):
-        for i, (sample, n) in enumerate(zip(samples, lengths)):
-            idx = rng.integers(0, n, n)
-            boot[b, i] = metric({key: arr[idx] for key, arr in sample.items()})
-    boot = boot.transpose(2, 0, 1)  # (m, n_boot, models)
-    lx = np.log(sizes) - np.log(sizes).mean()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ly = np.where(boot > 0, np.log(np.where(boot > 0, boot, 1.0)), np.nan)
-        ly = np.where(np.isfinite(boot), ly, np.nan)
-        centred = ly - ly.mean(axis=-1, keepdims=True)
-        slopes = centred @ lx / (lx @ lx)
-        residual = centred - slopes[..., None] * lx
-        total = (centred**2).sum(axis=-1)
-        r2 = np.where(total > 0, 1.0 - (residual**2).sum(axis=-1) / np.where(total > 0, total, 1.0), 1.0)
-    r2 = np.where(np.isfinite(slopes), r2, np.nan)
+    boot = resample(samples, metric, n_boot, seed).transpose(2, 0, 1)  # (m, n_boot, models)
+    slopes, r2 = line_fits(np.log(sizes), log_or_nan(boot))
     points = [fit_power_law(sizes, v) if _fittable(v) else None for v in values]
-    return Bootstrap(points, slopes, r2, boot)
+    return Bootstrap(points, slopes, r2)
 
 
 def percentile_interval(values, level: float = 0.95) -> tuple[float, float]:

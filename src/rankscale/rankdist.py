@@ -7,10 +7,7 @@ maximum likelihood to a histogram of ranks 1..V, compared with Vuong's log-likel
 and turned into the two quantities the paper predicts from them: the entropy of the rank
 distribution (what appendix C calls CE) and -log p_1.
 
-Appendix C works on ranks 1..infinity and replaces its sums by integrals; ``appendix_c_exact``
-evaluates the sums themselves and ``appendix_c_approx`` the paper's closed forms, so that the two
-can be compared. Everything is computed in log space, so that c, which shrinks like
-exp(-mu^2 / (2 sigma^2)), stays representable as mu -> -infinity, the limit appendix C discusses.
+Appendix C's sums over ranks 1..infinity, exact and approximated, are in ``rankscale.appendix_c``.
 
 The lognormal is fitted three ways, because the paper uses it in three forms:
 
@@ -23,10 +20,8 @@ The lognormal is fitted three ways, because the paper uses it in three forms:
   distribution that can actually occur.
 
 All use every rank from 1 (no lower cut-off). ``degeneracy`` says when a fit has run to extreme
-parameters, where its (mu, sigma) are no longer informative numbers. ``fit_rank_models`` bundles the
-three fits with the power law each is compared with and the CE and -log p_1 each predicts (each
-the way it is used: the unbounded forms through appendix C's closed forms, the 1..V form through
-exact sums over its ranks); ``bootstrap_rank_models`` resamples the tokens and refits them.
+parameters, where its (mu, sigma) are no longer informative numbers. ``rankscale.rankmodels``
+bundles the three fits of one model with what each predicts.
 """
 
 from __future__ import annotations
@@ -37,17 +32,20 @@ import warnings
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
-from scipy.special import erfc, erfcx, log_ndtr, logsumexp, zeta
-from scipy.stats import norm
+from scipy.special import erfc, log_ndtr, logsumexp, zeta
 
-LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
+from rankscale.appendix_c import LOG_SQRT_2PI
+from rankscale.appendix_c import exact as appendix_c_exact
+
 
 
 def _log_ranks(vocab_size: int) -> np.ndarray:
     return np.log(np.arange(1, vocab_size + 1, dtype=np.float64))
 
 
-def _rank_counts(counts) -> np.ndarray:
+def rank_histogram_counts(counts) -> np.ndarray:
+    """Counts of ranks 1..V from a rank histogram ``counts[r]``, r = 0..V (``counts[0]`` must be 0),
+    checked."""
     counts = np.asarray(counts, np.float64)
     if counts.ndim != 1 or len(counts) < 3 or counts[0] != 0 or (counts < 0).any() or counts.sum() == 0:
         raise ValueError("counts must be a rank histogram: counts[r] targets of rank r for r = 0..V, "
@@ -157,7 +155,7 @@ def fit_lognormal_ranks(counts) -> LognormalRankFit:
     >>> bool(f.mu < 1 and f.sigma > 0)
     True
     """
-    n_r = _rank_counts(counts)
+    n_r = rank_histogram_counts(counts)
     n = n_r.sum()
     log_r = _log_ranks(len(n_r))
     m1, m2 = n_r @ log_r / n, n_r @ log_r**2 / n
@@ -182,7 +180,7 @@ def fit_zipf_ranks(counts, max_alpha: float = 10.0) -> ZipfRankFit:
     The power law is the lognormal family's edge sigma -> infinity (with mu / sigma^2 = 1 - alpha),
     so its best log-likelihood never exceeds the lognormal's.
     """
-    n_r = _rank_counts(counts)
+    n_r = rank_histogram_counts(counts)
     n = n_r.sum()
     log_r = _log_ranks(len(n_r))
     m1 = n_r @ log_r / n
@@ -264,7 +262,7 @@ def fit_lognormal_eq10(counts, start: LognormalRankFit | None = None) -> Lognorm
     (counts as in ``fit_lognormal_ranks``). ``start`` (default: the 1..V fit) is where the search
     begins; the result's ``vocab_size`` is the histogram's V.
     """
-    n_r = _rank_counts(counts)
+    n_r = rank_histogram_counts(counts)
     n = n_r.sum()
     log_r = _log_ranks(len(n_r))
     m1, m2 = n_r @ log_r / n, n_r @ log_r**2 / n
@@ -322,7 +320,7 @@ def vuong_test(counts, log_pmf_a: np.ndarray, log_pmf_b: np.ndarray) -> VuongTes
     support lognormal (see ``fit_zipf_ranks``), so read z as the size of the gap in units of its
     token-to-token noise.
     """
-    n_r = _rank_counts(counts)
+    n_r = rank_histogram_counts(counts)
     n = n_r.sum()
     ratio = np.asarray(log_pmf_a) - np.asarray(log_pmf_b)
     total = float(n_r @ ratio)
@@ -333,7 +331,7 @@ def vuong_test(counts, log_pmf_a: np.ndarray, log_pmf_b: np.ndarray) -> VuongTes
 
 def ks_distance(counts, log_pmf: np.ndarray) -> float:
     """Largest gap between the empirical and the model's cumulative rank distribution (KS statistic)."""
-    n_r = _rank_counts(counts)
+    n_r = rank_histogram_counts(counts)
     return float(np.max(np.abs(np.cumsum(n_r) / n_r.sum() - np.cumsum(np.exp(log_pmf)))))
 
 
@@ -343,7 +341,7 @@ def log_binned_frequency(counts, n_bins: int = 30) -> tuple[np.ndarray, np.ndarr
     Returns (centres, frequency): the geometric centre of each non-empty bin of integer ranks and
     the fraction of targets per rank in it, so that frequency * (ranks in the bin) sums to 1.
     """
-    n_r = _rank_counts(counts)
+    n_r = rank_histogram_counts(counts)
     inner = np.floor(np.logspace(0, np.log10(len(n_r) + 1), n_bins + 1)[:-1])
     edges = np.unique(np.r_[inner, len(n_r) + 1].astype(np.int64))  # bin i holds ranks edges[i]..edges[i+1]-1
     sums = np.add.reduceat(n_r, edges[:-1] - 1)
@@ -382,293 +380,3 @@ def rank_counts_by_probability(logp, rank, prob_edges, max_rank: int) -> np.ndar
     out = np.zeros((len(edges) - 1, max_rank + 1), np.int64)
     np.add.at(out, (bins[inside], column), 1)
     return out
-
-
-# ---------------------------------------------------------------- appendix C (ranks 1..infinity)
-
-
-def _normal_tail_log_moments(mu: float, sigma: float, lower: float) -> np.ndarray:
-    """log of int_lower^inf t^g N(t; mu, sigma^2) dt for g = 0, 1, 2 (lower >= 0).
-
-    With t = ln x these are int_{e^lower}^inf psi(x) (ln x)^g dx: for lower = 0, P, I_1 and I_2 of
-    paper A's eqs. 13-15. Written as sums of positive terms (via the Mills ratio for b >= 0) so that
-    no cancellation or underflow occurs far in the tail.
-    """
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        return _tail_log_moments(mu, sigma, lower)
-
-
-def _tail_log_moments(mu: float, sigma: float, lower: float) -> np.ndarray:
-    b = (lower - mu) / sigma
-    if b >= 0:
-        mills = np.sqrt(np.pi / 2) * erfcx(b / np.sqrt(2))  # Q(b) / phi(b)
-        log_phi = -b * b / 2 - LOG_SQRT_2PI
-        log_j = log_phi + np.log([mills, 1 - b * mills, (1 + b * b) * mills - b])
-    else:
-        q, phi = norm.sf(b), norm.pdf(b)
-        log_j = np.log([q, phi - b * q, (1 + b * b) * q - b * phi])
-    # t = lower + sigma * w with w = z - b >= 0; log_j[g] = log int (z - b)^g phi(z) dz
-    return np.array([
-        log_j[0],
-        logsumexp([log_j[0], log_j[1]], b=[lower, sigma]),
-        logsumexp(log_j, b=[lower**2, 2 * lower * sigma, sigma**2]),
-    ])
-
-
-@dataclass(frozen=True)
-class AppendixC:
-    """Paper A's appendix-C quantities for one (mu, sigma), exact or approximated.
-
-    log_c : log of c = sum_{k>=1} psi(k) (eq. 11) or of its approximation psi(1)/2 + P (eq. 20);
-    log_s1, log_s2 : log of sum_k psi(k) ln k and sum_k psi(k) ln^2 k, or of I_1, I_2 (eqs. 14-15);
-    neg_log_p1 : -log p_1 (eq. 16); ce : -sum_k p_k log p_k (eq. 17 exact, eq. 21 approximated).
-    """
-
-    mu: float
-    sigma: float
-    log_c: float
-    log_s1: float
-    log_s2: float
-    neg_log_p1: float
-    ce: float
-
-    def ce_terms(self) -> dict[str, float]:
-        """CE split as in eq. 21: log(sqrt(2 pi) sigma), log c, mu^2 / (2 sigma^2) and the rest (eq. 26)."""
-        terms = {"log(sqrt(2 pi) sigma)": LOG_SQRT_2PI + np.log(self.sigma), "log c": self.log_c,
-                 "mu^2/(2 sigma^2)": self.mu**2 / (2 * self.sigma**2)}
-        return {**terms, "remainder (eq. 26)": self.ce - sum(terms.values())}
-
-
-def _neg_log_p1(mu: float, sigma: float, log_c: float) -> float:
-    """Eq. 16: -log p_1 = log c + log(sqrt(2 pi) sigma) + mu^2 / (2 sigma^2)."""
-    return float(log_c + LOG_SQRT_2PI + np.log(sigma) + mu**2 / (2 * sigma**2))
-
-
-def ce_from_sums(mu: float, sigma: float, log_c: float, log_s1: float, log_s2: float) -> float:
-    """Eq. 17 (eq. 18 when given the integrals): log(sqrt(2 pi) sigma) + log c
-    + [sum psi (ln k - mu)^2 / (2 sigma^2) + sum psi ln k] / c, from log c and the two log sums."""
-    e1, e2 = np.exp(log_s1 - log_c), np.exp(log_s2 - log_c)
-    return float(LOG_SQRT_2PI + np.log(sigma) + log_c + (e2 - 2 * mu * e1 + mu**2) / (2 * sigma**2) + e1)
-
-
-def appendix_c_exact(mu: float, sigma: float, n_direct: int = 2**15) -> AppendixC:
-    """c, the two sums, -log p_1 and CE of p_k = psi(k) / c on k = 1..infinity, summed.
-
-    Ranks 1..``n_direct`` are added term by term; the rest is the integral from ``n_direct`` on
-    (closed form) with the Euler-Maclaurin end correction, whose error is of order
-    psi(n_direct) / n_direct, negligible for the default.
-    """
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        return _appendix_c_exact(mu, sigma, n_direct)
-
-
-def _appendix_c_exact(mu: float, sigma: float, n_direct: int) -> AppendixC:
-    k = np.arange(1, n_direct + 1, dtype=np.float64)
-    log_k = np.log(k)
-    log_psi = -log_k - (log_k - mu) ** 2 / (2 * sigma**2) - np.log(sigma) - LOG_SQRT_2PI
-    end = np.ones(n_direct)
-    end[-1] = 0.5  # sum_{k<N} f(k) + f(N)/2 + int_N^inf f = sum_{k>=1} f(k) up to f'(N)/12
-    tail = _normal_tail_log_moments(mu, sigma, float(log_k[-1]))
-    log_c, log_s1, log_s2 = (np.logaddexp(logsumexp(log_psi, b=end * log_k**g), tail[g]) for g in range(3))
-    return AppendixC(mu, sigma, float(log_c), float(log_s1), float(log_s2), _neg_log_p1(mu, sigma, log_c),
-                     ce_from_sums(mu, sigma, log_c, log_s1, log_s2))
-
-
-def appendix_c_approx(mu: float, sigma: float) -> AppendixC:
-    """Paper A's closed forms: c ~ psi(1)/2 + P (eq. 20), the sums ~ I_1, I_2 (eqs. 14-15),
-    -log p_1 from eq. 16 and CE from eq. 21, both with the approximate c (as in the authors' code).
-
-    >>> a = appendix_c_approx(1.0, 4.0)
-    >>> round(a.ce, 3), round(a.neg_log_p1, 3)
-    (5.576, 1.901)
-    """
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
-        return _appendix_c_approx(mu, sigma)
-
-
-def _appendix_c_approx(mu: float, sigma: float) -> AppendixC:
-    log_p, log_i1, log_i2 = _normal_tail_log_moments(mu, sigma, 0.0)
-    a = -mu / sigma
-    log_phi_a = -a * a / 2 - LOG_SQRT_2PI
-    log_c = float(np.logaddexp(log_phi_a - np.log(sigma) - np.log(2), log_p))
-    bracket = (np.exp(log_p - log_c) * ((sigma**2 - mu**2) / (2 * sigma**2) + mu)
-               + np.exp(log_phi_a - log_c) * (sigma - mu / (2 * sigma)))
-    neg_log_p1 = _neg_log_p1(mu, sigma, log_c)  # eq. 21: CE = -log p_1 + the bracket
-    return AppendixC(mu, sigma, log_c, float(log_i1), float(log_i2), neg_log_p1, float(neg_log_p1 + bracket))
-
-
-# ---------------------------------------------------------------- one model, three lognormal fits
-
-FORMS = ("powerlaw", "1..inf", "1..V")  # the authors' fit, eq. 10 as written, eq. 10 over the vocabulary
-PREDICTION = {
-    "powerlaw": "eqs. 16, 20, 21 at the fitted (mu, sigma), as paper A's code",
-    "1..inf": "eqs. 16, 20, 21 at the fitted (mu, sigma)",
-    "1..V": "exact sums over ranks 1..V",
-}
-
-
-def predict_ce_and_neg_log_p1(fit: LognormalRankFit) -> tuple[float, float]:
-    """CE (the entropy of the rank distribution) and -log p_1 that a fitted lognormal predicts,
-    each form the way it is used: the unbounded forms (the authors' fit, eq. 10 over 1..infinity)
-    through appendix C's closed forms (eq. 21, and eq. 16 with eq. 20's c), as paper A's code
-    does; the 1..V form through exact sums over its own ranks 1..V."""
-    if fit.support == "1..V":
-        return entropy_and_neg_log_p1(fit.log_pmf())
-    closed = appendix_c_approx(fit.mu, fit.sigma)
-    return closed.ce, closed.neg_log_p1
-
-
-@dataclass(frozen=True)
-class LognormalForm:
-    """One lognormal fit of a rank histogram with its comparison against the power law fitted on
-    the same support, its KS distances, whether it is degenerate, and its predictions
-    (``predict_ce_and_neg_log_p1``; nan when degenerate)."""
-
-    fit: LognormalRankFit
-    vuong: VuongTest  # lognormal over the power law: z > 0 favours the lognormal
-    ks: float
-    ks_power_law: float
-    degenerate: str | None
-    ce: float
-    neg_log_p1: float
-
-
-@dataclass(frozen=True)
-class RankModels:
-    """One model's rank distribution on one corpus, fitted three ways (``FORMS``: ``forms[f]``).
-
-    - "powerlaw": the ``powerlaw`` package, as paper A's code (``fit_authors``), compared with that
-      package's power law by the package itself;
-    - "1..inf": eq. 10 as written (``fit_lognormal_eq10``), compared with the same unbounded power law
-      (``zeta_log_pmf``, exponent ``power_law_alpha``);
-    - "1..V": eq. 10 over the vocabulary (``fit_lognormal_ranks``), compared with the power law over
-      1..V (``zipf``).
-    """
-
-    counts: np.ndarray  # (V + 1,) rank histogram, counts[0] = 0
-    forms: dict[str, LognormalForm]
-    power_law_alpha: float  # the package's unbounded power law
-    zipf: ZipfRankFit  # the power law over ranks 1..V
-
-
-def _form(fit: LognormalRankFit, counts: np.ndarray, power_law: np.ndarray, vuong: VuongTest | None = None
-          ) -> LognormalForm:
-    with np.errstate(all="ignore"):
-        log_pmf = fit.log_pmf()
-        reason = degeneracy(fit)
-        ce, neg_log_p1 = (np.nan, np.nan) if reason else predict_ce_and_neg_log_p1(fit)
-        return LognormalForm(fit, vuong or vuong_test(counts, log_pmf, power_law), ks_distance(counts, log_pmf),
-                             ks_distance(counts, power_law), reason, float(ce), float(neg_log_p1))
-
-
-def fit_rank_models(rank, vocab_size: int) -> RankModels:
-    """Fit the ranks of one model's targets with the three lognormal forms and their power laws.
-
-    rank : (n,) 1-based ranks (``metrics.rank_1based``); vocab_size : the model's own vocabulary,
-    so that models with different tokenizers are each fitted over their own ranks. The eq. 10 fit
-    starts from the authors' (both are unbounded) unless that one is degenerate.
-
-    >>> rng = np.random.default_rng(0)
-    >>> m = fit_rank_models(np.minimum(np.ceil(rng.lognormal(0.5, 1.5, 5000)), 100).astype(int), 100)
-    >>> [bool(m.forms[f].vuong.z > 0) for f in FORMS], [m.forms[f].degenerate for f in FORMS]
-    ([True, True, True], [None, None, None])
-    """
-    rank = np.asarray(rank)
-    if rank.size == 0 or rank.min() < 1 or rank.max() > vocab_size:
-        raise ValueError(f"ranks must lie in 1..vocab_size ({vocab_size})")
-    counts = np.bincount(rank, minlength=vocab_size + 1)
-    authors = fit_authors(rank, vocab_size)
-    ranks_fit, zipf = fit_lognormal_ranks(counts), fit_zipf_ranks(counts)
-    eq10 = fit_lognormal_eq10(counts, start=None if degeneracy(authors.lognormal) else authors.lognormal)
-    unbounded = zeta_log_pmf(authors.power_law_alpha, vocab_size)
-    forms = {"powerlaw": _form(authors.lognormal, counts, unbounded, authors.vuong),
-             "1..inf": _form(eq10, counts, unbounded),
-             "1..V": _form(ranks_fit, counts, zipf.log_pmf())}
-    return RankModels(counts, forms, authors.power_law_alpha, zipf)
-
-
-def one_step_refits(fit: LognormalRankFit, counts, replicate_counts, step: float = 1e-3) -> np.ndarray:
-    """(mu, sigma) of ``fit`` redone on each resampled histogram, by one Newton step of the
-    resample's log-likelihood from the full-sample maximum.
-
-    fit : a lognormal fitted to ``counts`` ((V + 1,) histogram) in any form (``fit.support``);
-    replicate_counts : (B, V + 1) histograms of resamples of the same tokens. Returns (B, 2);
-    nan for a degenerate fit. The step uses the full sample's Hessian in (mu, ln sigma), by finite
-    differences of the form's own log-probabilities; since a resample's maximum lies within
-    O(n^-1/2) of the full sample's, one step leaves an error of O(1/n), far below the bootstrap
-    spread (checked against full refits in the tests), at a small fraction of a refit's cost.
-    """
-    replicate_counts = np.atleast_2d(np.asarray(replicate_counts, np.float64))
-    if degeneracy(fit):
-        return np.full((len(replicate_counts), 2), np.nan)
-    n_r = _rank_counts(counts)
-    h = step
-
-    def log_pmf(i: int, j: int) -> np.ndarray:
-        return LognormalRankFit(fit.mu + i * h, fit.sigma * np.exp(j * h), 0.0, 0, fit.vocab_size,
-                                fit.support).log_pmf()
-
-    with np.errstate(all="ignore"):
-        grid = {(i, j): log_pmf(i, j) for i in (-1, 0, 1) for j in (-1, 0, 1)}
-        score = np.stack([(grid[1, 0] - grid[-1, 0]) / (2 * h), (grid[0, 1] - grid[0, -1]) / (2 * h)], axis=1)
-        w = n_r / n_r.sum()
-        h_mm = w @ (grid[1, 0] - 2 * grid[0, 0] + grid[-1, 0]) / h**2
-        h_ss = w @ (grid[0, 1] - 2 * grid[0, 0] + grid[0, -1]) / h**2
-        h_ms = w @ (grid[1, 1] - grid[1, -1] - grid[-1, 1] + grid[-1, -1]) / (4 * h**2)
-        hessian = np.array([[h_mm, h_ms], [h_ms, h_ss]])
-        if not (np.isfinite(hessian).all() and np.isfinite(score).all()) or np.linalg.eigvalsh(hessian).max() >= 0:
-            return np.full((len(replicate_counts), 2), np.nan)
-        rc = replicate_counts[:, 1:]
-        mean_score = rc @ score / rc.sum(axis=1, keepdims=True)
-        theta = np.array([fit.mu, np.log(fit.sigma)]) - np.linalg.solve(hessian, mean_score.T).T
-    return np.column_stack([theta[:, 0], np.exp(theta[:, 1])])
-
-
-@dataclass(frozen=True)
-class RankBootstrap:
-    """Bootstrap replicates of one model's measured and predicted values (``bootstrap_rank_models``).
-
-    measured : (B, 2) CE and -log RBP_1 of each resample; params : form -> (B, 2) refitted
-    (mu, sigma); predicted : form -> (B, 2) CE and -log p_1 predicted from them. nan where a
-    value cannot be computed (a degenerate fit, no target at rank 1).
-    """
-
-    measured: np.ndarray
-    params: dict[str, np.ndarray]
-    predicted: dict[str, np.ndarray]
-
-
-def bootstrap_rank_models(models: RankModels, rank, logp, n_boot: int, seed: int = 0) -> RankBootstrap:
-    """Resample one model's targets ``n_boot`` times (with replacement), and on each resample
-    recompute the measured CE and -log RBP_1, refit every lognormal form (``one_step_refits``)
-    and predict CE and -log p_1 from it (``predict_ce_and_neg_log_p1``).
-
-    rank, logp : (n,) the targets' 1-based ranks and log-probabilities, as fitted in ``models``.
-    With the same seed, models evaluated on the same targets (one family, one corpus) get the
-    same resample of the text, so that slopes across them, and differences between measured and
-    predicted values, are paired. Resampling single tokens treats neighbouring tokens as
-    independent, so the spread is a lower bound on the uncertainty from the choice of text.
-    """
-    rank, logp = np.asarray(rank), np.asarray(logp, np.float64)
-    n, vocab_size = len(rank), len(models.counts) - 1
-    rng = np.random.default_rng(seed)
-    replicate_counts = np.empty((n_boot, vocab_size + 1))
-    measured = np.empty((n_boot, 2))
-    for b in range(n_boot):
-        idx = rng.integers(0, n, n)
-        replicate_counts[b] = np.bincount(rank[idx], minlength=vocab_size + 1)
-        measured[b, 0] = -logp[idx].mean()
-    with np.errstate(divide="ignore"):
-        measured[:, 1] = -np.log(replicate_counts[:, 1] / n)
-    measured[~np.isfinite(measured)] = np.nan  # no target at rank 1 in a resample
-    params, predicted = {}, {}
-    for name, form in models.forms.items():
-        params[name] = one_step_refits(form.fit, models.counts, replicate_counts)
-        values = np.full((n_boot, 2), np.nan)
-        for b, (mu, sigma) in enumerate(params[name]):
-            if np.isfinite(mu) and np.isfinite(sigma) and sigma > 0:
-                refit = LognormalRankFit(float(mu), float(sigma), 0.0, n, vocab_size, form.fit.support)
-                if degeneracy(refit) is None:
-                    values[b] = predict_ce_and_neg_log_p1(refit)
-        predicted[name] = values
-    return RankBootstrap(measured, params, predicted)

@@ -1,54 +1,8 @@
-"""The papers' claims that the book scores, each with its rule fixed here, before any data are seen.
-
-A claim has a *kind*:
-
-- ``empirical``: something a paper says about data (models, corpora); only these are counted in the
-  scorecard's totals and headline;
-- ``analytic``: an identity or a derivation that holds by construction (CE = EE + SA - Conf, an
-  approximation's accuracy); shown, checked, never counted as a replication;
-- ``beyond the paper``: a question of this companion's own.
-
-Its *rule* says what is measured, the threshold, and why that threshold. A chapter measures, then
-calls ``judge`` with one outcome per unit of evidence (a corpus and family, a model, ...): the
-claim is reproduced if it holds for every unit, partly if for some, not reproduced if for none;
-units that cannot test it (None) are left out, and a claim with no testable unit is "not testable
-on this set", with the reason. Thresholds are constants of this module, imported by the chapters,
-not parameters a chapter could change after seeing its data.
-"""
+"""The claims of paper A (chapters A1-A5), with their rules and thresholds."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-
-from rankscale import RankscaleError
-from rankscale.report import NOT_TESTABLE, Verdict, grade
-
-KINDS = ("empirical", "analytic", "beyond the paper")
-MIN_SIZES = 3  # a size claim needs a family of at least three sizes: a line through two points fits exactly
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One scored claim: ``key`` (chapter and number, e.g. "A2.1"), ``text`` (the paper's claim in
-    this book's words, with section and figure), ``kind`` (``KINDS``), ``rule`` (what is measured,
-    the threshold and why) and ``paper`` (the paper's own number, where it gives one)."""
-
-    key: str
-    text: str
-    kind: str
-    rule: str
-    paper: str = ""
-
-    def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise RankscaleError(f"claim {self.key}: kind {self.kind!r} is not one of {KINDS}")
-        if not self.rule:
-            raise RankscaleError(f"claim {self.key} states no rule")
-
-
-def _index(*claims: Claim) -> dict[str, Claim]:
-    return {c.key: c for c in claims}
+from rankscale.claims.base import Claim, MIN_SIZES, index_claims
 
 
 # ---------------------------------------------------------------------------------------------
@@ -60,7 +14,7 @@ A1_BAND_HALF_WIDTH = 0.1  # a band is centre x (1 -/+ 0.1): the probability is n
 A1_BAND_MIN_TARGETS = 30  # a band is tested only with at least 30 targets: then 5% of them is two or more
 A1_BAND_MIN_SHARE = 0.05  # each greedy outcome (rank 1, below rank 1) needs 5% of a band: no single odd token decides
 
-CLAIMS_A1 = _index(
+CLAIMS_A1 = index_claims(
     Claim("A1.1",
           "A probability does not fix a rank: targets given nearly the same probability are ranked first in "
           "some contexts and below first in others, so greedy decoding gets some right and misses others "
@@ -119,7 +73,7 @@ def scaled_k(k: int, vocab_size: int) -> int:
     return max(1, round(k * vocab_size / PAPER_A_VOCAB))
 
 
-CLAIMS_A2 = _index(
+CLAIMS_A2 = index_claims(
     Claim("A2.1",
           "-log RBP_1 follows a power law in non-embedding size, for every family on every dataset (§4.1, Fig. 3)",
           "empirical",
@@ -185,7 +139,7 @@ A3_R2_KS = (1, 10, 100)  # paper A §1: R^2 about 0.99 "when k lies in the range
 A3_RATIO_BAND = (0.8, 1.25)  # "very close" exponents: within a factor 1.25 either way (see A3.5)
 A3_OFFSET_MIN_SIZES = 4  # L = E + A S^-alpha has three parameters
 
-CLAIMS_A3 = _index(
+CLAIMS_A3 = index_claims(
     Claim("A3.1",
           "R^2 stays above 0.9 for k < 1000, i.e. for k well below the vocabulary size (§4.4, Fig. 6a)",
           "empirical",
@@ -270,7 +224,7 @@ _A4_WINDOWS = ("Evaluation windows are resampled with replacement (runs never cr
                "targets stay together), one resample of the text for every model, N and k, so that differences "
                "are paired; a case where some resample has no successful run is not tested.")
 
-CLAIMS_A4 = _index(
+CLAIMS_A4 = index_claims(
     Claim("A4.1", "Sequence-level error -log p_{N,k}, measured, follows a power law in model size for every k and N "
                   "(§5.1, Fig. 7: the fitted power laws 'align closely' with the data)", "empirical",
           f"For each corpus, family with at least {MIN_SIZES} sizes, k in {A4_KS} and N in {A4_WINDOW_LENGTHS}: the "
@@ -358,7 +312,7 @@ def _a5_match_rule(form: str) -> str:
             "so the ratios are paired. " + _A5_BOOT)
 
 
-CLAIMS_A5 = _index(
+CLAIMS_A5 = index_claims(
     Claim("A5.1", "The rank of the correct token follows a lognormal distribution (§5.2, Fig. 8c: 'well supported "
                   "by real data'), fitted as paper A's code fits it", "empirical",
           _a5_lognormal_rule("powerlaw", "For each corpus and model of every family"),
@@ -421,322 +375,3 @@ CLAIMS_A5 = _index(
           f"fits, with exact sums: at the last mu, |CE - log c| <= |CE| / 2, i.e. log c is most of CE. Analytic: "
           "it depends on (mu, sigma) only.", "log c dominates"),
 )
-
-
-# ---------------------------------------------------------------------------------------------
-# B1
-
-B1_MAX_RESIDUAL = 1e-9  # nats. CE - (EE + SA - Conf) is zero in exact arithmetic; float64 rounding of sums over a
-#   few hundred thousand tokens is ~1e-12 and every real term is above 1e-3, so 1e-9 tells rounding from an error
-B1_BOUND_SLACK = 1e-6  # nats. The records store log-probabilities in float32 (relative precision 6e-8, |log s| < 17),
-#   so a bound that holds exactly can look exceeded by up to ~1e-6 in the stored numbers, never by more
-
-CLAIMS_B1 = _index(
-    Claim("B1.1", "Cross-entropy equals Error-Entropy + Self-Alignment − Confidence exactly (paper B, §3.2, eq. 8)",
-          "analytic",
-          "Measured: the residual CE − (EE + SA − Conf) of every model (families and references) on every corpus. "
-          f"Holds if |residual| < {B1_MAX_RESIDUAL:g} nats everywhere (float64 rounding is ~1e-12, every term is "
-          "above 1e-3). An identity of algebra: a check of this code, not a replication.",
-          "exact (derivation)"),
-    Claim("B1.2", "A trained model's RBE distribution p_e concentrates on small errors: the target sits near the top of "
-                  "the ranking more often than random ranking would put it there (paper B, §3.1, Fig. 1)",
-          "empirical",
-          "Measured on every final model (families and references) on every corpus: P(e < k), the share of targets "
-          "with fewer than k tokens strictly above them, against k/V, the share random ranking gives, at every k from "
-          "1 to the model's vocabulary size V. Holds if P(e < k) ≥ k/V at every k: p_e lies wholly on the "
-          "small-error side of the uniform distribution. Why: the paper gives no number, and the one reference it "
-          "names is a model that ranks at random (§3.3); the rule fails for random or worse ranking (the chapter "
-          "shows it failing on the untrained step-0 checkpoints, where the set has them).",
-          "qualitative (§3.1, Fig. 1)"),
-    Claim("B1.3", "Q_e ≤ 1/(e+1) at every RBE value e, so Confidence ≤ log Σ_e 1/(e+1) (paper B, §3.3)",
-          "analytic",
-          "Measured: log Q_e + log(e+1) at every RBE value of every model (families and references) on every corpus. "
-          f"Holds if it is at most {B1_BOUND_SLACK:g} nats everywhere (the float32 precision of the stored "
-          "log-probabilities). The e tokens above the target are each at least as probable, so (e+1)s ≤ 1 by "
-          "construction: a check of the records, not a replication.",
-          "bound (derivation)"),
-    Claim("B1.4", "Error-Entropy is unaffected by temperature scaling and top-p truncation, unlike the probability-based "
-                  "terms (paper B, §3.1 and §3.3)",
-          "analytic",
-          "EE is a function of the ranks alone; dividing the logits by a temperature T > 0 keeps their order (top-p "
-          "keeps the order of the tokens it keeps), so EE cannot move. Checked on real extractions of one model on "
-          "the same tokens at T = 0.5 and T = 2 against T = 1: holds at a temperature if every target's RBE, and so "
-          "EE, is identical (T = 0.5 and 2 scale binary floating-point logits exactly, so no tie can appear or "
-          "vanish). CE, SA and Conf at each T are shown beside it.",
-          "immune (argument)"),
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# B2
-
-B2_LEVEL = 0.95  # every B2 interval: the measured value -+ 1.96 standard errors of bootstrap replicates over the
-#   evaluation tokens, paired across a series' checkpoints (rankscale.dynamics.se_interval). Not percentiles: a resample
-#   repeats some targets and loses others, which moves these plug-in quantities off the measured value by more than
-#   their spread. Resampling tokens leaves out other sources of noise, so the intervals are a lower bound
-B2_UNIFORM_RATIO = 0.9  # "nearly uniform" at step 0 (Fig. 4): at least 90% of the effective number of ranks, exp(EE),
-#   that ranking at random reaches on a sample of the same size; the paper gives no number, 90% is our "nearly"
-B2_MIN_GROUP = 10  # Fig. 6: p_e and q_e are compared over the RBE values that at least 10 targets hold. A rank seen once
-#   has p_e = 1/N, far above its true frequency, while its q_e follows one target's score, so the unseen-or-once tail
-#   keeps the two apart whatever the model does; 10 targets fix a frequency to about +-30% and average 10 scores
-B2_MAX_TV = 0.1  # Fig. 6, "almost indistinguishable": total-variation distance below 0.1, i.e. no set of RBE values gets
-#   probabilities more than 0.1 apart, and one observation tells the two distributions apart at most 55% of the time
-B2_FIG5_RBES = (1, 3)  # paper B, Fig. 5: targets ranked 2 and 4 (RBE 1 and 3)
-
-_SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
-from statistics import NormalDist  # noqa: E402 (kept in this section)
-
-_Z = NormalDist().inv_cdf((1 + B2_LEVEL) / 2)
-_INTERVAL_ONE = f"{B2_LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard errors from resampling the tokens)"
-_INTERVAL = (f"{B2_LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard errors from resampling the tokens, "
-             "paired across a series' checkpoints)")
-
-CLAIMS_B2 = _index(
-    Claim("B2.1", "Error-Entropy decreases steadily during training (paper B, §3.2, Fig. 3)", "empirical",
-          f"{_SERIES}: EE at the last checkpoint is below EE at the first, the difference's {_INTERVAL} lying "
-          "below 0, and no step between consecutive checkpoints shows a rise (no such interval of a step's "
-          "difference lies wholly above 0). Why: 'steadily' rules out rises; a change within sampling noise "
-          "between two close checkpoints is not a rise, so demanding a fall at every step would grade the noise.",
-          "qualitative (Fig. 3)"),
-    Claim("B2.2", "Self-Alignment declines at the end of training (paper B, §3.2, Fig. 3)", "empirical",
-          f"{_SERIES}: SA at the last checkpoint is below the highest SA of the earlier checkpoints, the "
-          f"difference's {_INTERVAL} lying below 0. Why: Fig. 3 shows SA ending lower than it was; a set's last two "
-          "checkpoints can be close together, over a stretch where SA hardly moves, so 'at the end' is read as "
-          "'from its peak to the end'. It fails if SA ends at its highest or within noise of it.",
-          "qualitative (Fig. 3)"),
-    Claim("B2.3", "Confidence increases during training (paper B, §3.2, Fig. 3)", "empirical",
-          f"{_SERIES}: Confidence at the last checkpoint is above Confidence at the first, the difference's "
-          f"{_INTERVAL} lying above 0. Why: the paper's statement is about training as a whole and gives no number.",
-          "qualitative (Fig. 3)"),
-    Claim("B2.4", "Training reduces Error-Entropy first and optimises Self-Alignment and Confidence only later "
-                  "(paper B, §3.2)", "empirical",
-          f"{_SERIES} with at least three checkpoints, both of: (a) over the first interval EE's drop exceeds both "
-          "SA's drop and Confidence's rise; (b) SA's drop plus Confidence's rise make a larger part of CE's drop "
-          "from the second checkpoint to the last than over the first interval; each shown by the "
-          f"{_INTERVAL} of the margin lying above 0. Why: the paper's two statements (EE is reduced first because "
-          "it is largest; SA and Conf are optimised after EE is largely minimised); the later stretch is taken "
-          "whole so that a short last interval, over which CE hardly moves, cannot leave the part undefined.",
-          "qualitative (§3.2)"),
-    Claim("B2.5", "At initialisation the RBE distribution is nearly uniform: the untrained model ranks targets "
-                  "essentially at random (paper B, §3.3, Fig. 4)", "empirical",
-          f"{_SERIES} with a step-0 checkpoint: exp(EE(0) − EE_random) ≥ {B2_UNIFORM_RATIO}, where EE_random is the "
-          "expected EE of targets ranked uniformly at random on the same number of tokens (exact binomial formula): "
-          f"the untrained model spreads its targets over at least {B2_UNIFORM_RATIO:.0%} of the effective number of "
-          "ranks random ranking reaches. Why: the paper gives no number; measuring against the finite-sample random "
-          "value keeps the sample size from counting against the model (with a few tokens per rank, a random "
-          "ranker's plug-in EE lies well below log V); the point estimate decides, its sampling s.d. is shown "
-          "beside it.",
-          "qualitative (Fig. 4)"),
-    Claim("B2.6", "After training, the score distribution q_e is almost indistinguishable from the RBE distribution p_e "
-                  "(paper B, §3.3, Fig. 6)", "empirical",
-          "On every final model of every family on every corpus: the total-variation distance ½Σ|p_e − q_e|, "
-          f"both distributions restricted to the RBE values that at least {B2_MIN_GROUP} targets hold (the ranks the "
-          f"sample measures; their share of targets is shown), is below {B2_MAX_TV}, with the upper end of its "
-          f"{_INTERVAL_ONE}. Why: the paper gives no number; TV < {B2_MAX_TV} means no set of ranks gets "
-          f"probabilities more than {B2_MAX_TV} apart; an interval straddling {B2_MAX_TV} counts as not shown. A "
-          "model on a sample so small that even a perfectly aligned model would measure a distance of "
-          f"{B2_MAX_TV} (rankscale.dynamics.aligned_distance) cannot test the claim. The evolution over the "
-          "checkpoints is shown beside it.",
-          "qualitative (Fig. 6)"),
-    Claim("B2.7", "The output probability breaks off just below the target's position (paper B, §3.3, Fig. 5)",
-          "empirical",
-          "For each family's largest final model on every corpus, over the predictions whose target has RBE 1 and "
-          "RBE 3 (ranks 2 and 4): the mean probability of the best, second-best, ... token falls most steeply "
-          "(largest ratio between neighbours) right after the target's position e+1 or one position lower, e+2. "
-          "Why: the paper's text places the break after position 3 for rank-2 targets and after 5 for rank-4 "
-          "targets (e+2), its caption says scores drop for the tokens ranked below the target (after e+1); either "
-          "reading is accepted.",
-          "break after position 3 (rank 2) and 5 (rank 4)"),
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# B3
-#
-# Paper B, §4 (Fig. 7, Tables 1-2). Units: each (corpus, family) with at least MIN_SIZES sizes
-# and, where a rule says so, the fit over every model of every family pooled ("All", one unit
-# per corpus; needs two families, one of them with MIN_SIZES sizes, report.why_not_pooled).
-# Intervals are 95% percentile intervals from resampling every model's tokens with the same
-# resample for every quantity (components.bootstrap_terms, paired), stretched where needed to
-# contain the full-sample value (components.covering: the plug-in components are biased, and a
-# resample, holding fewer distinct tokens, can shift them off that value). How an interval decides
-# (components.side): a claim that a difference or a direction exists ("closest", "rises",
-# "R^2 of at least") holds where the interval lies wholly on its side and fails otherwise; a
-# claim of parity ("at least as well", "largely invariant") fails only where the interval lies
-# wholly on the other side, because it says that no difference shows. Rules on SA and Conf are
-# applied only where the quantity's size exponent has converged at the evaluated token count
-# (chapter B5's check, components.convergence_by_group with the B5_* settings below); an
-# exponent still drifting as tokens are added describes the sample, not the models.
-
-B3_LAW_R2 = 0.8  # "follows a power law": §4.2 calls its EE fits "close to 0.9"; a tenth below that. Its own table
-# meets 0.8 in 10 of 12 EE cells (not Pythia and All on GitHub, 0.73 and 0.72, which it also calls close to 0.9)
-B3_NO_LAW_R2 = 0.5  # "lacks a power law": the paper's SA R^2 fall into those it calls relatively strong (Qwen,
-# >= 0.72) and the lower rest (<= 0.36); 0.5 lies in that gap
-B3_INVARIANT_SHARE = 0.25  # "largely invariant": a component carrying a quarter or more of CE's change across a
-# family, with the sign either way, is not invariant beside CE; an even three-way split would give each a third
-
-CLAIMS_B3 = _index(
-    Claim("B3.1", "Error-Entropy follows a power law in size within each family, with R² “close to 0.9” "
-                  "(paper B §4.2 (i), Table 1)", "empirical",
-          f"95% interval of R² of the fit of log |EE| on log size wholly above {B3_LAW_R2}, per corpus and "
-          f"family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE fits that "
-          "it describes that way fall below it, so the rule is, if anything, stricter than the paper."),
-    Claim("B3.2", "EE fits a power law at least as well as CE (paper B §4.1-4.2, Table 1: EE's R² exceeds CE's "
-                  "“in nearly all settings”)", "empirical",
-          "95% paired bootstrap interval of R²(EE) − R²(CE), per corpus and family and for the pooled fit; fails "
-          "only where it lies wholly below 0 (EE distinguishably worse), since “at least as well” is a parity claim."),
-    Claim("B3.3", "Self-Alignment lacks a power law in size (paper B §4.2 (ii), Table 1; the paper excepts Qwen)",
-          "empirical",
-          f"R² of the fit of log |SA| below {B3_NO_LAW_R2} (in the gap between the paper's strong and weak SA fits), "
-          "per corpus and family, where SA's exponent has converged at the evaluated tokens (chapter B5's check)."),
-    Claim("B3.4", "Confidence has no power law across families pooled (paper B §4.2 (iii): R² “extremely low” in "
-                  "the mixed-model case; Table 1 “All”)", "empirical",
-          f"R² of the pooled fit of log |Conf| below {B3_NO_LAW_R2}, per corpus, where Conf's pooled exponent has "
-          "converged (chapter B5's check). Per-family Conf fits, which the paper calls “unstable”, not low, are "
-          "shown, not graded."),
-    Claim("B3.5", "EE's size exponent is the closest to CE's (paper B §4.2, Table 2: smallest |Δ| “across all "
-                  "cases”)", "empirical",
-          "95% paired intervals of |Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each widened by both "
-          "exponents' drift over the last doubling of tokens (chapter B5's error), wholly above 0; per corpus and "
-          "family and for the pooled fit."),
-    Claim("B3.6", "SA's size exponent is the farthest from CE's (paper B §4.2 (ii), Table 2)", "empirical",
-          "95% paired bootstrap intervals of |Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf| both wholly above 0, per corpus "
-          "and family and for the pooled fit, where SA's and Conf's exponents have converged (chapter B5's check)."),
-    Claim("B3.7", "Error-Entropy follows one power law across families (the pooled “All” fit, paper B §4.2 (i), "
-                  "Table 1)", "empirical",
-          f"95% interval of the pooled fit's R²(EE) wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
-          "needs two families, one with at least three sizes."),
-    Claim("B3.8", "Self-Alignment does not improve with size but trends upwards (paper B §4.1, Fig. 7)", "empirical",
-          "95% bootstrap interval of SA's size exponent α_SA wholly above 0, per corpus and family and for the "
-          "pooled fit (Fig. 7 mixes families), where SA's exponent has converged (chapter B5's check)."),
-    Claim("B3.9", "Self-Alignment and Confidence stay largely invariant as models grow (paper B, abstract; §6: "
-                  "they “do not scale”)", "empirical",
-          f"Share of CE's change from the smallest to the largest model of a family carried by SA (ΔSA/ΔCE) and by "
-          f"Conf (−ΔConf/ΔCE): fails where either share's 95% paired interval lies wholly outside ±{B3_INVARIANT_SHARE} "
-          "(a parity claim); per corpus and family, where both exponents converged (chapter B5's check)."),
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# B4
-#
-# Paper B, §5 (Fig. 8). The share is fixed before the data: EE's signed contribution EE / CE.
-# §5 speaks of EE's share "of cross-entropy" and of how much of the loss EE "contributes", and
-# under the paper's hypothesis (only EE scales) CE's local exponent is alpha_EE * EE / CE, so
-# this is the share that governs the slowing. It equals the stacked magnitude share of Fig. 8
-# (|EE| / (|EE| + |SA| + |Conf|)) whenever Conf <= 0, as for the paper's large models; the
-# magnitude share is drawn, not graded. Intervals and how they decide: as in B3.
-
-B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
-B4_CURVATURE_MIN_SIZES = 4  # a quadratic in log size has three parameters: through three sizes it fits exactly, and
-# the scatter between training runs would read as curvature
-
-CLAIMS_B4 = _index(
-    Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
-          "empirical",
-          f"95% bootstrap interval of EE/CE of each family's smallest model wholly above {B4_DOMINANT_SHARE} "
-          "(the lower end of the paper's range), per corpus and family.",
-          "about 80–90% (“nearly 90%” in §5)"),
-    Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
-          "95% bootstrap interval of the slope of log(EE/CE) on log size wholly below 0, per corpus and family "
-          "with at least three sizes and for all models pooled (Fig. 8 mixes families).",
-          "falls (16 models of several families, 14M–70B; qualitative)"),
-    Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
-                  "very large sizes from other work and calls the law clean for small models, so at this set's "
-                  "scale this is the companion's question)", "beyond the paper",
-          "95% bootstrap interval of the curvature c of log CE = a + b·x + c·x² (x = log size) wholly above 0 "
-          f"(a falling law whose slope flattens), per corpus and family with at least {B4_CURVATURE_MIN_SIZES} sizes.",
-          "clean power law for small models, slower for very large ones (§5, citing others)"),
-    Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
-                  "explanation)", "empirical",
-          "Where both the share's slope (B4.2) and CE's curvature (B4.3) have 95% intervals excluding 0, the "
-          "curvature's sign is the one the paper's mechanism predicts (positive where EE/CE falls, negative where "
-          "it rises); other units are untested.",
-          "EE's falling share explains the slowing (qualitative)"),
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# B5
-#
-# How the components and their exponents depend on the number of evaluation tokens (beyond
-# paper B, except B5.3, its App. A.1). Subsamples are whole windows (metrics.
-# subsampled_decompositions); the settings below also define the convergence check that B3
-# applies to its SA and Conf verdicts (components.convergence_by_group).
-
-B5_MIN_TOKENS = 1000  # smallest subsample of the token grid: a few windows, far below any set's evaluation
-B5_N_GRID = 8  # token counts from B5_MIN_TOKENS to every token, evenly spaced in log
-B5_N_REPEATS = 10  # random subsamples per count
-B5_VALUE_TOLERANCE = 0.01  # a component's value: allowed error, as a fraction of CE (a hundredth of the loss it
-# decomposes: the precision to which the chapters read a component off a figure)
-B5_EXPONENT_TOLERANCE = 0.1  # a size exponent: allowed error, as a fraction of |alpha_CE| (paper B compares each
-# exponent with CE's, Table 2; an error of a tenth of CE's exponent cannot turn a component that scales like CE into
-# one that does not, and a non-scaling component's own exponent is near 0, relative to which nothing is small)
-B5_PAPER_INSTANCES = (1_000, 10_000)  # App. A.1: 1k instances evaluated, "identical trends" with 10k
-B5_SET_FRACTION = 10  # this set's analogue of App. A.1: a tenth of its instances against all of them
-B5_TREND_QUANTITIES = ("CE", "EE", "SA")  # the §4 trends: CE and EE fall, SA rises; Conf has none (§4.1)
-
-CLAIMS_B5 = _index(
-    Claim("B5.1", "Self-Alignment is biased upwards when evaluated on few tokens", "beyond the paper",
-          f"For every model of a family, the 95% interval of the mean SA over {B5_N_REPEATS} subsamples of about "
-          f"{B5_MIN_TOKENS:,} tokens (±1.96 standard errors) lies wholly above SA on all tokens; per corpus and family.",
-          "not addressed"),
-    Claim("B5.2", "Error-Entropy is biased downwards when evaluated on few tokens", "analytic",
-          "Plug-in entropy is concave in the frequencies, so its mean over subsamples is at most the entropy of "
-          "their mean frequencies, the full set's (Jensen; up to the weighting of whole windows): holds by "
-          "construction. Checked as B5.1 with the interval wholly below EE on all tokens.",
-          "not addressed"),
-    Claim("B5.3", "Conclusions do not depend on the evaluation sample size: identical trends with 1k and 10k "
-                  "instances (paper B, App. A.1)", "empirical",
-          "An instance is one evaluation window (a document, under the papers' sampling). The signs of the size "
-          "exponents of CE, EE and SA (Conf has no trend in §4), mean over subsamples of 1,000 instances, equal "
-          "their signs on 10,000 instances; per corpus and graded fit. Needs 10,000 instances per model."),
-    Claim("B5.4", "The trends are the same on a tenth of this set's instances as on all of them (this set's analogue "
-                  "of App. A.1's 1k against 10k)", "beyond the paper",
-          f"As B5.3 with 1/{B5_SET_FRACTION} of the instances against all of them; per corpus and graded fit "
-          "(each family with at least three sizes, and the pooled fit).",
-          "App. A.1 checks 1k against 10k instances only"),
-    Claim("B5.5", "The set's held-out data suffice for every reported value and exponent", "beyond the paper",
-          f"Every model's CE, EE, SA and Conf within {B5_VALUE_TOLERANCE:.0%} of CE, and every graded fit's "
-          f"exponents within {B5_EXPONENT_TOLERANCE} × |α_CE|, at the evaluated token count (spread plus drift "
-          "over the last doubling, metrics.sample_size_error); per corpus.",
-          "not addressed (1,000 instances per dataset, App. A.2)"),
-)
-
-
-# ---------------------------------------------------------------------------------------------
-
-CLAIMS: dict[str, Claim] = {**CLAIMS_A1, **CLAIMS_A2, **CLAIMS_A3, **CLAIMS_A4, **CLAIMS_A5,
-                             **CLAIMS_B1, **CLAIMS_B2, **CLAIMS_B3, **CLAIMS_B4, **CLAIMS_B5}
-
-
-def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
-          why_not: str = "") -> Verdict:
-    """The verdict of claim ``key`` from one outcome per unit of evidence.
-
-    outcomes : unit name -> True (the claim holds there), False (it does not) or None (the unit
-        cannot test it); ours : what was measured, shown beside the verdict; paper : the paper's
-        number where it is computed from its tables (default: the claim's own); why_not : the
-        reason shown when no unit can test the claim.
-
-    >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
-    >>> judge("_doc", {"pydocs": True, "stdlib": False}, "+1, -1").verdict
-    'partly'
-    >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
-    'not testable on this set'
-    >>> del CLAIMS["_doc"]
-    """
-    if key not in CLAIMS:
-        raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
-    claim = CLAIMS[key]
-    tested = [bool(v) for v in outcomes.values() if v is not None]
-    if tested:
-        verdict = grade(tested)
-        untested = [unit for unit, v in outcomes.items() if v is None]
-        if untested:
-            ours = f"{ours} (not tested on: {', '.join(untested)})"
-    else:
-        verdict = NOT_TESTABLE
-        ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
-    return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
-                   kind=claim.kind, key=claim.key)

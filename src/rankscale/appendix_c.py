@@ -1,0 +1,127 @@
+"""Paper A's appendix C: the sums of its lognormal rank model over ranks 1..infinity, evaluated
+exactly (``exact``) and by the paper's closed forms (``approx``, eqs. 13-21), so that the two can be
+compared. p_k = psi(k) / c with psi(x) = exp(-(ln x - mu)^2 / (2 sigma^2)) / (sqrt(2 pi) sigma x) and
+c = sum_{k>=1} psi(k) (eqs. 10-11). Everything is computed in log space, so that c, which shrinks
+like exp(-mu^2 / (2 sigma^2)), stays representable as mu -> -infinity, the limit appendix C
+discusses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import erfcx, logsumexp
+from scipy.stats import norm
+
+LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
+
+
+def _normal_tail_log_moments(mu: float, sigma: float, lower: float) -> np.ndarray:
+    """log of int_lower^inf t^g N(t; mu, sigma^2) dt for g = 0, 1, 2 (lower >= 0).
+
+    With t = ln x these are int_{e^lower}^inf psi(x) (ln x)^g dx: for lower = 0, P, I_1 and I_2 of
+    paper A's eqs. 13-15. Written as sums of positive terms (via the Mills ratio for b >= 0) so that
+    no cancellation or underflow occurs far in the tail.
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        return _tail_log_moments(mu, sigma, lower)
+
+
+def _tail_log_moments(mu: float, sigma: float, lower: float) -> np.ndarray:
+    b = (lower - mu) / sigma
+    if b >= 0:
+        mills = np.sqrt(np.pi / 2) * erfcx(b / np.sqrt(2))  # Q(b) / phi(b)
+        log_phi = -b * b / 2 - LOG_SQRT_2PI
+        log_j = log_phi + np.log([mills, 1 - b * mills, (1 + b * b) * mills - b])
+    else:
+        q, phi = norm.sf(b), norm.pdf(b)
+        log_j = np.log([q, phi - b * q, (1 + b * b) * q - b * phi])
+    # t = lower + sigma * w with w = z - b >= 0; log_j[g] = log int (z - b)^g phi(z) dz
+    return np.array([
+        log_j[0],
+        logsumexp([log_j[0], log_j[1]], b=[lower, sigma]),
+        logsumexp(log_j, b=[lower**2, 2 * lower * sigma, sigma**2]),
+    ])
+
+
+@dataclass(frozen=True)
+class AppendixC:
+    """Paper A's appendix-C quantities for one (mu, sigma), exact or approximated.
+
+    log_c : log of c = sum_{k>=1} psi(k) (eq. 11) or of its approximation psi(1)/2 + P (eq. 20);
+    log_s1, log_s2 : log of sum_k psi(k) ln k and sum_k psi(k) ln^2 k, or of I_1, I_2 (eqs. 14-15);
+    neg_log_p1 : -log p_1 (eq. 16); ce : -sum_k p_k log p_k (eq. 17 exact, eq. 21 approximated).
+    """
+
+    mu: float
+    sigma: float
+    log_c: float
+    log_s1: float
+    log_s2: float
+    neg_log_p1: float
+    ce: float
+
+    def ce_terms(self) -> dict[str, float]:
+        """CE split as in eq. 21: log(sqrt(2 pi) sigma), log c, mu^2 / (2 sigma^2) and the rest (eq. 26)."""
+        terms = {"log(sqrt(2 pi) sigma)": LOG_SQRT_2PI + np.log(self.sigma), "log c": self.log_c,
+                 "mu^2/(2 sigma^2)": self.mu**2 / (2 * self.sigma**2)}
+        return {**terms, "remainder (eq. 26)": self.ce - sum(terms.values())}
+
+
+def _neg_log_p1(mu: float, sigma: float, log_c: float) -> float:
+    """Eq. 16: -log p_1 = log c + log(sqrt(2 pi) sigma) + mu^2 / (2 sigma^2)."""
+    return float(log_c + LOG_SQRT_2PI + np.log(sigma) + mu**2 / (2 * sigma**2))
+
+
+def ce_from_sums(mu: float, sigma: float, log_c: float, log_s1: float, log_s2: float) -> float:
+    """Eq. 17 (eq. 18 when given the integrals): log(sqrt(2 pi) sigma) + log c
+    + [sum psi (ln k - mu)^2 / (2 sigma^2) + sum psi ln k] / c, from log c and the two log sums."""
+    e1, e2 = np.exp(log_s1 - log_c), np.exp(log_s2 - log_c)
+    return float(LOG_SQRT_2PI + np.log(sigma) + log_c + (e2 - 2 * mu * e1 + mu**2) / (2 * sigma**2) + e1)
+
+
+def exact(mu: float, sigma: float, n_direct: int = 2**15) -> AppendixC:
+    """c, the two sums, -log p_1 and CE of p_k = psi(k) / c on k = 1..infinity, summed.
+
+    Ranks 1..``n_direct`` are added term by term; the rest is the integral from ``n_direct`` on
+    (closed form) with the Euler-Maclaurin end correction, whose error is of order
+    psi(n_direct) / n_direct, negligible for the default.
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        return _exact(mu, sigma, n_direct)
+
+
+def _exact(mu: float, sigma: float, n_direct: int) -> AppendixC:
+    k = np.arange(1, n_direct + 1, dtype=np.float64)
+    log_k = np.log(k)
+    log_psi = -log_k - (log_k - mu) ** 2 / (2 * sigma**2) - np.log(sigma) - LOG_SQRT_2PI
+    end = np.ones(n_direct)
+    end[-1] = 0.5  # sum_{k<N} f(k) + f(N)/2 + int_N^inf f = sum_{k>=1} f(k) up to f'(N)/12
+    tail = _normal_tail_log_moments(mu, sigma, float(log_k[-1]))
+    log_c, log_s1, log_s2 = (np.logaddexp(logsumexp(log_psi, b=end * log_k**g), tail[g]) for g in range(3))
+    return AppendixC(mu, sigma, float(log_c), float(log_s1), float(log_s2), _neg_log_p1(mu, sigma, log_c),
+                     ce_from_sums(mu, sigma, log_c, log_s1, log_s2))
+
+
+def approx(mu: float, sigma: float) -> AppendixC:
+    """Paper A's closed forms: c ~ psi(1)/2 + P (eq. 20), the sums ~ I_1, I_2 (eqs. 14-15),
+    -log p_1 from eq. 16 and CE from eq. 21, both with the approximate c (as in the authors' code).
+
+    >>> a = approx(1.0, 4.0)
+    >>> round(a.ce, 3), round(a.neg_log_p1, 3)
+    (5.576, 1.901)
+    """
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        return _approx(mu, sigma)
+
+
+def _approx(mu: float, sigma: float) -> AppendixC:
+    log_p, log_i1, log_i2 = _normal_tail_log_moments(mu, sigma, 0.0)
+    a = -mu / sigma
+    log_phi_a = -a * a / 2 - LOG_SQRT_2PI
+    log_c = float(np.logaddexp(log_phi_a - np.log(sigma) - np.log(2), log_p))
+    bracket = (np.exp(log_p - log_c) * ((sigma**2 - mu**2) / (2 * sigma**2) + mu)
+               + np.exp(log_phi_a - log_c) * (sigma - mu / (2 * sigma)))
+    neg_log_p1 = _neg_log_p1(mu, sigma, log_c)  # eq. 21: CE = -log p_1 + the bracket
+    return AppendixC(mu, sigma, log_c, float(log_i1), float(log_i2), neg_log_p1, float(neg_log_p1 + bracket))

@@ -1,0 +1,86 @@
+"""The papers' claims that the book scores, each with its rule fixed here, before any data are seen.
+
+A claim has a *kind*:
+
+- ``empirical``: something a paper says about data (models, corpora); only these are counted in the
+  scorecard's totals and headline;
+- ``analytic``: an identity or a derivation that holds by construction (CE = EE + SA - Conf, an
+  approximation's accuracy); shown, checked, never counted as a replication;
+- ``beyond the paper``: a question of this companion's own.
+
+Its *rule* says what is measured, the threshold, and why that threshold. A chapter measures, then
+calls ``judge`` with one outcome per unit of evidence (a corpus and family, a model, ...): the
+claim is reproduced if it holds for every unit, partly if for some, not reproduced if for none;
+units that cannot test it (None) are left out, and a claim with no testable unit is "not testable
+on this set", with the reason. Thresholds are constants of this module, imported by the chapters,
+not parameters a chapter could change after seeing its data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rankscale import RankscaleError
+from rankscale.claims.base import KINDS, MIN_SIZES, Claim
+from rankscale.claims.paper_a import (A_LEVEL, A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_TARGETS,
+    A1_BAND_MIN_SHARE, CLAIMS_A1, PAPER_A_VOCAB, A2_MIN_R2, A2_MODERATE_KS, A2_MODERATE_R2, A2_LARGE_KS, scaled_k,
+    CLAIMS_A2, A3_N_K, A3_R2_BOUND_K, A3_MIN_R2, A3_LARGE_FRACTION, A3_EXPONENT_KS, A3_ALPHA_K1_BELOW,
+    A3_ALPHA_K100_BAND, A3_R2_KS, A3_RATIO_BAND, A3_OFFSET_MIN_SIZES, CLAIMS_A3, A4_KS, A4_WINDOW_LENGTHS, A4_MIN_R2,
+    A4_LEVEL, A4_TRANSITION, A4_SHARPER, CLAIMS_A4, A5_MIN_R2, A5_LEVEL, A5_NEARLY_IDENTICAL, A5_VUONG_P, A5_MAX_KS,
+    A5_APPROX_TOLERANCE, A5_DOMINANCE_MUS, CLAIMS_A5)
+from rankscale.claims.paper_b import (B1_MAX_RESIDUAL, B1_BOUND_SLACK, CLAIMS_B1, B2_LEVEL, B2_UNIFORM_RATIO,
+    B2_MIN_GROUP, B2_MAX_TV, B2_FIG5_RBES, CLAIMS_B2, B3_LAW_R2, B3_NO_LAW_R2, B3_INVARIANT_SHARE, CLAIMS_B3,
+    B4_DOMINANT_SHARE, B4_CURVATURE_MIN_SIZES, CLAIMS_B4, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS, B5_VALUE_TOLERANCE,
+    B5_EXPONENT_TOLERANCE, B5_PAPER_INSTANCES, B5_SET_FRACTION, B5_TREND_QUANTITIES, CLAIMS_B5)
+from rankscale.report import NOT_TESTABLE, Verdict, grade
+
+# the chapters read every claim and threshold as claims.<NAME>
+__all__ = [
+    "KINDS", "MIN_SIZES", "Claim", "CLAIMS", "judge", "A_LEVEL", "A1_BAND_CENTRES", "A1_BAND_HALF_WIDTH",
+    "A1_BAND_MIN_TARGETS", "A1_BAND_MIN_SHARE", "CLAIMS_A1", "PAPER_A_VOCAB", "A2_MIN_R2", "A2_MODERATE_KS",
+    "A2_MODERATE_R2", "A2_LARGE_KS", "scaled_k", "CLAIMS_A2", "A3_N_K", "A3_R2_BOUND_K", "A3_MIN_R2",
+    "A3_LARGE_FRACTION", "A3_EXPONENT_KS", "A3_ALPHA_K1_BELOW", "A3_ALPHA_K100_BAND", "A3_R2_KS",
+    "A3_RATIO_BAND", "A3_OFFSET_MIN_SIZES", "CLAIMS_A3", "A4_KS", "A4_WINDOW_LENGTHS", "A4_MIN_R2",
+    "A4_LEVEL", "A4_TRANSITION", "A4_SHARPER", "CLAIMS_A4", "A5_MIN_R2", "A5_LEVEL", "A5_NEARLY_IDENTICAL",
+    "A5_VUONG_P", "A5_MAX_KS", "A5_APPROX_TOLERANCE", "A5_DOMINANCE_MUS", "CLAIMS_A5", "B1_MAX_RESIDUAL",
+    "B1_BOUND_SLACK", "CLAIMS_B1", "B2_LEVEL", "B2_UNIFORM_RATIO", "B2_MIN_GROUP", "B2_MAX_TV",
+    "B2_FIG5_RBES", "CLAIMS_B2", "B3_LAW_R2", "B3_NO_LAW_R2", "B3_INVARIANT_SHARE", "CLAIMS_B3",
+    "B4_DOMINANT_SHARE", "B4_CURVATURE_MIN_SIZES", "CLAIMS_B4", "B5_MIN_TOKENS", "B5_N_GRID",
+    "B5_N_REPEATS", "B5_VALUE_TOLERANCE", "B5_EXPONENT_TOLERANCE", "B5_PAPER_INSTANCES", "B5_SET_FRACTION",
+    "B5_TREND_QUANTITIES", "CLAIMS_B5",
+]
+
+CLAIMS: dict[str, Claim] = {**CLAIMS_A1, **CLAIMS_A2, **CLAIMS_A3, **CLAIMS_A4, **CLAIMS_A5,
+                             **CLAIMS_B1, **CLAIMS_B2, **CLAIMS_B3, **CLAIMS_B4, **CLAIMS_B5}
+
+
+def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
+          why_not: str = "") -> Verdict:
+    """The verdict of claim ``key`` from one outcome per unit of evidence.
+
+    outcomes : unit name -> True (the claim holds there), False (it does not) or None (the unit
+        cannot test it); ours : what was measured, shown beside the verdict; paper : the paper's
+        number where it is computed from its tables (default: the claim's own); why_not : the
+        reason shown when no unit can test the claim.
+
+    >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
+    >>> judge("_doc", {"pydocs": True, "stdlib": False}, "+1, -1").verdict
+    'partly'
+    >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
+    'not testable on this set'
+    >>> del CLAIMS["_doc"]
+    """
+    if key not in CLAIMS:
+        raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
+    claim = CLAIMS[key]
+    tested = [bool(v) for v in outcomes.values() if v is not None]
+    if tested:
+        verdict = grade(tested)
+        untested = [unit for unit, v in outcomes.items() if v is None]
+        if untested:
+            ours = f"{ours} (not tested on: {', '.join(untested)})"
+    else:
+        verdict = NOT_TESTABLE
+        ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
+    return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
+                   kind=claim.kind, key=claim.key)
