@@ -48,7 +48,7 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from scipy.stats import kendalltau
 
-from rankscale import claims, compare, metrics, modelsets, rankdist, report, runs
+from rankscale import bootstrap, claims, compare, metrics, modelsets, rankdist, report, runs
 from rankscale.claims import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_SHARE, A1_BAND_MIN_TARGETS, A_LEVEL
 
 model_set = modelsets.get(profile)
@@ -125,20 +125,19 @@ ties.drop(columns="unit").style.hide(axis="index").format(precision=5)
 # context and only the third in another. The figure below shows the same thing on real
 # predictions: one panel for the largest model of each family and one for each reference model,
 # on the first corpus. Each cell counts the targets with a given probability $p(t)$ (horizontal)
-# and rank $R$ (vertical, `ge` convention). Along any vertical line the ranks spread out. The
-# dashed line is a hard limit: if $R$ tokens (the target included) all have probability at
-# least $p(t)$, then $R\,p(t) \le 1$, so no target can lie above $R = 1/p(t)$; for the same
-# reason a target with $p(t) > 1/2$ is always ranked first. The shaded strips are the narrow
-# probability bands that the next figure zooms into. Each panel's rank axis ends at its model's
-# own vocabulary size.
+# and rank $R$ (vertical, `ge` convention) in {numref}`fig-a1-ranks`. Along any vertical line
+# the ranks spread out. The dashed line is a hard limit: if $R$ tokens (the target included) all
+# have probability at least $p(t)$, then $R\,p(t) \le 1$, so no target can lie above
+# $R = 1/p(t)$; for the same reason a target with $p(t) > 1/2$ is always ranked first. The
+# shaded strips are the narrow probability bands that {numref}`fig-a1-bands` zooms into. Each
+# panel's rank axis ends at its model's own vocabulary size.
 
-# %%
+# %% mystnb={"figure": {"caption": "Joint distribution of the correct token's probability $p(t)$ and its rank $R$ (`ge` convention) for the largest model of each family (title in the family's colour) and each reference model (black title), on the first corpus. The dashed line is the bound $R = 1/p(t)$, above which no target can lie; the shaded strips are the probability bands of the next figure. The spread of ranks at a fixed probability is what paper A's Fig. 1 illustrates with two hand-made examples.", "name": "fig-a1-ranks"}}
 bands = np.array([[c * (1 - A1_BAND_HALF_WIDTH), c * (1 + A1_BAND_HALF_WIDTH)] for c in A1_BAND_CENTRES])
 panels = shown_runs(corpora[0])
 n_cols = min(3, len(panels))
 n_rows = -(-len(panels) // n_cols)
 fig, axes = plt.subplots(n_rows, n_cols, figsize=(5.6 * n_cols, 4.2 * n_rows), squeeze=False)
-bound_rows = []
 for ax, run in zip(axes.flat, panels):
     rec = run.records
     rank_ge = metrics.rank_1based(rec.gt, rec.ge)
@@ -156,24 +155,27 @@ for ax, run in zip(axes.flat, panels):
     ax.title.set_color(report.family_style(profile, run.family)["color"])
     fig.colorbar(mesh, ax=ax, label="targets")
     ax.legend(loc="upper right", fontsize=7)
-    family, name = who(run)
-    bound_rows.append(f"{family}/{name}: {np.count_nonzero(rank_ge * prob > 1 + 1e-4)} of {len(prob):,}")
 for ax in axes.flat[len(panels):]:
     ax.set_visible(False)
 fig.tight_layout()
 plt.show()
-display(Markdown("Targets above the bound $R\\,p(t) \\le 1$: " + "; ".join(bound_rows) + "."))
+
+
+# %%
+def above_bound(run):
+    """How many of a run's targets lie above the bound R p(t) <= 1 (none can, up to rounding)."""
+    rank_ge = metrics.rank_1based(run.records.gt, run.records.ge)
+    prob = np.exp(run.records.logp.astype(np.float64))
+    return f"{'/'.join(who(run))}: {np.count_nonzero(rank_ge * prob > 1 + 1e-4)} of {len(prob):,}"
+
+
+display(Markdown("Targets above the bound $R\\,p(t) \\le 1$: " + "; ".join(map(above_bound, panels)) + "."))
 
 # %% [markdown]
-# **Figure A1.1.** Joint distribution of the correct token's probability and its rank (`ge`)
-# for the largest model of each family (title in the family's colour) and for each reference
-# model (black title) on the first corpus. The spread along the vertical axis at a fixed
-# probability is what paper A's Fig. 1 illustrates with two hand-made examples.
-#
 # Zooming into the bands: for every model and corpus, how the targets whose probability falls in
 # a band (each only 20% wide, so the probability is nearly the same throughout) are spread over
-# ranks. The table lists every model; the figure shows the largest model of each family and the
-# reference models, one column per corpus.
+# ranks. The table lists every model; {numref}`fig-a1-bands` shows the largest model of each
+# family and the reference models, one column per corpus.
 
 # %%
 rank_groups = {"rank 1": [0], "rank 2": [1], "rank 3": [2], "rank 4-10": list(range(3, 10)), "rank 11+": [10]}
@@ -192,6 +194,7 @@ for corpus in corpora:
                               **{group: row[cols].sum() for group, cols in rank_groups.items()}})
 band = pd.DataFrame(band_rows)
 
+# %% mystnb={"figure": {"caption": "Ranks (`ge` convention) of the targets whose probability lies in a narrow band around each centre (the axis says how narrow), one row per model (the largest of each family, then each reference model), one column per corpus; $n$ is how many targets fall in the band (an empty bar means none did). Within one band the probability hardly changes: wherever a bar has more than one colour, equally confident predictions were ranked differently, and a greedy decoder gets some of them right and misses the others.", "name": "fig-a1-bands"}}
 shown = [who(run) for run in panels]
 fig, axes = plt.subplots(len(shown), len(corpora), figsize=(3.6 * len(corpora), 2.9 * len(shown)),
                          sharey=True, squeeze=False)
@@ -215,12 +218,7 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# **Figure A1.2.** Ranks (`ge` convention) of the targets whose probability lies within 10% of
-# each band centre, one row per model (the largest of each family, then each reference model),
-# one column per corpus; $n$ is how many targets fall in the band (an empty bar means none did).
-# Within one band the probability hardly changes; wherever a bar has more than one colour,
-# equally confident predictions were ranked differently, and a greedy decoder would get some of
-# them right and miss the others.
+# Every model's bands, with the share of each rank group:
 
 # %%
 band.drop(columns="unit").style.hide(axis="index").format(precision=3)
@@ -268,6 +266,7 @@ display(Markdown(
     + ("" if n_checkpoints else " (this set keeps no training checkpoints, so only final models take part)")
     + f" and {int((points['kind'] == 'reference').sum())} reference results, over {len(corpora)} corpora."))
 
+# %% mystnb={"figure": {"caption": "RBP$_k$ (`ge` convention) against $p_A$ for every final model (filled, in its family's colour and marker), training checkpoint (open) and reference model (black star), one column per corpus, at the smallest $k$ of the chapter's list (top) and a larger one (bottom).", "name": "fig-a1-rbp-pa"}}
 shown_ks = [ks[0], ks[min(3, len(ks) - 1)]]
 fig, axes = plt.subplots(len(shown_ks), len(corpora), figsize=(4.4 * len(corpora), 3.8 * len(shown_ks)),
                          squeeze=False)
@@ -295,21 +294,23 @@ if len(points[points["kind"] == "reference"]):
 axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
 plt.show()
+
+# %%
 display(Markdown(report.token_requirement(
     {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora},
-    "Fig. A1.3, final and reference models")))
+    "Tokens per point of the figure above, final and reference models")))
 if any(checkpoint_runs.values()):
     display(Markdown(report.token_requirement({corpus: checkpoint_runs[corpus] for corpus in corpora
-                                               if checkpoint_runs[corpus]}, "Fig. A1.3, checkpoints")))
+                                               if checkpoint_runs[corpus]},
+                                              "Tokens per point of the figure above, checkpoints")))
 
 # %% [markdown]
-# **Figure A1.3.** RBP$_k$ (`ge` convention) against $p_A$ for every final model (filled, in its
-# family's colour and marker), training checkpoint (open) and reference model (black star), one
-# column per corpus. Training tends to raise both, so within one run they move together; the
-# question is whether results with similar $p_A$ can differ in RBP$_k$. Kendall's $\tau$ below
-# measures how consistently the two metrics order a set of results ($\tau = 1$: ranking the
-# results by $p_A$ always ranks them the same way by RBP$_1$), within each family (its models and
-# checkpoints on every corpus) and once over every result of the set, references included.
+# In {numref}`fig-a1-rbp-pa`, training tends to raise both metrics, so within one run they
+# move together; the question is whether results with similar $p_A$ can differ in RBP$_k$.
+# Kendall's $\tau$ below measures how consistently the two metrics order a set of results
+# ($\tau = 1$: ranking the results by $p_A$ always ranks them the same way by RBP$_1$), within
+# each family (its models and checkpoints on every corpus) and once over every result of the
+# set, references included.
 #
 # A disagreement between results of different corpora, or with a checkpoint taken early in
 # training, says little about the metrics: another text changes both, and a barely trained
@@ -317,9 +318,11 @@ if any(checkpoint_runs.values()):
 # the verdicts) therefore compares only *finished* models on *one* corpus: every pair of final
 # models (the families' and the reference models) on each corpus. The two metrics disagree on a
 # pair when the bootstrap interval of its $p_A$ difference and that of its RBP$_1$ difference
-# both exclude zero, with opposite signs: each model's tokens are resampled the set's `n_boot`
-# times (`compare.resample`, `compare.discordant_pairs`), so a disagreement must stand out of
-# the token-sampling noise, with no margin to choose.
+# both exclude zero, with opposite signs. Each model's tokens are resampled the set's `n_boot`
+# times (`bootstrap.resample`), and an interval is the measured difference $\pm z$ standard
+# deviations of its replicates, $z$ the normal quantile of the 95% level (`bootstrap.interval`,
+# used by `compare.discordant_pairs`), so a disagreement must stand out of the token-sampling
+# noise, with no margin to choose.
 
 # %%
 def kendall(rows):
@@ -347,7 +350,7 @@ for corpus in corpora:
     samples = [{"p": np.exp(run.records.logp.astype(np.float64)),
                 "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in finals]
     values = np.array([p_a_and_top1(sample) for sample in samples])
-    found = compare.discordant_pairs(values, compare.resample(samples, p_a_and_top1, model_set.n_boot), A_LEVEL)
+    found = compare.discordant_pairs(values, bootstrap.resample(samples, p_a_and_top1, model_set.n_boot), A_LEVEL)
     tau = kendalltau(values[:, 0], values[:, 1]).statistic if (np.ptp(values, axis=0) > 0).all() else np.nan
     final_pairs[corpus] = {"models": len(finals), "pairs": len(finals) * (len(finals) - 1) // 2, "found": found,
                            "tau": tau}
@@ -372,9 +375,9 @@ points.sort_values(["corpus", "family", "model", "step"], na_position="last").st
 # different: a real pretrained model, outside every size family, with its own tokenizer, its own
 # training data and, where it is quantised, weights stored at reduced precision. It is shown
 # here, beside the families' models, as a check that the metrics behave on a model trained at a
-# realistic scale the way they do on the families: its panel in Figure A1.1, its row in
-# Figure A1.2 and its star in Figure A1.3. Its values are never compared with a family's trend,
-# and it takes part in no verdict of a size law.
+# realistic scale the way they do on the families: its panel in {numref}`fig-a1-ranks`, its
+# row in {numref}`fig-a1-bands` and its star in {numref}`fig-a1-rbp-pa`. Its values are never
+# compared with a family's trend, and it takes part in no verdict of a size law.
 
 # %%
 def describe_reference(run):
@@ -455,7 +458,7 @@ else:
 # the rank of eq. 3 and the rank of the released code give the same RBP$_k$. Each row's rule,
 # fixed in `rankscale.claims` before any data were seen, stands beside its verdict; in short:
 #
-# - A1.1 looks at the bands of Figure A1.2: a band with enough targets shows the claim when both
+# - A1.1 looks at the bands of {numref}`fig-a1-bands`: a band with enough targets shows the claim when both
 #   greedy outcomes of Fig. 1 (the target first, the target below first) each take a visible
 #   share of it. A unit is a family on a corpus (any of its models may show it) or a reference
 #   model on a corpus. A model that never gives much more than 0.1 to any token ranks its targets
@@ -464,11 +467,9 @@ else:
 # - A1.3 asks that the two conventions move no RBP$_k$ by more than its own standard error.
 
 # %%
-band_units = {}
-for (corpus, unit), rows in band.groupby(["corpus", "unit"], sort=False):
-    tested = rows[rows["targets"] >= A1_BAND_MIN_TARGETS]
-    both = tested["rank 1 share"].between(A1_BAND_MIN_SHARE, 1 - A1_BAND_MIN_SHARE)
-    band_units[f"{corpus}/{unit}"] = (len(tested), int(both.sum()))
+band_units = {f"{corpus}/{unit}": compare.both_outcomes(rows["rank 1"], rows["targets"], A1_BAND_MIN_TARGETS,
+                                                        A1_BAND_MIN_SHARE)
+              for (corpus, unit), rows in band.groupby(["corpus", "unit"], sort=False)}
 same_p = claims.judge(
     "A1.1", {u: None if tested == 0 else shown > 0 for u, (tested, shown) in band_units.items()},
     "bands showing both outcomes, of those tested: " + "; ".join(

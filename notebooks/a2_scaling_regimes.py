@@ -49,7 +49,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims, compare, fit, modelsets, metrics, report, runs
+from rankscale import bootstrap, claims, compare, fit, modelsets, metrics, report, runs
 from rankscale.claims import (A2_LARGE_KS, A2_MIN_R2, A2_MODERATE_KS, A2_MODERATE_R2, A_LEVEL, MIN_SIZES,
                               PAPER_A_VOCAB, scaled_k)
 from rankscale.registry import REGISTRY
@@ -83,17 +83,13 @@ display(Markdown("Vocabulary sizes and the $k$ of each regime: " + "; ".join(
 # %% [markdown]
 # For every corpus, family and $k$ of the three regimes: $-\log \mathrm{RBP}_k$ of each model, and
 # the least-squares line through the points on log-log axes (`rankscale.fit.bootstrap`, which
-# also refits every line on the set's `n_boot` resamples of each model's tokens, for the
-# intervals of slope and $R^2$ that the verdicts use). A line cannot be fitted where some model
-# has every target in its top $k$ (RBP$_k$ = 1, so $-\log \mathrm{RBP}_k = 0$ has no logarithm);
-# the table says so where it happens.
+# also refits every line on the set's `n_boot` resamples of each model's tokens). An interval
+# of slope or $R^2$ is the fitted value $\pm z$ standard deviations of its refits, $z$ the normal
+# quantile of the 95% level (`rankscale.bootstrap.interval`); the verdicts use these intervals.
+# A line cannot be fitted where some model has every target in its top $k$ (RBP$_k$ = 1, so
+# $-\log \mathrm{RBP}_k = 0$ has no logarithm); the table says so where it happens.
 
 # %%
-def neg_log_rbp(rank, ks):
-    with np.errstate(divide="ignore"):  # RBP_k = 0 gives inf, which the fits leave out
-        return -np.log(compare.rbp_curve(rank, max(ks))[ks])
-
-
 rows, fits, values, boots = [], {}, {}, {}
 for corpus in corpora:
     for family, members in runs.by_family(family_runs[corpus]).items():
@@ -102,8 +98,8 @@ for corpus in corpora:
             continue
         ks = sorted({small_k, *A2_MODERATE_KS, *moderate_scaled[family], *large_ks[family]})
         samples = [{"rank": metrics.rank_1based(run.records.gt, run.records.ge)} for run in members]
-        b = fit.bootstrap(sizes, samples, lambda sample: neg_log_rbp(sample["rank"], ks), model_set.n_boot)
-        full = np.array([neg_log_rbp(sample["rank"], ks) for sample in samples]).T  # (k, model)
+        b = fit.bootstrap(sizes, samples, lambda sample: compare.neg_log_rbp(sample["rank"], ks), model_set.n_boot)
+        full = np.array([compare.neg_log_rbp(sample["rank"], ks) for sample in samples]).T  # (k, model)
         boots[corpus, family] = {k: (b.slopes[i], b.r2[i]) for i, k in enumerate(ks)}
         for i, k in enumerate(ks):
             f = fits[corpus, family, k] = b.points[i]
@@ -112,9 +108,8 @@ for corpus in corpora:
                        "moderate, the paper's k" + (" and fraction" if k in moderate_scaled[family] else "")
                        if k in A2_MODERATE_KS else "moderate, the paper's fraction" if k in moderate_scaled[family]
                        else "large, the paper's fraction")
-            finite = f is not None and np.isfinite(b.slopes[i]).all()
-            slope_ci = fit.percentile_interval(b.slopes[i], A_LEVEL) if finite else None
-            r2_ci = fit.percentile_interval(b.r2[i], A_LEVEL) if finite else None
+            slope_ci = bootstrap.interval(f.slope, b.slopes[i], A_LEVEL) if f else None
+            r2_ci = bootstrap.interval(f.r2, b.r2[i], A_LEVEL) if f else None
             rows.append({"corpus": corpus, "family": family, "regime": reading, "k": k, "k / vocab": k / vocab[family],
                          "sizes": len(np.unique(sizes)), "slope": f.slope if f else np.nan,
                          f"slope {A_LEVEL:.0%} CI": f"[{slope_ci[0]:.3f}, {slope_ci[1]:.3f}]" if slope_ci else "-",
@@ -126,7 +121,7 @@ sizes_of = {(corpus, family): runs.sizes(members) for corpus in corpora
             for family, members in runs.by_family(family_runs[corpus]).items()}
 
 
-def plot_regime(ks_of, title, figure):
+def plot_regime(ks_of, title):
     """One panel per corpus; per family its colour, per k a shade (darker = smaller k)."""
     fig, axes = plt.subplots(1, len(corpora), figsize=(4.3 * len(corpora), 3.9), squeeze=False)
     for ax, corpus in zip(axes[0], corpora):
@@ -147,7 +142,11 @@ def plot_regime(ks_of, title, figure):
     fig.suptitle(title)
     fig.tight_layout()
     plt.show()
-    display(Markdown(report.token_requirement(family_runs, figure)))
+
+
+def tokens_per_point():
+    """Paper A's appendix-A requirement, for the figure above (every figure of this chapter plots every run)."""
+    display(Markdown(report.token_requirement(family_runs, "Tokens per point of the figure above")))
 
 
 # %% [markdown]
@@ -156,36 +155,40 @@ def plot_regime(ks_of, title, figure):
 # RBP$_1$ is the fraction of positions where the model's single most likely token is the right
 # one, i.e. where greedy decoding is correct. A falling straight line means that each
 # multiplication of the model size removes a fixed fraction of the remaining $-\log$ RBP$_1$.
+# {numref}`fig-a2-k1` shows it per family and corpus; the sentence under each figure of this
+# chapter says whether its points rest on as many evaluation tokens as paper A's (its appendix
+# A); where they do not, each point is noisier than the paper's.
+
+# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_1$ against non-embedding parameters for each family on each corpus, with its fitted power law; the legend gives the slope ($-\\alpha$) and $R^2$.", "name": "fig-a2-k1"}}
+plot_regime(lambda family: [small_k], "$k = 1$")
 
 # %%
-plot_regime(lambda family: [small_k], "$k = 1$", "Fig. A2.1")
+tokens_per_point()
 
 # %% [markdown]
-# **Figure A2.1.** $-\log \mathrm{RBP}_1$ against non-embedding parameters for each family on
-# each corpus, with its fitted power law; the legend gives the slope ($-\alpha$) and $R^2$. The
-# sentence under the figure says whether its points rest on as many evaluation tokens as paper
-# A's (its appendix A); where they do not, each point is noisier than the paper's.
-#
 # ## Moderate $k$ (paper A, §4.2, Fig. 4)
 #
 # With $k$ = 10, 50 or 100 the question becomes whether the right token is among the first few
 # candidates, the set that top-$k$ sampling draws from. The paper reports straight lines with
-# $R^2 \ge 0.97$ on every corpus and family here. The first figure uses these $k$ as they are;
-# the second the same fractions of each family's vocabulary (for a 50k-token vocabulary the two
-# coincide).
+# $R^2 \ge 0.97$ on every corpus and family here. {numref}`fig-a2-moderate` uses these $k$ as
+# they are; {numref}`fig-a2-moderate-fraction` the same fractions of each family's vocabulary
+# (for a 50k-token vocabulary the two coincide). Larger $k$ gives smaller values (more targets
+# fall inside the top $k$); the slopes show whether they also fall faster with size, the
+# question of chapter A3.
+
+# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ at the paper's moderate $k$ (10, 50 and 100, as they are) against non-embedding parameters, one line per family and $k$ (lighter for larger $k$), one panel per corpus.", "name": "fig-a2-moderate"}}
+plot_regime(lambda family: list(A2_MODERATE_KS), "moderate $k$: the paper's $k$")
 
 # %%
-plot_regime(lambda family: list(A2_MODERATE_KS), "moderate $k$: the paper's $k$", "Fig. A2.2")
+tokens_per_point()
+
+# %% mystnb={"figure": {"caption": "The same as the previous figure at the paper's moderate $k$ taken as fractions of each family's vocabulary (the paper's $k$ times the family's vocabulary size over the paper's, at least 1).", "name": "fig-a2-moderate-fraction"}}
+plot_regime(lambda family: moderate_scaled[family], "moderate $k$ at the paper's fractions of the vocabulary")
 
 # %%
-plot_regime(lambda family: moderate_scaled[family], "moderate $k$ at the paper's fractions of the vocabulary",
-            "Fig. A2.2b")
+tokens_per_point()
 
 # %% [markdown]
-# **Figure A2.2.** $-\log \mathrm{RBP}_k$ for $k$ = 10, 50, 100 against size, one line per family
-# and $k$ (lighter for larger $k$); **Figure A2.2b** the same at the paper's fractions of the
-# vocabulary. Larger $k$ gives smaller values (more targets fall inside the top $k$); the slopes
-# show whether they also fall faster with size, the question of chapter A3.
 #
 # ## $k$ near the vocabulary size (paper A, §4.3, Fig. 5)
 #
@@ -194,19 +197,21 @@ plot_regime(lambda family: moderate_scaled[family], "moderate $k$ at the paper's
 # guesses. Paper A uses $k$ = 20,000 and 30,000 with vocabularies of about 50,000 and finds the
 # points scattered, $k$ = 30,000 much more than 20,000, with GPT-2 even getting worse with size;
 # it suggests that a handful of noisy targets dominate in this regime. Here $k$ is scaled to the
-# same fractions of each family's vocabulary (for GPT-2 these are the paper's $k$).
+# same fractions of each family's vocabulary (for GPT-2 these are the paper's $k$), in
+# {numref}`fig-a2-large`.
+
+# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ against non-embedding parameters for $k$ at about 40% and 60% of each family's vocabulary (the paper's 20,000 and 30,000 of about 50,000), one line per family and $k$. Few targets remain outside the top $k$ here, so each point rests on a small count and is noisier than the points of the figures above.", "name": "fig-a2-large"}}
+plot_regime(lambda family: large_ks[family], "$k$ near the vocabulary size")
 
 # %%
-plot_regime(lambda family: large_ks[family], "$k$ near the vocabulary size", "Fig. A2.3")
+tokens_per_point()
 
 # %% [markdown]
-# **Figure A2.3.** $-\log \mathrm{RBP}_k$ for $k$ at about 40% and 60% of the vocabulary. Few
-# targets remain outside the top $k$ here, so each point rests on a small count and is noisier
-# than the points of the figures above.
-#
-# All fits of this chapter, with the bootstrap intervals of slope and $R^2$ (central
-# 95% of the refits on resampled tokens; tokens are treated as independent, so the intervals
-# are lower bounds on the uncertainty):
+# All fits of this chapter, with the bootstrap intervals of slope and $R^2$ (each the fitted
+# value $\pm z$ standard deviations of its refits on resampled tokens; tokens are treated as
+# independent, so the intervals are lower bounds on the uncertainty). An interval of $R^2$ near 1
+# can reach above 1, which no fit attains: it shows how far the refits spread, centred on the
+# fitted value, not a range of values $R^2$ could take.
 
 # %%
 table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}", "R^2": "{:.3f}"})
@@ -240,14 +245,12 @@ left_out = f"; left out: {'; '.join(unusable)}" if unusable else ""
 why_not = f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
 
 
-def law(f, bar):
-    """Whether a fit is a falling power law with R^2 at least ``bar``; None where nothing could be fitted."""
-    return None if f is None else bool(f.r2 >= bar and f.slope < 0)
+law = compare.falling_law
 
 
 def r2_interval(c, fam, k):
-    slopes, r2 = boots[c, fam][k]
-    return fit.percentile_interval(r2, A_LEVEL) if np.isfinite(r2).all() else None
+    _, r2 = boots[c, fam][k]
+    return bootstrap.interval(fits[c, fam, k].r2, r2, A_LEVEL)
 
 
 def fit_text(c, fam, k, interval=False):
@@ -307,8 +310,7 @@ def slope_text(c, fam, k):
     f = fits[c, fam, k]
     if f is None:
         return f"k={k:,} not fittable"
-    slopes, _ = boots[c, fam][k]
-    ci = fit.percentile_interval(slopes, A_LEVEL) if np.isfinite(slopes).all() else None
+    ci = bootstrap.interval(f.slope, boots[c, fam][k][0], A_LEVEL)
     return f"k={k:,} slope {f.slope:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
 
 
@@ -329,8 +331,8 @@ def scatter_grows(c, fam):
     small, large = large_ks[fam]
     if fits[c, fam, small] is None or fits[c, fam, large] is None:
         return None
-    diff = boots[c, fam][large][1] - boots[c, fam][small][1]
-    return fit.percentile_interval(diff, A_LEVEL) if np.isfinite(diff).all() else None
+    return bootstrap.interval(fits[c, fam, large].r2 - fits[c, fam, small].r2,
+                              boots[c, fam][large][1] - boots[c, fam][small][1], A_LEVEL)
 
 
 def scatter_text(c, fam):
@@ -343,7 +345,7 @@ def scatter_text(c, fam):
 
 
 verdicts.append(claims.judge(
-    "A2.5", {f"{c}/{fam}": None if scatter_grows(c, fam) is None else compare.side(scatter_grows(c, fam)) < 0
+    "A2.5", {f"{c}/{fam}": None if scatter_grows(c, fam) is None else bootstrap.side(scatter_grows(c, fam)) < 0
              for c, fam in units},
     "; ".join(scatter_text(c, fam) for c, fam in units) + left_out, why_not=why_not))
 

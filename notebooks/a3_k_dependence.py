@@ -27,12 +27,13 @@
 # family fitted on its own as in the paper. Families can use different tokenizers, so each gets
 # its own log-spaced grid of $k$, from 1 to its vocabulary size. Ranks follow paper A's eq. 3
 # (`ge` convention). Every fit gets bootstrap intervals: the evaluation tokens of each model are
-# resampled with replacement, every fit (CE and each $k$) is repeated on the same resample, and
-# an interval spans the middle 95% of the refits (`rankscale.fit.bootstrap`). Because every
-# replicate refits CE and all $k$ together, differences between them (an exponent at $k = 100$
-# minus the one at $k = 1$, an $R^2$ minus CE's) get intervals of their own, which the verdicts
-# use. Resampling single tokens ignores that neighbouring tokens are correlated, so the
-# intervals are if anything too narrow.
+# resampled with replacement, every fit (CE and each $k$) is repeated on the same resample
+# (`rankscale.fit.bootstrap`), and an interval is the fitted value $\pm z$ standard deviations
+# of its refits, $z$ the normal quantile of the 95% level (`rankscale.bootstrap.interval`).
+# Because every replicate refits CE and all $k$ together, differences between them (an exponent
+# at $k = 100$ minus the one at $k = 1$, an $R^2$ minus CE's) get intervals of their own, which
+# the verdicts use. Resampling single tokens ignores that neighbouring tokens are correlated, so
+# the intervals are if anything too narrow.
 #
 # **Which $k$.** Paper A's $k$ refer to vocabularies of about 50,000 tokens. Where a statement is
 # about $k$ nearing the vocabulary (the $R^2$ bound "$k < 1000$"), this chapter scales $k$ to the
@@ -54,7 +55,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
-from rankscale import claims, compare, fit, metrics, modelsets, report, runs
+from rankscale import bootstrap, claims, compare, fit, metrics, modelsets, report, runs
 from rankscale.claims import (A3_ALPHA_K1_BELOW, A3_ALPHA_K100_BAND, A3_EXPONENT_KS, A3_LARGE_FRACTION, A3_MIN_R2,
                               A3_N_K, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, A3_RATIO_BAND, A_LEVEL,
                               MIN_SIZES, PAPER_A_VOCAB, scaled_k)
@@ -91,17 +92,15 @@ def paper_dataset(corpus):
 
 def ce_and_neg_log_rbp(sample, ks):
     """CE, then -log RBP_k for each k: one replicate's entries, fitted together."""
-    with np.errstate(divide="ignore"):  # RBP_k = 0 gives inf, which the fits leave out
-        return np.concatenate([[metrics.cross_entropy(sample["logp"])],
-                               -np.log(compare.rbp_curve(sample["rank"], max(ks))[ks])])
+    return np.concatenate([[metrics.cross_entropy(sample["logp"])], compare.neg_log_rbp(sample["rank"], ks)])
 
 
 def with_interval(point, slopes):
-    """A full-sample fit with the percentile interval of its slope (None where a replicate could not be fitted)."""
+    """A full-sample fit with the bootstrap interval of its slope (None where a replicate could not be fitted)."""
     if point is None:
         return None
-    ci = fit.percentile_interval(slopes, A_LEVEL) if np.isfinite(slopes).all() else None
-    return fit.PowerLawFit(point.slope, point.intercept, point.r2, point.n_points, ci)
+    return fit.PowerLawFit(point.slope, point.intercept, point.r2, point.n_points,
+                           bootstrap.interval(point.slope, slopes, A_LEVEL))
 
 
 fits, ce_fits, boots, full_values = {}, {}, {}, {}
@@ -146,9 +145,10 @@ display(Markdown(
 # dotted vertical line marks paper A's $k = 1000$ at the same fraction of a 50k vocabulary, the
 # bound the $R^2$ verdict uses; the dash-dotted lines mark $k = 1000$ itself in each vocabulary of
 # the set, the other reading. A fit through two sizes is a line through two points, with
-# $R^2 = 1$ whatever the data, so the $R^2$ panel shows only families with at least three sizes.
+# $R^2 = 1$ whatever the data, so the $R^2$ panel of {numref}`fig-a3-sweep` shows only families
+# with at least three sizes.
 
-# %%
+# %% mystnb={"figure": {"caption": "Left: $R^2$ of the power-law fit of $-\\log \\mathrm{RBP}_k$ (`ge` ranks) against size, for each $k$ of a family's grid, per family (colour) and corpus (line style). Right: the fitted exponent with its bootstrap band (absent where some resample had every target of a model inside the top $k$, so that the refit was impossible; points are missing altogether where that happened on the full sample); a family with fewer than three sizes is drawn faint. Crosses: paper A's Table 1.", "name": "fig-a3-sweep"}}
 corpus_styles = ["-", "--", ":", "-."]
 fig, (ax_r2, ax_alpha) = plt.subplots(1, 2, figsize=(13, 4.6))
 for family in fitted_families:
@@ -194,16 +194,11 @@ handles += [Line2D([], [], ls=":", color="k", lw=1,
 ax_alpha.legend(handles=handles, fontsize=7, loc="best")
 fig.tight_layout()
 plt.show()
-display(Markdown(report.token_requirement(family_runs, "Fig. A3.1")))
+
+# %%
+display(Markdown(report.token_requirement(family_runs, "Tokens per point of the figure above")))
 
 # %% [markdown]
-# **Figure A3.1.** Left: $R^2$ of the power-law fit of $-\log \mathrm{RBP}_k$ (`ge` ranks)
-# against size, for each $k$ of a family's grid, per family (colour) and corpus (line style).
-# Right: the fitted exponent, with its bootstrap band (absent where some resample had every
-# target of a model inside the top $k$, so that the refit was impossible; points are missing
-# altogether where that happened on the full sample); a family with fewer than three sizes
-# is drawn faint. Crosses: paper A's Table 1.
-#
 # ## Table 1 in the paper's layout
 #
 # Our fits for CE and for the $k$ of paper A's Table 1 that are smaller than the family's
@@ -273,9 +268,11 @@ def alpha_interval(c, fam, k):
 
 def alpha_difference(c, fam, k_a, k_b):
     """Paired interval of alpha(k_a) - alpha(k_b), or None where a replicate cannot be fitted."""
+    if fits[c, fam].get(k_a) is None or fits[c, fam].get(k_b) is None:
+        return None
     b = boots[c, fam]
-    diff = -(b.slopes[entry(fam, k_a)] - b.slopes[entry(fam, k_b)])
-    return fit.percentile_interval(diff, A_LEVEL) if np.isfinite(diff).all() else None
+    return bootstrap.interval(-(fits[c, fam][k_a].slope - fits[c, fam][k_b].slope),
+                              -(b.slopes[entry(fam, k_a)] - b.slopes[entry(fam, k_b)]), A_LEVEL)
 
 
 def ci_text(ci):
@@ -307,18 +304,17 @@ pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep=
 # their paired intervals:
 
 # %%
-def paired_interval(c, fam, values):
-    return fit.percentile_interval(values, A_LEVEL) if np.isfinite(values).all() else None
-
-
 def slope_ratio(c, fam):
+    """Paired interval of slope(-log RBP_1) / slope(CE)."""
     b = boots[c, fam]
-    return paired_interval(c, fam, b.slopes[entry(fam, 1)] / b.slopes[0])
+    return bootstrap.interval(fits[c, fam][1].slope / ce_fits[c, fam].slope, b.slopes[entry(fam, 1)] / b.slopes[0],
+                              A_LEVEL)
 
 
 def r2_gap(c, fam, k):
+    """Paired interval of R^2(-log RBP_k) - R^2(CE)."""
     b = boots[c, fam]
-    return paired_interval(c, fam, b.r2[entry(fam, k)] - b.r2[0])
+    return bootstrap.interval(fits[c, fam][k].r2 - ce_fits[c, fam].r2, b.r2[entry(fam, k)] - b.r2[0], A_LEVEL)
 
 
 r2_ks = list(A3_R2_KS)
@@ -372,9 +368,9 @@ for c, fam in offset_units:
 
 def offset_ratio(c, fam):
     ce, rbp1 = offsets[c, fam]
-    if ce.point is None or rbp1.point is None or ce.failed or rbp1.failed:
+    if ce.point is None or rbp1.point is None:
         return None
-    return fit.percentile_interval(rbp1.alpha / ce.alpha, A_LEVEL)
+    return bootstrap.interval(rbp1.point.alpha / ce.point.alpha, rbp1.alpha / ce.alpha, A_LEVEL)
 
 
 if offset_units:
@@ -401,7 +397,7 @@ else:
 # What differs from the paper's setting: its exponents come from models of 14 million to 14
 # billion parameters, trained far longer; a small set's models are tiny and trained for minutes,
 # and each of their points rests on fewer evaluation tokens than the paper's (see the sentence
-# under Figure A3.1). Exponents fitted on a short range of small models describe another regime,
+# under {numref}`fig-a3-sweep`). Exponents fitted on a short range of small models describe another regime,
 # and the verdicts test the claims on this set as stated, without adjusting anything towards
 # the paper's numbers.
 #
@@ -457,8 +453,9 @@ def drop_interval(c, fam):
     below = [k for k in small[fam] if np.isfinite(b.r2[entry(fam, k)]).all()]
     if not near or not below:
         return None, near
-    diff = (b.r2[[entry(fam, k) for k in near]].mean(axis=0) - b.r2[[entry(fam, k) for k in below]].mean(axis=0))
-    return fit.percentile_interval(diff, A_LEVEL), near
+    value = np.mean([r2_of(c, fam, k) for k in near]) - np.mean([r2_of(c, fam, k) for k in below])
+    diff = b.r2[[entry(fam, k) for k in near]].mean(axis=0) - b.r2[[entry(fam, k) for k in below]].mean(axis=0)
+    return bootstrap.interval(value, diff, A_LEVEL), near
 
 
 def drop_text(c, fam):
@@ -473,7 +470,7 @@ paper_drop = paper[paper["k"].notna()].groupby(["dataset", "family"]).apply(
     lambda g: bool(g.loc[g["k"] == 10000, "r2"].mean() < g.loc[g["k"] < A3_R2_BOUND_K, "r2"].mean()),
     include_groups=False)
 verdicts.append(claims.judge(
-    "A3.2", {f"{c}/{fam}": None if drop_interval(c, fam)[0] is None else compare.side(drop_interval(c, fam)[0]) < 0
+    "A3.2", {f"{c}/{fam}": None if drop_interval(c, fam)[0] is None else bootstrap.side(drop_interval(c, fam)[0]) < 0
              for c, fam in units},
     "; ".join(drop_text(c, fam) for c, fam in units) + left_out,
     paper=f"drops after k ~ 1000; Table 1: R^2 at k = 10,000 below the mean for k < 1000 in {int(paper_drop.sum())} "
@@ -485,7 +482,7 @@ def grows(c, fam):
     if fits[c, fam].get(k_lo) is None or fits[c, fam].get(k_hi) is None:
         return None
     ci = alpha_difference(c, fam, k_hi, k_lo)
-    return None if ci is None else compare.side(ci) > 0
+    return None if ci is None else bootstrap.side(ci) > 0
 
 
 def alpha_text(c, fam, k):
@@ -538,13 +535,13 @@ def ratio_text(c, fam):
         return f"{c}/{fam}: -log RBP_1 not fittable"
     ci = slope_ratio(c, fam)
     return (f"{c}/{fam}: ratio {fits[c, fam][1].slope / ce_fits[c, fam].slope:.2f} {ci_text(ci)}"
-            + ("" if ci is None or compare.within_band(ci, A3_RATIO_BAND) is not None else " (undecided)"))
+            + ("" if ci is None or bootstrap.within(ci, A3_RATIO_BAND) is not None else " (undecided)"))
 
 
 paper_within = paper_ratio.between(*A3_RATIO_BAND)
 verdicts.append(claims.judge(
     "A3.5", {f"{c}/{fam}": None if fits[c, fam][1] is None or slope_ratio(c, fam) is None
-             else compare.within_band(slope_ratio(c, fam), A3_RATIO_BAND) for c, fam in units},
+             else bootstrap.within(slope_ratio(c, fam), A3_RATIO_BAND) for c, fam in units},
     "slope ratio -log RBP_1 / CE with its paired interval: " + "; ".join(ratio_text(c, fam) for c, fam in units)
     + left_out,
     paper=f"very close in most cases; Table 1: ratio {paper_ratio.min():.2f}-{paper_ratio.max():.2f} (median "
@@ -555,7 +552,7 @@ verdicts.append(claims.judge(
 # A3.6: R^2 of -log RBP_k (k = 1, 10, 100) comparable to CE's, paired sign
 def comparable(c, fam):
     gaps = [r2_gap(c, fam, k) if fits[c, fam].get(k) is not None else None for k in r2_ks]
-    return None if None in gaps else all(compare.side(ci) >= 0 for ci in gaps)
+    return None if None in gaps else all(bootstrap.side(ci) >= 0 for ci in gaps)
 
 
 def comparable_text(c, fam):
@@ -581,14 +578,14 @@ def offset_text(c, fam):
     return (f"{c}/{fam}: alpha CE {ce.point.alpha:.3f}, -log RBP_1 {rbp1.point.alpha:.3f}, ratio "
             f"{rbp1.point.alpha / ce.point.alpha:.2f} {ci_text(ci)}"
             + (f" ({ce.failed + rbp1.failed} replicates not fitted)" if ce.failed + rbp1.failed else "")
-            + ("" if ci is None or compare.within_band(ci, A3_RATIO_BAND) is not None else " (undecided)")
+            + ("" if ci is None or bootstrap.within(ci, A3_RATIO_BAND) is not None else " (undecided)")
             + f"; without offsets {fits[c, fam][1].slope / ce_fits[c, fam].slope:.2f}")
 
 
 too_few = [f"{fam}: {n_sizes[fam]} sizes, fewer than {A3_OFFSET_MIN_SIZES}" for fam in families
            if n_sizes[fam] < A3_OFFSET_MIN_SIZES]
 verdicts.append(claims.judge(
-    "A3.7", {f"{c}/{fam}": None if offset_ratio(c, fam) is None else compare.within_band(offset_ratio(c, fam),
+    "A3.7", {f"{c}/{fam}": None if offset_ratio(c, fam) is None else bootstrap.within(offset_ratio(c, fam),
                                                                                          A3_RATIO_BAND)
              for c, fam in offset_units},
     "; ".join(offset_text(c, fam) for c, fam in offset_units) + (f"; left out: {'; '.join(too_few)}" if too_few

@@ -1,5 +1,5 @@
-"""Noise-aware comparisons of chapters A1-A3: interval sides and bands, RBP curves, rank
-conventions, discordant pairs beyond noise, offset exponents on bootstrap replicates."""
+"""Comparisons of chapters A1-A3: RBP curves, rank conventions, greedy outcomes in probability
+bands, discordant pairs beyond noise, falling power laws, offset exponents on bootstrap replicates."""
 
 from __future__ import annotations
 
@@ -8,17 +8,11 @@ import doctest
 import numpy as np
 import pytest
 
-from rankscale import compare, fit, metrics
+from rankscale import bootstrap, compare, fit, metrics, rankdist
 
 
 def test_doctests():
     assert doctest.testmod(compare).failed == 0
-
-
-def test_side_and_band_handle_nan_as_undecided():
-    assert compare.side((np.nan, 1.0)) == 0
-    assert compare.within_band((np.nan, 1.0), (0.8, 1.25)) is None
-    assert compare.within_band((0.8, 1.25), (0.8, 1.25)) is True  # the band's edges are inside
 
 
 def test_rbp_curve_matches_sorted_rbp():
@@ -27,6 +21,15 @@ def test_rbp_curve_matches_sorted_rbp():
     curve = compare.rbp_curve(rank, 400)
     np.testing.assert_allclose(curve[ks], metrics.rbp(rank, ks))
     assert curve[0] == 0.0 and curve[-1] == 1.0
+
+
+def test_neg_log_rbp_matches_metrics_and_marks_unfittable_k():
+    rank = np.random.default_rng(7).integers(1, 50, 2000)
+    ks = [1, 5, 30]
+    np.testing.assert_allclose(compare.neg_log_rbp(rank, ks), -np.log(metrics.rbp(rank, ks)))
+    edge = compare.neg_log_rbp(np.array([2, 3, 3]), [1, 3])
+    assert edge[0] == np.inf and edge[1] == 0  # neither has a logarithm, so no size fit uses them
+    assert fit.fit_if_positive([1e3, 1e4, 1e5], [1.0, 0.5, edge[1]]) is None
 
 
 def test_convention_gap_is_zero_without_ties_and_large_with_many():
@@ -40,13 +43,20 @@ def test_convention_gap_is_zero_without_ties_and_large_with_many():
     assert compare.convention_gap(gt, few)[1] <= 1
 
 
-def test_resample_matches_fit_bootstrap_values():
-    """Both draw each model's resample in the same order, so with the same seed they agree."""
-    rng = np.random.default_rng(2)
-    samples = [{"x": rng.random(n)} for n in (50, 80, 120)]
-    reps = compare.resample(samples, lambda s: [s["x"].mean(), s["x"].max()], n_boot=7, seed=3)
-    b = fit.bootstrap([1e3, 1e4, 1e5], samples, lambda s: [s["x"].mean(), s["x"].max()], n_boot=7, seed=3)
-    np.testing.assert_allclose(reps.transpose(2, 0, 1), b.values)
+def test_both_outcomes_counts_bands_of_ranked_targets():
+    rng = np.random.default_rng(3)
+    rank = np.where(rng.random(1000) < 0.3, 1, rng.integers(2, 20, 1000))  # 30% first, the rest below
+    logp = np.log(rng.choice([0.01, 0.1], 1000))
+    edges = [0.009, 0.011, 0.09, 0.11]  # two bands, every target in one of them
+
+    def bands(r):
+        counts = rankdist.rank_counts_by_probability(logp, r, edges, max_rank=10)[::2]
+        return counts[:, 0], counts.sum(axis=1)
+
+    assert compare.both_outcomes(*bands(rank), 30, 0.05) == (2, 2)
+    assert compare.both_outcomes(*bands(np.ones_like(rank)), 30, 0.05) == (2, 0)  # greedy never misses
+    assert compare.both_outcomes(*bands(rank), 10_000, 0.05) == (0, 0)  # no band holds enough targets
+    assert compare.both_outcomes(*bands(rank), 30, 0.35) == (2, 0)  # 30% at rank 1 is below a 35% share
 
 
 def test_discordant_pairs_need_both_differences_beyond_noise():
@@ -61,8 +71,29 @@ def test_discordant_pairs_need_both_differences_beyond_noise():
         return [s["p"].mean(), s["hit"].mean()]
 
     values = np.array([stats(s) for s in samples])
-    reps = compare.resample(samples, stats, n_boot=200)
+    reps = bootstrap.resample(samples, stats, n_boot=200)
     assert compare.discordant_pairs(values, reps) == [(0, 1), (1, 2)]  # never (0, 2): equal models
+    with pytest.raises(ValueError, match="replicates"):
+        compare.discordant_pairs(values, reps[:, :2])
+
+
+def test_discordant_pairs_centres_intervals_on_the_measured_difference():
+    """Replicates shifted away from the measured values (as plug-in estimates can be) must not
+    move the interval: it is the measured difference -+ z SD, not a percentile range."""
+    values = np.array([[0.30, 0.50], [0.20, 0.60]])
+    rng = np.random.default_rng(8)
+    reps = values + rng.normal(0, 0.001, (100, 2, 2))
+    reps[:, 0, 0] -= 0.2  # the replicates of result 0's metric 0 all sit far below its value
+    assert compare.discordant_pairs(values, reps) == [(0, 1)]
+
+
+def test_falling_law_on_noisy_and_rising_series():
+    sizes = np.logspace(6, 9, 5)
+    rng = np.random.default_rng(9)
+    assert compare.falling_law(fit.fit_power_law(sizes, 3 * sizes ** -0.1), 0.97) is True
+    noisy = 3 * sizes ** -0.01 * np.exp(rng.normal(0, 0.2, 5))
+    assert compare.falling_law(fit.fit_power_law(sizes, noisy), 0.9) is False
+    assert compare.falling_law(fit.fit_if_positive(sizes, np.r_[1.0, 0.0, 1.0, 1.0, 1.0]), 0.9) is None
 
 
 def test_offset_bootstrap_recovers_exponent_and_flags_unfittable_replicates():

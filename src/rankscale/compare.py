@@ -1,60 +1,44 @@
-"""Noise-aware comparisons behind the verdicts of paper A's chapters (A1-A3): where a bootstrap
-interval lies (on one side of zero, inside a band), which pairs of models two metrics order
-oppositely beyond resampling noise, how far paper A's two rank conventions move RBP_k, and the
-exponents of offset power laws on bootstrap replicates.
+"""Comparisons behind the verdicts of paper A's chapters A1-A3: RBP_k over many k at once, how far
+paper A's two rank conventions move RBP_k, which bands of nearly equal probability show both
+greedy outcomes, which pairs of models two metrics order oppositely beyond resampling noise,
+whether a fit is a falling power law, and the exponents of offset power laws on bootstrap
+replicates.
 
-Everything here is a pure function of numpy arrays. The replicates come from resampling each
-model's evaluation tokens with replacement (``resample``, or ``rankscale.fit.bootstrap`` for
-metrics fitted against size); tokens are treated as independent, which neighbouring tokens are
-not, so every interval is a lower bound on the uncertainty.
+Everything here is a pure function of numpy arrays. Replicates and intervals come from
+``rankscale.bootstrap`` (``resample``; ``interval``: the measured value -+ z standard deviations
+of its replicates), or from ``rankscale.fit.bootstrap`` for metrics fitted against size; tokens
+are resampled as if independent, which neighbouring tokens are not, so every interval is a lower
+bound on the uncertainty.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from rankscale.fit import OffsetPowerLawFit, fit_offset_power_law, percentile_interval
+from rankscale.bootstrap import LEVEL, interval, side
+from rankscale.fit import OffsetPowerLawFit, PowerLawFit, fit_offset_power_law
 
 
-def side(interval) -> int:
-    """+1 if an interval (lo, hi) lies entirely above zero, -1 if entirely below, 0 if it holds 0
-    (or is undefined: a nan end).
+def rbp_curve(rank, max_k: int) -> np.ndarray:
+    """RBP_k for every k from 0 to ``max_k`` at once, by counting ranks rather than sorting them.
 
-    >>> side((0.1, 0.4)), side((-0.3, -0.01)), side((-0.1, 0.2))
-    (1, -1, 0)
-    """
-    lo, hi = interval
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return 0
-    return 1 if lo > 0 else -1 if hi < 0 else 0
+    Parameters
+    ----------
+    rank : array_like of int, shape (n,)
+        1-based ranks of the n targets.
+    max_k : int
+        The largest k.
 
+    Returns
+    -------
+    ndarray of shape (max_k + 1,)
+        Entry k is the share of targets ranked k or better (``rankscale.metrics.rbp(rank, k)``);
+        entry 0 is 0.
 
-def within_band(interval, band) -> bool | None:
-    """Whether an interval (lo, hi) lies inside ``band`` (True), entirely outside it (False), or
-    across one of its edges (None: the data do not decide). An equivalence test: a value is shown
-    to be "close" only when its whole interval is.
-
-    >>> within_band((0.9, 1.1), (0.8, 1.25)), within_band((1.5, 2.0), (0.8, 1.25)), within_band((0.7, 0.9), (0.8, 1.25))
-    (True, False, None)
-    """
-    lo, hi = interval
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return None
-    if band[0] <= lo and hi <= band[1]:
-        return True
-    if hi < band[0] or lo > band[1]:
-        return False
-    return None
-
-
-def rbp_curve(rank: np.ndarray, max_k: int) -> np.ndarray:
-    """RBP_k for every k from 0 to ``max_k`` at once (entry k is the share of targets ranked k or
-    better; entry 0 is 0), by counting ranks rather than sorting them; equal to
-    ``rankscale.metrics.rbp(rank, k)`` for each k. rank : (n,) 1-based ranks.
-
+    Examples
+    --------
     >>> rbp_curve(np.array([1, 1, 3, 10]), 5).tolist()
     [0.0, 0.5, 0.5, 0.75, 0.75, 0.75]
     """
@@ -63,14 +47,58 @@ def rbp_curve(rank: np.ndarray, max_k: int) -> np.ndarray:
     return np.cumsum(counts)[: max_k + 1] / len(rank)
 
 
-def convention_gap(gt: np.ndarray, ge: np.ndarray) -> tuple[float, float]:
-    """How far RBP_k moves between paper A's eq. 3 rank (``ge + 1``: ties counted against the
-    target) and its released code's rank (``gt + 1``: ties for it), over every k from 1 to the
-    largest rank: the largest absolute gap, and the largest gap in units of RBP_k's binomial
-    standard error sqrt(RBP_k (1 - RBP_k) / n) at the same k (inf where a gap meets a zero
-    standard error). A ratio at most 1 means the convention moves no RBP_k by more than its own
-    sampling noise.
+def neg_log_rbp(rank, ks) -> np.ndarray:
+    """-log RBP_k at each k of ``ks``: the quantity paper A fits against size (eq. 5).
 
+    Parameters
+    ----------
+    rank : array_like of int, shape (n,)
+        1-based ranks of the n targets.
+    ks : sequence of int, length m
+        The k, each at least 1.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+        inf where no target is within the top k (RBP_k = 0), 0 where every target is; log-log
+        fits leave out both (``rankscale.fit.fit_if_positive``).
+
+    Examples
+    --------
+    >>> neg_log_rbp(np.array([1, 2, 2, 4]), [1, 2]).round(4).tolist()
+    [1.3863, 0.2877]
+    >>> neg_log_rbp(np.array([3, 4]), [1])
+    array([inf])
+    """
+    ks = np.asarray(ks, dtype=np.int64)
+    with np.errstate(divide="ignore"):
+        return -np.log(rbp_curve(rank, int(ks.max()))[ks])
+
+
+def convention_gap(gt, ge) -> tuple[float, float]:
+    """How far RBP_k moves between paper A's eq. 3 rank and its released code's rank.
+
+    Eq. 3 ranks a target at ``ge + 1`` (ties counted against it), the released code at
+    ``gt + 1`` (ties for it). Over every k from 1 to the largest rank, the gap |RBP_k(ge) -
+    RBP_k(gt)| is compared with RBP_k's binomial standard error sqrt(RBP_k (1 - RBP_k) / n).
+
+    Parameters
+    ----------
+    gt, ge : array_like of int, shape (n,)
+        Per target, the number of tokens scoring strictly higher, and higher or equal (the
+        target itself not counted).
+
+    Returns
+    -------
+    gap : float
+        The largest absolute gap over k.
+    in_se : float
+        The largest gap in units of the standard error at the same k (inf where a gap meets a
+        zero standard error). At most 1: the convention moves no RBP_k by more than its own
+        sampling noise.
+
+    Examples
+    --------
     >>> convention_gap(np.array([0, 0, 2, 5]), np.array([0, 0, 2, 5]))
     (0.0, 0.0)
     >>> gap, in_se = convention_gap(np.array([0, 0, 2, 5]), np.array([0, 1, 2, 5]))
@@ -87,49 +115,73 @@ def convention_gap(gt: np.ndarray, ge: np.ndarray) -> tuple[float, float]:
     return float(gap.max()), float(ratio.max())
 
 
-Sample = Mapping[str, np.ndarray]
+def both_outcomes(at_rank_one, targets, min_targets: int, min_share: float) -> tuple[int, int]:
+    """Paper A's Fig. 1 on data: in how many bands of nearly equal probability are the targets
+    ranked first in some contexts and below first in others?
 
+    A band is tested if it holds at least ``min_targets`` targets, and shows both greedy
+    outcomes if at least ``min_share`` of them are at rank 1 and at least ``min_share`` below it.
 
-def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int,
-             seed: int = 0) -> np.ndarray:
-    """The m-valued ``metric`` of every sample (one mapping of equal-length per-token arrays per
-    model) on ``n_boot`` resamples of its tokens, each model resampled on its own (models with
-    other tokenizers have other tokens). Returns (n_boot, models, m).
+    Parameters
+    ----------
+    at_rank_one, targets : array_like of int, shape (bands,)
+        Per band, the targets ranked first and all its targets.
+    min_targets : int
+        The fewest targets a tested band holds.
+    min_share : float
+        The smallest share each outcome needs, in [0, 0.5].
 
-    >>> samples = [{"x": np.array([1.0, 1.0])}, {"x": np.array([0.0, 2.0, 4.0])}]
-    >>> r = resample(samples, lambda s: [s["x"].mean()], n_boot=3)
-    >>> r.shape, bool((r[:, 0, 0] == 1.0).all())
-    ((3, 2, 1), True)
+    Returns
+    -------
+    tested : int
+        Bands with at least ``min_targets`` targets.
+    shown : int
+        Tested bands that show both outcomes.
+
+    Examples
+    --------
+    >>> both_outcomes([50, 20, 3], [50, 40, 10], min_targets=30, min_share=0.05)
+    (2, 1)
     """
-    rng = np.random.default_rng(seed)
-    out = None
-    for b in range(n_boot):
-        for i, sample in enumerate(samples):
-            n = len(next(iter(sample.values())))
-            idx = rng.integers(0, n, n)
-            value = np.atleast_1d(np.asarray(metric({key: arr[idx] for key, arr in sample.items()}), np.float64))
-            if out is None:
-                out = np.empty((n_boot, len(samples), len(value)))
-            out[b, i] = value
-    if out is None:
-        raise ValueError("resample needs at least one sample and one replicate")
-    return out
+    at_rank_one, targets = np.asarray(at_rank_one, np.float64), np.asarray(targets, np.float64)
+    tested = targets >= max(min_targets, 1)
+    share = np.divide(at_rank_one, targets, out=np.zeros_like(targets), where=tested)
+    both = tested & (share >= min_share) & (share <= 1 - min_share)
+    return int(tested.sum()), int(both.sum())
 
 
-def discordant_pairs(values, replicates, level: float = 0.95) -> list[tuple[int, int]]:
+def discordant_pairs(values, replicates, level: float = LEVEL) -> list[tuple[int, int]]:
     """Pairs of results that two metrics (larger is better for both) order oppositely beyond
-    resampling noise: (i, j), i < j, where the central ``level`` interval of metric 0's difference
-    between i and j and that of metric 1's difference lie on opposite sides of zero.
+    resampling noise.
 
-    values : (n, 2) the two metrics of n results (unused except for its shape: the intervals come
-    from the replicates); replicates : (n_boot, n, 2) the same on resamples (``resample``).
-    Independent resamples of the two results make each interval if anything too wide for results
-    on the same tokens, so a pair found here is not an artefact of pairing.
+    Results i and j disagree when the bootstrap interval (``rankscale.bootstrap.interval``: the
+    measured difference -+ z standard deviations of its replicates) of metric 0's difference
+    between them and that of metric 1's difference lie on opposite sides of zero. Each result is
+    resampled on its own (results of other tokenizers have other tokens), which makes each
+    interval if anything too wide for results on the same tokens, so a pair found here is not an
+    artefact of pairing.
 
-    >>> reps = np.array([[[0.20, 0.50], [0.30, 0.40]], [[0.21, 0.51], [0.31, 0.41]]])
-    >>> discordant_pairs(reps[0], reps)
+    Parameters
+    ----------
+    values : array_like, shape (n, 2)
+        The two metrics of n results, on the full samples.
+    replicates : array_like, shape (n_boot, n, 2)
+        The same on bootstrap resamples (``rankscale.bootstrap.resample``).
+    level : float
+        Level of the two-sided intervals.
+
+    Returns
+    -------
+    list of (i, j)
+        The disagreeing pairs, i < j, in order.
+
+    Examples
+    --------
+    >>> values = np.array([[0.20, 0.50], [0.30, 0.40]])  # 1 has the larger metric 0, 0 the larger metric 1
+    >>> reps = values + np.array([[[0.01, 0.0], [0.0, 0.01]], [[-0.01, 0.0], [0.0, -0.01]]])
+    >>> discordant_pairs(values, reps)
     [(0, 1)]
-    >>> discordant_pairs(reps[0], reps[..., ::-1][..., [0, 0]])
+    >>> discordant_pairs(values[:, [0, 0]], reps[..., [0, 0]])  # one metric twice never disagrees
     []
     """
     values, replicates = np.asarray(values, np.float64), np.asarray(replicates, np.float64)
@@ -138,18 +190,51 @@ def discordant_pairs(values, replicates, level: float = 0.95) -> list[tuple[int,
                          f"{replicates.shape}")
     found = []
     for i, j in zip(*np.triu_indices(len(values), 1)):
-        diff = replicates[:, i] - replicates[:, j]  # (n_boot, 2)
-        sides = [side(percentile_interval(diff[:, m], level)) for m in (0, 1)]
+        sides = [side(interval(values[i, m] - values[j, m], replicates[:, i, m] - replicates[:, j, m], level))
+                 for m in (0, 1)]
         if sides[0] * sides[1] == -1:
             found.append((int(i), int(j)))
     return found
 
 
+def falling_law(fitted: PowerLawFit | None, min_r2: float) -> bool | None:
+    """Whether a log-log fit is a power law that falls with size and fits at least as well as
+    ``min_r2``, the test every size law of chapters A2-A3 passes or fails.
+
+    Parameters
+    ----------
+    fitted : PowerLawFit or None
+        The fit, None where the values could not be fitted.
+    min_r2 : float
+        The smallest R^2 (in log space) that counts as a power law.
+
+    Returns
+    -------
+    bool or None
+        None where nothing was fitted (the case cannot test the claim).
+
+    Examples
+    --------
+    >>> from rankscale.fit import fit_power_law
+    >>> falling_law(fit_power_law([1e6, 1e7, 1e8], [4.0, 2.0, 1.0]), 0.9)
+    True
+    >>> falling_law(fit_power_law([1e6, 1e7, 1e8], [1.0, 2.0, 4.0]), 0.9), falling_law(None, 0.9)
+    (False, None)
+    """
+    return None if fitted is None else bool(fitted.r2 >= min_r2 and fitted.slope < 0)
+
+
 @dataclass(frozen=True)
 class OffsetBootstrap:
-    """An offset power law L = E + A S^-alpha on the full sample (``point``, None where it cannot
-    be fitted) and its exponent on every replicate (``alpha``, nan where a replicate cannot be
-    fitted)."""
+    """An offset power law L = E + A S^-alpha on the full sample and its exponent on every replicate.
+
+    Attributes
+    ----------
+    point : OffsetPowerLawFit or None
+        The full-sample fit, None where it cannot be fitted.
+    alpha : ndarray of shape (n_boot,)
+        The exponent on every replicate, nan where a replicate cannot be fitted.
+    """
 
     point: OffsetPowerLawFit | None
     alpha: np.ndarray
@@ -161,11 +246,25 @@ class OffsetBootstrap:
 
 
 def offset_bootstrap(sizes, values, replicates) -> OffsetBootstrap:
-    """``rankscale.fit.fit_offset_power_law`` of one metric on its full-sample ``values`` (models,)
-    and on each of its bootstrap ``replicates`` (n_boot, models), e.g. one row of
-    ``rankscale.fit.bootstrap(...).values``, so that exponents of two metrics from the same
-    replicates can be compared pairwise. Needs at least four distinct sizes.
+    """``rankscale.fit.fit_offset_power_law`` of one metric on its full sample and on each bootstrap
+    replicate, so that the exponents of two metrics from the same replicates can be compared
+    pairwise.
 
+    Parameters
+    ----------
+    sizes : array_like, shape (models,)
+        Non-embedding sizes, at least four distinct (the law has three parameters).
+    values : array_like, shape (models,)
+        The metric on the full samples.
+    replicates : array_like, shape (n_boot, models)
+        The metric on each resample, e.g. one entry of ``rankscale.fit.bootstrap(...).values``.
+
+    Returns
+    -------
+    OffsetBootstrap
+
+    Examples
+    --------
     >>> s = np.array([1e3, 1e4, 1e5, 1e6])
     >>> b = offset_bootstrap(s, 1.0 + s ** -0.3, np.array([1.0 + s ** -0.3, 1.1 + s ** -0.3]))
     >>> round(b.point.alpha, 3), b.alpha.round(3).tolist(), b.failed

@@ -137,8 +137,8 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
     values = np.array([np.atleast_1d(metric(s)) for s in samples], np.float64).T  # (m, models)
     boot = resample(samples, metric, n_boot, seed).transpose(2, 0, 1)  # (m, n_boot, models)
     slopes, r2 = line_fits(np.log(sizes), log_or_nan(boot))
-    points = [fit_power_law(sizes, v) if _fittable(v) else None for v in values]
-    return Bootstrap(points, slopes, r2)
+    points = [fit_if_positive(sizes, v) for v in values]
+    return Bootstrap(points, slopes, r2, boot)
 
 
 def percentile_interval(values, level: float = 0.95) -> tuple[float, float]:
@@ -199,6 +199,40 @@ def fit_by_family(
 def _fittable(values: np.ndarray) -> np.ndarray:
     """Which rows (last axis: models) have every value positive and finite, as log-log fits need."""
     return np.all(np.isfinite(values) & (values > 0), axis=-1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The one guard of a log-log fit (chapters fit only what can be fitted)
+
+
+def fit_if_positive(sizes, values) -> PowerLawFit | None:
+    """``fit_power_law`` where the values can be fitted on log-log axes, None where they cannot.
+
+    Parameters
+    ----------
+    sizes : array_like, shape (m,)
+        Positive model sizes.
+    values : array_like, shape (m,)
+        The metric of each model.
+
+    Returns
+    -------
+    PowerLawFit or None
+        None where some value is not positive and finite (e.g. -log RBP_k = 0 when every
+        target is within the top k, or a sequence success rate of 0 whose log is infinite) or
+        the sizes hold fewer than two distinct values.
+
+    Examples
+    --------
+    >>> round(fit_if_positive([1e6, 1e7, 1e8], [4.0, 2.0, 1.0]).slope, 5)
+    -0.30103
+    >>> fit_if_positive([1e6, 1e7, 1e8], [4.0, 0.0, 1.0]), fit_if_positive([1e6, 1e6], [4.0, 2.0])
+    (None, None)
+    """
+    sizes, values = np.asarray(sizes, np.float64), np.asarray(values, np.float64)
+    if len(np.unique(sizes)) < 2 or not _fittable(values):
+        return None
+    return fit_power_law(sizes, values)
 
 
 @dataclass(frozen=True)

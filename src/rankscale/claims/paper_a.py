@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+from statistics import NormalDist
+
+from rankscale.bootstrap import LEVEL
 from rankscale.claims.base import Claim, MIN_SIZES, index_claims
 
 
 # ---------------------------------------------------------------------------------------------
 # A1
 
-A_LEVEL = 0.95  # chapters A1-A3: the central 95% bootstrap interval, the usual two-sided level
+A_LEVEL = LEVEL  # chapters A1-A3: two-sided 95% bootstrap intervals, the usual level (rankscale.bootstrap)
+# What every interval of chapters A1-A3 is (rankscale.bootstrap.interval), said once in the rules that use one
+_A_INTERVAL = (f"(the measured value -+ {NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its "
+               f"bootstrap replicates; each model's evaluation tokens resampled with replacement, the set's n_boot "
+               f"times)")
 A1_BAND_CENTRES = (0.01, 0.03, 0.1, 0.28)  # target probabilities looked at; 0.28 is paper A's Fig. 1 example
 A1_BAND_HALF_WIDTH = 0.1  # a band is centre x (1 -/+ 0.1): the probability is nearly the same throughout
 A1_BAND_MIN_TARGETS = 30  # a band is tested only with at least 30 targets: then 5% of them is two or more
@@ -34,8 +41,8 @@ CLAIMS_A1 = index_claims(
           "empirical",
           f"On each corpus, every pair of final models (the families' and the reference models; no training "
           f"checkpoints, no pairs across corpora) is compared: it disagrees if the {A_LEVEL:.0%} bootstrap interval "
-          f"of its p_A difference and that of its RBP_1 difference both exclude zero, with opposite signs (each "
-          f"model's tokens resampled, the set's n_boot times). A corpus holds if at least one pair disagrees. Why: "
+          f"of its p_A difference and that of its RBP_1 difference {_A_INTERVAL} both exclude zero, with opposite "
+          f"signs. A corpus holds if at least one pair disagrees. Why: "
           f"no margin to choose; a pair must disagree beyond token-resampling noise, on results the paper would "
           f"compare (finished models on one text).",
           "conceptual (toy example in Fig. 2)"),
@@ -80,7 +87,7 @@ CLAIMS_A2 = index_claims(
           f"Per corpus and family with at least {MIN_SIZES} sizes: the log-log fit of -log RBP_1 against size has "
           f"R^2 ≥ {A2_MIN_R2} and a negative slope. Why: {A2_MIN_R2} is the paper's own bar for k < 1000 (§4.4), "
           f"which includes k = 1; §4.1 gives no number of its own. The point estimate is graded, as the paper "
-          f"grades its fits; the bootstrap interval of R^2 is shown beside it.",
+          f"grades its fits; the {A_LEVEL:.0%} bootstrap interval of R^2 {_A_INTERVAL} is shown beside it.",
           ""),
     Claim("A2.2",
           "For moderate k (10, 50, 100) the power law holds with R^2 ≥ 0.97 on every dataset (§4.2, Fig. 4)",
@@ -116,8 +123,8 @@ CLAIMS_A2 = index_claims(
           "At k = 30,000 the points scatter much more than at k = 20,000 (§4.3, Fig. 5)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, at the two k of A2.3 (about 40% and 60% of the "
-          f"vocabulary): the paired {A_LEVEL:.0%} bootstrap interval of R^2(larger k) - R^2(smaller k) lies below "
-          f"zero, i.e. the fit is worse at the larger k beyond token-resampling noise. Why: 'more random' has no "
+          f"vocabulary): the paired {A_LEVEL:.0%} bootstrap interval of R^2(larger k) - R^2(smaller k) "
+          f"{_A_INTERVAL} lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. Why: 'more random' has no "
           f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
           f"(a model with every target inside the top k) cannot test it.",
           "k = 30,000 much more random than 20,000"),
@@ -154,7 +161,8 @@ CLAIMS_A3 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the mean R^2 over the grid's k from "
           f"{A3_LARGE_FRACTION:.0%} of |V| up to but excluding |V| (at k = |V|, RBP = 1 by definition) minus the "
-          f"mean R^2 over the k of A3.1; holds if its paired {A_LEVEL:.0%} bootstrap interval lies below zero. "
+          f"mean R^2 over the k of A3.1; holds if its paired {A_LEVEL:.0%} bootstrap interval {_A_INTERVAL} lies "
+          f"below zero. "
           f"Why: 'drops' has no number, so the interval's sign decides. k where some model ranks every target "
           f"inside the top k have nothing to fit and are left out; a unit with none left cannot test it.",
           "drops after k ~ 1000"),
@@ -162,7 +170,7 @@ CLAIMS_A3 = index_claims(
           "The exponent grows with k: it is larger at k = 100 than at k = 1 (§4.4, Fig. 6b)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"alpha(100) - alpha(1) (alpha = -slope of -log RBP_k) lies above zero. k = 100 is the paper's absolute "
+          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, {_A_INTERVAL} lies above zero. k = 100 is the paper's absolute "
           f"k (a top-k sampling setting, 2.4% of a 4,096-token vocabulary); at 100 x |V| / {PAPER_A_VOCAB:,} the "
           f"same is shown, not graded. Why: 'grows' has no number, so the interval's sign decides.",
           ""),
@@ -178,7 +186,7 @@ CLAIMS_A3 = index_claims(
           "The slopes of CE and of -log RBP_1 against size are very close (App. B, Table 1)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"the slope ratio (-log RBP_1 / CE) lies inside [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}] (holds) or "
+          f"the slope ratio -log RBP_1 / CE {_A_INTERVAL} lies inside [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}] (holds) or "
           f"entirely outside it (fails); across an edge the data do not decide (not counted, named). Why: a factor "
           f"{A3_RATIO_BAND[1]} either way is how close the paper's own Table 1 ratios are where it calls "
           f"them very close (the paper column counts them); an interval, so that a noisy ratio can neither pass "
@@ -190,7 +198,7 @@ CLAIMS_A3 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, for k = {', '.join(map(str, A3_R2_KS))} (the "
           f"paper's range, absolute k): the paired {A_LEVEL:.0%} bootstrap interval of R^2(-log RBP_k) - R^2(CE) "
-          f"does not lie entirely below zero, at every one of these k. Why: 'comparable' has no number, so the "
+          f"{_A_INTERVAL} does not lie entirely below zero, at every one of these k. Why: 'comparable' has no number, so the "
           f"interval's sign decides; RBP's fit fails only where it is worse than CE's beyond token-resampling noise.",
           ""),
     Claim("A3.7",
@@ -199,7 +207,7 @@ CLAIMS_A3 = index_claims(
           "beyond the paper",
           f"Per corpus and family with at least {A3_OFFSET_MIN_SIZES} sizes (three parameters): L = E + A S^-alpha "
           f"fitted by least squares (scipy) to CE and to -log RBP_1, on the full sample and on every bootstrap "
-          f"replicate; the exponents agree if the {A_LEVEL:.0%} interval of alpha(RBP_1) / alpha(CE) lies inside "
+          f"replicate; the exponents agree if the {A_LEVEL:.0%} interval of alpha(RBP_1) / alpha(CE) {_A_INTERVAL} lies inside "
           f"A3.5's band [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}], disagree if it lies entirely outside; across an "
           f"edge, or with replicates that cannot be fitted, the data do not decide. Why: the explanation is held to "
           f"the closeness the paper claims for the plain exponents (A3.5), and an interval keeps noise from "
