@@ -262,6 +262,15 @@ def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path)
     assert len(rs.load_records(finished)) == N_TOKENS  # the current format loads
 
 
+def test_the_manifest_reads_back_what_it_wrote(finished, tmp_path):
+    manifest = rs.Manifest.read(finished)
+    assert manifest.complete and all(s.sha256 for s in manifest.shards) and manifest.verified(finished)
+    manifest.write(tmp_path)
+    assert rs.Manifest.read(tmp_path) == manifest
+    assert json.loads((tmp_path / rs.MANIFEST).read_text())["format"] == rs.FORMAT
+    assert not manifest.verified(tmp_path)  # the shards are not there
+
+
 def test_corpus_shorter_than_tokens(model_dir, corpus_file, tmp_path):
     with pytest.raises(RankscaleError, match=r"only \d+ predictable tokens.*Ask for at most"):
         run(model_dir, corpus_file, tmp_path / "run", n_tokens=10**7)
@@ -277,3 +286,32 @@ def test_unknown_corpus(model_dir, tmp_path):
 def test_window_longer_than_model_positions(model_dir, corpus_file, tmp_path):
     with pytest.raises(RankscaleError, match="exceeds the model's 128 positions"):
         ex.extract(str(model_dir), str(corpus_file), 100, tmp_path / "run", window_len=512, progress=False)
+
+
+def test_an_older_format_is_replaced_when_asked(model_dir, corpus_file, finished, tmp_path):
+    """`replace=True` (what the book's preparation passes) extracts again over records of an older
+    format instead of refusing them."""
+    old = tmp_path / "old"
+    old.mkdir()
+    for f in finished.iterdir():
+        (old / f.name).write_bytes(f.read_bytes())
+    manifest = json.loads((old / rs.MANIFEST).read_text())
+    manifest["format"] = rs.FORMAT - 1
+    (old / rs.MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(RankscaleError, match="--force"):
+        run(model_dir, corpus_file, old)
+    run(model_dir, corpus_file, old, replace=True)
+    np.testing.assert_array_equal(rs.load_records(old).gt, rs.load_records(finished).gt)
+
+
+def test_the_longest_windows_go_first(model_dir, windows):
+    """So that an out-of-memory halving happens on the first, largest batch, not the last."""
+    from rankscale.models import load_model
+
+    net, tok = load_model(str(model_dir))
+    lengths = []
+    net.base_model.register_forward_pre_hook(lambda m, a, kw: lengths.append(kw["input_ids"].shape[1]),
+                                             with_kwargs=True)
+    mixed = [windows[0][:5], windows[1], windows[2][:20]]
+    ex.rank_records(net, mixed, len(tok), batch_size=1)
+    assert lengths == sorted(lengths, reverse=True) == [len(windows[1]), 20, 5]

@@ -215,9 +215,9 @@ def test_extract_records_the_whole_paper_sample(model_dir, tokenizer, tmp_path, 
     monkeypatch.setenv(files_variable("openai_humaneval"), str(path))
     out = ex.extract(str(model_dir), "openai_humaneval", None, tmp_path / "run", progress=False)
     rec = load_records(out)
-    identity = rec.manifest["identity"]
+    identity = rec.manifest.identity
     assert (identity["corpus"], identity["n_tokens"], identity["window_len"]) == ("openai_humaneval", None, 128)
-    assert "HumanEval" in rec.manifest["corpus_description"] and rec.manifest["n_windows"] == 164
+    assert "HumanEval" in rec.manifest.corpus_description and rec.manifest.n_windows == 164
     lengths = [min(len(tokenizer(r["prompt"] + "\n" + r["canonical_solution"])["input_ids"]), 128)
                for r in standin_rows("openai_humaneval", None)]
     assert len(rec) == sum(n - 1 for n in lengths)

@@ -9,6 +9,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -124,7 +125,7 @@ def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
     from rankscale.records import Records
 
     def run_of(model, revision=None, family="F", step=None):
-        manifest = {"identity": {"model": model, "revision": revision}}
+        manifest = SimpleNamespace(identity={"model": model, "revision": revision})
         empty = np.zeros(0)
         return runs.Run(family, "m", step, 1, 2, Records(empty, empty, empty, empty, empty, empty, manifest))
 
@@ -193,7 +194,7 @@ models = [{ model = "s1" }, { model = "s2" }]
         np.testing.assert_array_equal(hot[t].records.gt, hot[1.0].records.gt)
         np.testing.assert_array_equal(hot[t].records.target, hot[1.0].records.target)
         assert not np.allclose(hot[t].records.logp, hot[1.0].records.logp)
-        assert hot[t].records.manifest["identity"]["temperature"] == t
+        assert hot[t].records.manifest.identity["temperature"] == t
     assert all(runs.is_done(job) for job in jobs)
     # a result at another temperature in the folder is not this job's
     wrong = dataclasses.replace(jobs[0], temperature=3.0)
