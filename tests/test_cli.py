@@ -13,6 +13,8 @@ from rankscale.metrics import rank_1based, summary
 from rankscale.rankdist import rank_fits_record
 from rankscale.records import load_records
 
+pytestmark = pytest.mark.slow  # the command line in subprocesses
+
 
 def cli(*args):
     return subprocess.run([sys.executable, "-m", "rankscale", *map(str, args)], capture_output=True, text=True,

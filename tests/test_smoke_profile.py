@@ -9,6 +9,9 @@ import pytest
 from rankscale import fit, metrics, runs
 from rankscale.modelsets import BUILT_IN
 
+pytestmark = pytest.mark.slow  # trains and extracts the smoke ladder
+
+
 SMOKE = BUILT_IN["smoke"]
 
 
