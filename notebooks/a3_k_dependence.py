@@ -45,7 +45,7 @@
 profile = "tiny"
 corpora = None  # None: every corpus of the model set
 table_ks = [1, 10, 100, 500, 2500, 10000]  # paper A, Table 1 (values not below a vocabulary are skipped)
-analogue_family = "Pythia"  # paper family drawn in Fig. A3.1 where the set has none of the paper's (GPT-NeoX)
+analogue_family = "Pythia"  # paper family drawn in fig-a3-sweep where the set has none of the paper's (GPT-NeoX)
 
 # %%
 
@@ -424,10 +424,6 @@ def r2_of(c, fam, k):
     return f.r2 if f is not None else np.nan
 
 
-def falling_law(f):
-    return f is not None and f.r2 >= A3_MIN_R2 and f.slope < 0
-
-
 # A3.1: R^2 high below the scaled bound
 def bound_text(c, fam):
     worst = min(small[fam], key=lambda k: r2_of(c, fam, k) if fits[c, fam][k] else -np.inf)
@@ -440,7 +436,8 @@ def bound_text(c, fam):
 paper_small = paper[paper["k"] < A3_R2_BOUND_K].groupby(["dataset", "family"]).apply(
     lambda g: bool(((g["r2"] >= A3_MIN_R2) & (g["slope"] < 0)).all()), include_groups=False)
 verdicts = [claims.judge(
-    "A3.1", {f"{c}/{fam}": all(falling_law(fits[c, fam][k]) for k in small[fam]) for c, fam in units},
+    "A3.1", {f"{c}/{fam}": all(compare.falling_law(fits[c, fam][k], A3_MIN_R2) for k in small[fam])
+             for c, fam in units},
     "; ".join(bound_text(c, fam) for c, fam in units) + left_out,
     paper=f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k); Table 1 (k = 1-500): {int(paper_small.sum())} of "
           f"{len(paper_small)} (dataset, family) pass this rule", why_not=why_not)]

@@ -3,16 +3,10 @@ bands, discordant pairs beyond noise, falling power laws, offset exponents on bo
 
 from __future__ import annotations
 
-import doctest
-
 import numpy as np
 import pytest
 
 from rankscale import bootstrap, compare, fit, metrics, rankdist
-
-
-def test_doctests():
-    assert doctest.testmod(compare).failed == 0
 
 
 def test_rbp_curve_matches_sorted_rbp():

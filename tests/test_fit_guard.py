@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 import numpy as np
 import pytest
 
 from rankscale import fit
-
-
-def test_doctest():
-    runner = doctest.DocTestRunner()
-    for test in doctest.DocTestFinder().find(fit.fit_if_positive, globs=vars(fit)):
-        runner.run(test)
-    assert runner.summarize(verbose=False) == (0, 2)  # two examples, none failed
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, np.inf, np.nan])

@@ -77,7 +77,8 @@ def fit_grid_with_bootstrap(
     seed: int = 0,
 ) -> list[PowerLawFit | None]:
     """One power-law fit per entry of a vector-valued metric, e.g. -log RBP_k over a grid of k,
-    with percentile bootstrap intervals for each slope.
+    with a bootstrap interval for each slope (``rankscale.bootstrap.interval``: the fitted slope -+
+    z standard deviations of its refits).
 
     samples : one mapping of equal-length per-token arrays per model (e.g. ``Records.arrays()``);
     metric : maps such a mapping to (m,) values. Each bootstrap replicate
@@ -160,7 +161,7 @@ def fit_with_bootstrap(
     seed: int = 0,
 ) -> PowerLawFit:
     """Fit ``metric`` (one positive number per sample, e.g. CE) of each model's full sample
-    against size, with a percentile bootstrap interval for the slope at confidence ``level``
+    against size, with a bootstrap interval for the slope at confidence ``level``
     (None if some replicate could not be fitted); see ``fit_grid_with_bootstrap``."""
     (fitted,) = fit_grid_with_bootstrap(sizes, samples, lambda s: [metric(s)], n_boot, level, seed)
     if fitted is None:

@@ -124,7 +124,8 @@ CLAIMS_A2 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, at the two k of A2.3 (about 40% and 60% of the "
           f"vocabulary): the paired {A_LEVEL:.0%} bootstrap interval of R^2(larger k) - R^2(smaller k) "
-          f"{_A_INTERVAL} lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. Why: 'more random' has no "
+          f"{_A_INTERVAL} lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. "
+          f"Why: 'more random' has no "
           f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
           f"(a model with every target inside the top k) cannot test it.",
           "k = 30,000 much more random than 20,000"),
@@ -170,7 +171,8 @@ CLAIMS_A3 = index_claims(
           "The exponent grows with k: it is larger at k = 100 than at k = 1 (§4.4, Fig. 6b)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, {_A_INTERVAL} lies above zero. k = 100 is the paper's absolute "
+          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, {_A_INTERVAL} lies above zero. "
+          f"k = 100 is the paper's absolute "
           f"k (a top-k sampling setting, 2.4% of a 4,096-token vocabulary); at 100 x |V| / {PAPER_A_VOCAB:,} the "
           f"same is shown, not graded. Why: 'grows' has no number, so the interval's sign decides.",
           ""),
@@ -186,7 +188,8 @@ CLAIMS_A3 = index_claims(
           "The slopes of CE and of -log RBP_1 against size are very close (App. B, Table 1)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"the slope ratio -log RBP_1 / CE {_A_INTERVAL} lies inside [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}] (holds) or "
+          f"the slope ratio -log RBP_1 / CE {_A_INTERVAL} lies inside [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}] "
+          f"(holds) or "
           f"entirely outside it (fails); across an edge the data do not decide (not counted, named). Why: a factor "
           f"{A3_RATIO_BAND[1]} either way is how close the paper's own Table 1 ratios are where it calls "
           f"them very close (the paper column counts them); an interval, so that a noisy ratio can neither pass "
@@ -198,7 +201,8 @@ CLAIMS_A3 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, for k = {', '.join(map(str, A3_R2_KS))} (the "
           f"paper's range, absolute k): the paired {A_LEVEL:.0%} bootstrap interval of R^2(-log RBP_k) - R^2(CE) "
-          f"{_A_INTERVAL} does not lie entirely below zero, at every one of these k. Why: 'comparable' has no number, so the "
+          f"{_A_INTERVAL} does not lie entirely below zero, at every one of these k. Why: 'comparable' has no "
+          f"number, so the "
           f"interval's sign decides; RBP's fit fails only where it is worse than CE's beyond token-resampling noise.",
           ""),
     Claim("A3.7",
@@ -207,7 +211,8 @@ CLAIMS_A3 = index_claims(
           "beyond the paper",
           f"Per corpus and family with at least {A3_OFFSET_MIN_SIZES} sizes (three parameters): L = E + A S^-alpha "
           f"fitted by least squares (scipy) to CE and to -log RBP_1, on the full sample and on every bootstrap "
-          f"replicate; the exponents agree if the {A_LEVEL:.0%} interval of alpha(RBP_1) / alpha(CE) {_A_INTERVAL} lies inside "
+          f"replicate; the exponents agree if the {A_LEVEL:.0%} interval of alpha(RBP_1) / alpha(CE) "
+          f"{_A_INTERVAL} lies inside "
           f"A3.5's band [{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}], disagree if it lies entirely outside; across an "
           f"edge, or with replicates that cannot be fitted, the data do not decide. Why: the explanation is held to "
           f"the closeness the paper claims for the plain exponents (A3.5), and an interval keeps noise from "
