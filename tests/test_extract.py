@@ -232,14 +232,19 @@ def test_missing_manifest_and_other_settings(model_dir, corpus_file, finished, t
         run(model_dir, corpus_file, finished, n_tokens=N_TOKENS - 1)
 
 
-def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
-    old = tmp_path / "old"
+def older_copy(finished, old):
+    """A copy of the records in ``finished`` whose manifest says the format before this one."""
     old.mkdir()
     for f in finished.iterdir():
         (old / f.name).write_bytes(f.read_bytes())
     manifest = json.loads((old / rs.MANIFEST).read_text())
     manifest["format"] = rs.FORMAT - 1
     (old / rs.MANIFEST).write_text(json.dumps(manifest))
+    return old
+
+
+def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
+    old = older_copy(finished, tmp_path / "old")
     with pytest.raises(RankscaleError, match=f"format {rs.FORMAT - 1}.*--force"):
         rs.load_records(old)
     assert len(rs.load_records(finished)) == N_TOKENS  # the current format loads
@@ -274,13 +279,7 @@ def test_window_longer_than_model_positions(model_dir, corpus_file, tmp_path):
 def test_an_older_format_is_replaced_when_asked(model_dir, corpus_file, finished, tmp_path):
     """`replace=True` (what the book's preparation passes) extracts again over records of an older
     format instead of refusing them."""
-    old = tmp_path / "old"
-    old.mkdir()
-    for f in finished.iterdir():
-        (old / f.name).write_bytes(f.read_bytes())
-    manifest = json.loads((old / rs.MANIFEST).read_text())
-    manifest["format"] = rs.FORMAT - 1
-    (old / rs.MANIFEST).write_text(json.dumps(manifest))
+    old = older_copy(finished, tmp_path / "old")
     with pytest.raises(RankscaleError, match="--force"):
         run(model_dir, corpus_file, old)
     run(model_dir, corpus_file, old, replace=True)
