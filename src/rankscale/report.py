@@ -32,15 +32,12 @@ FAMILY_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "*")
 def family_style(profile: str, family: str | None) -> dict:
     """Matplotlib keywords (``color``, ``marker``) of a family, the same in every chapter.
 
-    A family's look follows its place in the set (a family the set does not name takes the next
-    place); ``family=None`` (a reference model) is black stars.
-
     Parameters
     ----------
     profile : str
-        A model set (``rankscale.modelsets.get``).
+        A model set (``rankscale.modelsets.get``); a family's look follows its place in the set.
     family : str or None
-        A family of the set; None for a reference model.
+        A family of the set; None (a reference model) is black stars.
 
     Returns
     -------
@@ -75,23 +72,16 @@ def reference_dir() -> Path:
 
 
 def reference_table(name: str):
-    """One of the papers' tables as a pandas DataFrame.
-
-    Shown in the book only as the paper's reference values, never as results.
+    """One of the papers' tables, shown in the book only as the paper's values, never as results.
 
     Parameters
     ----------
     name : str
-        File name in ``reference_dir()`` without ``.csv``, e.g. ``"rbp_paper_table1"``.
+        File name in ``reference_dir()`` without ``.csv``; a missing table raises RankscaleError.
 
     Returns
     -------
     pandas.DataFrame
-
-    Raises
-    ------
-    RankscaleError
-        If the table is missing.
 
     Examples
     --------
@@ -108,10 +98,8 @@ def reference_table(name: str):
 
 
 def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
-    """Show, at the top of a chapter, what the page was computed with (an IPython display).
-
-    The model set, its models by family (non-embedding parameters), the reference models, and
-    tokens, window and dtype per corpus.
+    """Show (IPython display) what the page was computed with: the model set, its models by family
+    (non-embedding parameters), the reference models, and tokens, window and dtype per corpus.
 
     Parameters
     ----------
@@ -119,12 +107,6 @@ def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
         The model set the chapter runs under.
     runs_by_corpus : dict of str to list of rankscale.runs.Run
         The runs the chapter reads, per corpus; the first corpus's runs name the models.
-
-    Examples
-    --------
-    Needs extracted results; in a chapter notebook:
-
-    >>> header("tiny", {"pydocs": runs.family_runs("tiny", "pydocs")})  # doctest: +SKIP
     """
     from IPython.display import Markdown, display
 
@@ -159,15 +141,10 @@ class Verdict:
     claim, paper, ours : str
         The claim in this book's words, the paper's number (where it gives one), ours.
     verdict : str
-        One of ``VERDICTS``.
+        One of ``VERDICTS``, else RankscaleError.
     rule, kind, key : str
         What is measured, the threshold and why; one of ``rankscale.claims.KINDS``; chapter
         and number, e.g. ``"A2.1"``.
-
-    Raises
-    ------
-    RankscaleError
-        If ``verdict`` is not one of ``VERDICTS``.
 
     Examples
     --------
@@ -201,23 +178,18 @@ def verdict_table(chapter: str, verdicts: list[Verdict]):
     chapter : str
         The chapter, e.g. ``"A2"``.
     verdicts : list of Verdict
-        At least one.
+        At least one, else RankscaleError.
 
     Returns
     -------
     pandas.DataFrame
-        The table shown: key, claim, kind, rule, paper, ours, verdict.
-
-    Raises
-    ------
-    RankscaleError
-        If ``verdicts`` is empty.
+        The table shown: key (column ``""``), claim, kind, rule, paper, ours, verdict.
 
     Examples
     --------
-    In a chapter notebook (it displays through IPython):
-
-    >>> verdict_table("A2", [claims.judge("A2.1", outcomes, ours)])  # doctest: +SKIP
+    >>> verdict_table("A2", [Verdict("c", "p", "o", "partly", key="A2.1")]).shape  # outside a notebook
+    <pandas.io.formats.style.Styler object at 0x...>
+    (1, 7)
     """
     import pandas as pd
     from IPython.display import display
@@ -263,10 +235,10 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     Examples
     --------
     >>> import tempfile, nbformat
-    >>> nb = nbformat.v4.new_notebook(metadata={"rankscale": {"profile": "tiny"}})
-    >>> row = {"chapter": "A2", "key": "A2.1", "claim": "c", "verdict": "partly"}
-    >>> nb.cells = [nbformat.v4.new_code_cell(outputs=[{"output_type": "display_data", "data": {},
-    ...                                                 "metadata": {VERDICT_KEY: [row]}}])]
+    >>> row = dict(asdict(Verdict("c", "p", "o", "partly", key="A2.1")), chapter="A2")
+    >>> out = nbformat.v4.new_output("display_data", metadata={VERDICT_KEY: [row]})
+    >>> nb = nbformat.v4.new_notebook(metadata={"rankscale": {"profile": "tiny"}},
+    ...                               cells=[nbformat.v4.new_code_cell(outputs=[out])])
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     nbformat.write(nb, Path(folder) / "a2.ipynb")
     ...     collect_verdicts([Path(folder) / "a2.ipynb"], "tiny")[["key", "verdict"]].values.tolist()
@@ -298,7 +270,8 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
 
 
 def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
-    """The models the executed ``notebooks`` read, as the book records them.
+    """The models the executed ``notebooks`` read, as the book records them; fails (RankscaleError)
+    if two notebooks record different models: their pages would describe different sets.
 
     Parameters
     ----------
@@ -309,13 +282,7 @@ def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
     -------
     list of dict or None
         Each notebook's ``metadata.rankscale.models`` (``{"family", "name", "non_embedding"}``,
-        see ``rankscale.runs.models_used``); None if no notebook records them (chapters
-        executed by hand).
-
-    Raises
-    ------
-    RankscaleError
-        If two notebooks record different models: their pages would describe different sets.
+        see ``rankscale.runs.models_used``); None if no notebook records them (executed by hand).
 
     Examples
     --------
@@ -349,17 +316,12 @@ def grade(passed) -> str:
     Parameters
     ----------
     passed : iterable of bool
-        Whether the claim holds, per place; at least one.
+        Whether the claim holds, per place; empty raises RankscaleError (it is ``NOT_TESTABLE``).
 
     Returns
     -------
     str
         "reproduced" if it holds in all of them, "partly" if in some, "not reproduced" if in none.
-
-    Raises
-    ------
-    RankscaleError
-        If ``passed`` is empty (the claim is then ``NOT_TESTABLE``).
 
     Examples
     --------
@@ -410,10 +372,9 @@ def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]
 
 
 def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
-    """Why a claim about every family pooled into one size fit (paper B's "All") cannot be tested.
-
-    It can be tested on more than one family with at least one of them of ``min_sizes``
-    distinct sizes, so that the pooled fit is more than the families' differences.
+    """Why a claim about every family pooled into one size fit (paper B's "All") cannot be tested:
+    it needs two families or more, one of ``min_sizes`` distinct sizes or more, so that the pooled
+    fit is more than the families' differences.
 
     Parameters
     ----------
@@ -496,10 +457,8 @@ PAPER_A_TOKENS = 500_000  # paper A, appendix A: every data point averages at le
 
 
 def token_requirement(runs_by_corpus: dict[str, list], figure: str) -> str:
-    """A sentence saying whether ``figure``'s points meet paper A's token requirement.
-
-    Paper A's appendix A averages every point (one model on one corpus) over at least
-    5 x 10^5 evaluation tokens (``PAPER_A_TOKENS``); a corpus meets it if each of its runs does.
+    """A sentence saying whether ``figure``'s points meet paper A's appendix-A requirement of at
+    least 5 x 10^5 evaluation tokens per point (one model on one corpus; ``PAPER_A_TOKENS``).
 
     Parameters
     ----------
