@@ -49,7 +49,20 @@ def _sha256(*parts: bytes) -> str:
 def code_fingerprint(profile: str, home: Path | None = None) -> str:
     """Hash of what every chapter's results depend on besides its own source: the package code,
     the papers' reference tables, the model set's definition and, once they exist, the manifests
-    of the results it reads (they change with every retraining or re-extraction)."""
+    of the results it reads (they change with every retraining or re-extraction).
+
+    Parameters
+    ----------
+    profile : str
+        A built-in model set or a TOML file (``rankscale.modelsets.get``).
+    home : pathlib.Path, optional
+        Where the results live; default ``rankscale.paths.home()``.
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
     from rankscale.report import reference_dir
     from rankscale.runs import jobs
 
@@ -65,7 +78,28 @@ def code_fingerprint(profile: str, home: Path | None = None) -> str:
 
 
 def chapter_stamp(name: str, profile: str, fingerprint: str, extra: str = "") -> str:
-    """Hash of everything an executed chapter depends on; a changed stamp means re-execute."""
+    """Hash of everything an executed chapter depends on; a changed stamp means re-execute.
+
+    Parameters
+    ----------
+    name : str
+        A chapter of ``CHAPTERS`` or ``SCORECARD`` (``notebooks/<name>.py``).
+    profile, fingerprint : str
+        The model set, and ``code_fingerprint(profile)``.
+    extra : str
+        Anything else the chapter depends on (the scorecard: every chapter's stamp).
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+
+    Examples
+    --------
+    >>> stamp = chapter_stamp("a1_metric", "tiny", "0" * 64)
+    >>> len(stamp), stamp == chapter_stamp("a1_metric", "smoke", "0" * 64)
+    (64, False)
+    """
     return _sha256(name.encode(), profile.encode(), (NOTEBOOKS / f"{name}.py").read_bytes(),
                    fingerprint.encode(), extra.encode())
 
@@ -86,7 +120,27 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     The parameter cells get Jupyter Book's ``remove-cell`` tag and the notebook's metadata
     records its stamp, profile and the models it read (``metadata.rankscale``). On failure the
     partly executed notebook is kept as ``<name>.failed.ipynb`` and no ``<name>.ipynb`` of this
-    stamp exists.
+    stamp exists, and RankscaleError is raised with the cause.
+
+    Parameters
+    ----------
+    name : str
+        A chapter of ``CHAPTERS`` or ``SCORECARD``.
+    profile : str
+        The model set, injected as the notebook's ``profile`` parameter.
+    out : pathlib.Path
+        Folder of the executed notebooks (``executed_dir``).
+    stamp : str
+        ``chapter_stamp`` of this execution.
+    parameters : dict, optional
+        Further papermill parameters (the scorecard's ``executed_dir``).
+    models : list of dict, optional
+        ``rankscale.runs.models_used(profile)``, recorded in the metadata.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out/<name>.ipynb``.
     """
     import jupytext
     import nbformat
@@ -120,12 +174,35 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
 
 
 def executed_dir(profile: str, out: Path) -> Path:
+    """Folder of one model set's executed notebooks under the book's output folder ``out``.
+
+    Examples
+    --------
+    >>> executed_dir("tiny", Path("/tmp/out")).as_posix()
+    '/tmp/out/_build/executed/tiny'
+    """
     return out / "_build" / "executed" / modelsets.get(profile).name
 
 
 def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> list[Path]:
-    """Execute every chapter whose stamp changed, then the scorecard, with one progress bar;
-    returns the executed notebooks."""
+    """Execute every chapter whose stamp changed, then the scorecard, with one progress bar.
+
+    Parameters
+    ----------
+    profile : str
+        The model set; its results must be on disk (``rankscale.runs.prepare``).
+    out : pathlib.Path
+        The book's output folder; notebooks go to ``executed_dir(profile, out)``.
+    log : callable
+        Takes one line of progress text.
+    progress : bool
+        Show the progress bar.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Every executed notebook, chapters in ``CHAPTERS`` order, then the scorecard.
+    """
     from tqdm import tqdm
 
     from rankscale.runs import models_used
@@ -152,8 +229,29 @@ def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> li
 
 def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     """Copy the book sources and one set's executed notebooks into ``out/_build/stage``,
-    removing files no longer part of the book. Returns the folder and whether anything in it
-    changed (unchanged files are left alone)."""
+    removing files no longer part of the book; unchanged files are left alone.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        The book's output folder.
+    executed : list of pathlib.Path
+        Executed notebooks (``execute_all``), staged as ``book/chapters/<name>``.
+
+    Returns
+    -------
+    folder : pathlib.Path
+    changed : bool
+        Whether anything in the folder changed.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     folder, changed = stage(Path(out), [])
+    ...     folder.relative_to(out).as_posix(), changed, stage(Path(out), [])[1]
+    ('_build/stage', True, False)
+    """
     root = out / "_build" / "stage"
     wanted: dict[Path, Path] = {root / "_config.yml": ROOT / "_config.yml", root / "_toc.yml": ROOT / "_toc.yml"}
     for src in PAGES.rglob("*"):
@@ -177,8 +275,25 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
 def build_book(profile: str = "tiny", out: str | Path | None = None, log=print, progress: bool = True) -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
 
-    ``profile`` is a built-in model set or a TOML file (see ``rankscale.modelsets``). Returns
-    ``<out>/_build/html`` (``out`` defaults to the repository root).
+    Parameters
+    ----------
+    profile : str
+        A built-in model set or a TOML file (see ``rankscale.modelsets``).
+    out : str or pathlib.Path, optional
+        The book's output folder; default the repository root.
+    log, progress
+        One line of progress text at a time; show progress bars.
+
+    Returns
+    -------
+    pathlib.Path
+        ``<out>/_build/html``.
+
+    Examples
+    --------
+    ``make book PROFILE=tiny`` runs (trains, extracts and executes; minutes)::
+
+        build_book("tiny")
     """
     from rankscale.runs import prepare
 

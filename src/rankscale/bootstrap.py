@@ -49,6 +49,12 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     Returns
     -------
     ndarray of shape (n_boot, models, m)
+        ``out[b, i]`` is the metric of model ``i``'s sample under replicate ``b``.
+
+    Raises
+    ------
+    ValueError
+        If ``same_text`` is asked for samples of different lengths.
 
     Examples
     --------
@@ -82,10 +88,28 @@ def _indices(sample: Sample, n: int, by: str | None, rng: np.random.Generator) -
 
 
 def interval(value: float, replicates, level: float = LEVEL) -> tuple[float, float] | None:
-    """The two-sided ``level`` interval: ``value`` -+ z * (standard deviation of ``replicates``);
-    None where the value or some replicate is not finite (the quantity could not be computed on
-    some resample, so nothing can be said of its noise).
+    """The two-sided ``level`` interval: ``value`` -+ z * (standard deviation of ``replicates``).
 
+    z is the normal quantile of ``(1 + level) / 2``. None where the value or some replicate is
+    not finite (the quantity could not be computed on some resample, so nothing can be said of
+    its noise).
+
+    Parameters
+    ----------
+    value : float
+        The quantity measured on the data themselves.
+    replicates : array_like of shape (n_boot,)
+        The same quantity on each bootstrap replicate (``resample``).
+    level : float
+        Two-sided coverage, ``LEVEL`` (0.95) by default.
+
+    Returns
+    -------
+    tuple of (float, float) or None
+        (low, high).
+
+    Examples
+    --------
     >>> [round(end, 4) for end in interval(1.0, [0.9, 1.1], level=0.6827)]
     [0.9, 1.1]
     >>> interval(1.0, [0.9, np.nan]) is None
@@ -99,10 +123,25 @@ def interval(value: float, replicates, level: float = LEVEL) -> tuple[float, flo
 
 
 def side(bounds: tuple[float, float] | None, threshold: float = 0.0) -> int:
-    """Where an interval lies with respect to ``threshold``: +1 wholly above, -1 wholly below, 0 if
-    it holds the threshold or is missing. A claim that a difference (or a direction) exists needs
-    its side; a claim of parity fails only on the other side.
+    """Where an interval lies with respect to ``threshold``.
 
+    A claim that a difference (or a direction) exists needs its side; a claim of parity fails
+    only on the other side.
+
+    Parameters
+    ----------
+    bounds : tuple of (float, float) or None
+        An interval (``interval``); None: missing.
+    threshold : float
+        The value compared with.
+
+    Returns
+    -------
+    int
+        +1 wholly above, -1 wholly below, 0 if it holds the threshold or is missing.
+
+    Examples
+    --------
     >>> side((0.1, 0.3)), side((-0.3, -0.1)), side((-0.1, 0.1)), side((0.85, 0.9), 0.8), side(None)
     (1, -1, 0, 1, 0)
     """
@@ -113,9 +152,23 @@ def side(bounds: tuple[float, float] | None, threshold: float = 0.0) -> int:
 
 
 def within(bounds: tuple[float, float] | None, band: tuple[float, float]) -> bool | None:
-    """An equivalence test: True if an interval lies inside ``band``, False if wholly outside it,
-    None if it crosses an edge or is missing (the data do not decide).
+    """An equivalence test: whether an interval lies inside ``band``.
 
+    Parameters
+    ----------
+    bounds : tuple of (float, float) or None
+        An interval (``interval``); None: missing.
+    band : tuple of (float, float)
+        (low, high) edges of the band of equivalence, edges included.
+
+    Returns
+    -------
+    bool or None
+        True if the interval lies inside ``band``, False if wholly outside it, None if it
+        crosses an edge or is missing (the data do not decide).
+
+    Examples
+    --------
     >>> within((0.9, 1.1), (0.8, 1.25)), within((1.5, 2.0), (0.8, 1.25)), within((0.7, 0.9), (0.8, 1.25))
     (True, False, None)
     """
@@ -132,10 +185,25 @@ def within(bounds: tuple[float, float] | None, band: tuple[float, float]) -> boo
 def line_fits(x, y) -> tuple[np.ndarray, np.ndarray]:
     """Least-squares slopes and R^2 of ``y`` on ``x`` along the last axis, every row at once.
 
-    x : (m,) abscissae (e.g. log S), at least two distinct; y : (..., m) ordinates, one row per
-    replicate (e.g. the log of a metric). Returns (slope, r2), each of shape y.shape[:-1]; nan
-    where a row holds a value that is not finite. R^2 is 1 for a row with no spread.
+    Parameters
+    ----------
+    x : array_like of shape (m,)
+        Abscissae (e.g. log S), at least two distinct.
+    y : array_like of shape (..., m)
+        Ordinates, one row per replicate (e.g. the log of a metric).
 
+    Returns
+    -------
+    slope, r2 : ndarray of shape y.shape[:-1]
+        nan where a row holds a value that is not finite. R^2 is 1 for a row with no spread.
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not 1-d with two distinct values or ``y``'s last axis is not ``len(x)`` long.
+
+    Examples
+    --------
     >>> s, r2 = line_fits(np.log([1e3, 1e4, 1e5]), np.log([[4.0, 2.0, 1.0], [4.0, np.inf, 1.0]]))
     >>> np.round(s, 5), np.round(r2, 5)
     (array([-0.30103,      nan]), array([ 1., nan]))
@@ -159,6 +227,17 @@ def line_fits(x, y) -> tuple[np.ndarray, np.ndarray]:
 def log_or_nan(values) -> np.ndarray:
     """Natural logarithm of positive finite values, nan elsewhere (no warning), for log-log fits.
 
+    Parameters
+    ----------
+    values : array_like
+        Any shape.
+
+    Returns
+    -------
+    ndarray of float64, of the shape of ``values``
+
+    Examples
+    --------
     >>> log_or_nan([1.0, 0.0, -1.0]).tolist()
     [0.0, nan, nan]
     """

@@ -105,6 +105,19 @@ SETS_HELP = "a built-in model set (smoke, tiny, reduced, full) or a .toml file o
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m rankscale``: one subcommand per task, each naming its function in ``run``.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+
+    Examples
+    --------
+    >>> args = build_parser().parse_args(["extract", "--model", "EleutherAI/pythia-70m", "--corpus", "pydocs",
+    ...                                   "--out", "results/pythia-70m"])
+    >>> args.command, args.batch_size, args.dtype, args.run.__name__
+    ('extract', None, 'auto', '_extract')
+    """
     parser = argparse.ArgumentParser(prog="python -m rankscale", description=__doc__)
     parser.add_argument("--version", action="version", version=f"rankscale {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -173,6 +186,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; a RankscaleError is printed as one line on stderr, not as a traceback.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after ``python -m rankscale``; default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The exit status: 0, 2 after a RankscaleError, 130 when interrupted.
+
+    Examples
+    --------
+    >>> main(["check-profile", "tiny"])
+    model set 'tiny': the book can be computed here
+    0
+    >>> main(["check-profile", "no-such-set"])  # the reason goes to stderr
+    2
+    """
     args = build_parser().parse_args(argv)
     try:
         args.run(args)

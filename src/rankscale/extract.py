@@ -55,7 +55,20 @@ def _full_fp32_matmul():
 
 
 def fp32_head(model, n_real: int) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """The output head's weight (and bias) restricted to the first ``n_real`` rows, in fp32."""
+    """The output head's weight (and bias) restricted to the first ``n_real`` rows, in fp32.
+
+    Parameters
+    ----------
+    model : transformers.PreTrainedModel
+        A causal language model (``get_output_embeddings``).
+    n_real : int
+        The tokenizer's real tokens (``rankscale.models.real_vocab_size``); padding rows are dropped.
+
+    Returns
+    -------
+    weight : torch.Tensor of float32, shape (n_real, d)
+    bias : torch.Tensor of float32, shape (n_real,), or None
+    """
     head = model.get_output_embeddings()
     weight = head.weight[:n_real].detach().float()
     bias = getattr(head, "bias", None)
@@ -68,9 +81,33 @@ def head_rank_counts(
 ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
     """Log-probability, ``gt``, ``ge`` and the top log-probabilities for one chunk of hidden states.
 
-    hidden : (c, d) any dtype; targets : (c,) int64; weight : (V, d) fp32; bias : (V,) or None;
-    temperature : the logits are divided by it before the softmax and the rank counts (1: as they are).
-    Returns float32 (c,), int64 (c,), int64 (c,), float32 (c, min(TOP_K, V)) best first.
+    Parameters
+    ----------
+    hidden : torch.Tensor, shape (c, d)
+        Final hidden states, any dtype (computed in fp32).
+    targets : torch.Tensor of int64, shape (c,)
+        The token each hidden state predicts.
+    weight : torch.Tensor of float32, shape (V, d)
+    bias : torch.Tensor of float32, shape (V,), or None
+        The output head (``fp32_head``).
+    temperature : float
+        The logits are divided by it before the softmax and the rank counts (1: as they are).
+
+    Returns
+    -------
+    logp : torch.Tensor of float32, shape (c,)
+    gt, ge : torch.Tensor of int64, shape (c,)
+        Tokens scoring strictly above the target, and at or above it (target excluded).
+    top : torch.Tensor of float32, shape (c, min(TOP_K, V))
+        Log-probabilities of the best tokens, best first.
+
+    Examples
+    --------
+    A target tied with one token and below another:
+
+    >>> logp, gt, ge, top = head_rank_counts(torch.tensor([[2.0, 1.0, 1.0]]), torch.tensor([1]), torch.eye(3), None)
+    >>> gt.tolist(), ge.tolist(), round(logp.item(), 4), tuple(top.shape)
+    ([1], [2], -1.5514, (1, 3))
     """
     logits = hidden.float() @ weight.T
     if bias is not None:
@@ -88,7 +125,25 @@ def head_rank_counts(
 def default_chunk_tokens(n_real: int, device: torch.device) -> int:
     """Hidden states per head chunk: about 8 MiB of fp32 logits on CPU, where a chunk that stays
     in cache makes the comparisons cheap (measured in benchmarks/extract_bench.py), and 1 GiB on
-    accelerators, where larger matmuls win."""
+    accelerators, where larger matmuls win.
+
+    Parameters
+    ----------
+    n_real : int
+        Vocabulary entries per row of logits.
+    device : torch.device or str
+        Where the head runs.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    Examples
+    --------
+    >>> default_chunk_tokens(50_000, "cpu"), default_chunk_tokens(50_000, "cuda")
+    (41, 5368)
+    """
     budget = (8 << 20) if torch.device(device).type == "cpu" else (1 << 30)
     return max(1, budget // (4 * n_real))
 
@@ -110,9 +165,29 @@ def rank_records(
     padding or attention mask is ever needed and a window's numbers do not depend on its
     batch-mates.
 
-    Returns a dict of arrays of length sum(len(w) - 1): ``logp`` float32, ``gt``/``ge``/``target``
-    int32, ``window`` int32 (index into ``windows``), and ``top_logp`` float32 of shape
-    (n, TOP_K) (padded with -inf if the vocabulary has fewer than TOP_K tokens).
+    Parameters
+    ----------
+    model : transformers.PreTrainedModel
+        A causal language model, already loaded (``rankscale.models.load_model``).
+    windows : list of ndarray of int, each of shape (length,)
+        Token ids, every one below ``n_real``.
+    n_real : int
+        The tokenizer's real tokens; the head is cut to them (``fp32_head``).
+    batch_size : int
+        Windows per forward pass, at least 1.
+    chunk_tokens : int, optional
+        Hidden states per head chunk; default ``default_chunk_tokens``.
+    progress : tqdm.tqdm, optional
+        Advanced by the targets of each batch.
+    temperature : float
+        Divides the logits (``head_rank_counts``).
+
+    Returns
+    -------
+    dict of str to ndarray
+        Arrays of length n = sum(len(w) - 1): ``logp`` float32, ``gt``/``ge``/``target`` int32,
+        ``window`` int32 (index into ``windows``), and ``top_logp`` float32 of shape (n, TOP_K)
+        (padded with -inf if the vocabulary has fewer than TOP_K tokens).
     """
     if batch_size < 1:
         raise RankscaleError(f"batch size must be at least 1, got {batch_size}")
@@ -206,7 +281,13 @@ def _load_gguf(path: str, sha256: str, dtype: str, device: str, device_map: str 
 
 def model_key(model: str) -> str:
     """How a result names its model: a local directory or GGUF file by its absolute path, a hub id
-    as given."""
+    as given.
+
+    Examples
+    --------
+    >>> model_key("EleutherAI/pythia-70m")
+    'EleutherAI/pythia-70m'
+    """
     path = Path(model).expanduser()
     return str(path.resolve()) if path.is_dir() or is_gguf(model) else model
 
@@ -253,35 +334,56 @@ def extract(
 ) -> Path:
     """Extract records for one (model, corpus) pair into ``out_dir``, resuming or reusing it.
 
+    A finished extraction with the same settings is reused without loading the model; an
+    unfinished one is resumed from its last whole shard.
+
     Parameters
     ----------
-    model : local directory, ``.gguf`` file or hub id (see ``rankscale.models.load_model``). A
-        GGUF file is checked (``rankscale.models.check_gguf``) before ``out_dir`` is touched.
-    corpus : a named corpus or a local ``.txt``/``.jsonl`` file.
-    n_tokens : number of target tokens to record; None: every window the corpus's sampling
-        gives (for the papers' corpora, the first 512 tokens of 1000 documents).
-    out_dir : directory that will hold ``manifest.json`` and ``shard-*.npz``.
-    dtype : body dtype, ``float32``, ``bfloat16``, ``float16`` or ``auto`` (bfloat16 on GPUs,
-        float32 on CPU); the resolved name is part of the result's identity.
-    device : where the whole model goes; with ``device_map="auto"`` accelerate spreads it over
-        every visible GPU instead (for models larger than one GPU).
-    batch_size : windows per forward pass; None: as many as a shard holds on GPUs, ``CPU_BATCH``
-        on CPU. Halved on out-of-memory until it fits; results do not depend on it.
-    window_len : tokens per window; default min(512, the model's maximum positions), 512 being
-        paper A's window. Reading the model's config for this default needs no weights.
-    force : recompute even if ``out_dir`` holds a finished or different extraction.
-    replace : replace an extraction of other settings in ``out_dir`` instead of refusing it (a
-        finished one of the same settings is still reused, an unfinished one resumed).
-    progress, bar, label : show a progress bar of the tokens; ``bar`` is an open bar to advance
-        instead of a new one (one bar over many extractions), ``label`` what it shows as running.
-    temperature : divide the logits by this T > 0 before the softmax and the rank counts (default 1:
-        the model's own distribution). Part of the result's identity where it is not 1.
+    model : str
+        Local directory, ``.gguf`` file or hub id (see ``rankscale.models.load_model``). A GGUF
+        file is checked (``rankscale.models.check_gguf``) before ``out_dir`` is touched.
+    corpus : str
+        A named corpus or a local ``.txt``/``.jsonl`` file.
+    n_tokens : int or None
+        Number of target tokens to record; None: every window the corpus's sampling gives (for
+        the papers' corpora, the first 512 tokens of 1000 documents).
+    out_dir : str or pathlib.Path
+        Directory that will hold ``manifest.json`` and ``shard-*.npz``.
+    dtype : str
+        Body dtype, ``float32``, ``bfloat16``, ``float16`` or ``auto`` (bfloat16 on GPUs, float32
+        on CPU); the resolved name is part of the result's identity.
+    device, device_map : str
+        Where the whole model goes; with ``device_map="auto"`` accelerate spreads it over every
+        visible GPU instead (for models larger than one GPU).
+    revision : str, optional
+        Hub revision (branch, tag or commit) of a hub model.
+    batch_size : int, optional
+        Windows per forward pass; None: as many as a shard holds on GPUs, ``CPU_BATCH`` on CPU.
+        Halved on out-of-memory until it fits; results do not depend on it.
+    window_len : int, optional
+        Tokens per window; default min(512, the model's maximum positions), 512 being paper A's
+        window. Reading the model's config for this default needs no weights.
+    seed, shard_tokens, text_field
+        Window sampling seed; about how many targets a shard holds; the text field of a ``.jsonl`` corpus.
+    force : bool
+        Recompute even if ``out_dir`` holds a finished or different extraction.
+    replace : bool
+        Replace an extraction of other settings in ``out_dir`` instead of refusing it (a finished
+        one of the same settings is still reused, an unfinished one resumed).
+    progress, bar, label
+        Show a progress bar of the tokens; ``bar`` is an open bar to advance instead of a new one
+        (one bar over many extractions), ``label`` what it shows as running.
+    temperature : float
+        Divide the logits by this T > 0 before the softmax and the rank counts (default 1: the
+        model's own distribution). Part of the result's identity where it is not 1.
 
-    Returns the directory. A finished extraction with the same settings is reused without
-    loading the model; an unfinished one is resumed from its last whole shard.
-
-    Example
+    Returns
     -------
+    pathlib.Path
+        ``out_dir``.
+
+    Examples
+    --------
     >>> extract("models/tiny/neox-d64", "notes.txt", 20_000, "results/d64-notes")  # doctest: +SKIP
     >>> extract("EleutherAI/pythia-1b", "wikipedia", None, "results/pythia-1b-wikipedia",
     ...         dtype="auto", device="cuda")  # doctest: +SKIP

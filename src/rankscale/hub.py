@@ -16,7 +16,25 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     """True if a TCP connection to the hub endpoint (``HF_ENDPOINT``, default huggingface.co) opens.
 
     Checked before any network load because the hub client retries for about 20 s before
-    giving up, which is a long wait for a message we can give at once.
+    giving up, which is a long wait for a message we can give at once. With ``HF_HUB_OFFLINE``
+    set (``1``, ``true`` or ``yes``) the hub counts as unreachable and nothing is tried.
+
+    Parameters
+    ----------
+    timeout : float
+        Seconds to wait for the connection.
+
+    Returns
+    -------
+    bool
+        Whether the connection opened.
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"HF_HUB_OFFLINE": "1"}):
+    ...     hub_reachable()
+    False
     """
     if os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}:
         return False
@@ -30,9 +48,27 @@ def hub_reachable(timeout: float = 3.0) -> bool:
 
 
 def hub_cache_dir() -> Path:
-    """The local hub cache as huggingface_hub resolves it: ``$HF_HUB_CACHE``, else ``$HF_HOME/hub``,
-    else ``~/.cache/huggingface/hub``. Read here without importing huggingface_hub, so that the
-    check of ``make book`` can run before the environment is installed."""
+    """The local hub cache as huggingface_hub resolves it.
+
+    ``$HF_HUB_CACHE``, else ``$HF_HOME/hub``, else ``$XDG_CACHE_HOME/huggingface/hub`` (by
+    default ``~/.cache/huggingface/hub``). Read here without importing huggingface_hub, so that
+    the check of ``make book`` can run before the environment is installed.
+
+    Returns
+    -------
+    pathlib.Path
+        The cache folder, with ``~`` expanded; it need not exist.
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"HF_HUB_CACHE": "/scratch/hub"}):
+    ...     hub_cache_dir().as_posix()
+    '/scratch/hub'
+    >>> with mock.patch.dict("os.environ", {"HF_HUB_CACHE": "", "HF_HOME": "/scratch/hf"}):
+    ...     hub_cache_dir().as_posix()
+    '/scratch/hf/hub'
+    """
     if os.environ.get("HF_HUB_CACHE"):
         return Path(os.environ["HF_HUB_CACHE"]).expanduser()
     home = os.environ.get("HF_HOME") or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "huggingface"
@@ -40,9 +76,37 @@ def hub_cache_dir() -> Path:
 
 
 def in_hub_cache(hub_id: str, revision: str | None = None) -> bool:
-    """Whether the local hub cache holds ``hub_id`` (at ``revision``): a snapshot with its
-    config.json, found through the cache's ``refs/<revision>`` file where a revision is named
-    (layout ``models--<org>--<name>/{refs,snapshots/<commit>}/``)."""
+    """Whether the local hub cache holds ``hub_id`` (at ``revision``).
+
+    A model counts as cached when a snapshot holds its ``config.json``, found through the
+    cache's ``refs/<revision>`` file where a revision is named, the revision being taken as a
+    commit otherwise (layout ``models--<org>--<name>/{refs,snapshots/<commit>}/``).
+
+    Parameters
+    ----------
+    hub_id : str
+        Hub repository, ``org/name``.
+    revision : str, optional
+        Branch, tag or commit; None: any snapshot.
+
+    Returns
+    -------
+    bool
+        Whether such a snapshot is in ``hub_cache_dir()``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from unittest import mock
+    >>> with tempfile.TemporaryDirectory() as cache, mock.patch.dict("os.environ", {"HF_HUB_CACHE": cache}):
+    ...     repo = Path(cache) / "models--org--lm"
+    ...     (repo / "snapshots" / "abc123").mkdir(parents=True)
+    ...     _ = (repo / "snapshots" / "abc123" / "config.json").write_text("{}")
+    ...     (repo / "refs").mkdir()
+    ...     _ = (repo / "refs" / "step100").write_text("abc123")
+    ...     in_hub_cache("org/lm"), in_hub_cache("org/lm", "step100"), in_hub_cache("org/lm", "step200")
+    (True, True, False)
+    """
     repo = hub_cache_dir() / f"models--{hub_id.replace('/', '--')}"
     if revision is None:
         return any((repo / "snapshots").glob("*/config.json"))
@@ -52,10 +116,36 @@ def in_hub_cache(hub_id: str, revision: str | None = None) -> bool:
 
 
 def cached_file(hub_id: str, filename: str, revision: str | None = None) -> Path | None:
-    """A file of ``hub_id`` (at ``revision``, default ``main``) in the local hub cache, or None
-    if the cache does not hold it; never downloads. A revision is found through the cache's
-    ``refs/`` file or is itself a commit; with no revision and no ``refs/main``, any cached
-    snapshot holding the file is used."""
+    """A file of ``hub_id`` (at ``revision``, default ``main``) in the local hub cache; never downloads.
+
+    A revision is found through the cache's ``refs/`` file or is itself a commit; with no
+    revision and no ``refs/main``, any cached snapshot holding the file is used.
+
+    Parameters
+    ----------
+    hub_id : str
+        Hub repository, ``org/name``.
+    filename : str
+        File inside the repository, e.g. ``tokenizer.json``.
+    revision : str, optional
+        Branch, tag or commit; None: ``main``, else any snapshot.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The cached file; None if the cache does not hold it.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from unittest import mock
+    >>> with tempfile.TemporaryDirectory() as cache, mock.patch.dict("os.environ", {"HF_HUB_CACHE": cache}):
+    ...     snapshot = Path(cache) / "models--org--lm" / "snapshots" / "abc123"
+    ...     snapshot.mkdir(parents=True)
+    ...     _ = (snapshot / "tokenizer.json").write_text("{}")
+    ...     cached_file("org/lm", "tokenizer.json").name, cached_file("org/lm", "vocab.txt")
+    ('tokenizer.json', None)
+    """
     repo = hub_cache_dir() / f"models--{hub_id.replace('/', '--')}"
     ref = repo / "refs" / (revision or "main")
     commit = ref.read_text().strip() if ref.is_file() else revision

@@ -42,12 +42,37 @@ METADATA = "ladder.json"
 
 def swiglu_width(d_model: int) -> int:
     """Hidden width of a Llama MLP: 8/3 x d_model (the SwiGLU's three matrices then hold as many
-    parameters as a 4 x d_model GELU MLP's two), rounded up to a multiple of 8."""
+    parameters as a 4 x d_model GELU MLP's two), rounded up to a multiple of 8.
+
+    Examples
+    --------
+    >>> swiglu_width(64), swiglu_width(96)
+    (176, 256)
+    """
     return -(-8 * d_model // 3 // 8) * 8
 
 
 def model_config(arch: str, size: LadderSize, vocab_size: int, seq_len: int):
-    """The transformers config of one ladder model; both architectures keep an untied head."""
+    """The transformers config of one ladder model; both architectures keep an untied head.
+
+    Parameters
+    ----------
+    arch : str
+        ``"neox"`` or ``"llama"`` (``rankscale.modelsets.ARCHITECTURES``); another raises RankscaleError.
+    size : LadderSize
+    vocab_size, seq_len : int
+        Tokens of the tokenizer; maximum positions.
+
+    Returns
+    -------
+    transformers.GPTNeoXConfig or transformers.LlamaConfig
+
+    Examples
+    --------
+    >>> config = model_config("llama", LadderSize(d_model=16, n_layers=1, n_heads=1), 4096, 256)
+    >>> type(config).__name__, config.intermediate_size, config.tie_word_embeddings
+    ('LlamaConfig', 48, False)
+    """
     from transformers import GPTNeoXConfig, LlamaConfig
 
     if arch == "neox":
@@ -75,11 +100,27 @@ def model_class(arch: str):
 
 
 def set_dir(model_set: ModelSet, home: Path) -> Path:
-    """``models/<set>`` under ``home``: the tokenizer and every ladder family of the set."""
+    """``models/<set>`` under ``home``: the tokenizer and every ladder family of the set.
+
+    Examples
+    --------
+    >>> from rankscale.modelsets import get
+    >>> set_dir(get("tiny"), Path("/home/me")).as_posix()
+    '/home/me/models/tiny'
+    """
     return home / "models" / model_set.name
 
 
 def model_dir(model_set: ModelSet, ladder: Ladder, size: LadderSize, home: Path) -> Path:
+    """``models/<set>/<arch>/<size>`` under ``home``: one ladder model's directory.
+
+    Examples
+    --------
+    >>> from rankscale.modelsets import get
+    >>> tiny = get("tiny")
+    >>> model_dir(tiny, tiny.families[1].ladder, LadderSize(16, 1, 1), Path("/home/me")).as_posix()
+    '/home/me/models/tiny/llama/d16-l1'
+    """
     return set_dir(model_set, home) / ladder.arch / size.name
 
 
@@ -88,7 +129,19 @@ def model_dir(model_set: ModelSet, ladder: Ladder, size: LadderSize, home: Path)
 
 def train_tokenizer(texts: list[str], vocab_size: int) -> PreTrainedTokenizerFast:
     """A byte-level BPE tokenizer (GPT-2 style pre-tokenisation, no prefix space) with one
-    special token, ``<|endoftext|>``, which separates documents."""
+    special token, ``<|endoftext|>``, which separates documents.
+
+    Parameters
+    ----------
+    texts : list of str
+        The training text.
+    vocab_size : int
+        Tokens wanted, the 256 bytes and ``<|endoftext|>`` included.
+
+    Returns
+    -------
+    transformers.PreTrainedTokenizerFast
+    """
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -113,7 +166,19 @@ def _head_of(docs: list[str], n_chars: int) -> list[str]:
 
 
 def ensure_tokenizer(training: LadderTraining, root: Path) -> PreTrainedTokenizerFast:
-    """Load the tokenizer in ``root/tokenizer``, training and saving it first if it is missing."""
+    """Load the tokenizer in ``root/tokenizer``, training and saving it first if it is missing.
+
+    Parameters
+    ----------
+    training : LadderTraining
+        Its ``train_corpora``, ``tokenizer_chars`` and ``vocab_size`` define the tokenizer.
+    root : pathlib.Path
+        The set's directory (``set_dir``).
+
+    Returns
+    -------
+    transformers.PreTrainedTokenizerFast
+    """
     from transformers import PreTrainedTokenizerFast
 
     path = root / "tokenizer"
@@ -131,6 +196,17 @@ def training_sequences(training: LadderTraining, tokenizer) -> np.ndarray:
     Each training corpus becomes one stream (documents in their fixed order, each followed by
     ``<|endoftext|>``) cut into sequences; sequences are then taken from the corpora in turn, a
     corpus dropping out when it runs dry.
+
+    Parameters
+    ----------
+    training : LadderTraining
+    tokenizer : transformers.PreTrainedTokenizerFast
+        The set's tokenizer (``ensure_tokenizer``).
+
+    Returns
+    -------
+    ndarray of int64, shape (steps * batch_size, seq_len + 1)
+        Fails (RankscaleError) if the corpora hold fewer sequences.
     """
     n_seq, width = training.steps * training.batch_size, training.seq_len + 1
     per_corpus = []
@@ -158,12 +234,39 @@ def peak_lr(size: LadderSize, training: LadderTraining) -> float:
     Adam's best rate falls roughly as 1 / width. On the tiny ladder's 1000 steps, though, wide
     models are short of steps rather than unstable: scaling their rate down from width 64 was
     measured to make d96 and d160 worse, so no tiny model is scaled (``lr_width`` 256).
+
+    Examples
+    --------
+    >>> from rankscale.modelsets import get
+    >>> training = get("tiny").training
+    >>> peak_lr(LadderSize(160, 4, 4), training), peak_lr(LadderSize(1024, 4, 4), training)
+    (0.002, 0.0005)
     """
     return training.lr * min(1.0, training.lr_width / size.d_model)
 
 
 def learning_rate(step: int, training: LadderTraining, peak: float) -> float:
-    """Linear warmup to ``peak`` over ``warmup`` steps, then cosine decay to ``min_lr_ratio * peak``."""
+    """Linear warmup to ``peak`` over ``warmup`` steps, then cosine decay to ``min_lr_ratio * peak``.
+
+    Parameters
+    ----------
+    step : int
+        0-based training step, below ``training.steps``.
+    training : LadderTraining
+    peak : float
+        The size's peak rate (``peak_lr``).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> from rankscale.modelsets import get
+    >>> training = get("tiny").training  # 100 warmup steps of 1000
+    >>> [round(learning_rate(step, training, 1.0), 3) for step in (0, 99, 550, 999)]
+    [0.01, 1.0, 0.55, 0.1]
+    """
     if step < training.warmup:
         return peak * (step + 1) / training.warmup
     progress = (step - training.warmup) / max(1, training.steps - training.warmup)
@@ -195,9 +298,29 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
                 bar: tqdm | None = None) -> dict:
     """Train one ladder model on ``sequences`` and save it (atomically) to ``out``.
 
-    ``keep`` lists the steps whose checkpoints are saved, ``label`` goes into ``ladder.json``
-    (set and family), and ``bar`` is advanced by one per step. Returns the metadata written to
-    ``ladder.json``.
+    Parameters
+    ----------
+    arch : str
+        ``"neox"`` or ``"llama"``.
+    size : LadderSize
+    training : LadderTraining
+    sequences : ndarray of int64, shape (steps * batch_size, seq_len + 1)
+        The token stream (``training_sequences``).
+    tokenizer : transformers.PreTrainedTokenizerFast
+        Saved beside the model.
+    out : pathlib.Path
+        The model directory (``model_dir``); it exists only once training has finished.
+    keep : tuple of int
+        Steps whose checkpoints are saved (``checkpoints/step<N>``).
+    label : dict, optional
+        Goes into ``ladder.json`` (set and family).
+    bar : tqdm.tqdm, optional
+        Advanced by one per step.
+
+    Returns
+    -------
+    dict
+        The metadata written to ``ladder.json``.
     """
     import torch
 
@@ -260,8 +383,23 @@ def _ladder_plan(model_set: ModelSet, home: Path) -> list[tuple[str, Ladder, Lad
 
 
 def missing_models(model_set: ModelSet, home: Path) -> list[tuple[str, Ladder, LadderSize, Path]]:
-    """The ladder models of the set not trained yet under ``home``; refuses models trained with
-    other settings than the set now defines."""
+    """The ladder models of the set not trained yet under ``home``; refuses (RankscaleError)
+    models trained with other settings than the set now defines.
+
+    Returns
+    -------
+    list of (str, Ladder, LadderSize, pathlib.Path)
+        Family name, ladder, size and model directory of each, in set order.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from rankscale.modelsets import get
+    >>> with tempfile.TemporaryDirectory() as home:
+    ...     missing = missing_models(get("tiny"), Path(home))
+    >>> len(missing), missing[0][0], missing[0][2].name
+    (11, 'NeoX ladder', 'd16-l1')
+    """
     plan = _ladder_plan(model_set, home)
     for _, ladder, size, path in plan:
         _check_trained_as(ladder.arch, size, model_set.training, path)
@@ -270,8 +408,21 @@ def missing_models(model_set: ModelSet, home: Path) -> list[tuple[str, Ladder, L
 
 def build_ladder(model_set: ModelSet, home: Path, progress: bool = True) -> list[Path]:
     """Train every ladder model of the set that does not exist yet under ``home``, with one
-    progress bar over all of their steps. Returns the model directories in set order; with
-    nothing to train it reads no corpus."""
+    progress bar over all of their steps; with nothing to train it reads no corpus.
+
+    Parameters
+    ----------
+    model_set : ModelSet
+    home : pathlib.Path
+        Models go to ``set_dir(model_set, home)``.
+    progress : bool
+        Show the progress bar.
+
+    Returns
+    -------
+    list of pathlib.Path
+        Every ladder model's directory, in set order (empty for a set without ladder).
+    """
     if not model_set.ladder_families:
         return []
     root = set_dir(model_set, home)
@@ -316,7 +467,13 @@ def _check_trained_as(arch: str, size: LadderSize, training: LadderTraining, pat
 
 
 def ladder_models(model_set: ModelSet, home: Path) -> list[dict]:
-    """Metadata (``ladder.json`` plus ``path``) of every ladder model of a trained set, in set order."""
+    """Metadata (``ladder.json`` plus ``path``) of every ladder model of a trained set, in set order.
+
+    Returns
+    -------
+    list of dict
+        Fails (RankscaleError) if a model is not trained yet (``build_ladder``).
+    """
     out = []
     for _, _, _, path in _ladder_plan(model_set, home):
         if not (path / METADATA).exists():

@@ -73,9 +73,8 @@ def auto_dtype(device: str) -> str:
 
 @contextlib.contextmanager
 def no_transformers_bars():
-    """Switch off transformers' own progress bars ("Loading weights", "Writing model shards")
-    while reading or writing local files: they take a second and repeat for every model, so they
-    only bury the one progress display each stage of the book shows. Downloads keep theirs."""
+    """Switch off transformers' progress bars ("Loading weights") while reading or writing local
+    files: repeated for every model, they bury the book's one display per stage. Not downloads'."""
     from transformers.utils import logging as hf_logging
 
     was_on = hf_logging.is_progress_bar_enabled()
@@ -138,8 +137,8 @@ def gguf_info(path: str | Path) -> GGUFInfo:
     question. Results are cached per path, size and modification time: reading the metadata
     parses the whole tokenizer and hashing reads every byte, and extraction asks several times.
 
-    Example
-    -------
+    Examples
+    --------
     >>> gguf_info("SmolLM2-135M-Instruct.Q4_1.gguf").quantization  # doctest: +SKIP
     'Q4_1'
     """
@@ -285,24 +284,26 @@ def load_model(
 
     Parameters
     ----------
-    name : a directory written by ``save_pretrained``, a ``.gguf`` file (model and tokenizer both
-        from the file, de-quantised; checked first with ``check_gguf``) or a hub id
-        (``EleutherAI/pythia-70m``).
-    dtype : dtype of the model body; checked after loading. The output head is always evaluated
-        in fp32 by ``rankscale.extract`` whatever this is.
-    device : torch device for the whole model; weights are loaded straight onto it.
-    device_map : ``"auto"`` spreads the model over every visible GPU with accelerate, for models
-        larger than one GPU (``device`` is then ignored). Raises if accelerate would have to
-        offload part of it to CPU memory or disk: give the job more GPUs instead.
-    revision : hub revision (branch, tag or commit, e.g. ``"step1000"`` for Pythia checkpoints);
-        unused for a GGUF file.
+    name : str
+        A ``save_pretrained`` directory, a ``.gguf`` file (model and tokenizer from the file,
+        de-quantised; ``check_gguf`` first) or a hub id (``EleutherAI/pythia-70m``).
+    dtype : str or torch.dtype
+        Body dtype, checked after loading; ``rankscale.extract`` evaluates the head in fp32 anyway.
+    device : str
+        Torch device for the whole model; weights are loaded straight onto it.
+    device_map : str, optional
+        ``"auto"`` spreads the model over every visible GPU with accelerate (``device`` is then
+        ignored); raises rather than offload part of it to CPU or disk: give the job more GPUs.
+    revision : str, optional
+        Hub revision (branch, tag or commit, e.g. ``"step1000"`` for Pythia); not for GGUF files.
 
     Returns
     -------
-    (model, tokenizer), the model in eval mode.
+    model, tokenizer : transformers.PreTrainedModel, transformers.PreTrainedTokenizerBase
+        The model in eval mode.
 
-    Example
-    -------
+    Examples
+    --------
     >>> model, tok = load_model("models/tiny/neox-d64", dtype="float32")  # doctest: +SKIP
     """
     torch_dtype = resolve_dtype(dtype)
@@ -368,10 +369,9 @@ def _read_config(name: str, revision: str | None = None, download: bool = False)
 
 
 def max_positions(name: str, revision: str | None = None) -> int | None:
-    """The longest input a model accepts (``max_position_embeddings``), read from its config
-    alone, or for a GGUF file its context length (``gguf_info``, which raises if the file is not
-    a readable GGUF file); None if the config does not say or cannot be read yet (loading
-    reports why)."""
+    """The longest input a model accepts: ``max_position_embeddings`` from its config alone, or a
+    GGUF file's context length (``gguf_info``, which raises if it cannot read the file); None if
+    the config does not say or cannot be read yet (loading reports why)."""
     if is_gguf(name):
         return gguf_info(name).context_length
     config = _read_config(name, revision)
@@ -474,18 +474,18 @@ def check_params(hub_id: str, config: str | Path | None = None) -> ParamCheck:
 
     Parameters
     ----------
-    hub_id : a key of ``REGISTRY``.
-    config : a directory holding the model's ``config.json`` (a downloaded snapshot, or one
-        written by ``PretrainedConfig.save_pretrained``). By default the config is read from the
-        local hub cache, or fetched from the hub (a few kB) when it is reachable; gated
-        repositories without a token give no config.
+    hub_id : str
+        A key of ``REGISTRY``.
+    config : str or pathlib.Path, optional
+        A directory holding the model's ``config.json`` (a snapshot, or ``save_pretrained``'s);
+        default: the local hub cache, else the hub (a few kB) when reachable (not gated ones).
 
     Returns
     -------
-    ParamCheck with both counts; ``computed`` None where no config could be had.
+    ParamCheck
 
-    Example
-    -------
+    Examples
+    --------
     >>> check_params("EleutherAI/pythia-70m").used  # doctest: +SKIP
     18915328
     """

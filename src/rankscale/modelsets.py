@@ -191,7 +191,13 @@ class ModelSet:
 
 
 def is_hub_id(source: str) -> bool:
-    """Hub ids are ``name`` or ``namespace/name`` and not an existing path; anything else is a path."""
+    """Hub ids are ``name`` or ``namespace/name`` and not an existing path; anything else is a path.
+
+    Examples
+    --------
+    >>> is_hub_id("EleutherAI/pythia-70m"), is_hub_id("./models/d16"), is_hub_id("SmolLM2.Q4_1.gguf")
+    (True, False, False)
+    """
     return not (source.startswith((".", "/", "~")) or source.count("/") > 1 or source.endswith(".gguf")
                 or Path(source).expanduser().exists())
 
@@ -288,7 +294,13 @@ OFFLINE_SETS = ("smoke", "tiny")
 
 
 def get(profile: str) -> ModelSet:
-    """The model set ``profile`` names: a built-in set, or a TOML file (path ending in .toml)."""
+    """The model set ``profile`` names: a built-in set, or a TOML file (path ending in .toml).
+
+    Examples
+    --------
+    >>> get("tiny").name, list(get("tiny").corpora), [family.name for family in get("tiny").families]
+    ('tiny', ['pydocs', 'stdlib', 'humaneval'], ['NeoX ladder', 'Llama ladder'])
+    """
     if profile in BUILT_IN:
         return BUILT_IN[profile]
     if profile.endswith(".toml"):

@@ -28,7 +28,36 @@ MANIFEST = "manifest.json"
 
 @dataclass(frozen=True)
 class Records:
-    """Per-target arrays of one finished (model, corpus) extraction, plus its manifest."""
+    """Per-target arrays of one finished (model, corpus) extraction, plus its manifest.
+
+    Made by ``load_records``; ``len(records)`` is the number of targets n.
+
+    Parameters
+    ----------
+    logp : ndarray of float32, shape (n,)
+        Log-probability of each target.
+    gt, ge : ndarray of int32, shape (n,)
+        Vocabulary entries scoring strictly above the target, and at or above it (target
+        excluded); see ``rankscale.extract``.
+    target : ndarray of int32, shape (n,)
+        Token id of each target.
+    window : ndarray of int32, shape (n,)
+        Index of the window each target belongs to.
+    top_logp : ndarray of float32, shape (n, TOP_K)
+        Log-probabilities of the TOP_K best tokens, best first.
+    manifest : Manifest
+        What the results folder says about the extraction.
+
+    Examples
+    --------
+    >>> n = 3
+    >>> arrays = {"logp": np.full(n, -0.7, np.float32), "gt": np.zeros(n, np.int32), "ge": np.ones(n, np.int32),
+    ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
+    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
+    >>> records = Records(**arrays, manifest=None)
+    >>> len(records), sorted(records.arrays()) == sorted(RECORD_FIELDS)
+    (3, True)
+    """
 
     logp: np.ndarray
     gt: np.ndarray
@@ -42,16 +71,52 @@ class Records:
         return len(self.logp)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The per-target arrays by name (the form ``rankscale.fit`` resamples)."""
+        """The per-target arrays by name (the form ``rankscale.fit`` resamples).
+
+        Returns
+        -------
+        dict of str to ndarray
+            One entry per name of ``RECORD_FIELDS``.
+        """
         return {name: getattr(self, name) for name in RECORD_FIELDS}
 
 
 def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes, as a hex string (what the manifest records per shard).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+
+    Returns
+    -------
+    str
+        64 hexadecimal digits.
+    """
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_atomic(path: Path, write) -> None:
-    """Write through ``write(tmp_path)`` then rename, so ``path`` is either absent or whole."""
+    """Write through ``write(tmp_path)`` then rename, so ``path`` is either absent or whole.
+
+    The temporary file sits beside ``path`` (``<name>.<pid>.tmp``) and is removed if ``write``
+    fails.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        Final name of the file.
+    write : callable
+        Called with the temporary path; writes the whole file there.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_atomic(Path(folder) / "a.txt", lambda tmp: tmp.write_text("whole"))
+    ...     (Path(folder) / "a.txt").read_text(), len(list(Path(folder).iterdir()))
+    ('whole', 1)
+    """
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         write(tmp)
@@ -61,10 +126,27 @@ def write_atomic(path: Path, write) -> None:
 
 
 def write_json(path: Path, data: dict) -> None:
+    """Write ``data`` as indented JSON, atomically (``write_atomic``).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+    data : dict
+        JSON-serialisable.
+    """
     write_atomic(path, lambda tmp: tmp.write_text(json.dumps(data, indent=2) + "\n"))
 
 
 def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write one shard's arrays as an ``.npz`` file, synced to disk, atomically (``write_atomic``).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The shard file, ``shard-<k>.npz``.
+    arrays : dict of str to ndarray
+        The ``RECORD_FIELDS`` arrays of the shard's n targets (shapes as in ``Records``).
+    """
     def write(tmp: Path) -> None:
         with tmp.open("wb") as fh:
             np.savez(fh, **arrays)
@@ -74,7 +156,33 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
 
 
 def read_shard(path: Path, n_tokens: int) -> dict[str, np.ndarray] | None:
-    """The shard's arrays, or None if the file is missing, unreadable or of the wrong size."""
+    """The shard's arrays, or None if the file is missing, unreadable or of the wrong size.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The shard file.
+    n_tokens : int
+        Number of targets the manifest says the shard holds.
+
+    Returns
+    -------
+    dict of str to ndarray or None
+        The ``RECORD_FIELDS`` arrays, each of length ``n_tokens`` (``top_logp`` of shape
+        (n_tokens, TOP_K)); None for a shard to compute again.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> n = 3
+    >>> arrays = {"logp": np.full(n, -0.7, np.float32), "gt": np.zeros(n, np.int32), "ge": np.ones(n, np.int32),
+    ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
+    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_shard(Path(folder) / "shard-00000.npz", arrays)
+    ...     read_shard(Path(folder) / "shard-00000.npz", n)["target"], read_shard(Path(folder) / "shard-00000.npz", 4)
+    (array([0, 1, 2], dtype=int32), None)
+    """
     try:
         with np.load(path) as data:
             arrays = {k: data[k] for k in RECORD_FIELDS}
@@ -88,7 +196,26 @@ def read_shard(path: Path, n_tokens: int) -> dict[str, np.ndarray] | None:
 def plan_shards(windows: list[np.ndarray], shard_tokens: int) -> list[tuple[int, int, int]]:
     """Split windows into consecutive shards of about ``shard_tokens`` targets each.
 
-    Returns (first window, end window, number of targets) per shard; depends only on the windows.
+    A shard closes at the first window that brings it to ``shard_tokens`` targets or more (a
+    window of L tokens has L - 1 targets); the last shard takes what is left. The plan depends
+    only on the windows.
+
+    Parameters
+    ----------
+    windows : list of ndarray
+        Token windows, each of shape (L,) with L >= 2.
+    shard_tokens : int
+        Targets per shard wanted.
+
+    Returns
+    -------
+    list of tuple of (int, int, int)
+        (first window, end window, number of targets) per shard.
+
+    Examples
+    --------
+    >>> plan_shards([np.zeros(5), np.zeros(5), np.zeros(3), np.zeros(9)], shard_tokens=6)
+    [(0, 2, 8), (2, 4, 10)]
     """
     shards, first, count = [], 0, 0
     for i, w in enumerate(windows):
@@ -101,8 +228,24 @@ def plan_shards(windows: list[np.ndarray], shard_tokens: int) -> list[tuple[int,
 
 @dataclass(frozen=True)
 class Shard:
-    """One shard file: the windows ``windows[0]`` to ``windows[1] - 1`` and their ``n_tokens``
-    targets; ``sha256`` is recorded once the extraction has finished."""
+    """One shard file of a results folder, as its manifest lists it.
+
+    Parameters
+    ----------
+    file : str
+        File name inside the results folder, ``shard-<k>.npz``.
+    windows : tuple of (int, int)
+        The shard holds windows ``windows[0]`` to ``windows[1] - 1``.
+    n_tokens : int
+        Their number of targets.
+    sha256 : str, optional
+        The file's hash, recorded once the extraction has finished.
+
+    Examples
+    --------
+    >>> Shard("shard-00000.npz", (0, 40), 20_440)
+    Shard(file='shard-00000.npz', windows=(0, 40), n_tokens=20440, sha256=None)
+    """
 
     file: str
     windows: tuple[int, int]
@@ -111,15 +254,51 @@ class Shard:
 
 
 class OutdatedRecords(RankscaleError):
-    """A results folder written by a version of rankscale whose records this one cannot read."""
+    """A results folder written by a version of rankscale whose records this one cannot read.
+
+    Raised by ``Manifest.read``; a ``RankscaleError``, whose message says to extract again.
+    ``rankscale.runs`` treats such a folder as a result still to compute.
+    """
 
 
 @dataclass(frozen=True)
 class Manifest:
-    """What a results folder holds: the settings that define the result (``identity``, compared
-    as a whole; see ``rankscale.extract``), the model's vocabulary and parameter counts, the corpus,
-    the shards, and whether the extraction finished (``complete``). ``model_file`` describes a GGUF
-    file where the model is one. Stored as ``manifest.json``, tagged with ``FORMAT``."""
+    """What a results folder holds, stored as ``manifest.json`` and tagged with ``FORMAT``.
+
+    Parameters
+    ----------
+    identity : dict
+        The settings that define the result, compared as a whole (see ``rankscale.extract``).
+    corpus_description : str
+        What the corpus is, in words.
+    code_version : str
+        rankscale's version that wrote the records.
+    vocab_size : int
+        Tokens of the tokenizer, over which ranks are counted.
+    head_rows : int
+        Rows of the model's output head (often padded beyond ``vocab_size``).
+    params_total, params_non_embedding : int
+        The model's parameter counts (``rankscale.models.count_params``).
+    n_windows : int
+        Windows evaluated.
+    shards : tuple of Shard
+        The shards, in window order.
+    complete : bool
+        Whether the extraction finished.
+    model_file : dict, optional
+        The GGUF file, where the model is one (``rankscale.models.GGUFInfo.record``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> manifest = Manifest({"model": "m", "corpus": "c"}, "a corpus", "0.1.0", vocab_size=10, head_rows=16,
+    ...                     params_total=900, params_non_embedding=500, n_windows=1,
+    ...                     shards=(Shard("shard-00000.npz", (0, 1), 3),))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     manifest.write(Path(folder))
+    ...     Manifest.read(Path(folder)) == manifest
+    True
+    """
 
     identity: dict
     corpus_description: str
@@ -135,8 +314,24 @@ class Manifest:
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest | None:
-        """The manifest in ``out_dir``; None if there is none. Raises ``OutdatedRecords`` for
-        records of another format and ``RankscaleError`` for a file that is not valid JSON."""
+        """The manifest in ``out_dir``; None if there is none.
+
+        Parameters
+        ----------
+        out_dir : pathlib.Path
+            A results folder.
+
+        Returns
+        -------
+        Manifest or None
+
+        Raises
+        ------
+        OutdatedRecords
+            For records of another format.
+        RankscaleError
+            For a ``manifest.json`` that is not valid JSON.
+        """
         path = out_dir / MANIFEST
         if not path.exists():
             return None
@@ -151,25 +346,92 @@ class Manifest:
         return cls(**{**{k: v for k, v in data.items() if k != "format"}, "shards": shards})
 
     def write(self, out_dir: Path) -> None:
-        """Write ``manifest.json`` atomically."""
+        """Write ``manifest.json`` atomically; ``model_file`` is left out where it is None.
+
+        Parameters
+        ----------
+        out_dir : pathlib.Path
+            The results folder, which must exist.
+        """
         data = {"format": FORMAT, **asdict(self)}
         if self.model_file is None:
             del data["model_file"]
         write_json(out_dir / MANIFEST, data)
 
     def finished(self, out_dir: Path) -> Manifest:
-        """This manifest, complete, with every shard's hash."""
+        """This manifest, complete, with every shard's hash.
+
+        Parameters
+        ----------
+        out_dir : pathlib.Path
+            The results folder holding every shard.
+
+        Returns
+        -------
+        Manifest
+            A new manifest; this one is unchanged (it is frozen).
+        """
         return replace(self, complete=True,
                        shards=tuple(replace(s, sha256=file_sha256(out_dir / s.file)) for s in self.shards))
 
     def verified(self, out_dir: Path) -> bool:
-        """True if the extraction finished and every shard is present with its recorded hash."""
+        """True if the extraction finished and every shard is present with its recorded hash.
+
+        Parameters
+        ----------
+        out_dir : pathlib.Path
+            The results folder.
+
+        Returns
+        -------
+        bool
+        """
         return self.complete and all((out_dir / s.file).exists() and file_sha256(out_dir / s.file) == s.sha256
                                      for s in self.shards)
 
 
 def load_records(out_dir: str | Path) -> Records:
-    """Load a finished extraction, checking that every shard is whole and matches the manifest."""
+    """Load a finished extraction, checking that every shard is whole and matches the manifest.
+
+    Parameters
+    ----------
+    out_dir : str or pathlib.Path
+        A results folder written by ``rankscale.extract.extract``.
+
+    Returns
+    -------
+    Records
+        The shards' arrays concatenated in window order.
+
+    Raises
+    ------
+    RankscaleError
+        If the folder holds no manifest, the extraction is unfinished, or a shard is missing,
+        corrupt (its hash differs from the manifest's) or of the wrong size; ``OutdatedRecords``
+        for records of another format.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> n = 3
+    >>> arrays = {"logp": np.full(n, -0.7, np.float32), "gt": np.zeros(n, np.int32), "ge": np.ones(n, np.int32),
+    ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
+    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
+    >>> manifest = Manifest({"model": "m"}, "a corpus", "0.1.0", vocab_size=10, head_rows=10, params_total=900,
+    ...                     params_non_embedding=500, n_windows=1, shards=(Shard("shard-00000.npz", (0, 1), n),))
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     manifest.write(Path(folder))
+    ...     write_shard(Path(folder) / "shard-00000.npz", arrays)
+    ...     try:
+    ...         load_records(folder)
+    ...     except RankscaleError as err:
+    ...         print(err)
+    ...     manifest.finished(Path(folder)).write(Path(folder))
+    ...     records = load_records(folder)
+    ...     len(records), records.target
+    the extraction in ... is incomplete (0 of 1 shards missing); re-run ...
+    (3, array([0, 1, 2], dtype=int32))
+    """
     out_dir = Path(out_dir)
     manifest = Manifest.read(out_dir)
     if manifest is None:

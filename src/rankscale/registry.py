@@ -15,13 +15,26 @@ from rankscale import RankscaleError
 class HubModel:
     """One model of the papers.
 
-    hub_id : repository on the Hugging Face hub.
-    family : series for per-family fits, named as in the papers' result tables (Pythia, GPT2,
-        OPT, Qwen) and otherwise as paper B's Table 4 groups them (GPT2 holds openai-gpt, its
+    Parameters
+    ----------
+    hub_id : str
+        Repository on the Hugging Face hub.
+    family : str
+        Series for per-family fits, named as in the papers' result tables (Pythia, GPT2, OPT,
+        Qwen) and otherwise as paper B's Table 4 groups them (GPT2 holds openai-gpt, its
         "gpt-1/2"; distilgpt2 is in "Others").
-    non_embedding : the papers' non-embedding parameter count (``REFERENCE_SOURCE``).
-    papers : which papers evaluate it, ``"A"`` (relative-based scaling law) and/or ``"B"``
+    non_embedding : int
+        The papers' non-embedding parameter count (``REFERENCE_SOURCE``).
+    papers : tuple of str
+        Which papers evaluate it, ``"A"`` (relative-based scaling law) and/or ``"B"``
         (cross-entropy decomposition).
+
+    Examples
+    --------
+    >>> REGISTRY["EleutherAI/pythia-70m"]
+    HubModel(hub_id='EleutherAI/pythia-70m', family='Pythia', non_embedding=18915328, papers=('A', 'B'))
+    >>> sorted({m.family for m in REGISTRY.values()})
+    ['GPT2', 'Llama', 'Mistral', 'OPT', 'Others', 'Pythia', 'Qwen']
     """
 
     hub_id: str
@@ -74,7 +87,31 @@ REGISTRY: dict[str, HubModel] = {m.hub_id: m for m in (
 
 
 def registry_model(hub_id: str) -> HubModel:
-    """The registry entry of ``hub_id``; raises, listing the known ids, if there is none."""
+    """The registry entry of ``hub_id``.
+
+    Parameters
+    ----------
+    hub_id : str
+        Hub id as the papers name the model, e.g. ``"EleutherAI/pythia-70m"``.
+
+    Returns
+    -------
+    HubModel
+
+    Raises
+    ------
+    RankscaleError
+        If ``hub_id`` is not one of the papers' models; the message lists the known ids.
+
+    Examples
+    --------
+    >>> registry_model("Qwen/Qwen2.5-0.5B").non_embedding
+    357898112
+    >>> registry_model("gpt2")
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: 'gpt2' is not one of the papers' models; the registry holds EleutherAI/pythia-14m, ...
+    """
     if hub_id not in REGISTRY:
         raise RankscaleError(f"{hub_id!r} is not one of the papers' models; the registry holds "
                              f"{', '.join(REGISTRY)}")

@@ -30,8 +30,25 @@ FAMILY_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "*")
 
 
 def family_style(profile: str, family: str | None) -> dict:
-    """Matplotlib keywords (``color``, ``marker``) of a family, the same in every chapter;
-    ``family=None`` (a reference model) is black stars."""
+    """Matplotlib keywords (``color``, ``marker``) of a family, the same in every chapter.
+
+    Parameters
+    ----------
+    profile : str
+        A model set (``rankscale.modelsets.get``); a family's look follows its place in the set.
+    family : str or None
+        A family of the set; None (a reference model) is black stars.
+
+    Returns
+    -------
+    dict
+        ``{"color": ..., "marker": ...}``.
+
+    Examples
+    --------
+    >>> family_style("tiny", "Llama ladder"), family_style("tiny", None)
+    ({'color': 'tab:orange', 'marker': 's'}, {'color': 'black', 'marker': '*'})
+    """
     if family is None:
         return {"color": "black", "marker": "*"}
     names = [f.name for f in modelsets.get(profile).families]
@@ -43,14 +60,34 @@ REFERENCE_DIR = Path(__file__).parent / "reference"  # package data; its README 
 
 
 def reference_dir() -> Path:
-    """Where the papers' own tables live as CSV: ``$RANKSCALE_REFERENCE`` if set, else the copy
-    that ships inside the package (``rankscale/reference``)."""
+    """Where the papers' own tables live as CSV.
+
+    Returns
+    -------
+    pathlib.Path
+        ``$RANKSCALE_REFERENCE`` if set, else the copy that ships inside the package
+        (``rankscale/reference``, ``REFERENCE_DIR``).
+    """
     return Path(os.environ.get("RANKSCALE_REFERENCE", REFERENCE_DIR))
 
 
 def reference_table(name: str):
-    """One of the papers' tables (``name`` without ``.csv``) as a pandas DataFrame, shown in the book
-    only as the paper's reference values, never as results."""
+    """One of the papers' tables, shown in the book only as the paper's values, never as results.
+
+    Parameters
+    ----------
+    name : str
+        File name in ``reference_dir()`` without ``.csv``; a missing table raises RankscaleError.
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> list(reference_table("ce_paper_table1_r2").columns)
+    ['dataset', 'family', 'component', 'r2']
+    """
     import pandas as pd
 
     path = reference_dir() / f"{name}.csv"
@@ -61,8 +98,16 @@ def reference_table(name: str):
 
 
 def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
-    """Show what this page was computed with: the model set, its models by family (non-embedding
-    parameters), the reference models, and tokens, window and dtype per corpus."""
+    """Show (IPython display) what the page was computed with: the model set, its models by family
+    (non-embedding parameters), the reference models, and tokens, window and dtype per corpus.
+
+    Parameters
+    ----------
+    profile : str
+        The model set the chapter runs under.
+    runs_by_corpus : dict of str to list of rankscale.runs.Run
+        The runs the chapter reads, per corpus; the first corpus's runs name the models.
+    """
     from IPython.display import Markdown, display
 
     from rankscale.runs import by_family
@@ -86,9 +131,30 @@ def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One claim of a paper section, the paper's number where it gives one, ours, and the verdict;
-    ``rule`` (what is measured, the threshold and why), ``kind`` and ``key`` come from the claim's
-    definition in ``rankscale.claims`` (see ``claims.judge``)."""
+    """One claim of a paper section, the paper's number where it gives one, ours, and the verdict.
+
+    Usually made by ``rankscale.claims.judge``, which fills ``rule``, ``kind`` and ``key`` from
+    the claim's definition in ``rankscale.claims``.
+
+    Parameters
+    ----------
+    claim, paper, ours : str
+        The claim in this book's words, the paper's number (where it gives one), ours.
+    verdict : str
+        One of ``VERDICTS``, else RankscaleError.
+    rule, kind, key : str
+        What is measured, the threshold and why; one of ``rankscale.claims.KINDS``; chapter
+        and number, e.g. ``"A2.1"``.
+
+    Examples
+    --------
+    >>> Verdict("RBP_1 follows a power law", "R^2 0.99", "R^2 0.98", "reproduced").kind
+    'empirical'
+    >>> Verdict("RBP_1 follows a power law", "", "", "confirmed")
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: verdict 'confirmed' is not one of ('reproduced', 'partly', ...)
+    """
 
     claim: str
     paper: str
@@ -104,8 +170,27 @@ class Verdict:
 
 
 def verdict_table(chapter: str, verdicts: list[Verdict]):
-    """Display a chapter's verdicts as a table and tag the output so that the scorecard page can
-    collect it from the executed notebook. Returns the table (a pandas DataFrame)."""
+    """Display a chapter's verdicts as a table, its rows in the output's metadata (``VERDICT_KEY``),
+    where the scorecard page collects them from the executed notebook (``collect_verdicts``).
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter, e.g. ``"A2"``.
+    verdicts : list of Verdict
+        At least one, else RankscaleError.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table shown: key (column ``""``), claim, kind, rule, paper, ours, verdict.
+
+    Examples
+    --------
+    >>> verdict_table("A2", [Verdict("c", "p", "o", "partly", key="A2.1")]).shape  # outside a notebook
+    <pandas.io.formats.style.Styler object at 0x...>
+    (1, 7)
+    """
     import pandas as pd
     from IPython.display import display
 
@@ -128,9 +213,36 @@ def _ran_with(nb) -> set[str]:
 def collect_verdicts(notebooks: list[str | Path], profile: str):
     """Every verdict table in the executed ``notebooks``, as one DataFrame in the notebooks' order.
 
-    Fails if a notebook is missing, was run with another profile, holds no verdicts, or holds a
-    verdict that is not one of ``VERDICTS`` (a notebook executed by an older rankscale): the
-    scorecard must never mix profiles or silently drop a chapter.
+    Parameters
+    ----------
+    notebooks : list of str or pathlib.Path
+        Executed chapter notebooks (``rankscale.book.execute_chapter``).
+    profile : str
+        The profile every notebook must have been executed with.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns chapter, key, claim, kind, rule, paper, ours, verdict; one row per verdict.
+
+    Raises
+    ------
+    RankscaleError
+        If a notebook is missing, was run with another profile, holds no verdicts, or holds a
+        verdict that is not one of ``VERDICTS`` (a notebook executed by an older rankscale):
+        the scorecard must never mix profiles or silently drop a chapter.
+
+    Examples
+    --------
+    >>> import tempfile, nbformat
+    >>> row = dict(asdict(Verdict("c", "p", "o", "partly", key="A2.1")), chapter="A2")
+    >>> out = nbformat.v4.new_output("display_data", metadata={VERDICT_KEY: [row]})
+    >>> nb = nbformat.v4.new_notebook(metadata={"rankscale": {"profile": "tiny"}},
+    ...                               cells=[nbformat.v4.new_code_cell(outputs=[out])])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     nbformat.write(nb, Path(folder) / "a2.ipynb")
+    ...     collect_verdicts([Path(folder) / "a2.ipynb"], "tiny")[["key", "verdict"]].values.tolist()
+    [['A2.1', 'partly']]
     """
     import nbformat
     import pandas as pd
@@ -158,10 +270,29 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
 
 
 def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
-    """The models the executed ``notebooks`` read, as the book records them in each notebook's
-    ``metadata.rankscale.models`` (``{"family", "name", "non_embedding"}``, see
-    ``rankscale.runs.models_used``); None if no notebook records them (chapters executed by hand).
-    Fails if two notebooks record different models: their pages would describe different sets.
+    """The models the executed ``notebooks`` read, as the book records them; fails (RankscaleError)
+    if two notebooks record different models: their pages would describe different sets.
+
+    Parameters
+    ----------
+    notebooks : list of str or pathlib.Path
+        Executed chapter notebooks.
+
+    Returns
+    -------
+    list of dict or None
+        Each notebook's ``metadata.rankscale.models`` (``{"family", "name", "non_embedding"}``,
+        see ``rankscale.runs.models_used``); None if no notebook records them (executed by hand).
+
+    Examples
+    --------
+    >>> import tempfile, nbformat
+    >>> models = [{"family": "NeoX ladder", "name": "d16-l1", "non_embedding": 3328}]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     nbformat.write(nbformat.v4.new_notebook(metadata={"rankscale": {"models": models}}),
+    ...                    Path(folder) / "a1.ipynb")
+    ...     collect_models([Path(folder) / "a1.ipynb"]) == models
+    True
     """
     import nbformat
 
@@ -180,8 +311,23 @@ NOT_TESTABLE = "not testable on this set"
 
 
 def grade(passed) -> str:
-    """The verdict of a claim tested in several places (corpora, families): reproduced if it
-    holds in all of them, partly if in some, not reproduced if in none."""
+    """The verdict of a claim tested in several places (corpora, families).
+
+    Parameters
+    ----------
+    passed : iterable of bool
+        Whether the claim holds, per place; empty raises RankscaleError (it is ``NOT_TESTABLE``).
+
+    Returns
+    -------
+    str
+        "reproduced" if it holds in all of them, "partly" if in some, "not reproduced" if in none.
+
+    Examples
+    --------
+    >>> grade([True, True]), grade([True, False]), grade([False])
+    ('reproduced', 'partly', 'not reproduced')
+    """
     passed = list(passed)
     if not passed:
         raise RankscaleError("a claim graded on no evidence; mark it not testable on this set instead")
@@ -189,9 +335,30 @@ def grade(passed) -> str:
 
 
 def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]]:
-    """The families of ``runs`` (family runs, ``rankscale.runs.Run``) with at least ``min_sizes``
-    distinct model sizes, which a size claim can be tested on, and one reason for each other
-    family ("Llama ladder: 2 sizes, fewer than 3")."""
+    """The families of ``runs`` that a size claim can be tested on, and why not the others.
+
+    Parameters
+    ----------
+    runs : list of rankscale.runs.Run
+        Family runs.
+    min_sizes : int
+        Distinct non-embedding sizes a family needs.
+
+    Returns
+    -------
+    usable : dict of str to list of rankscale.runs.Run
+        The families with at least ``min_sizes`` distinct model sizes, in order.
+    reasons : list of str
+        One reason for each other family ("Llama ladder: 2 sizes, fewer than 3").
+
+    Examples
+    --------
+    >>> from rankscale.runs import Run
+    >>> runs = [Run(f, "", None, n, n, None) for f, n in [("NeoX", 3e3), ("NeoX", 6e3), ("NeoX", 3e4), ("Llama", 3e3)]]
+    >>> usable, reasons = fittable(runs)
+    >>> list(usable), reasons
+    (['NeoX'], ['Llama: 1 size, fewer than 3'])
+    """
     from rankscale.runs import by_family
 
     usable, reasons = {}, []
@@ -205,10 +372,32 @@ def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]
 
 
 def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
-    """None when a claim about every family pooled into one size fit (paper B's "All") can be
-    tested on ``runs`` (family runs): more than one family, and at least one of them with
-    ``min_sizes`` distinct sizes, so that the pooled fit is more than the families' differences.
-    Otherwise the reason, for the "ours" column of a not-testable verdict."""
+    """Why a claim about every family pooled into one size fit (paper B's "All") cannot be tested:
+    it needs two families or more, one of ``min_sizes`` distinct sizes or more, so that the pooled
+    fit is more than the families' differences.
+
+    Parameters
+    ----------
+    runs : list of rankscale.runs.Run
+        Family runs.
+    min_sizes : int
+        Distinct sizes the largest family needs.
+
+    Returns
+    -------
+    str or None
+        None when the pooled claim can be tested; otherwise the reason, for the "ours" column
+        of a not-testable verdict.
+
+    Examples
+    --------
+    >>> from rankscale.runs import Run
+    >>> runs = [Run(f, "", None, n, n, None) for f, n in [("NeoX", 3e3), ("NeoX", 6e3), ("NeoX", 3e4), ("Llama", 3e3)]]
+    >>> why_not_pooled(runs) is None
+    True
+    >>> why_not_pooled(runs[:3])
+    'one family (NeoX): pooling families needs at least two'
+    """
     from rankscale.runs import by_family
 
     families = by_family(runs)
@@ -222,9 +411,34 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
 
 
 def size_plot(ax, profile: str, family: str | None, sizes, values, fitted=None, label: str = "", **style) -> None:
-    """Draw one family's points (``values`` against non-embedding ``sizes``) on log-log axes in
-    the family's colour and marker, with its fitted power law (``rankscale.fit.PowerLawFit``) as
-    a line over the fitted range; non-positive values, which a log axis cannot show, are left out."""
+    """Draw one family's points against non-embedding size on log-log axes, with its fit.
+
+    In the family's colour and marker (``family_style``); non-positive values, which a log axis
+    cannot show, are left out; the fitted power law is a line over the range of ``sizes``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        The axes to draw on; set to log-log scales.
+    profile : str
+        The model set (for the family's look).
+    family : str or None
+        The family; None for a reference model.
+    sizes, values : array_like of shape (n,)
+        Non-embedding parameters and the quantity plotted, one per model.
+    fitted : rankscale.fit.PowerLawFit, optional
+        Anything with ``predict(sizes)``; None: points only.
+    label, **style
+        Legend label of the points; overrides of ``color`` and ``marker``, and ``alpha``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> size_plot(ax, "tiny", "NeoX ladder", [3e3, 3e4, 3e5], [2.0, 0.0, 1.0], label="CE")
+    >>> len(ax.lines[0].get_xdata()), ax.get_xscale(), ax.lines[0].get_color()
+    (2, 'log', 'tab:blue')
+    """
     import numpy as np
 
     sizes, values = np.asarray(sizes, float), np.asarray(values, float)
@@ -244,8 +458,21 @@ PAPER_A_TOKENS = 500_000  # paper A, appendix A: every data point averages at le
 
 def token_requirement(runs_by_corpus: dict[str, list], figure: str) -> str:
     """A sentence saying whether ``figure``'s points meet paper A's appendix-A requirement of at
-    least 5 x 10^5 evaluation tokens per point (one model on one corpus), from the runs it plots.
+    least 5 x 10^5 evaluation tokens per point (one model on one corpus; ``PAPER_A_TOKENS``).
 
+    Parameters
+    ----------
+    runs_by_corpus : dict of str to list of rankscale.runs.Run
+        The runs the figure plots, per corpus.
+    figure : str
+        How the sentence names the figure.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> class R:
     ...     def __init__(self, n): self.records = [0] * n
     >>> token_requirement({"pydocs": [R(150_000)], "stdlib": [R(600_000)]}, "Fig. A2.1")

@@ -108,7 +108,13 @@ def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
 def model_key(source: str, revision: str | None) -> str:
     """Folder under ``results/`` for a model's results (ladder models use ``ladder_key``): a hub
     id and revision; a GGUF file by its content (the same file installed elsewhere, in another
-    clone's environment say, finds its results); a local directory by ``_fingerprint``."""
+    clone's environment say, finds its results); a local directory by ``_fingerprint``.
+
+    Examples
+    --------
+    >>> model_key("EleutherAI/pythia-70m", "step1000"), model_key("EleutherAI/pythia-70m", None)
+    ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m')
+    """
     if is_hub_id(source):
         return f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
     path = Path(source)
@@ -347,13 +353,31 @@ def _load(job: Job, model_set: ModelSet) -> Run:
 
 
 def family_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
-    """The families' final models on ``corpus``, family by family in set order, smallest first."""
+    """The families' final models on ``corpus``, family by family in set order, smallest first;
+    a result not on disk yet (a chapter run by hand before ``prepare``) is extracted first.
+
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+    corpus : str
+        One of the set's corpora (``corpora(profile)``).
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+
+    Returns
+    -------
+    list of Run
+    """
     model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)]
 
 
 def reference_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
-    """The set's reference models on ``corpus`` (never part of a size fit); may be empty."""
+    """The set's reference models on ``corpus`` (never part of a size fit); may be empty.
+
+    Parameters and extraction as in ``family_runs``; each run's ``family`` is None.
+    """
     model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], families=False, checkpoints=False)]
 
@@ -374,7 +398,19 @@ def temperature_runs(profile: str, home: Path | None = None) -> dict[float, Run]
 
 
 def by_family(runs: list[Run]) -> dict[str, list[Run]]:
-    """Runs grouped by family, in the order the families first appear."""
+    """Runs grouped by family, in the order the families first appear.
+
+    Returns
+    -------
+    dict of str to list of Run
+        Each family's runs, in their order in ``runs``; reference runs under None.
+
+    Examples
+    --------
+    >>> runs = [Run(f, n, None, 0, 0, None) for f, n in [("NeoX", "d16"), ("Llama", "d16"), ("NeoX", "d32")]]
+    >>> {family: [run.name for run in members] for family, members in by_family(runs).items()}
+    {'NeoX': ['d16', 'd32'], 'Llama': ['d16']}
+    """
     groups: dict[str, list[Run]] = {}
     for run in runs:
         groups.setdefault(run.family, []).append(run)
@@ -382,7 +418,17 @@ def by_family(runs: list[Run]) -> dict[str, list[Run]]:
 
 
 def sizes(runs: list[Run]) -> np.ndarray:
-    """Non-embedding parameter counts of ``runs``, as floats for log-log fits."""
+    """Non-embedding parameter counts of ``runs``, as floats for log-log fits.
+
+    Returns
+    -------
+    ndarray of float, shape (len(runs),)
+
+    Examples
+    --------
+    >>> sizes([Run("NeoX", "d16", None, 3328, 9000, None), Run("NeoX", "d32", None, 13056, 30000, None)])
+    array([ 3328., 13056.])
+    """
     return np.array([run.non_embedding for run in runs], dtype=float)
 
 
@@ -428,11 +474,23 @@ def token_texts(run: Run, ids) -> list[str] | None:
 
 def label(run: Run) -> str:
     """How tables and panel titles name a run: ``family: name`` (``reference: name`` for a
-    reference model), with ``@ step N`` for a checkpoint."""
+    reference model), with ``@ step N`` for a checkpoint.
+
+    Examples
+    --------
+    >>> label(Run("NeoX", "d16", 1000, 0, 0, None)), label(Run(None, "pythia-70m", None, 0, 0, None))
+    ('NeoX: d16 @ step 1,000', 'reference: pythia-70m')
+    """
     step = f" @ step {run.step:,}" if run.step is not None else ""
     return f"{run.family or 'reference'}: {run.name}{step}"
 
 
 def corpora(profile: str) -> list[str]:
-    """The corpora a set evaluates, in its order (the chapters' default)."""
+    """The corpora a set evaluates, in its order (the chapters' default).
+
+    Examples
+    --------
+    >>> corpora("tiny")
+    ['pydocs', 'stdlib', 'humaneval']
+    """
     return list(get(profile).corpora)

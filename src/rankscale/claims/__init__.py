@@ -58,17 +58,46 @@ def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str |
           why_not: str = "") -> Verdict:
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
-    outcomes : unit name -> True (the claim holds there), False (it does not) or None (the unit
-        cannot test it); ours : what was measured, shown beside the verdict; paper : the paper's
-        number where it is computed from its tables (default: the claim's own); why_not : the
-        reason shown when no unit can test the claim.
+    The claim is reproduced if it holds on every tested unit, partly if on some, not reproduced
+    if on none (``rankscale.report.grade``); untested units are named in ``ours``, and with no
+    tested unit the verdict is "not testable on this set", with ``why_not`` as the reason.
 
+    Parameters
+    ----------
+    key : str
+        A key of ``CLAIMS``, e.g. ``"A2.1"``.
+    outcomes : mapping of str to bool or None
+        Unit name -> True (the claim holds there), False (it does not) or None (the unit
+        cannot test it).
+    ours : str
+        What was measured, shown beside the verdict.
+    paper : str, optional
+        The paper's number where it is computed from its tables (default: the claim's own).
+    why_not : str
+        The reason shown when no unit can test the claim.
+
+    Returns
+    -------
+    rankscale.report.Verdict
+        With the claim's text, rule, kind and key.
+
+    Raises
+    ------
+    RankscaleError
+        If no claim ``key`` is defined.
+
+    Examples
+    --------
     >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
     >>> judge("_doc", {"pydocs": True, "stdlib": False}, "+1, -1").verdict
     'partly'
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
     'not testable on this set'
     >>> del CLAIMS["_doc"]
+    >>> judge("Z9.9", {}, "")
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: no claim 'Z9.9' in rankscale.claims; define it there, with its rule, first
     """
     if key not in CLAIMS:
         raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
