@@ -264,9 +264,8 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
         if unknown:
             raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
                                  f"by an older rankscale: run `make book PROFILE={profile}` again")
-        rows += found
-    table = pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict"])
-    return table.fillna({"kind": "empirical", "rule": "", "key": ""})
+        rows += [{"kind": "empirical", "rule": "", "key": "", **row} for row in found]  # rows of older books
+    return pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict"])
 
 
 def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
