@@ -215,8 +215,8 @@ display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hid
 # Under the paper's hypothesis only EE scales ($\alpha_{\mathrm{SA}} = \alpha_{\mathrm{Conf}} = 0$),
 # so CE's local exponent is $\alpha_{\mathrm{EE}} \cdot \mathrm{EE}/\mathrm{CE}$: it shrinks in
 # magnitude exactly as fast as EE's signed contribution shrinks, and the CE law slows.
-# {numref}`fig-b4-local-exponent` compares that prediction (with EE's fitted exponent) with CE's measured local slope between
-# neighbouring models. If EE's contribution *grows* with size instead, the same relation
+# {numref}`fig-b4-local-exponent` compares that prediction (with EE's fitted exponent) with
+# CE's measured local slope between neighbouring models. If EE's contribution *grows* with size instead, the same relation
 # predicts a CE law that steepens. A third line uses the fitted exponents of all three
 # components: where it departs from the EE-only line, SA or Confidence are scaling too and
 # carry part of CE's improvement.
@@ -358,10 +358,11 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), so
 # each needs its 95% interval (as in chapter B3: the value on all tokens plus or minus 1.96
 # standard deviations of its replicates over the paired token resamples) wholly on the claimed
-# side; an interval that contains the threshold counts against the claim. Whether the law slows over this set's sizes is this
-# companion's question, not the paper's: the paper places the slowing at very large sizes and
-# calls the law clean for small models. The paper's own claim is the mechanism, tested by the
-# last rule: the bend follows EE's share, wherever both are clear.
+# side; an interval that contains the threshold counts against the claim. Whether the law slows
+# over this set's sizes is this companion's question, not the paper's: the paper places the
+# slowing at very large sizes and calls the law clean for small models. The paper's own claim
+# is the mechanism, tested by the last rule: the bend follows EE's share, wherever both are
+# clear.
 
 # %%
 too_few = {reason: None for reason in unusable}

@@ -192,8 +192,3 @@ def test_b3_to_b5_thresholds_are_consistent():
     assert 0 < claims.B3_NO_LAW_R2 < claims.B3_LAW_R2 < 1 and 0 < claims.B3_INVARIANT_SHARE < 1 / 3
     assert claims.B4_CURVATURE_MIN_SIZES > claims.MIN_SIZES  # a quadratic through three sizes fits exactly
 
-
-def test_doctests():
-    import doctest
-
-    assert doctest.testmod(components).failed == 0

@@ -14,10 +14,10 @@ intervals (``rankscale.bootstrap.interval``)::
     exponent_gaps(dict(zip(QUANTITIES, b.points)))                    # paper B's Table 2 row
 
 ``change_shares`` splits CE's change between two models into its components', ``share_trend``
-follows EE's share of CE across sizes and ``curvature`` measures the bend of a log-log law. ``convergence_by_group`` is chapter B5's check that a size
-exponent no longer moves with the number of evaluation tokens, which chapter B3 applies to its
-verdicts on SA and Confidence; ``instance_exponents`` repeats paper B's App. A.1 comparison of 1k
-and 10k instances.
+follows EE's share of CE across sizes and ``curvature`` measures the bend of a log-log law.
+``convergence_by_group`` is chapter B5's check that a size exponent no longer moves with the
+number of evaluation tokens, which chapter B3 applies to its verdicts on SA and Confidence;
+``instance_exponents`` repeats paper B's App. A.1 comparison of 1k and 10k instances.
 """
 
 from __future__ import annotations
