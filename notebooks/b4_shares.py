@@ -40,7 +40,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims, components, fit, metrics, modelsets, report, runs
+from rankscale import bootstrap, claims, components, fit, metrics, modelsets, report, runs
 
 corpora = corpora or runs.corpora(profile)
 n_boot = n_boot or modelsets.get(profile).n_boot
@@ -50,13 +50,14 @@ families = list(runs.by_family(family_runs[corpora[0]]))
 usable, unusable = report.fittable(family_runs[corpora[0]], claims.MIN_SIZES)
 curved, uncurved = report.fittable(family_runs[corpora[0]], claims.B4_CURVATURE_MIN_SIZES)
 pooled_reason = report.why_not_pooled(family_runs[corpora[0]], claims.MIN_SIZES)
-terms, boot_terms = {}, {}
+terms, full, replicates = {}, {}, {}
 for corpus in corpora:
     members = family_runs[corpus]
-    boot_terms[corpus] = components.bootstrap_terms([{"logp": r.records.logp, "gt": r.records.gt} for r in members],
-                                                    n_boot, seed)
+    samples = [{"logp": r.records.logp, "gt": r.records.gt} for r in members]
+    full[corpus] = np.array([components.terms_vector(s) for s in samples])  # (models, 4): CE, EE, SA, Conf
+    replicates[corpus] = bootstrap.resample(samples, components.terms_vector, n_boot, seed)  # (n_boot, models, 4)
     table = pd.DataFrame([{"family": run.family, "model": run.name, "params": run.non_embedding,
-                           **dict(zip(components.QUANTITIES, boot_terms[corpus].full[i]))}
+                           **dict(zip(components.QUANTITIES, full[corpus][i]))}
                           for i, run in enumerate(members)])
     signed = metrics.ce_shares(table.EE, table.SA, table.Conf)
     magnitude = metrics.ce_shares(table.EE, table.SA, table.Conf, signed=False)
@@ -96,19 +97,16 @@ display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]
 # %% [markdown]
 # ## Shares against size (paper B, §5, Fig. 8)
 #
-# Top row: the magnitude shares stacked to 100% for each model, all families together in order
-# of size as in the paper's Fig. 8 (there 16 hub models from 14M to 70B parameters); each
-# model's name is written in its family's colour. Bottom row: the signed contributions against
-# size, per family in its colour and marker, EE solid, SA dashed, −Conf dotted; the grey dotted
-# line marks 1.
+# {numref}`fig-b4-stacked` is the analogue of the paper's Fig. 8, which puts 16 hub models from
+# 14M to 70B parameters side by side: the magnitude shares stacked to 100% for each model, all
+# families together in order of size. {numref}`fig-b4-signed` shows the graded quantity, the
+# signed contributions, against size for each family.
 
-# %%
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 8 analogue: the magnitude shares $|M| / (|\\mathrm{EE}| + |\\mathrm{SA}| + |\\mathrm{Conf}|)$ of each model stacked to 100%, one panel per corpus, models in order of size (smallest on the left) with their names in their family's colour.", "name": "fig-b4-stacked"}}
 colors = {"EE": "C0", "SA": "C2", "Conf": "C3"}
-lines = {"EE": "-", "SA": "--", "Conf": ":"}
-fig, axes = plt.subplots(2, len(corpora), figsize=(4.6 * len(corpora), 6.8), squeeze=False)
-for j, corpus in enumerate(corpora):
+fig, axes = plt.subplots(1, len(corpora), figsize=(4.6 * len(corpora), 3.6), squeeze=False)
+for ax, corpus in zip(axes[0], corpora):
     table = terms[corpus].sort_values("params", kind="stable").reset_index(drop=True)
-    ax = axes[0, j]
     bottom = np.zeros(len(table))
     for k in metrics.COMPONENTS:
         ax.bar(table.index, 100 * table[f"{k} share of |terms|"], bottom=bottom, color=colors[k], label=k)
@@ -118,10 +116,17 @@ for j, corpus in enumerate(corpora):
         tick.set_color(report.family_style(profile, family)["color"])
     ax.set_ylim(0, 100)
     ax.set_title(f"{corpus}: share of |EE| + |SA| + |Conf| (%)", fontsize=10)
-    ax = axes[1, j]
+axes[0, 0].legend(fontsize=8, loc="lower left")
+fig.tight_layout()
+plt.show()
+
+# %% mystnb={"figure": {"caption": "The signed contributions EE/CE (solid), SA/CE (dashed) and −Conf/CE (dotted), which sum to 1, against non-embedding parameters, one line per family and component in the family's colour and marker; the grey dotted line marks 1.", "name": "fig-b4-signed"}}
+lines = {"EE": "-", "SA": "--", "Conf": ":"}
+fig, axes = plt.subplots(1, len(corpora), figsize=(4.6 * len(corpora), 3.4), squeeze=False)
+for ax, corpus in zip(axes[0], corpora):
     for family, part in terms[corpus].groupby("family", sort=False):
         style = report.family_style(profile, family)
-        for k, label in (("EE", "EE / CE"), ("SA", "SA / CE"), ("Conf", "−Conf / CE")):
+        for k in metrics.COMPONENTS:
             ax.plot(part.params, part[f"{k}/CE (signed)"], linestyle=lines[k], marker=style["marker"],
                     color=style["color"], ms=4)
     ax.set_xscale("log")
@@ -130,35 +135,29 @@ for j, corpus in enumerate(corpora):
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("non-embedding parameters")
     ax.set_title(f"{corpus}: signed contributions to CE", fontsize=10)
-axes[0, 0].legend(fontsize=8, loc="lower left")
 handles = ([Line2D([], [], linestyle="none", **report.family_style(profile, f), label=f) for f in families]
            + [Line2D([], [], color="grey", linestyle=lines[k], label=label)
               for k, label in (("EE", "EE / CE"), ("SA", "SA / CE"), ("Conf", "−Conf / CE"))])
-axes[1, 0].legend(handles=handles, fontsize=7)
-fig.suptitle("Paper B, Fig. 8 analogue: how much of CE each component carries", y=1.0)
+axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# **Figure B4.1.** Top: the magnitude shares of each model, smallest model on the left, model
-# names coloured by family. Bottom: the signed contributions EE/CE, SA/CE and −Conf/CE (they sum
-# to 1) against size, one line per family and component.
-#
 # ## Is EE's share falling?
 #
 # The trend of a share with size is the slope of $\log(\text{share})$ against $\log N$, fitted
 # like the power laws of chapter B3: per family, and pooled over every model of every family
 # ("All"), the reading of the paper's Fig. 8. A negative slope means EE's share shrinks as
-# models grow, as the paper reports. Every model's tokens are resampled with replacement
-# (`rankscale.components.bootstrap_terms`, the same resamples as chapter B3) and the slope refitted on each
-# resample; the trend column reads the 95% percentile interval. The shares are ratios of plug-in
-# estimates, so the caveat of chapter B3 applies: the bootstrap distribution can be shifted and
-# an interval can miss its own point estimate. The graded share is the signed one; the
-# magnitude share's trend is shown beside it.
+# models grow, as the paper reports (`rankscale.components.share_trend`). Every model's tokens
+# are resampled with replacement (`rankscale.bootstrap.resample`, the same resamples as chapter
+# B3) and the slope refitted on each resample; the trend column reads the 95% interval, the
+# slope on all tokens plus or minus 1.96 standard deviations of its replicates. The shares are
+# ratios of plug-in estimates, whose resampled values are shifted off the measured ones (chapter
+# B3), so the replicates give the interval's width and the measured slope its centre. The graded
+# share is the signed one; the magnitude share's trend is shown beside it.
 
 # %%
-share_defs = {"EE / CE (signed, graded)": lambda t: t[..., 1] / t[..., 0],
-              "EE share of |terms| (shown)": lambda t: np.abs(t[..., 1]) / np.abs(t[..., 1:]).sum(axis=-1)}
+share_defs = {"EE / CE (signed, graded)": True, "EE share of |terms| (shown)": False}  # label: signed
 GRADED = "EE / CE (signed, graded)"
 trend_groups = {family: None for family in families}
 if len(families) > 1:
@@ -178,20 +177,23 @@ for corpus in corpora:
         idx = group_index(corpus, group)
         if len(np.unique(sizes[idx])) < 2:
             continue
-        tb = boot_terms[corpus].select(idx)
-        for label, share in share_defs.items():
-            point = float(components.slopes(sizes[idx], share(tb.full)))
-            replicates = components.slopes(sizes[idx], share(tb.boot).T)
-            trends[corpus, group, label] = (point, components.covering(fit.percentile_interval(replicates), point))
+        for label, signed in share_defs.items():
+            point, slopes = components.share_trend(sizes[idx], full[corpus][idx], replicates[corpus][:, idx], signed)
+            trends[corpus, group, label] = (point, bootstrap.interval(point, slopes))
 
 
 def direction(interval) -> str:
-    return {1: "rises", -1: "falls", 0: "flat within noise"}[components.side(interval)]
+    return {1: "rises", -1: "falls", 0: "flat within noise"}[bootstrap.side(interval)]
+
+
+def interval_text(ci, digits=3, sign="+"):
+    """An interval as text; "[—]" where the bootstrap gave none (a replicate not finite)."""
+    return "[—]" if ci is None else f"[{ci[0]:{sign}.{digits}f}, {ci[1]:{sign}.{digits}f}]"
 
 
 trend_table = pd.DataFrame([{"corpus": c, "fit": g, "sizes": n_sizes[g], "share": label,
                              "slope of log share vs log N": point,
-                             "95% interval": f"[{ci[0]:+.4f}, {ci[1]:+.4f}]", "trend": direction(ci)}
+                             "95% interval": interval_text(ci, 4), "trend": direction(ci)}
                             for (c, g, label), (point, ci) in trends.items()])
 display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index"))
 
@@ -212,9 +214,9 @@ display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hid
 #
 # Under the paper's hypothesis only EE scales ($\alpha_{\mathrm{SA}} = \alpha_{\mathrm{Conf}} = 0$),
 # so CE's local exponent is $\alpha_{\mathrm{EE}} \cdot \mathrm{EE}/\mathrm{CE}$: it shrinks in
-# magnitude exactly as fast as EE's signed contribution shrinks, and the CE law slows. The figure
-# compares that prediction (with EE's fitted exponent) with CE's measured local slope between
-# neighbouring models. If EE's contribution *grows* with size instead, the same relation
+# magnitude exactly as fast as EE's signed contribution shrinks, and the CE law slows.
+# {numref}`fig-b4-local-exponent` compares that prediction (with EE's fitted exponent) with
+# CE's measured local slope between neighbouring models. If EE's contribution *grows* with size instead, the same relation
 # predicts a CE law that steepens. A third line uses the fitted exponents of all three
 # components: where it departs from the EE-only line, SA or Confidence are scaling too and
 # carry part of CE's improvement.
@@ -224,7 +226,7 @@ display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hid
 # pooled set has no local slopes. How much of CE's change across each family each component
 # carries, in nats rather than exponents, is tabulated in chapter B3.
 
-# %%
+# %% mystnb={"figure": {"caption": "Local exponent $d \\log \\mathrm{CE} / d \\log N$ of the CE law per family (the family's colour), one panel per corpus: predicted from EE's contribution alone, $\\alpha_{\\mathrm{EE}} \\cdot \\mathrm{EE}/\\mathrm{CE}$ (solid), predicted from all three components' fitted exponents (dash-dot), measured between neighbouring models (dashed, open markers, drawn at the geometric midpoint of the pair), and the exponent of a single power law fitted over the family (dotted).", "name": "fig-b4-local-exponent"}}
 fig, axes = plt.subplots(1, len(corpora), figsize=(4.6 * len(corpora), 3.6), squeeze=False, sharey=True)
 for ax, corpus in zip(axes[0], corpora):
     for family, part in terms[corpus].groupby("family", sort=False):
@@ -253,16 +255,10 @@ handles = ([Line2D([], [], linestyle="none", **report.family_style(profile, f), 
                      label="CE, local slope between neighbours"),
               Line2D([], [], color="grey", ls=":", label="CE, one power law over all sizes")])
 axes[0, 0].legend(handles=handles, fontsize=6)
-fig.suptitle("Local exponent of the CE law: predicted from EE's contribution vs measured")
 fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# **Figure B4.2.** CE's local exponent per family (colour): predicted from EE's contribution
-# alone (solid), from all three fitted exponents (dash-dot), and measured between neighbouring
-# models (dashed, open markers, drawn at the geometric midpoint of the pair), with the single
-# power law fitted over the family (dotted).
-#
 # The measured local slopes between neighbouring models scatter far more than the prediction:
 # one training run per size, and size steps of less than a decade, leave noise of the order of
 # the effect. The prediction's change across a family is small when the shares change little
@@ -292,14 +288,13 @@ for corpus in corpora:
     sizes = runs.sizes(family_runs[corpus])
     for family in curved:
         idx = group_index(corpus, family)
-        tb = boot_terms[corpus].select(idx)
-        point = float(components.curvature(sizes[idx], tb.full[:, 0]))
-        replicates = components.curvature(sizes[idx], tb.boot[:, :, 0].T)
-        bends[corpus, family] = (point, components.covering(fit.percentile_interval(replicates), point))
+        point = float(components.curvature(sizes[idx], full[corpus][idx, 0]))
+        bends[corpus, family] = (point, bootstrap.interval(point, components.curvature(sizes[idx],
+                                                                                        replicates[corpus][:, idx, 0])))
 bend_word = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}
 bend_table = pd.DataFrame([{"corpus": c, "family": fam, "sizes": n_sizes[fam], "curvature c of log CE": point,
-                            "95% interval": f"[{ci[0]:+.5f}, {ci[1]:+.5f}]",
-                            "CE law": bend_word[components.side(ci)],
+                            "95% interval": interval_text(ci, 5),
+                            "CE law": bend_word[bootstrap.side(ci)],
                             "EE/CE trend": direction(trends[c, fam, GRADED][1])}
                            for (c, fam), (point, ci) in bends.items()],
                           columns=["corpus", "family", "sizes", "curvature c of log CE", "95% interval", "CE law",
@@ -361,19 +356,16 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 # `rankscale.claims.judge`: *reproduced* if it holds on every unit tested, *partly* on some,
 # *not reproduced* on none. The share is EE's signed contribution EE/CE throughout. Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), so
-# each needs its 95% interval (as in chapter B3: over the paired token resamples, stretched to
-# contain the value on all tokens) wholly on the claimed side; an interval that contains the
-# threshold counts against the claim. Whether the law slows over this set's sizes is this
-# companion's question, not the paper's: the paper places the slowing at very large sizes and
-# calls the law clean for small models. The paper's own claim is the mechanism, tested by the
-# last rule: the bend follows EE's share, wherever both are clear.
+# each needs its 95% interval (as in chapter B3: the value on all tokens plus or minus 1.96
+# standard deviations of its replicates over the paired token resamples) wholly on the claimed
+# side; an interval that contains the threshold counts against the claim. Whether the law slows
+# over this set's sizes is this companion's question, not the paper's: the paper places the
+# slowing at very large sizes and calls the law clean for small models. The paper's own claim
+# is the mechanism, tested by the last rule: the bend follows EE's share, wherever both are
+# clear.
 
 # %%
 too_few = {reason: None for reason in unusable}
-
-
-def interval_text(ci, digits=3):
-    return f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
 
 
 # B4.1: the smallest model of every family
@@ -382,11 +374,10 @@ for c in corpora:
     members = family_runs[c]
     for family in families:
         i = min(group_index(c, family), key=lambda j: members[j].non_embedding)
-        tb = boot_terms[c]
-        share = tb.full[i, 1] / tb.full[i, 0]
-        ci = components.covering(fit.percentile_interval(tb.boot[:, i, 1] / tb.boot[:, i, 0]), share)
-        dominates[f"{c}/{family}"] = components.side(ci, claims.B4_DOMINANT_SHARE) > 0
-        texts.append(f"{c}/{family} ({members[i].name}) {share:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]")
+        share = full[c][i, 1] / full[c][i, 0]
+        ci = bootstrap.interval(share, replicates[c][:, i, 1] / replicates[c][:, i, 0])
+        dominates[f"{c}/{family}"] = bootstrap.side(ci, claims.B4_DOMINANT_SHARE) > 0
+        texts.append(f"{c}/{family} ({members[i].name}) {share:.3f} {interval_text(ci, sign='')}")
 v_dominates = claims.judge("B4.1", dominates, "EE/CE of the smallest model [95% interval]: " + "; ".join(texts))
 
 # B4.2: the share's trend, per family with enough sizes and pooled
@@ -395,7 +386,7 @@ falls = dict(too_few)
 if pooled_reason is not None and len(families) > 1:
     falls[f"pooled fit ({pooled_reason})"] = None
 for c, g in trend_units:
-    falls[f"{c}/{g}"] = components.side(trends[c, g, GRADED][1]) < 0
+    falls[f"{c}/{g}"] = bootstrap.side(trends[c, g, GRADED][1]) < 0
 v_falls = claims.judge(
     "B4.2", falls if trend_units else {},
     "slope of log(EE/CE) on log N [95% interval]: "
@@ -408,9 +399,9 @@ curved_units = list(bends)
 slows = {reason: None for reason in uncurved}
 follows = dict(slows)
 for c, fam in curved_units:
-    bend_side = components.side(bends[c, fam][1])
+    bend_side = bootstrap.side(bends[c, fam][1])
     slows[f"{c}/{fam}"] = bend_side > 0
-    share_side = components.side(trends[c, fam, GRADED][1])
+    share_side = bootstrap.side(trends[c, fam, GRADED][1])
     if bend_side == 0 or share_side == 0:
         follows[f"{c}/{fam} (" + ("CE law straight" if bend_side == 0 else "EE/CE flat") + " within noise)"] = None
     else:

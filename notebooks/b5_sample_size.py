@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims, components, fit, metrics, modelsets, report, runs
+from rankscale import bootstrap, claims, components, fit, metrics, modelsets, report, runs
 from rankscale.corpora import get_corpus
 
 corpora = corpora or runs.corpora(profile)
@@ -98,11 +98,10 @@ display(Markdown(
 #
 # ## The components against the number of tokens
 #
-# One row per family, showing the model selected by `model_index` (by default the family's
-# largest). Lines are the means over repeats, bands one standard deviation, dotted lines the
-# value on all tokens; colours are corpora here, not families.
+# {numref}`fig-b5-components-tokens` has one row per family, showing the model selected by
+# `model_index` (by default the family's largest).
 
-# %%
+# %% mystnb={"figure": {"caption": "CE, EE, SA and Conf of one model per family (one row per family) against the number of evaluation tokens in subsamples of whole windows: mean over the repeats (line), one standard deviation (band) and the value on all tokens (dotted). Colours are corpora here, not families.", "name": "fig-b5-components-tokens"}}
 fig, axes = plt.subplots(len(families), 4, figsize=(15, 3.2 * len(families)), squeeze=False)
 for row, (family, i) in zip(axes, shown.items()):
     for ax, quantity in zip(row, quantities):
@@ -117,7 +116,6 @@ for row, (family, i) in zip(axes, shown.items()):
         ax.set_xlabel("evaluation tokens")
     row[0].set_ylabel("nats")
 axes[0, 0].legend(fontsize=8)
-fig.suptitle("CE and its components against the number of evaluation tokens", y=1.0)
 fig.tight_layout()
 plt.show()
 
@@ -136,10 +134,10 @@ plt.show()
 # second, simpler reason to depend on the sample: $C = \sum_e Q_e$ sums over the RBE values that
 # *occur*, so every newly seen rank adds a term and $C$ grows with the sample until all $V$ ranks
 # have been seen. The sign of Confidence can therefore change with nothing but the number of
-# evaluation tokens. The plots show the distinct RBE values and the fraction of them seen once,
-# for the models above (one row per family; the dashed line is the family's vocabulary size).
+# evaluation tokens. {numref}`fig-b5-ranks-seen` shows how many distinct RBE values a sample
+# holds, and what fraction of them it holds once, for the models above.
 
-# %%
+# %% mystnb={"figure": {"caption": "Distinct RBE values in a subsample (left) and the fraction of them seen exactly once (right) against the number of evaluation tokens, for the models of the previous figure (one row per family; colours are corpora). The dashed line is the family's vocabulary size $V$, the number of RBE values there are.", "name": "fig-b5-ranks-seen"}}
 fig, axes = plt.subplots(len(families), 2, figsize=(10, 3.2 * len(families)), squeeze=False)
 for row, (family, i) in zip(axes, shown.items()):
     for j, corpus in enumerate(corpora):
@@ -154,7 +152,6 @@ for row, (family, i) in zip(axes, shown.items()):
         ax.set_title(f"{family} {models[i].name}", fontsize=9)
         ax.set_xlabel("evaluation tokens")
 axes[0, 0].legend(fontsize=8)
-fig.suptitle("How thinly the ranks are sampled", y=1.0)
 fig.tight_layout()
 plt.show()
 
@@ -163,12 +160,9 @@ plt.show()
 #
 # The figures of chapters B3 and B4 compare models. A bias that were the same for every model
 # would not matter for them; it is not, because weaker models spread their targets over more
-# ranks. Left: SA of every model on the first corpus against the number of tokens, in its
-# family's colour and marker (lighter for smaller models). Then, one panel per fit whose
-# exponents the verdicts grade (each family with at least three sizes, and all models pooled as
-# in chapter B3): the fitted size exponent $\alpha_M$ of each quantity (eq. 9 of paper B)
-# against the number of tokens, the mean over repeats of the exponents fitted on each repeat,
-# with the value on all tokens dotted.
+# ranks. {numref}`fig-b5-exponents-tokens` shows, on the first corpus, SA of every model and
+# the size exponents of every fit whose exponents the verdicts grade (each family with at least
+# three sizes, and all models pooled as in chapter B3), against the number of tokens.
 
 # %%
 convergence = {}
@@ -177,7 +171,11 @@ for corpus in corpora:
         convergence[corpus, group] = components.exponent_convergence(
             sizes[idx], [subsamples[corpus, m] for m in idx],
             [[full[corpus, m][q] for q in quantities] for m in idx], claims.B5_EXPONENT_TOLERANCE)
+if not groups:
+    display(Markdown(f"No exponent is graded on this set: no family has {claims.MIN_SIZES} or more sizes "
+                     f"({'; '.join(unusable)}); the figure shows SA of every model only."))
 
+# %% mystnb={"figure": {"caption": "Left: SA of every model against the number of evaluation tokens on the first corpus, in its family's colour and marker (lighter for smaller models). Then one panel per graded fit: the size exponent $\\alpha_M$ of each quantity (paper B, eq. 9) against the number of tokens, the mean over repeats of the exponents fitted on each repeat's subsample, with the exponent on all tokens dotted.", "name": "fig-b5-exponents-tokens"}}
 corpus = corpora[0]
 fig, axes = plt.subplots(1, 1 + len(groups), figsize=(5.2 * (1 + len(groups)), 3.7), squeeze=False)
 axes = axes[0]
@@ -205,9 +203,6 @@ for ax in axes:
     ax.set_xlabel("evaluation tokens")
 fig.tight_layout()
 plt.show()
-if not groups:
-    display(Markdown(f"No exponent is graded on this set: no family has {claims.MIN_SIZES} or more sizes "
-                     f"({'; '.join(unusable)})."))
 
 # %% [markdown]
 # ## How many tokens each figure needs
@@ -347,8 +342,8 @@ def bias(key, quantity, sign):
     for c, fam in family_units():
         idx = np.flatnonzero(family_of == fam)
         lo, hi = metrics.mean_interval(np.stack([subsamples[c, m][quantity][0] for m in idx]))
-        diff = np.array([full[c, m][quantity] for m in idx])
-        sides = [components.side((a - d, b - d)) for a, b, d in zip(lo, hi, diff)]
+        on_all = [full[c, m][quantity] for m in idx]
+        sides = [bootstrap.side((a, b), value) for a, b, value in zip(lo, hi, on_all)]
         outcomes[f"{c}/{fam}"] = all(s == sign for s in sides)
         shifts = [subsamples[c, m][quantity][0].mean() - full[c, m][quantity] for m in idx]
         texts.append(f"{c}/{fam} {min(shifts):+.4f} to {max(shifts):+.4f}")

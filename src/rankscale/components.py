@@ -2,217 +2,191 @@
 
 Paper B fits ``log |M| = c_M + alpha_M log N`` (its eq. 9) for M in CE, EE, SA, Conf, per model
 family and over every model of every family pooled ("All"), and compares the exponents
-(``|Delta_M| = |alpha_M - alpha_CE|``, its Table 2). This module does those fits on per-token
-samples ``{"logp": (n,), "gt": (n,)}`` (one per model), with bootstrap intervals from
-``rankscale.fit``, and the vectorised slopes that chapter B5 needs for many subsamples at once::
+(``|Delta_M| = |alpha_M - alpha_CE|``, its Table 2). The chapters resample every model's
+evaluation tokens once for all four quantities (``rankscale.bootstrap.resample`` with
+``terms_vector`` as the metric) and fit each group of models from those replicates
+(``group_bootstrap``), so that differences between quantities (``gap_difference``) get paired
+intervals (``rankscale.bootstrap.interval``)::
 
-    fits = fit_components(sizes, samples, families, n_boot=200)   # {group: {quantity: PowerLawFit}}
-    exponent_gaps(fits["All"])                                     # {"EE": ..., "SA": ..., "Conf": ...}
+    full = np.array([terms_vector(s) for s in samples])               # (models, 4)
+    boot = bootstrap.resample(samples, terms_vector, n_boot, seed)    # (n_boot, models, 4)
+    b = group_bootstrap(sizes[idx], full[idx], boot[:, idx])          # one family, or every model
+    exponent_gaps(dict(zip(QUANTITIES, b.points)))                    # paper B's Table 2 row
 
-Chapters B3 and B4 resample every model's tokens once for all four quantities
-(``bootstrap_terms``) and fit each group from those replicates (``group_bootstrap``), so that
-differences between quantities get paired intervals; ``change_shares`` splits CE's change
-between two models into its components', ``curvature`` measures the bend of a log-log law, and
-``side`` and ``covering`` are how the verdict rules read an interval. ``convergence_by_group``
-is chapter B5's check that a size exponent no longer moves with the number of evaluation tokens,
-which chapter B3 applies to its verdicts on SA and Confidence; ``instance_exponents`` repeats
-paper B's App. A.1 comparison of 1k and 10k instances.
+``change_shares`` splits CE's change between two models into its components', ``share_trend``
+follows EE's share of CE across sizes and ``curvature`` measures the bend of a log-log law.
+``convergence_by_group`` is chapter B5's check that a size exponent no longer moves with the
+number of evaluation tokens, which chapter B3 applies to its verdicts on SA and Confidence;
+``instance_exponents`` repeats paper B's App. A.1 comparison of 1k and 10k instances.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from rankscale import fit, metrics
+from rankscale.bootstrap import LEVEL, interval, line_fits, log_or_nan
 
 QUANTITIES = ("CE", *metrics.COMPONENTS)
 
 
-def term(quantity: str, absolute: bool = True) -> Callable[[Mapping[str, np.ndarray]], float]:
-    """The metric ``sample -> |M|`` (or signed M) of one of ``QUANTITIES``, computed from a
-    sample's ``logp`` and ``gt`` with paper B's decomposition (``metrics.ce_decomposition``)."""
-    if quantity not in QUANTITIES:
-        raise ValueError(f"unknown quantity {quantity!r}; use one of {QUANTITIES}")
-
-    def metric(sample: Mapping[str, np.ndarray]) -> float:
-        value = metrics.ce_decomposition(sample["logp"], sample["gt"]).terms()[quantity]
-        return abs(value) if absolute else value
-
-    return metric
-
-
-def ee_share(signed: bool = True) -> Callable[[Mapping[str, np.ndarray]], float]:
-    """The metric ``sample -> EE's share of CE`` (paper B, §5, Fig. 8): the signed contribution
-    EE / CE, or with ``signed=False`` the magnitude share |EE| / (|EE| + |SA| + |Conf|); see
-    ``metrics.ce_shares``."""
-
-    def metric(sample: Mapping[str, np.ndarray]) -> float:
-        t = metrics.ce_decomposition(sample["logp"], sample["gt"]).terms()
-        return float(metrics.ce_shares(t["EE"], t["SA"], t["Conf"], signed=signed)["EE"])
-
-    return metric
-
-
-def fit_components(sizes, samples: Sequence[Mapping[str, np.ndarray]], families: Sequence[str],
-                   n_boot: int = 1000, seed: int = 0, quantities: Sequence[str] = QUANTITIES,
-                   ) -> dict[str, dict[str, fit.PowerLawFit]]:
-    """Paper B's eq. 9 for every quantity, per family and pooled: ``{group: {quantity: fit}}``.
-
-    sizes : (m,) non-embedding parameter counts; samples : m mappings with per-token ``logp``
-    and ``gt``; families : (m,) family names. Groups are the families in order of first
-    appearance, each fitted on its own models, then ``fit.POOLED`` ("All", every model), which
-    is there only when there is more than one family; a family with fewer than two distinct sizes
-    has no fit (``fit.fit_by_family``). Each fit is of |M| and carries a percentile bootstrap
-    interval of its slope from ``n_boot`` resamples of every model's tokens.
-    """
-    by_quantity = {q: fit.fit_by_family(sizes, samples, families, term(q), n_boot=n_boot, seed=seed)
-                   for q in quantities}
-    groups = dict.fromkeys(g for fits in by_quantity.values() for g in fits)
-    return {g: {q: by_quantity[q][g] for q in quantities if g in by_quantity[q]} for g in groups}
-
-
-def exponent_gaps(fits: Mapping[str, fit.PowerLawFit]) -> dict[str, float]:
-    """Paper B's scaling difference ``|alpha_M - alpha_CE|`` (Table 2) of each component, from one
-    group's fits keyed by quantity (``fit_components(...)[group]``)."""
-    return {q: abs(fits[q].slope - fits["CE"].slope) for q in metrics.COMPONENTS if q in fits}
-
-
-def slopes(sizes, values) -> np.ndarray:
-    """Least-squares slopes of log |values| against log ``sizes`` for many sets of values at once.
-
-    sizes : (m,) positive sizes, at least two distinct; values : (m, ...) one value per size along
-    the first axis, any further axes independent sets (e.g. subsample sizes x repeats).
-    Returns the slopes, of shape ``values.shape[1:]``: the ``fit.fit_power_law`` slope of each
-    set, NaN where some value of a set is zero or not finite.
-
-    >>> slopes([1e2, 1e4], np.array([[1.0, -4.0], [0.1, 0.4]]))
-    array([-0.5, -0.5])
-    """
-    x = np.log(np.asarray(sizes, np.float64))
-    if x.ndim != 1 or len(np.unique(x)) < 2:
-        raise ValueError("slopes need a 1-d array of at least two distinct positive sizes")
-    values = np.abs(np.asarray(values, np.float64))
-    if values.shape[:1] != x.shape:
-        raise ValueError(f"values must have one row per size ({len(x)}), got shape {values.shape}")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.log(values)
-    y = np.where(np.isfinite(y), y, np.nan)
-    x = x - x.mean()
-    return np.tensordot(x, y, axes=(0, 0)) / (x @ x)
-
-
-# ---------------------------------------------------------------------------------------------
-# One resampling pass for every quantity (chapters B3 and B4)
-
-
 def terms_vector(sample: Mapping[str, np.ndarray]) -> np.ndarray:
-    """CE, EE, SA and Conf of one sample (``logp``, ``gt``), in the order of ``QUANTITIES``."""
+    """CE, EE, SA and Conf of one sample, in the order of ``QUANTITIES``.
+
+    Parameters
+    ----------
+    sample : mapping
+        Per-token arrays ``logp`` (n,) (log-probability of the target) and ``gt`` (n,) (its
+        0-based strict rank-based error), as ``Records.arrays()`` holds them.
+
+    Returns
+    -------
+    ndarray of shape (4,)
+        Paper B's decomposition (``metrics.ce_decomposition``): CE = EE + SA - Conf.
+
+    Examples
+    --------
+    >>> t = terms_vector({"logp": np.log([0.5, 0.25, 0.5, 0.125]), "gt": np.array([0, 1, 0, 2])})
+    >>> t.shape, bool(np.isclose(t[0], t[1] + t[2] - t[3]))
+    ((4,), True)
+    """
     t = metrics.ce_decomposition(sample["logp"], sample["gt"]).terms()
     return np.array([t[q] for q in QUANTITIES])
 
 
-@dataclass(frozen=True)
-class TermBootstrap:
-    """CE, EE, SA and Conf of every model on its full sample and on ``n_boot`` resamples.
+def exponent_gaps(fits: Mapping[str, fit.PowerLawFit | None]) -> dict[str, float]:
+    """Paper B's scaling difference ``|alpha_M - alpha_CE|`` (Table 2) of each component.
 
-    full : (models, 4) values in the order of ``QUANTITIES``; boot : (n_boot, models, 4). Replicate
-    b of every model and every quantity comes from one resample of that model's tokens, so any
-    function of several quantities or models (R^2 of EE minus R^2 of CE, a share of a change
-    between two models) can be computed per replicate and its spread read as the spread of that
-    function: the intervals are paired.
+    Parameters
+    ----------
+    fits : mapping
+        One group's fits of |M| keyed by quantity (``dict(zip(QUANTITIES, b.points))`` of a
+        ``group_bootstrap``); a component without a fit (None or missing) is left out.
+
+    Returns
+    -------
+    dict
+        ``{component: |alpha_M - alpha_CE|}`` for the components of ``metrics.COMPONENTS`` that
+        have a fit.
+
+    Examples
+    --------
+    >>> values = {"CE": [4.0, 2.0], "EE": [3.0, 1.5], "SA": [1.0, 1.0], "Conf": [0.5, 0.25]}
+    >>> fits = {q: fit.fit_power_law([1e4, 1e5], v) for q, v in values.items()}
+    >>> {q: round(g, 4) for q, g in exponent_gaps(fits).items()}
+    {'EE': 0.0, 'SA': 0.301, 'Conf': 0.0}
     """
-
-    full: np.ndarray
-    boot: np.ndarray
-
-    def select(self, idx) -> "TermBootstrap":
-        """The same replicates for the models ``idx`` only (e.g. one family)."""
-        return TermBootstrap(self.full[idx], self.boot[:, idx])
+    return {q: abs(fits[q].slope - fits["CE"].slope) for q in metrics.COMPONENTS if fits.get(q) is not None}
 
 
-def bootstrap_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, seed: int = 0) -> TermBootstrap:
-    """Resample every model's tokens with replacement ``n_boot`` times and decompose each resample.
-
-    samples : one mapping per model with per-token ``logp`` and ``gt``. Tokens are treated as
-    independent, which neighbouring tokens are not, so intervals from these replicates are lower
-    bounds on the uncertainty due to the choice of evaluation text (as in ``rankscale.fit``).
-    The plug-in components (EE, SA, Conf) are biased estimators; a resample holds about 63% of
-    the distinct tokens, so their replicates can be shifted from the full-sample value (see
-    chapter B3), which ``exponent_convergence`` detects.
-    """
-    rng = np.random.default_rng(seed)
-    full = np.array([terms_vector(s) for s in samples])
-    boot = np.empty((n_boot, len(samples), len(QUANTITIES)))
-    for i, s in enumerate(samples):
-        logp, gt = np.asarray(s["logp"]), np.asarray(s["gt"])
-        n = len(logp)
-        for b in range(n_boot):
-            idx = rng.integers(0, n, n)
-            boot[b, i] = terms_vector({"logp": logp[idx], "gt": gt[idx]})
-    return TermBootstrap(full, boot)
-
-
-def lines(sizes, values) -> tuple[np.ndarray, np.ndarray]:
-    """Least-squares slopes and R^2 of log |values| against log ``sizes``, for many sets at once.
-
-    sizes : (m,) at least two distinct positive sizes; values : (m, ...) one value per size along
-    the first axis. Returns (slopes, r2) of shape ``values.shape[1:]``, as ``fit.fit_power_law``
-    computes them for each set; NaN where a value of a set is zero or not finite.
-
-    >>> s, r = lines([1e2, 1e4, 1e6], np.array([1.0, 0.1, 0.01]))
-    >>> round(float(s), 6), round(float(r), 6)
-    (-0.5, 1.0)
-    """
-    x = np.log(np.asarray(sizes, np.float64))
-    slope = slopes(sizes, values)
-    values = np.abs(np.asarray(values, np.float64))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.log(values)
-    y = np.where(np.isfinite(y), y, np.nan)
-    xc = (x - x.mean()).reshape((-1,) + (1,) * (y.ndim - 1))
-    yc = y - y.mean(axis=0)
-    residual = yc - slope * xc
-    total = (yc ** 2).sum(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r2 = np.where(total > 0, 1.0 - (residual ** 2).sum(axis=0) / np.where(total > 0, total, 1.0), 1.0)
-    return slope, np.where(np.isfinite(slope), r2, np.nan)
-
-
-def group_bootstrap(sizes, terms: TermBootstrap) -> fit.Bootstrap:
+def group_bootstrap(sizes, full, boot, level: float = LEVEL) -> fit.Bootstrap:
     """Paper B's eq. 9 for CE, EE, SA and Conf of one group of models (a family, or every model
-    pooled), on the full samples and on every replicate of ``terms`` (``bootstrap_terms`` of
-    the same models, e.g. ``.select(idx)``).
+    pooled), on the full samples and on every replicate of a token bootstrap.
 
-    Returns a ``fit.Bootstrap`` with one entry per quantity in the order of ``QUANTITIES``:
-    ``points`` the full-sample fits of |M| (None where a value is zero), ``slopes`` and ``r2`` of
-    shape (4, n_boot), paired across quantities, so e.g. the interval of R^2(EE) - R^2(CE) is
-    ``fit.percentile_interval(b.r2[1] - b.r2[0])``.
+    Parameters
+    ----------
+    sizes : (m,) array
+        Non-embedding sizes of the group's models, at least two distinct.
+    full : (m, 4) array
+        CE, EE, SA, Conf of each model on all its tokens (``terms_vector``).
+    boot : (n_boot, m, 4) array
+        The same on each replicate (``bootstrap.resample(samples, terms_vector, n_boot)``, the
+        group's models selected), replicate b of every model and quantity from one resample.
+    level : float
+        Level of the slopes' intervals.
+
+    Returns
+    -------
+    fit.Bootstrap
+        One entry per quantity in the order of ``QUANTITIES``: ``points`` the full-sample fits of
+        |M| with ``ci`` the ``bootstrap.interval`` of the slope (None where a value of the full
+        samples is zero or not finite); ``slopes`` and ``r2`` of shape (4, n_boot), paired across
+        quantities, so the interval of R^2(EE) - R^2(CE) is
+        ``bootstrap.interval(points[1].r2 - points[0].r2, r2[1] - r2[0])``.
+
+    Examples
+    --------
+    >>> full = np.array([[4.0, 3.0, 1.5, 0.5], [3.0, 2.2, 1.6, 0.8], [2.4, 1.7, 1.7, 1.0]])
+    >>> boot = np.stack([full, full * [[1.0], [1.02], [1.0]]])
+    >>> b = group_bootstrap([1e4, 1e5, 1e6], full, boot)
+    >>> b.slopes.shape, round(b.points[0].slope, 4), b.points[0].ci is not None
+    ((4, 2), -0.1109, True)
     """
     sizes = np.asarray(sizes, np.float64)
+    full, boot = np.asarray(full, np.float64), np.asarray(boot, np.float64)
     if len(np.unique(sizes)) < 2:
         raise ValueError("a group needs at least two distinct sizes to be fitted")
+    if full.shape != (len(sizes), len(QUANTITIES)) or boot.shape[1:] != full.shape:
+        raise ValueError(f"need full of shape ({len(sizes)}, {len(QUANTITIES)}) and boot of shape "
+                         f"(n_boot, {len(sizes)}, {len(QUANTITIES)}), got {full.shape} and {boot.shape}")
+    slopes, r2 = line_fits(np.log(sizes), log_or_nan(np.abs(boot.transpose(2, 0, 1))))  # (4, n_boot)
     points = []
     for q in range(len(QUANTITIES)):
-        values = np.abs(terms.full[:, q])
-        ok = np.all(np.isfinite(values) & (values > 0))
-        points.append(fit.fit_power_law(sizes, values) if ok else None)
-    boot_slopes, boot_r2 = lines(sizes, terms.boot.transpose(1, 2, 0))  # (models, 4, n_boot) -> (4, n_boot)
-    return fit.Bootstrap(points, boot_slopes, boot_r2)
+        values = np.abs(full[:, q])
+        if not np.all(np.isfinite(values) & (values > 0)):  # the guard of fit.fit_power_law, which raises
+            points.append(None)
+            continue
+        p = fit.fit_power_law(sizes, values)
+        points.append(fit.PowerLawFit(p.slope, p.intercept, p.r2, p.n_points, interval(p.slope, slopes[q], level)))
+    return fit.Bootstrap(points, slopes, r2)
+
+
+def gap_difference(b: fit.Bootstrap, far: str, near: str) -> tuple[float, np.ndarray]:
+    """How much farther ``far``'s size exponent lies from CE's than ``near``'s does:
+    ``|alpha_far - alpha_CE| - |alpha_near - alpha_CE|`` (paper B's Table 2 gaps, compared).
+
+    Parameters
+    ----------
+    b : fit.Bootstrap
+        A ``group_bootstrap`` (entries in ``QUANTITIES`` order).
+    far, near : str
+        Two quantities of ``QUANTITIES`` (components, in practice).
+
+    Returns
+    -------
+    (float, ndarray of shape (n_boot,))
+        The difference on the full samples (NaN where a quantity has no fit) and on every
+        replicate, paired, for ``bootstrap.interval``.
+
+    Examples
+    --------
+    >>> full = np.array([[4.0, 3.0, 1.5, 0.5], [3.0, 2.2, 1.6, 0.8], [2.4, 1.7, 1.7, 1.0]])
+    >>> b = group_bootstrap([1e4, 1e5, 1e6], full, np.stack([full, full * [[1.0], [1.02], [1.0]]]))
+    >>> point, replicates = gap_difference(b, "SA", "EE")
+    >>> round(point, 4), replicates.shape
+    (0.1257, (2,))
+    """
+    i, j = QUANTITIES.index(far), QUANTITIES.index(near)
+    s = b.slopes
+    replicates = np.abs(s[i] - s[0]) - np.abs(s[j] - s[0])
+    p = b.points
+    if p[0] is None or p[i] is None or p[j] is None:
+        return float("nan"), replicates
+    return abs(p[i].slope - p[0].slope) - abs(p[j].slope - p[0].slope), replicates
 
 
 def change_shares(terms_first, terms_last) -> dict[str, np.ndarray]:
     """Each component's share of the change in CE between two models (paper B's components).
 
-    terms_first, terms_last : arrays (..., 4) of CE, EE, SA, Conf (``QUANTITIES`` order), e.g.
-    the smallest and the largest model of a family, or their bootstrap replicates. Since
-    CE = EE + SA - Conf, the change of CE is the sum of the changes of EE, SA and -Conf, and the
-    shares dEE/dCE, dSA/dCE and -dConf/dCE add up to 1. A component that stays put has share 0;
-    one that moves against CE (SA rising while CE falls) has a negative share. Unlike the R^2 of
-    a fit of log |M|, the shares weigh each component's change by its size in nats.
+    Parameters
+    ----------
+    terms_first, terms_last : (..., 4) arrays
+        CE, EE, SA, Conf (``QUANTITIES`` order) of two models, e.g. the smallest and the largest
+        of a family, or their bootstrap replicates (n_boot, 4).
 
+    Returns
+    -------
+    dict of arrays of shape (...)
+        ``dEE/dCE``, ``dSA/dCE`` and ``-dConf/dCE`` keyed ``EE``, ``SA``, ``Conf``. Since
+        CE = EE + SA - Conf they add up to 1. A component that stays put has share 0; one that
+        moves against CE (SA rising while CE falls) has a negative share. Unlike the R^2 of a fit
+        of log |M|, the shares weigh each component's change by its size in nats.
+
+    Examples
+    --------
     >>> s = change_shares(np.array([4.0, 3.0, 1.5, 0.5]), np.array([3.0, 2.2, 1.6, 0.8]))
     >>> {k: round(float(v), 6) for k, v in s.items()}
     {'EE': 0.8, 'SA': -0.1, 'Conf': 0.3}
@@ -224,14 +198,65 @@ def change_shares(terms_first, terms_last) -> dict[str, np.ndarray]:
                 "Conf": -change[..., 3] / change[..., 0]}
 
 
+def share_trend(sizes, full, boot, signed: bool = True) -> tuple[float, np.ndarray]:
+    """The trend of EE's share of CE with size (paper B, §5, Fig. 8): the slope of log(share) on
+    log size, on the full samples and on every replicate of a token bootstrap.
+
+    Parameters
+    ----------
+    sizes : (m,) array
+        Non-embedding sizes of one group of models, at least two distinct.
+    full : (m, 4) array
+        CE, EE, SA, Conf of each model on all its tokens (``terms_vector``).
+    boot : (n_boot, m, 4) array
+        The same on each replicate (``bootstrap.resample``).
+    signed : bool
+        EE's signed contribution EE / CE (True), or its magnitude share |EE| / (|EE| + |SA| +
+        |Conf|) (False); see ``metrics.ce_shares``.
+
+    Returns
+    -------
+    (float, ndarray of shape (n_boot,))
+        The slope on the full samples and on every replicate (NaN where a share is not positive),
+        for ``bootstrap.interval``; negative where EE's share falls as models grow.
+
+    Examples
+    --------
+    >>> full = np.array([[4.0, 3.6, 0.5, 0.1], [3.0, 2.4, 0.8, 0.2]])  # EE/CE: 0.9, then 0.8
+    >>> point, replicates = share_trend([1e4, 1e5], full, full[None])
+    >>> round(point, 5), bool(np.isclose(replicates[0], point))
+    (-0.05115, True)
+    """
+    x = np.log(np.asarray(sizes, np.float64))
+
+    def share(t):
+        t = np.asarray(t, np.float64)
+        return metrics.ce_shares(t[..., 1], t[..., 2], t[..., 3], signed=signed)["EE"]
+
+    point = line_fits(x, log_or_nan(share(full)))[0]
+    return float(point), line_fits(x, log_or_nan(share(boot)))[0]
+
+
 def curvature(sizes, values) -> np.ndarray:
-    """Quadratic coefficient c of log |values| = a + b x + c x^2, x = log size (centred), for
-    many sets of values at once: the bend of a power law on log-log axes. A falling metric
-    whose decline slows (its local exponent shrinks in magnitude as size grows) has c > 0.
+    """Quadratic coefficient c of log |values| = a + b x + c x^2 (x = log size, centred), for many
+    sets of values at once: the bend of a power law on log-log axes. A falling metric whose
+    decline slows (its local exponent b + 2 c x shrinks in magnitude as size grows) has c > 0.
 
-    sizes : (m,) at least three distinct positive sizes; values : (m, ...) one value per size
-    along the first axis. Returns c of shape ``values.shape[1:]``, NaN where a value is zero.
+    Parameters
+    ----------
+    sizes : (m,) array
+        At least three distinct positive sizes.
+    values : (..., m) array
+        One value per size along the last axis (e.g. CE of a family's models on each replicate,
+        ``boot[:, idx, 0]``).
 
+    Returns
+    -------
+    ndarray of shape values.shape[:-1]
+        c of each set; NaN where a value of the set is zero or not finite.
+
+    Examples
+    --------
     >>> x = np.log([1e2, 1e3, 1e4, 1e5])
     >>> round(float(curvature(np.exp(x), np.exp(1.0 - 0.3 * x + 0.02 * x**2))), 6)
     0.02
@@ -239,46 +264,19 @@ def curvature(sizes, values) -> np.ndarray:
     x = np.log(np.asarray(sizes, np.float64))
     if x.ndim != 1 or len(np.unique(x)) < 3:
         raise ValueError("a curvature needs a 1-d array of at least three distinct positive sizes")
-    values = np.abs(np.asarray(values, np.float64))
-    if values.shape[:1] != x.shape:
-        raise ValueError(f"values must have one row per size ({len(x)}), got shape {values.shape}")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.log(values)
-    y = np.where(np.isfinite(y), y, np.nan)
+    y = log_or_nan(np.abs(np.asarray(values, np.float64)))
+    if y.shape[-1:] != x.shape:
+        raise ValueError(f"values must have one entry per size ({len(x)}) along the last axis, got {y.shape}")
     xc = x - x.mean()
     design = np.stack([np.ones_like(xc), xc, xc ** 2], axis=1)
-    coef = np.linalg.pinv(design) @ y.reshape(len(x), -1)
-    return coef[2].reshape(values.shape[1:])
+    coef = y.reshape(-1, len(x)) @ np.linalg.pinv(design).T  # NaN rows stay NaN
+    return coef[:, 2].reshape(y.shape[:-1])
 
 
-def side(interval, threshold: float = 0.0) -> int:
-    """Where an interval lies with respect to ``threshold``: +1 wholly above, -1 wholly below,
-    0 if it contains the threshold (or is not finite). The B3-B5 rules read intervals this way:
-    a claim that a difference or a direction exists needs its side, a claim of parity fails only
-    on the other side.
-
-    >>> side((0.1, 0.3)), side((-0.3, -0.1)), side((-0.1, 0.1)), side((0.85, 0.9), 0.8)
-    (1, -1, 0, 1)
-    """
-    lo, hi = interval
-    if not (np.isfinite(lo) and np.isfinite(hi)):
-        return 0
-    return 1 if lo > threshold else -1 if hi < threshold else 0
-
-
-def covering(interval, point: float) -> tuple[float, float]:
-    """A bootstrap interval stretched, where needed, to contain the full-sample value ``point``.
-
-    Plug-in estimates (EE, SA, Conf and what is computed from them) are biased, and a resample
-    holds fewer distinct tokens than the sample, so the replicates can sit to one side of the
-    full-sample value (chapter B3); the evidence then spans both, and a rule reading the
-    interval should not be decided by that shift alone.
-
-    >>> covering((0.2, 0.3), 0.35), covering((0.2, 0.3), 0.25)
-    ((0.2, 0.35), (0.2, 0.3))
-    """
-    lo, hi = interval
-    return float(min(lo, point)), float(max(hi, point))
+def _size_slopes(sizes, values) -> np.ndarray:
+    """Slopes of log |values| on log ``sizes``, models along the first axis of ``values``."""
+    values = np.moveaxis(np.abs(np.asarray(values, np.float64)), 0, -1)
+    return line_fits(np.log(np.asarray(sizes, np.float64)), log_or_nan(values))[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,8 +305,32 @@ class ExponentConvergence:
 
 
 def subsample_models(records: Sequence, grid, n_repeats: int, seed: int = 0) -> list[dict[str, np.ndarray]]:
-    """``metrics.subsampled_decompositions`` of every model on one token grid; records : objects
-    with per-token ``logp``, ``gt`` and ``window`` (``rankscale.records.Records``)."""
+    """``metrics.subsampled_decompositions`` of every model on one token grid.
+
+    Parameters
+    ----------
+    records : sequence
+        One per model: objects with per-token ``logp``, ``gt`` and ``window`` (n,) arrays
+        (``rankscale.records.Records``).
+    grid : (g,) array
+        Token counts (``metrics.token_grid``).
+    n_repeats, seed : int
+        Random orders of the windows per count, and their seed (the same for every model, so
+        models evaluated on the same windows see the same subsamples).
+
+    Returns
+    -------
+    list of dicts
+        Per model, arrays of shape (g, n_repeats) keyed as ``metrics.subsampled_decompositions``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> rec = SimpleNamespace(logp=np.log(np.full(40, 0.5)), gt=np.arange(40) % 3, window=np.arange(40) // 10)
+    >>> subs = subsample_models([rec], [10, 40], n_repeats=2)
+    >>> subs[0]["CE"].shape, subs[0]["n_tokens"][-1].tolist()
+    ((2, 2), [40.0, 40.0])
+    """
     return [metrics.subsampled_decompositions(r.logp, r.gt, r.window, grid, n_repeats=n_repeats, seed=seed)
             for r in records]
 
@@ -318,28 +340,48 @@ def exponent_convergence(sizes, subsamples: Sequence[Mapping[str, np.ndarray]], 
     """Whether each quantity's size exponent (paper B's eq. 9) has converged at the evaluated
     token count, for one group of models (a family, or every model pooled).
 
-    sizes : (m,) non-embedding sizes, at least two distinct; subsamples : m outputs of
-    ``metrics.subsampled_decompositions`` on one grid (``subsample_models``), whose largest
-    count is every token; full_terms : (m, 4) CE, EE, SA, Conf on all tokens (``QUANTITIES``
-    order); tolerance : the allowed error as a fraction of |alpha_CE| on all tokens. The
-    tolerance is relative to CE's exponent, not the component's own, because paper B compares
-    every component's exponent with CE's (Table 2) and a component that does not scale has an
-    exponent near zero, relative to which no error is small.
+    The error at a count is the spread of the exponent over repeats combined with the change of
+    its mean over the last doubling (``metrics.sample_size_error``); at the evaluated count only
+    the change remains. The tolerance is relative to CE's exponent, not the component's own,
+    because paper B compares every component's exponent with CE's (Table 2) and a component that
+    does not scale has an exponent near zero, relative to which no error is small.
 
-    The error at a count is the spread of the exponent over repeats combined with the change
-    of its mean over the last doubling (``metrics.sample_size_error``); at the evaluated count
-    only the change remains. Returns ``{quantity: ExponentConvergence}``.
+    Parameters
+    ----------
+    sizes : (m,) array
+        Non-embedding sizes, at least two distinct.
+    subsamples : sequence of m dicts
+        ``metrics.subsampled_decompositions`` of each model on one grid (``subsample_models``),
+        whose largest count is every token.
+    full_terms : (m, 4) array
+        CE, EE, SA, Conf on all tokens (``QUANTITIES`` order).
+    tolerance : float
+        The allowed error, as a fraction of |alpha_CE| on all tokens.
+
+    Returns
+    -------
+    dict
+        ``{quantity: ExponentConvergence}``.
+
+    Examples
+    --------
+    >>> full = np.array([[4.0, 3.0, 1.5, 0.5], [3.0, 2.2, 1.6, 0.8]])
+    >>> grid = np.array([[500.0], [1000.0]])  # two counts, one repeat each
+    >>> subs = [{"n_tokens": grid, **{q: np.full((2, 1), v) for q, v in zip(QUANTITIES, t)}} for t in full]
+    >>> subs[0]["SA"] = np.array([[1.9], [1.5]])  # the small model's SA still falls as tokens are added
+    >>> conv = exponent_convergence([1e4, 1e5], subs, full, tolerance=0.1)
+    >>> conv["CE"].converged, conv["SA"].converged, round(conv["SA"].error, 4)
+    (True, False, 0.1027)
     """
     grid = np.asarray(subsamples[0]["n_tokens"].mean(axis=1))
-    full_terms = np.asarray(full_terms, np.float64)
-    full = slopes(sizes, full_terms)  # (4,)
+    full = _size_slopes(sizes, full_terms)  # (4,)
     allowed = tolerance * abs(float(full[0]))
     out = {}
     for q, quantity in enumerate(QUANTITIES):
-        stacked = np.stack([s[quantity] for s in subsamples])  # models, grid, repeats
-        exps = slopes(sizes, stacked)
-        error = float(metrics.sample_size_error(grid, exps)[-1]) if np.isfinite(exps).all() else float("nan")
-        needed = metrics.tokens_needed(grid, exps, allowed) if np.isfinite(exps).all() else float("nan")
+        exps = _size_slopes(sizes, np.stack([s[quantity] for s in subsamples]))  # (grid, repeats)
+        finite = bool(np.isfinite(exps).all())
+        error = float(metrics.sample_size_error(grid, exps)[-1]) if finite else float("nan")
+        needed = metrics.tokens_needed(grid, exps, allowed) if finite else float("nan")
         out[quantity] = ExponentConvergence(grid, exps, float(full[q]), error, allowed, needed,
                                             bool(np.isfinite(error) and error <= allowed))
     return out
@@ -348,10 +390,38 @@ def exponent_convergence(sizes, subsamples: Sequence[Mapping[str, np.ndarray]], 
 def convergence_by_group(sizes, records: Sequence, groups: Mapping[str, Sequence[int]], *, min_tokens: int,
                          n_grid: int, n_repeats: int, tolerance: float, seed: int = 0,
                          ) -> dict[str, dict[str, ExponentConvergence]]:
-    """``exponent_convergence`` of every group (name -> model indices) of one corpus's models,
-    on the grid ``metrics.token_grid(fewest tokens of any model, min_tokens, n_grid)``: the check
-    chapter B5 reports and chapter B3 applies to its verdicts on SA and Confidence.
-    Returns ``{group: {quantity: ExponentConvergence}}``."""
+    """``exponent_convergence`` of every group of one corpus's models: the check chapter B5
+    reports and chapter B3 applies to its verdicts on SA and Confidence.
+
+    Parameters
+    ----------
+    sizes : (models,) array
+        Non-embedding sizes of every model.
+    records : sequence
+        One per model (``logp``, ``gt``, ``window``), as for ``subsample_models``.
+    groups : mapping
+        Group name -> indices of its models (each with at least two distinct sizes).
+    min_tokens, n_grid : int
+        The grid ``metrics.token_grid(fewest tokens of any model, min_tokens, n_grid)``.
+    n_repeats, tolerance, seed
+        As for ``subsample_models`` and ``exponent_convergence``.
+
+    Returns
+    -------
+    dict
+        ``{group: {quantity: ExponentConvergence}}``.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> rng = np.random.default_rng(0)
+    >>> recs = [SimpleNamespace(logp=-np.log1p(g) - 0.1, gt=g, window=np.arange(2000) // 20)
+    ...         for g in (rng.geometric(1 / s, 2000) - 1 for s in (30.0, 10.0))]
+    >>> conv = convergence_by_group([1e4, 1e5], recs, {"A": [0, 1]}, min_tokens=250, n_grid=4, n_repeats=3,
+    ...                             tolerance=0.1)
+    >>> sorted(conv["A"]), bool(conv["A"]["CE"].converged)
+    (['CE', 'Conf', 'EE', 'SA'], True)
+    """
     sizes = np.asarray(sizes, np.float64)
     grid = metrics.token_grid(min(len(r.logp) for r in records), min_tokens, n_grid)
     subsamples = subsample_models(records, grid, n_repeats, seed)
@@ -361,13 +431,39 @@ def convergence_by_group(sizes, records: Sequence, groups: Mapping[str, Sequence
 
 
 def instance_exponents(sizes, records: Sequence, counts, n_repeats: int, seed: int = 0) -> np.ndarray:
-    """Each quantity's size exponent on subsamples of ``counts`` evaluation instances (windows),
-    the mean over ``n_repeats`` random subsamples: paper B's App. A.1 check of 1k against 10k
-    instances. records : one per model (``logp``, ``gt``, ``window``); a count above a model's
-    number of windows takes all of them. Models evaluated on the same windows (one tokenizer)
-    see the same subsamples. Returns (len(counts), 4), quantities in ``QUANTITIES`` order."""
+    """Each quantity's size exponent on subsamples of ``counts`` evaluation instances (windows):
+    paper B's App. A.1 check of 1k against 10k instances.
+
+    Parameters
+    ----------
+    sizes : (m,) array
+        Non-embedding sizes, at least two distinct.
+    records : sequence of m records
+        Per-token ``logp``, ``gt``, ``window``; a count above a model's number of windows takes
+        all of them. Models evaluated on the same windows (one tokenizer) see the same subsamples.
+    counts : (c,) array
+        Numbers of windows.
+    n_repeats, seed : int
+        Random subsamples per count (the exponent is their mean), and their seed.
+
+    Returns
+    -------
+    ndarray of shape (c, 4)
+        Quantities in ``QUANTITIES`` order.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> rng = np.random.default_rng(0)
+    >>> recs = [SimpleNamespace(logp=np.log(rng.uniform(0.05, p, 60)), gt=rng.integers(0, 5, 60),
+    ...                         window=np.arange(60) // 6) for p in (0.5, 0.9)]
+    >>> exps = instance_exponents([1e4, 1e5], recs, [5, 10], n_repeats=2)
+    >>> ce_all = [-r.logp.mean() for r in recs]  # 10 windows: all of them, in every repeat
+    >>> exps.shape, bool(np.isclose(exps[1, 0], fit.fit_power_law([1e4, 1e5], ce_all).slope))
+    ((2, 4), True)
+    """
     counts = np.atleast_1d(np.asarray(counts))
     subs = [metrics.subsampled_decompositions(r.logp, r.gt, r.window, counts, n_repeats=n_repeats, seed=seed,
                                               unit="windows") for r in records]
-    return np.stack([np.nanmean(slopes(sizes, np.stack([s[q] for s in subs])), axis=-1) for q in QUANTITIES],
+    return np.stack([np.nanmean(_size_slopes(sizes, np.stack([s[q] for s in subs])), axis=-1) for q in QUANTITIES],
                     axis=-1)

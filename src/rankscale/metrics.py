@@ -287,16 +287,34 @@ def subsampled_decompositions(logp: np.ndarray, rbe: np.ndarray, window: np.ndar
     Each repeat shuffles the windows once (``seed`` fixes every shuffle) and, for each n of
     ``n_tokens``, takes the shortest prefix of that order that holds at least n targets, so the
     subsets of one repeat are nested. Whole windows keep neighbouring, correlated tokens
-    together, as an evaluation on less text would. With ``unit="windows"`` each n counts
-    windows instead (evaluation instances, as paper B's App. A.1 counts them): the first n
-    windows of the shuffled order, or all of them where n exceeds their number. Records with
-    the same window ids get the same shuffles, so models evaluated on the same windows see the
-    same subsets.
+    together, as an evaluation on less text would. Records with the same window ids get the same
+    shuffles, so models evaluated on the same windows see the same subsets.
 
-    logp, rbe, window : (N,) per-target arrays; n_tokens : (m,) target (or window) counts.
-    Returns arrays of shape (m, n_repeats) keyed ``n_tokens`` (targets actually drawn),
-    ``n_windows`` (windows drawn), ``CE``, ``EE``, ``SA``, ``Conf``, ``ranks_seen`` (distinct
-    RBE values) and ``ranks_seen_once``.
+    Parameters
+    ----------
+    logp, rbe, window : (N,) arrays
+        Per-target log-probability, 0-based rank-based error and window id.
+    n_tokens : (m,) array
+        Target counts (or window counts, with ``unit="windows"``).
+    n_repeats, seed : int
+        Shuffles of the windows, and their seed.
+    unit : {"tokens", "windows"}
+        With ``"windows"`` each n counts windows (evaluation instances, as paper B's App. A.1
+        counts them): the first n windows of the shuffled order, or all of them where n exceeds
+        their number.
+
+    Returns
+    -------
+    dict of arrays of shape (m, n_repeats)
+        Keyed ``n_tokens`` (targets actually drawn), ``n_windows`` (windows drawn), ``CE``,
+        ``EE``, ``SA``, ``Conf``, ``ranks_seen`` (distinct RBE values) and ``ranks_seen_once``.
+
+    Examples
+    --------
+    >>> rbe, window = np.arange(40) % 4, np.arange(40) // 10
+    >>> out = subsampled_decompositions(np.log(np.full(40, 0.25)), rbe, window, [15, 40], n_repeats=2)
+    >>> out["n_tokens"].tolist(), out["n_windows"][0].tolist(), out["ranks_seen"][-1].tolist()
+    ([[20.0, 20.0], [40.0, 40.0]], [2.0, 2.0], [4.0, 4.0])
     """
     if unit not in ("tokens", "windows"):
         raise ValueError(f"unit must be 'tokens' or 'windows', got {unit!r}")
@@ -329,12 +347,27 @@ def subsampled_decompositions(logp: np.ndarray, rbe: np.ndarray, window: np.ndar
 def sample_size_error(n_tokens, values: np.ndarray) -> np.ndarray:
     """Estimated error of an estimate at each token count of a grid: its spread plus its drift.
 
-    n_tokens : (m,) increasing token counts; values : (m, repeats) estimates of one quantity at
-    each count (e.g. from ``subsampled_decompositions``). At count n the error is
-    sqrt(sd(n)^2 + (mean(n) - mean(n/2))^2): the standard deviation over repeats and the change
-    of their mean over the last doubling of the data, with mean(n/2) interpolated linearly in
-    log n. For a bias that decays as 1/n, the change over a doubling equals the bias left at n;
-    a slower decay makes it an underestimate. NaN where n/2 is below the grid.
+    At count n the error is sqrt(sd(n)^2 + (mean(n) - mean(n/2))^2): the standard deviation over
+    repeats and the change of their mean over the last doubling of the data, with mean(n/2)
+    interpolated linearly in log n. For a bias that decays as 1/n, the change over a doubling
+    equals the bias left at n; a slower decay makes it an underestimate.
+
+    Parameters
+    ----------
+    n_tokens : (m,) array
+        Increasing token counts.
+    values : (m, repeats) array
+        Estimates of one quantity at each count (e.g. from ``subsampled_decompositions``).
+
+    Returns
+    -------
+    ndarray of shape (m,): the error at each count; NaN where n/2 is below the grid.
+
+    Examples
+    --------
+    >>> grid = np.array([1000, 2000, 4000])
+    >>> np.round(sample_size_error(grid, 2.0 + 50.0 / grid[:, None] * np.ones((1, 3))), 4).tolist()
+    [nan, 0.025, 0.0125]
     """
     n_tokens = np.asarray(n_tokens, np.float64)
     values = np.asarray(values, np.float64)
@@ -350,8 +383,29 @@ def sample_size_error(n_tokens, values: np.ndarray) -> np.ndarray:
 
 def tokens_needed(n_tokens, values: np.ndarray, tolerance: float) -> float:
     """Smallest token count of a grid from which on ``sample_size_error`` stays within
-    ``tolerance``: at that count and at every larger one. NaN if the largest count misses, i.e.
-    the estimate was still moving over the last doubling and needs more tokens than the grid has.
+    ``tolerance``: at that count and at every larger one.
+
+    Parameters
+    ----------
+    n_tokens : (m,) array
+        Increasing token counts.
+    values : (m, repeats) array
+        Estimates at each count, as for ``sample_size_error``.
+    tolerance : float
+        The allowed error, in the units of ``values``.
+
+    Returns
+    -------
+    float
+        The count; NaN if the largest count misses, i.e. the estimate was still moving over the
+        last doubling and needs more tokens than the grid has.
+
+    Examples
+    --------
+    >>> grid = np.array([1000, 2000, 4000, 8000])
+    >>> exact = 2.0 + 50.0 / grid[:, None] * np.ones((1, 3))  # error 50 / n from 2000 tokens on
+    >>> tokens_needed(grid, exact, 0.02), tokens_needed(grid, exact, 0.001)
+    (4000.0, nan)
     """
     ok = sample_size_error(n_tokens, values) <= tolerance  # NaN compares False
     if not ok[-1]:
@@ -365,12 +419,27 @@ def tokens_needed(n_tokens, values: np.ndarray, tolerance: float) -> float:
 
 
 def token_grid(n_available: int, min_tokens: int, n_grid: int) -> np.ndarray:
-    """Subsample sizes for ``subsampled_decompositions``: ``n_grid`` token counts evenly spaced
-    in log from ``min_tokens`` (or ``n_available`` if smaller) up to ``n_available``, rounded,
-    duplicates dropped; the last is always ``n_available``.
+    """Subsample sizes for ``subsampled_decompositions``.
 
+    Parameters
+    ----------
+    n_available : int
+        Every token (the largest count, always on the grid).
+    min_tokens : int
+        The smallest count (``n_available`` if that is smaller).
+    n_grid : int
+        Number of counts, evenly spaced in log, at least 2.
+
+    Returns
+    -------
+    ndarray of int64: the counts, rounded, duplicates dropped (so possibly fewer than ``n_grid``).
+
+    Examples
+    --------
     >>> token_grid(20000, 1000, 4)
     array([ 1000,  2714,  7368, 20000])
+    >>> token_grid(500, 1000, 4)
+    array([500])
     """
     if n_available < 1 or min_tokens < 1 or n_grid < 2:
         raise ValueError("token_grid needs n_available >= 1, min_tokens >= 1 and n_grid >= 2")
@@ -378,26 +447,46 @@ def token_grid(n_available: int, min_tokens: int, n_grid: int) -> np.ndarray:
 
 
 def n_windows(window: np.ndarray) -> int:
-    """How many distinct windows (evaluation instances) a record holds.
+    """How many distinct windows (evaluation instances) a record holds, from its (N,) per-target
+    window ids (``Records.window``).
 
+    Examples
+    --------
     >>> n_windows(np.array([0, 0, 1, 1, 1, 5]))
     3
     """
     return int(len(np.unique(np.asarray(window))))
 
 
-def mean_interval(values: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Normal interval of the mean over repeats (last axis): mean -/+ z * sd / sqrt(repeats),
-    with z the two-sided ``level`` quantile (1.96 for 95%) and sd the sample standard deviation.
+def mean_interval(values: np.ndarray, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Normal interval of the mean over independent repeats (e.g. random subsamples): the mean -+ z
+    standard errors (sd over the repeats / sqrt(repeats)). Unlike ``rankscale.bootstrap.interval``
+    (a value -+ z sd of bootstrap replicates), the repeats are the measurements, their mean the estimate.
 
+    Parameters
+    ----------
+    values : (..., repeats) array
+        Repeated measurements along the last axis, at least two.
+    level : float, optional
+        Two-sided level; default ``rankscale.bootstrap.LEVEL`` (z = 1.96 at 95%).
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        Lower and upper ends, each of shape ``values.shape[:-1]``.
+
+    Examples
+    --------
     >>> lo, hi = mean_interval(np.array([[1.0, 3.0]]))
     >>> np.round([lo[0], hi[0]], 3).tolist()
     [0.04, 3.96]
     """
-    from scipy.stats import norm
+    from statistics import NormalDist
+
+    from rankscale.bootstrap import LEVEL
 
     values = np.asarray(values, np.float64)
-    z = float(norm.ppf(0.5 + level / 2))
+    z = NormalDist().inv_cdf((1 + (LEVEL if level is None else level)) / 2)
     mean = values.mean(axis=-1)
     half = z * values.std(axis=-1, ddof=1) / np.sqrt(values.shape[-1])
     return mean - half, mean + half

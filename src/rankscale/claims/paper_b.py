@@ -139,17 +139,28 @@ CLAIMS_B2 = index_claims(
 # Paper B, §4 (Fig. 7, Tables 1-2). Units: each (corpus, family) with at least MIN_SIZES sizes
 # and, where a rule says so, the fit over every model of every family pooled ("All", one unit
 # per corpus; needs two families, one of them with MIN_SIZES sizes, report.why_not_pooled).
-# Intervals are 95% percentile intervals from resampling every model's tokens with the same
-# resample for every quantity (components.bootstrap_terms, paired), stretched where needed to
-# contain the full-sample value (components.covering: the plug-in components are biased, and a
-# resample, holding fewer distinct tokens, can shift them off that value). How an interval decides
-# (components.side): a claim that a difference or a direction exists ("closest", "rises",
-# "R^2 of at least") holds where the interval lies wholly on its side and fails otherwise; a
-# claim of parity ("at least as well", "largely invariant") fails only where the interval lies
-# wholly on the other side, because it says that no difference shows. Rules on SA and Conf are
-# applied only where the quantity's size exponent has converged at the evaluated token count
-# (chapter B5's check, components.convergence_by_group with the B5_* settings below); an
-# exponent still drifting as tokens are added describes the sample, not the models.
+# Intervals (rankscale.bootstrap.interval): the value on all tokens -+ z standard deviations of
+# its replicates, each replicate resampling every model's tokens once for all four quantities
+# (bootstrap.resample with components.terms_vector as the metric), so that differences between
+# quantities and between models are paired. Not percentile intervals: a resample holds fewer
+# distinct tokens than the sample, so the replicates of the plug-in components (EE, SA, Conf) are
+# shifted off the measured value and a percentile interval can miss it (rankscale.bootstrap).
+# How an interval decides (bootstrap.side, bootstrap.within): a claim that a difference or a
+# direction exists ("closest", "rises", "R^2 of at least") holds where the interval lies wholly on
+# its side and fails otherwise; a claim of parity ("at least as well", "largely invariant") fails
+# only where the interval lies wholly on the other side, because it says that no difference
+# shows. Rules on SA and Conf are applied only where the quantity's size exponent has converged
+# at the evaluated token count (chapter B5's check, components.convergence_by_group with the B5_*
+# settings below); an exponent still drifting as tokens are added describes the sample, not the
+# models.
+
+from rankscale.bootstrap import LEVEL as _B_LEVEL  # noqa: E402  (kept inside the section that uses it)
+
+_B_Z = NormalDist().inv_cdf((1 + _B_LEVEL) / 2)
+_B_INTERVAL = (f"{_B_LEVEL:.0%} interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "
+               "replicates over resamples of every model's tokens)")
+_B_PAIRED = (f"{_B_LEVEL:.0%} paired interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "
+             "replicates, every quantity it is computed from taken on the same resamples of every model's tokens)")
 
 B3_LAW_R2 = 0.8  # "follows a power law": §4.2 calls its EE fits "close to 0.9"; a tenth below that. Its own table
 # meets 0.8 in 10 of 12 EE cells (not Pythia and All on GitHub, 0.73 and 0.72, which it also calls close to 0.9)
@@ -161,12 +172,12 @@ B3_INVARIANT_SHARE = 0.25  # "largely invariant": a component carrying a quarter
 CLAIMS_B3 = index_claims(
     Claim("B3.1", "Error-Entropy follows a power law in size within each family, with R² “close to 0.9” "
                   "(paper B §4.2 (i), Table 1)", "empirical",
-          f"95% interval of R² of the fit of log |EE| on log size wholly above {B3_LAW_R2}, per corpus and "
+          f"R² of the fit of log |EE| on log size, its {_B_INTERVAL} wholly above {B3_LAW_R2}, per corpus and "
           f"family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE fits that "
           "it describes that way fall below it, so the rule is, if anything, stricter than the paper."),
     Claim("B3.2", "EE fits a power law at least as well as CE (paper B §4.1-4.2, Table 1: EE's R² exceeds CE's "
                   "“in nearly all settings”)", "empirical",
-          "95% paired bootstrap interval of R²(EE) − R²(CE), per corpus and family and for the pooled fit; fails "
+          f"R²(EE) − R²(CE), its {_B_PAIRED}, per corpus and family and for the pooled fit; fails "
           "only where it lies wholly below 0 (EE distinguishably worse), since “at least as well” is a parity claim."),
     Claim("B3.3", "Self-Alignment lacks a power law in size (paper B §4.2 (ii), Table 1; the paper excepts Qwen)",
           "empirical",
@@ -179,24 +190,25 @@ CLAIMS_B3 = index_claims(
           "shown, not graded."),
     Claim("B3.5", "EE's size exponent is the closest to CE's (paper B §4.2, Table 2: smallest |Δ| “across all "
                   "cases”)", "empirical",
-          "95% paired intervals of |Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each widened by both "
+          f"|Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each with its {_B_PAIRED} widened by both "
           "exponents' drift over the last doubling of tokens (chapter B5's error), wholly above 0; per corpus and "
           "family and for the pooled fit."),
     Claim("B3.6", "SA's size exponent is the farthest from CE's (paper B §4.2 (ii), Table 2)", "empirical",
-          "95% paired bootstrap intervals of |Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf| both wholly above 0, per corpus "
+          f"|Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf|, each with its {_B_PAIRED}, both wholly above 0, per corpus "
           "and family and for the pooled fit, where SA's and Conf's exponents have converged (chapter B5's check)."),
     Claim("B3.7", "Error-Entropy follows one power law across families (the pooled “All” fit, paper B §4.2 (i), "
                   "Table 1)", "empirical",
-          f"95% interval of the pooled fit's R²(EE) wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
+          f"The pooled fit's R²(EE), its {_B_INTERVAL} wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
           "needs two families, one with at least three sizes."),
     Claim("B3.8", "Self-Alignment does not improve with size but trends upwards (paper B §4.1, Fig. 7)", "empirical",
-          "95% bootstrap interval of SA's size exponent α_SA wholly above 0, per corpus and family and for the "
+          f"SA's size exponent α_SA, its {_B_INTERVAL} wholly above 0, per corpus and family and for the "
           "pooled fit (Fig. 7 mixes families), where SA's exponent has converged (chapter B5's check)."),
     Claim("B3.9", "Self-Alignment and Confidence stay largely invariant as models grow (paper B, abstract; §6: "
                   "they “do not scale”)", "empirical",
           f"Share of CE's change from the smallest to the largest model of a family carried by SA (ΔSA/ΔCE) and by "
-          f"Conf (−ΔConf/ΔCE): fails where either share's 95% paired interval lies wholly outside ±{B3_INVARIANT_SHARE} "
-          "(a parity claim); per corpus and family, where both exponents converged (chapter B5's check)."),
+          f"Conf (−ΔConf/ΔCE): fails where either share's {_B_PAIRED} lies wholly outside "
+          f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family, where both exponents converged "
+          "(chapter B5's check)."),
 )
 
 
@@ -208,7 +220,8 @@ CLAIMS_B3 = index_claims(
 # under the paper's hypothesis (only EE scales) CE's local exponent is alpha_EE * EE / CE, so
 # this is the share that governs the slowing. It equals the stacked magnitude share of Fig. 8
 # (|EE| / (|EE| + |SA| + |Conf|)) whenever Conf <= 0, as for the paper's large models; the
-# magnitude share is drawn, not graded. Intervals and how they decide: as in B3.
+# magnitude share is drawn, not graded. Intervals (the value -+ z standard deviations of its
+# replicates, from the same resamples of every model's tokens as B3) and how they decide: as in B3.
 
 B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
 B4_CURVATURE_MIN_SIZES = 4  # a quadratic in log size has three parameters: through three sizes it fits exactly, and
@@ -217,22 +230,22 @@ B4_CURVATURE_MIN_SIZES = 4  # a quadratic in log size has three parameters: thro
 CLAIMS_B4 = index_claims(
     Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
           "empirical",
-          f"95% bootstrap interval of EE/CE of each family's smallest model wholly above {B4_DOMINANT_SHARE} "
+          f"EE/CE of each family's smallest model, its {_B_INTERVAL} wholly above {B4_DOMINANT_SHARE} "
           "(the lower end of the paper's range), per corpus and family.",
           "about 80–90% (“nearly 90%” in §5)"),
     Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
-          "95% bootstrap interval of the slope of log(EE/CE) on log size wholly below 0, per corpus and family "
+          f"The slope of log(EE/CE) on log size, its {_B_INTERVAL} wholly below 0, per corpus and family "
           "with at least three sizes and for all models pooled (Fig. 8 mixes families).",
           "falls (16 models of several families, 14M–70B; qualitative)"),
     Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
                   "very large sizes from other work and calls the law clean for small models, so at this set's "
                   "scale this is the companion's question)", "beyond the paper",
-          "95% bootstrap interval of the curvature c of log CE = a + b·x + c·x² (x = log size) wholly above 0 "
+          f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {_B_INTERVAL} wholly above 0 "
           f"(a falling law whose slope flattens), per corpus and family with at least {B4_CURVATURE_MIN_SIZES} sizes.",
           "clean power law for small models, slower for very large ones (§5, citing others)"),
     Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
                   "explanation)", "empirical",
-          "Where both the share's slope (B4.2) and CE's curvature (B4.3) have 95% intervals excluding 0, the "
+          "Where both the share's slope (B4.2) and CE's curvature (B4.3) have intervals (as there) excluding 0, the "
           "curvature's sign is the one the paper's mechanism predicts (positive where EE/CE falls, negative where "
           "it rises); other units are untested.",
           "EE's falling share explains the slowing (qualitative)"),
@@ -261,8 +274,10 @@ B5_TREND_QUANTITIES = ("CE", "EE", "SA")  # the §4 trends: CE and EE fall, SA r
 
 CLAIMS_B5 = index_claims(
     Claim("B5.1", "Self-Alignment is biased upwards when evaluated on few tokens", "beyond the paper",
-          f"For every model of a family, the 95% interval of the mean SA over {B5_N_REPEATS} subsamples of about "
-          f"{B5_MIN_TOKENS:,} tokens (±1.96 standard errors) lies wholly above SA on all tokens; per corpus and family.",
+          f"For every model of a family, the {_B_LEVEL:.0%} interval of the mean SA over {B5_N_REPEATS} subsamples "
+          f"of about {B5_MIN_TOKENS:,} tokens (the mean ± {_B_Z:.2f} standard errors, the standard deviation over the "
+          "subsamples divided by the square root of their number) lies wholly above SA on all tokens; per corpus and "
+          "family.",
           "not addressed"),
     Claim("B5.2", "Error-Entropy is biased downwards when evaluated on few tokens", "analytic",
           "Plug-in entropy is concave in the frequencies, so its mean over subsamples is at most the entropy of "
