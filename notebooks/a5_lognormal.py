@@ -221,7 +221,7 @@ if references:
     display(Markdown("\n\n".join(
         f"**Reference model: {run.name}** ({run.non_embedding:,} non-embedding parameters; vocabulary "
         f"{run.vocab_size:,} tokens, against {family_vocab} for the families; weights read as "
-        f"{run.records.manifest['identity']['dtype']}): {run.note or 'the model set gives no description'}."
+        f"{run.records.manifest.identity['dtype']}): {run.note or 'the model set gives no description'}."
         for run in references)
         + "\n\n{numref}`fig-a5-reference` shows the reference models' rank distributions and fits."))
 else:
