@@ -89,6 +89,13 @@ def test_vuong_matches_per_token_computation():
     assert rs.vuong_test(counts, b, a).z == pytest.approx(-z, rel=1e-10)
 
 
+@pytest.mark.parametrize("bad", [[1, 3, 1], [0, 3], [0, -1, 2], [0, 0, 0], [[0, 1, 2]]])
+def test_a_histogram_that_is_not_of_ranks_1_to_v_is_rejected(bad):
+    """rank 0 counted, fewer than two ranks, a negative count, no target, or not one dimension"""
+    with pytest.raises(ValueError, match="rank histogram"):
+        rs.vuong_test(bad, np.zeros(2), np.zeros(2))
+
+
 def test_ks_distance_brute_force():
     counts = sample_histogram(rd.lognormal_log_pmf(0.5, 1.0, 40), 700, seed=2)
     pmf = np.exp(rd.zipf_log_pmf(1.0, 40))
