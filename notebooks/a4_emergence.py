@@ -39,7 +39,8 @@
 # here: the authors' code uses $N$ up to 100 and $k$ up to $10^4$, runs that small models almost
 # never complete and thresholds at or above the small ladders' vocabularies, so the grid is
 # smaller. Verdicts that compare slopes or ratios use bootstrap intervals that resample whole
-# evaluation windows, because successes of neighbouring targets cluster.
+# evaluation windows, because successes of neighbouring targets cluster; each interval is the
+# measured value plus or minus 1.96 standard deviations of its replicates (`rankscale.bootstrap`).
 
 # %% tags=["parameters"]
 profile = "tiny"
@@ -53,7 +54,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
-from rankscale import claims, emergence, fit, metrics, modelsets, replicates, report, runs
+from rankscale import bootstrap, claims, emergence, fit, metrics, modelsets, report, runs
 from rankscale.claims import A4_KS as ks
 from rankscale.claims import A4_LEVEL, A4_MIN_R2, A4_SHARPER, A4_TRANSITION, MIN_SIZES
 from rankscale.claims import A4_WINDOW_LENGTHS as window_lengths
@@ -64,23 +65,25 @@ report.header(profile, family_runs)
 families = list(runs.by_family(family_runs[corpora[0]]))
 usable, unusable = report.fittable(family_runs[corpora[0]], MIN_SIZES)
 n_boot = modelsets.get(profile).n_boot
-rows, boot = [], {}  # boot[corpus, family, model]: (n_boot, N, k) -log p_{N,k} on resampled windows
+rows, counted, boot = [], {}, {}  # boot[corpus, family]: (n_boot, models, N, k) p_{N,k} on resampled windows
 for corpus, corpus_runs in family_runs.items():
     for run in corpus_runs:
         rank = metrics.rank_1based(run.records.gt, run.records.ge)
-        counted = emergence.window_runs(rank, run.records.window, window_lengths, ks)
-        measured = counted.success()  # (N, k); nan for an N longer than every window
-        # one resample of the windows per corpus and family: its models see the same resampled text
-        weights = emergence.resample_windows(len(counted.runs), n_boot, seed=0)
-        boot[corpus, run.family, run.name] = emergence.neg_log(counted.success(weights))
+        key = (corpus, run.family, run.name)
+        counted[key] = emergence.window_runs(rank, run.records.window, window_lengths, ks)
+        measured = counted[key].success()  # (N, k); nan for an N longer than every window
         rbp = measured[0]  # N = 1: every target is a run of one
         for i, n in enumerate(window_lengths):
             for j, k in enumerate(ks):
                 rows.append({"corpus": corpus, "family": run.family, "model": run.name, "S": run.non_embedding,
                              "k": k, "N": n, "RBP_k": rbp[j], "predicted (RBP_k)^N": rbp[j] ** n,
                              "measured p_Nk": measured[i, j]})
+    for family, members in runs.by_family(corpus_runs).items():
+        # one resample of the windows per corpus and family: its models see the same resampled text
+        boot[corpus, family] = emergence.success_replicates([counted[corpus, family, run.name] for run in members],
+                                                            n_boot)
 success = pd.DataFrame(rows)
-success["-log measured"] = emergence.neg_log(success["measured p_Nk"])  # NaN where no run succeeded
+success["-log measured"] = -bootstrap.log_or_nan(success["measured p_Nk"])  # NaN where no run succeeded
 success["-log measured / (N * -log RBP_k)"] = success["-log measured"] / (success["N"] * -np.log(success["RBP_k"]))
 n_windows = {c: len(np.unique(family_runs[c][0].records.window)) for c in corpora}
 display(Markdown(
@@ -96,16 +99,17 @@ display(Markdown(
 # %% [markdown]
 # ## Sequence-level error against size (paper A, Fig. 7)
 #
-# One panel per corpus and $k$; one colour per family, and within a family one shade per $N$
-# (darker = shorter runs). Points are the measured $-\log p_{N,k}$ (zeros, which have no
-# logarithm, are left out). Solid lines are power-law fits to the measured points of one family.
-# Dashed lines are what eq. 7 predicts from the token level alone: $N$ times the family's fitted
-# $-\log \mathrm{RBP}_k$ line (its $N = 1$ fit).
+# {numref}`fig-a4-error` has one panel per corpus and $k$, one colour per family, and within a
+# family one shade per $N$ (darker = shorter runs). Points are the measured $-\log p_{N,k}$
+# (zeros, which have no logarithm, are left out). Solid lines are power-law fits to the measured
+# points of one family. Dashed lines are what eq. 7 predicts from the token level alone: $N$
+# times the family's fitted $-\log \mathrm{RBP}_k$ line (its $N = 1$ fit).
 
 # %%
 def fit_if_positive(sizes, values):
     """A log-log fit of one family's values, or None where it cannot be made (a value that is zero
-    or unmeasured, or fewer than two distinct sizes)."""
+    or unmeasured, or fewer than two distinct sizes). To be replaced by ``fit.fit_if_positive``
+    once the fit module has it."""
     values = np.asarray(values, float)
     if len(np.unique(sizes)) < 2 or not np.all(np.isfinite(values) & (values > 0)):
         return None
@@ -122,8 +126,9 @@ for (corpus, family), sel in success.groupby(["corpus", "family"], sort=False):
         for n in window_lengths:
             pts = at_k[at_k["N"] == n]
             sequence_fits[corpus, family, k, n] = fit_if_positive(pts["S"], pts["-log measured"])
-
 shade = {n: 1.0 - 0.65 * i / max(1, len(window_lengths) - 1) for i, n in enumerate(window_lengths)}
+
+# %% mystnb={"figure": {"caption": "Measured sequence-level error $-\\log p_{N,k}$ against model size (points, with solid fitted power laws, one per family and $N$; darker = shorter runs), and eq. 7's prediction $N \\cdot (-\\log \\mathrm{RBP}_k)$ from each family's token-level fit (dashed). One panel per corpus and $k$.", "name": "fig-a4-error"}}
 fig, axes = plt.subplots(len(corpora), len(ks), figsize=(4.2 * len(ks), 3.3 * len(corpora)), squeeze=False)
 for row, corpus in zip(axes, corpora):
     for ax, k in zip(row, ks):
@@ -151,38 +156,31 @@ legend = ([Line2D([], [], linestyle="none", label=family, **report.family_style(
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
 plt.show()
-display(Markdown(report.token_requirement(family_runs, "Fig. A4.1")))
 
 # %% [markdown]
-# **Figure A4.1.** Measured sequence-level error $-\log p_{N,k}$ against size (points, solid
-# fitted lines, one per family and $N$) and eq. 7's prediction $N \cdot (-\log \mathrm{RBP}_k)$
-# (dashed). Where the solid line of an $N$ lies below its dashed line, runs of $N$ correct tokens
-# are more common than independent positions would allow. The fits, with each slope against its
-# family's $N = 1$ slope and the bootstrap interval of the difference (windows resampled, the
-# same resample for every $N$, so the difference is paired):
+# Where the solid line of an $N$ lies below its dashed line, runs of $N$ correct tokens are more
+# common than independent positions would allow. The fits, with each slope against its family's
+# $N = 1$ slope and the bootstrap interval of the difference (windows resampled, the same
+# resample for every $N$, so the difference is paired; `emergence.slope_gaps`):
 
 # %%
-def slope_replicates(corpus, family):
-    """(n_boot, N, k) slopes of log(-log p_{N,k}) on log S for one family, one per window resample."""
-    members = runs.by_family(family_runs[corpus])[family]
-    values = np.stack([boot[corpus, family, run.name] for run in members], axis=-1)  # (n_boot, N, k, model)
-    return replicates.line_fits(np.log(runs.sizes(members)), replicates.log_or_nan(values))[0]
-
-
-slope_boot = {(c, fam): slope_replicates(c, fam) for c in corpora for fam in families
-              if len(np.unique(sizes_of[c, fam])) >= 2}
+display(Markdown(report.token_requirement(family_runs, "{numref}`fig-a4-error`")))
+gaps = {}
+for c in corpora:
+    for fam, members in runs.by_family(family_runs[c]).items():
+        if len(np.unique(runs.sizes(members))) >= 2:
+            measured = np.stack([counted[c, fam, run.name].success() for run in members])  # (models, N, k)
+            gaps[c, fam] = emergence.slope_gaps(runs.sizes(members), measured, boot[c, fam], A4_LEVEL)
 fit_rows = []
 for (c, fam, k, n), f in sequence_fits.items():
-    base = token_laws[c, fam, k]
-    diff = None
-    if (c, fam) in slope_boot and n > 1 and f and base:
-        i, j = window_lengths.index(n), ks.index(k)
-        diff = replicates.interval(slope_boot[c, fam][:, i, j] - slope_boot[c, fam][:, 0, j], A4_LEVEL)
+    base, g = token_laws[c, fam, k], gaps.get((c, fam))
+    i, j = window_lengths.index(n), ks.index(k)
+    lo, hi = g.intervals[i, j] if g is not None and n > 1 else (np.nan, np.nan)
     fit_rows.append({"corpus": c, "family": fam, "k": k, "N": n, "models": len(sizes_of[c, fam]),
                      "slope": f.slope if f else np.nan, "R^2": f.r2 if f else np.nan,
                      "slope_N / slope_1": f.slope / base.slope if f and base else np.nan,
                      "slope_N - slope_1": f.slope - base.slope if f and base else np.nan,
-                     "interval low": diff[0] if diff else np.nan, "interval high": diff[1] if diff else np.nan,
+                     "interval low": lo, "interval high": hi,
                      "note": "" if f else "one size, or p = 0 for some model: no log-log fit"})
 fit_table = pd.DataFrame(fit_rows)
 fit_table.style.hide(axis="index").format(precision=3)
@@ -194,9 +192,10 @@ fit_table.style.hide(axis="index").format(precision=3)
 # independent draws with success rate RBP$_k$. Below 1, successes cluster: once a model is on
 # track in a stretch of text (boilerplate, a repeated identifier, a predictable idiom) the next
 # token is also likely to be right, so whole runs succeed more often than the product predicts.
-# This is a property of each model, not of a size trend, so every model of every family counts.
+# This is a property of each model, not of a size trend, so every model of every family counts
+# ({numref}`fig-a4-independence`).
 
-# %%
+# %% mystnb={"figure": {"caption": "Measured over predicted sequence-level error, $-\\log p_{N,k} / (N \\cdot -\\log \\mathrm{RBP}_k)$, for every model (colour: family; darker: larger model), corpus (marker), $k$ (panel) and $N \\ge 2$. The black line is independence (eq. 6); runs that never succeeded are left out.", "name": "fig-a4-independence"}}
 fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks), 3.4), sharey=True, squeeze=False)
 markers = dict(zip(corpora, "os^DvPXh"))
 for ax, k in zip(axes[0], ks):
@@ -217,49 +216,40 @@ legend = ([Line2D([], [], color=report.family_style(profile, family)["color"], l
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
 plt.show()
-display(Markdown(report.token_requirement(family_runs, "Fig. A4.2")))
 
 # %% [markdown]
-# **Figure A4.2.** Measured over predicted sequence-level error for every model (colour: family,
-# darker: larger model), corpus (marker), $k$ (panel) and $N \ge 2$; the black line is
-# independence. Runs that never succeeded are left out. The verdict averages the logarithm of
-# this ratio over each family's models, per corpus, $k$ and $N$, with a bootstrap interval over
-# resampled windows:
+# The verdict averages the logarithm of this ratio over each family's models, per corpus, $k$ and
+# $N$, with a bootstrap interval over resampled windows (`emergence.amplification`). "Mean
+# ratio" is the geometric mean of the ratio over the family's models; the interval is its
+# bootstrap interval (empty where some model has no successful run, in the data or in some
+# resample).
 
 # %%
+display(Markdown(report.token_requirement(family_runs, "{numref}`fig-a4-independence`")))
 amplification = []
 for c in corpora:
     for fam, members in runs.by_family(family_runs[c]).items():
-        values = np.stack([boot[c, fam, run.name] for run in members], axis=-1)  # (n_boot, N, k, model)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            log_ratio = np.log(values / (np.array(window_lengths)[None, :, None, None] * values[:, :1]))
-        sel = success[(success["corpus"] == c) & (success["family"] == fam)]
+        measured = np.stack([counted[c, fam, run.name].success() for run in members])  # (models, N, k)
+        ratio, bounds = emergence.amplification(measured, boot[c, fam], window_lengths, A4_LEVEL)
         for i, n in enumerate(window_lengths[1:], start=1):
             for j, k in enumerate(ks):
-                point = sel[(sel["N"] == n) & (sel["k"] == k)]["-log measured / (N * -log RBP_k)"]
-                bounds = replicates.interval(log_ratio[:, i, j].mean(axis=-1), A4_LEVEL)
-                amplification.append({
-                    "corpus": c, "family": fam, "k": k, "N": n, "models": len(members),
-                    "mean ratio": float(np.exp(np.log(point).mean())) if point.notna().all() else np.nan,
-                    "interval low": np.exp(bounds[0]) if bounds else np.nan,
-                    "interval high": np.exp(bounds[1]) if bounds else np.nan})
+                amplification.append({"corpus": c, "family": fam, "k": k, "N": n, "models": len(members),
+                                      "mean ratio": ratio[i, j], "interval low": bounds[i, j, 0],
+                                      "interval high": bounds[i, j, 1]})
 amplification = pd.DataFrame(amplification)
 amplification.style.hide(axis="index").format(precision=3)
 
 # %% [markdown]
-# "Mean ratio" is the geometric mean of the ratio over the family's models; the interval is its
-# bootstrap interval (empty where some resample has a model with no successful run).
-#
 # ## The S-shaped curve (paper A, eq. 8)
 #
-# On a linear probability axis, eq. 8 with a family's fitted token-level law gives the curves
-# below for the first corpus: the success rate of an $N$-token task against size, extrapolated
-# far beyond the measured models (the shaded strip, in the family's colour, is the range of
-# sizes actually measured; points are the measured $p_{N,k}$). Written in $u = \ln S$, eq. 8
-# reads $p = \exp(-e^{\ln(CN) - \alpha u})$, a Gumbel curve whose width in $\ln S$ is set by
-# $\alpha$ alone; $N$ moves it to larger sizes by $\ln N / \alpha$ without changing its shape.
-# The table after the figure gives, per corpus, family and $k$, the width in decades of model size
-# between the success rates of `claims.A4_TRANSITION`.
+# On a linear probability axis, eq. 8 with a family's fitted token-level law gives the curves of
+# {numref}`fig-a4-curves` for the first corpus: the success rate of an $N$-token task against
+# size, extrapolated far beyond the measured models (the shaded strip, in the family's colour, is
+# the range of sizes actually measured; points are the measured $p_{N,k}$). Written in
+# $u = \ln S$, eq. 8 reads $p = \exp(-e^{\ln(CN) - \alpha u})$, a Gumbel curve whose width in
+# $\ln S$ is set by $\alpha$ alone; $N$ moves it to larger sizes by $\ln N / \alpha$ without
+# changing its shape. The size axis shows $\log_{10} S$, because a family with a shallow
+# token-level law reaches these success rates only at sizes of hundreds of decades.
 
 # %%
 corpus = corpora[0]
@@ -277,6 +267,8 @@ for c in corpora:
                                "width (decades of S)": np.log10(s_hi / s_lo)})
 widths = pd.DataFrame(widths, columns=["corpus", "family", "k", "N", "alpha", f"S at p={A4_TRANSITION[0]}",
                                       f"S at p={A4_TRANSITION[1]}", "width (decades of S)"])
+
+# %% mystnb={"figure": {"caption": "Eq. 8 with each family's token-level power law on the first corpus, for several $N$ (lighter = longer runs), on a linear success axis (lines), with the measured $p_{N,k}$ (points) inside the measured size range (shaded). The size axis is $\\log_{10} S$, extrapolated far beyond the measured models.", "name": "fig-a4-curves"}}
 fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks), 3.4), sharey=True, squeeze=False)
 for ax, k in zip(axes[0], ks):
     falling = [fam for fam in families
@@ -285,40 +277,42 @@ for ax, k in zip(axes[0], ks):
     for family in falling:
         law, sizes = token_laws[corpus, family, k], sizes_of[corpus, family]
         color = report.family_style(profile, family)["color"]
-        ax.axvspan(sizes.min(), sizes.max(), color=color, alpha=0.12)
+        ax.axvspan(np.log10(sizes.min()), np.log10(sizes.max()), color=color, alpha=0.12)
         lo = fit.size_for_window_success(law, window_lengths[0], 0.01)
         hi = fit.size_for_window_success(law, window_lengths[-1], 0.99)
-        curve_sizes = np.geomspace(max(1.0, min(lo, sizes.min())), max(hi, sizes.max()), 400)
+        with np.errstate(over="ignore"):  # a shallow law reaches these rates beyond floating point
+            span = np.log10([max(1.0, min(lo, sizes.min())), min(max(hi, sizes.max()), 1e300)])
+        log_sizes = np.linspace(*span, 400)
         for n in window_lengths:
-            ax.plot(curve_sizes, fit.predicted_window_success(law, curve_sizes, n), color=color, alpha=shade[n], lw=1.2)
+            ax.plot(log_sizes, fit.predicted_window_success(law, 10.0**log_sizes, n), color=color, alpha=shade[n],
+                    lw=1.2)
             pts = success[(success["corpus"] == corpus) & (success["family"] == family) & (success["k"] == k)
                           & (success["N"] == n)]
-            ax.plot(pts["S"], pts["measured p_Nk"], linestyle="none", ms=3, alpha=shade[n],
+            ax.plot(np.log10(pts["S"]), pts["measured p_Nk"], linestyle="none", ms=3, alpha=shade[n],
                     **report.family_style(profile, family))
-    ax.set(xlabel="non-embedding parameters $S$ (extrapolated)")
-    if falling:  # an empty panel keeps its linear axis: a log axis needs data
-        ax.set_xscale("log")
+    ax.set(xlabel=r"$\log_{10}$ non-embedding parameters $S$ (extrapolated)")
 axes[0, 0].set_ylabel("$p_{N,k}$ (linear axis)")
 legend = ([Line2D([], [], label=family, **report.family_style(profile, family)) for family in families]
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
 plt.show()
-display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "Fig. A4.3")))
+
+# %% [markdown]
+# The curves are S-shaped, as the paper says, but they are the same S shifted along the size
+# axis. How many orders of magnitude of model size the rise between the two success rates of
+# `claims.A4_TRANSITION` takes depends only on the exponent (table below, first corpus): the
+# smaller $\alpha$, the wider the span, and whether the rise looks sudden depends on how
+# compressed the size axis is. On a linear size axis the span even widens with $N$, in
+# proportion to $N^{1/\alpha}$, because the whole curve moves to larger sizes.
+
+# %%
+display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a4-curves`")))
 widths[widths["corpus"] == corpus].style.hide(axis="index").format(
     {"alpha": "{:.3f}", "width (decades of S)": "{:.2f}", f"S at p={A4_TRANSITION[0]}": "{:.3g}",
      f"S at p={A4_TRANSITION[1]}": "{:.3g}"})
 
 # %% [markdown]
-# **Figure A4.3.** Eq. 8 with each family's token-level power law, for several $N$ (lighter =
-# longer runs), on a linear success axis (lines), with the measured $p_{N,k}$ (points) inside the
-# measured size range (shaded). The curves are S-shaped, as the paper says, but they are the same
-# S shifted along the size axis. How many orders of magnitude of model size the rise between the
-# two success rates of `claims.A4_TRANSITION` takes depends only on the exponent (table above,
-# first corpus): the smaller $\alpha$, the wider the span, and whether the rise looks sudden
-# depends on how compressed the size axis is. On a linear size axis the span even widens with
-# $N$, in proportion to $N^{1/\alpha}$, because the whole curve moves to larger sizes.
-#
 # ## Verdicts
 #
 # With small models the long runs are rare: for small models and small $k$ a run of many correct
@@ -360,12 +354,12 @@ same_cases, same_intervals = {}, []
 for row in fit_table.to_dict("records"):
     if row["family"] in usable and row["N"] > 1:
         lo, hi = row["interval low"], row["interval high"]
-        ok = None if np.isnan(lo) else bool(lo <= 0 <= hi)
+        ok = None if np.isnan(lo) else bootstrap.side((lo, hi)) == 0
         same_cases[row["corpus"], row["family"], f"k={row['k']}", f"N={row['N']}"] = ok
         if ok is not None:
             same_intervals.append(row["slope_N - slope_1"])
 amp_cases = {(r["corpus"], r["family"], f"k={r['k']}", f"N={r['N']}"):
-             None if np.isnan(r["interval low"]) else bool(r["interval low"] <= 1 <= r["interval high"])
+             None if np.isnan(r["interval low"]) else bootstrap.side((r["interval low"], r["interval high"]), 1) == 0
              for r in amplification.to_dict("records")}
 fitted_ratios = success.loc[success["N"] > 1, "-log measured / (N * -log RBP_k)"].dropna()
 width_cases = {}

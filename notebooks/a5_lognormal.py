@@ -72,7 +72,7 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from scipy.special import logsumexp
 
-from rankscale import appendix_c, claims, fit, metrics, modelsets, rankdist, rankmodels, replicates, report, runs
+from rankscale import appendix_c, bootstrap, claims, fit, metrics, modelsets, rankmodels, rankstats, report, runs
 from rankscale.claims import (A5_APPROX_TOLERANCE, A5_DOMINANCE_MUS, A5_LEVEL, A5_MAX_KS, A5_MIN_R2,
                               A5_NEARLY_IDENTICAL, A5_VUONG_P, MIN_SIZES)
 
@@ -91,13 +91,11 @@ usable, unusable = report.fittable(family_runs[corpora[0]], MIN_SIZES)
 n_boot = modelsets.get(profile).n_boot
 rank_models, boots, model_rows, fit_rows = {}, {}, [], []
 for corpus in corpora:
+    ranks = {}
     for run in family_runs[corpus] + reference_runs[corpus]:
-        rank = metrics.rank_1based(run.records.gt, run.records.ge)
-        m = rankmodels.fit_rank_models(rank, run.vocab_size)  # each model over its own vocabulary
         key = (corpus, run.family, run.name)
-        rank_models[key] = m
-        if run.family is not None:  # seed 0 for every model: a family's models see the same resampled text
-            boots[key] = rankmodels.bootstrap_rank_models(m, rank, run.records.logp, n_boot, seed=0)
+        rank = ranks[key] = metrics.rank_1based(run.records.gt, run.records.ge)
+        m = rank_models[key] = rankmodels.fit_rank_models(rank, run.vocab_size)  # each over its own vocabulary
         base = {"corpus": corpus, "family": run.family or "reference", "model": run.name, "S": run.non_embedding,
                 "V": run.vocab_size}
         model_rows.append({**base, "tokens": len(rank), "CE measured": metrics.cross_entropy(run.records.logp),
@@ -114,6 +112,10 @@ for corpus in corpora:
                              "Vuong z": f.vuong.z, "Vuong p": f.vuong.p_value, "KS lognormal": f.ks,
                              "KS power law": f.ks_power_law, "CE predicted": f.ce, "-log p_1 predicted": f.neg_log_p1,
                              "degenerate": f.degenerate or ""})
+    for family, members in runs.by_family(family_runs[corpus]).items():  # one resample of the text per family
+        keys = [(corpus, family, run.name) for run in members]
+        samples = [{"rank": ranks[key], "logp": run.records.logp} for key, run in zip(keys, members)]
+        boots.update(zip(keys, rankmodels.bootstrap_rank_models([rank_models[key] for key in keys], samples, n_boot)))
 models_table = pd.DataFrame(model_rows)
 fits_table = pd.DataFrame(fit_rows)
 family_fits = fits_table[fits_table["family"] != "reference"]
@@ -140,7 +142,7 @@ def draw_ranks(ax, corpus, run):
     and the power law over 1..V."""
     m = rank_models[corpus, run.family, run.name]
     r = np.arange(1, run.vocab_size + 1)
-    centres, freq = rankdist.log_binned_frequency(m.counts, n_bins)
+    centres, freq = rankstats.log_binned_frequency(m.counts, n_bins)
     ax.plot(centres, freq, linestyle="none", ms=4, label="measured (log bins)",
             **report.family_style(profile, run.family))
     for form in FORMS:
@@ -167,14 +169,16 @@ def draw_ranks(ax, corpus, run):
 # absolute terms; an unbounded fit that puts mass beyond the vocabulary pays for it there. A fit
 # whose median runs far below rank 1 (almost all targets at rank 1 with a heavy tail) is
 # degenerate: its $(\mu, \sigma)$ are set by the far tail alone (`rankdist.degeneracy`) and are
-# reported as such, not as numbers. The figure shows every family's models on the first corpus,
-# one row per family.
+# reported as such, not as numbers. {numref}`fig-a5-ranks` shows every family's models on the
+# first corpus, one row per family.
 
 # %%
 corpus = corpora[0]
 by_family = runs.by_family(family_runs[corpus])
 n_cols = min(4, max(len(members) for members in by_family.values()))
 panel_rows = [members[i:i + n_cols] for members in by_family.values() for i in range(0, len(members), n_cols)]
+
+# %% mystnb={"figure": {"caption": "Rank distribution of the correct token (`ge` ranks) for each model of each family on the first corpus: measured frequencies averaged over logarithmic bins (points, in the family's colour), the three fitted lognormals (solid: the authors' fit; dashed: eq. 10 as written; dotted: eq. 10 over 1..V) and the power law over 1..V (grey). A power law is a straight line on these axes; the lognormal can bend.", "name": "fig-a5-ranks"}}
 fig, axes = plt.subplots(len(panel_rows), n_cols, figsize=(3.6 * n_cols, 3.3 * len(panel_rows)), squeeze=False,
                          sharey=True)
 for ax_row, members in zip(axes, panel_rows):
@@ -187,18 +191,13 @@ for ax in axes[:, 0]:
 fig.suptitle(f"rank distributions on {corpus}")
 fig.tight_layout()
 plt.show()
-display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "Fig. A5.1")))
 
 # %% [markdown]
-# **Figure A5.1.** Rank distribution of the correct token (`ge` ranks) for each model of each
-# family on the first corpus: measured frequencies averaged over logarithmic bins (points, in the
-# family's colour), the three fitted lognormals (solid: the authors' fit; dashed: eq. 10 as
-# written; dotted: eq. 10 over 1..V) and the power law over 1..V (grey). A power law is a straight
-# line on these axes; the lognormal can bend. Every fit, reference models included (family
-# "reference"); "mass beyond V" is the share of the fitted distribution on ranks the vocabulary
-# does not have:
+# Every fit, reference models included (family "reference"); "mass beyond V" is the share of the
+# fitted distribution on ranks the vocabulary does not have:
 
 # %%
+display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-ranks`")))
 fits_table[["corpus", "family", "model", "V", "fit", "mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z",
             "Vuong p", "KS lognormal", "KS power law", "degenerate"]].style.hide(axis="index").format(
     precision=3, subset=["mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z", "KS lognormal", "KS power law"]
@@ -223,7 +222,16 @@ if references:
         f"**Reference model: {run.name}** ({run.non_embedding:,} non-embedding parameters; vocabulary "
         f"{run.vocab_size:,} tokens, against {family_vocab} for the families; weights read as "
         f"{run.records.manifest.identity['dtype']}): {run.note or 'the model set gives no description'}."
-        for run in references)))
+        for run in references)
+        + "\n\n{numref}`fig-a5-reference` shows the reference models' rank distributions and fits."))
+else:
+    display(Markdown(
+        "This model set has no reference model, so no real pretrained model's rank distribution is shown "
+        "beside the families, and the claim about it is not testable on this set. A set with a "
+        "`[[references]]` entry (the built-in `tiny` set has one) shows it here."))
+
+# %% mystnb={"figure": {"caption": "The reference model's rank distribution on each corpus with its three fitted lognormals and the power law, in the layout of {numref}`fig-a5-ranks`; right, its measured distribution on the first corpus (black stars) beside that of each family's largest model, on absolute ranks (the vocabularies may differ).", "name": "fig-a5-reference"}}
+if references:
     fig, axes = plt.subplots(len(references), len(corpora) + 1,
                              figsize=(3.6 * (len(corpora) + 1), 3.3 * len(references)), squeeze=False)
     for ax_row, run in zip(axes, references):
@@ -232,10 +240,10 @@ if references:
         ax = ax_row[-1]
         for family, members in by_family.items():
             largest = members[-1]
-            centres, freq = rankdist.log_binned_frequency(rank_models[corpus, family, largest.name].counts, n_bins)
+            centres, freq = rankstats.log_binned_frequency(rank_models[corpus, family, largest.name].counts, n_bins)
             ax.plot(centres, freq, "-", lw=0.8, ms=3, label=f"{family}: {largest.name}",
                     **report.family_style(profile, family))
-        centres, freq = rankdist.log_binned_frequency(rank_models[corpus, None, run.name].counts, n_bins)
+        centres, freq = rankstats.log_binned_frequency(rank_models[corpus, None, run.name].counts, n_bins)
         ax.plot(centres, freq, "-", lw=0.8, ms=5, label=f"reference: {run.name}", **report.family_style(profile, None))
         ax.set(xscale="log", yscale="log", xlabel="rank $r$ (ge)")
         ax.set_title(f"measured, {corpus}: reference and each family's largest model", fontsize=8)
@@ -243,11 +251,16 @@ if references:
     axes[0, 0].set_ylabel("fraction of targets per rank")
     fig.tight_layout()
     plt.show()
-    display(Markdown(report.token_requirement(reference_runs, "Fig. A5.2")))
-    def span(values, fmt):
-        lo, hi = values.min(), values.max()
-        return format(lo, fmt) if format(lo, fmt) == format(hi, fmt) else f"{lo:{fmt}} to {hi:{fmt}}"
 
+
+# %%
+def span(values, fmt):
+    lo, hi = values.min(), values.max()
+    return format(lo, fmt) if format(lo, fmt) == format(hi, fmt) else f"{lo:{fmt}} to {hi:{fmt}}"
+
+
+if references:
+    display(Markdown(report.token_requirement(reference_runs, "{numref}`fig-a5-reference`")))
     lines = []
     for form in FORMS:
         sel = reference_fits[reference_fits["fit"] == form]
@@ -263,27 +276,18 @@ if references:
                        if key[1] is None])
     display(Markdown(f"The reference models rank {span(share * 100, '.0f')}% of targets first. Over the corpora, "
                      "their three fits:\n\n" + "\n".join(lines)))
-else:
-    display(Markdown(
-        "This model set has no reference model, so no real pretrained model's rank distribution is shown "
-        "beside the families, and the claim about it is not testable on this set. A set with a "
-        "`[[references]]` entry (the built-in `tiny` set has one) shows it here."))
 
 # %% [markdown]
-# **Figure A5.2** (where the set has a reference model). The reference model's rank
-# distribution on each corpus with its three fitted lognormals and the power law, in the layout of
-# Fig. A5.1; right, its measured distribution on the first corpus (black stars) beside that of
-# each family's largest model, on absolute ranks (the vocabularies may differ).
-#
 # ## How $\mu$ and $\sigma$ move with size (appendix C; review version, Fig. 8d)
 #
 # The conjecture needs $\mu$ and $\sigma$ to change smoothly with size. Appendix C says $\sigma$
 # grows only mildly while $|\mu|$ grows, and the review version states that $\mu/\sigma$ changes
 # roughly linearly; since $\mu/\sigma$ can change sign, it is fitted here against $\ln S$
-# (`rankscale.fit.fit_semilog`), one line per family. The figure shows the first corpus, one row
-# per fit; the verdicts use the authors' fit, the one behind the paper's figure. Reference models
-# have no place on these size axes and are left out. For comparison, the authors' own fits to
-# Pythia on Wikipedia (their code's `simulate.py`, `rankscale/reference`), the paper's values:
+# (`rankscale.fit.fit_semilog`), one line per family. {numref}`fig-a5-parameters` shows the
+# first corpus, one row per fit; the verdicts use the authors' fit, the one behind the paper's
+# figure. Reference models have no place on these size axes and are left out. For comparison,
+# the authors' own fits to Pythia on Wikipedia (their code's `simulate.py`,
+# `rankscale/reference`), the paper's values:
 
 # %%
 pythia = report.reference_table("rbp_authors_pythia_lognormal")
@@ -303,11 +307,11 @@ display(Markdown(
 
 # %%
 def family_fit_rows(form, c, family):
-    sel = family_fits[(family_fits["fit"] == form) & (family_fits["corpus"] == c) & (family_fits["family"] == family)]
-    return sel
+    """The rows of ``family_fits`` for one form, corpus and family, smallest model first."""
+    return family_fits[(family_fits["fit"] == form) & (family_fits["corpus"] == c) & (family_fits["family"] == family)]
 
 
-mu_sigma_fits = {}
+# %% mystnb={"figure": {"caption": "Parameters of the fitted lognormal rank distributions against model size on the first corpus, one row per fit and one colour per family; right, $\\mu/\\sigma$ with a straight-line fit in $\\ln S$ for each family of at least two sizes. A falling $\\mu$ moves the bulk of the distribution towards rank 1. Degenerate fits are left out.", "name": "fig-a5-parameters"}}
 fig, axes = plt.subplots(len(FORMS), 3, figsize=(13, 3.2 * len(FORMS)), squeeze=False)
 for row, form in zip(axes, FORMS):
     for family in families:
@@ -331,25 +335,20 @@ for ax in axes[-1]:
     ax.set_xlabel("non-embedding parameters $S$")
 fig.tight_layout()
 plt.show()
-display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "Fig. A5.3")))
 
 # %% [markdown]
-# **Figure A5.3.** Parameters of the fitted lognormal rank distributions against model size on
-# the first corpus, one row per fit and one colour per family; right, $\mu/\sigma$ with a
-# straight-line fit in $\ln S$ for each family of at least two sizes. A falling $\mu$ moves the
-# bulk of the distribution towards rank 1. Degenerate fits are left out. Per corpus and family,
-# the slopes against $\ln S$ of the authors' fits, with bootstrap intervals (tokens resampled and
-# every fit redone on each resample):
+# Per corpus and family, the slopes against $\ln S$ of the authors' fits, with bootstrap
+# intervals (tokens resampled and every fit redone on each resample; each interval is the slope
+# plus or minus 1.96 standard deviations of its replicates):
 
 # %%
+display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-parameters`")))
+
+
 def family_replicates(c, family, pick):
-    """Sizes and (n_boot, models) replicate values of one family on one corpus."""
+    """Sizes and (n_boot, ..., models) replicate values of one family on one corpus."""
     members = runs.by_family(family_runs[c])[family]
     return runs.sizes(members), np.stack([pick(boots[c, family, run.name]) for run in members], axis=-1)
-
-
-def semilog_interval(sizes, values):
-    return replicates.interval(replicates.line_fits(np.log(sizes), values)[0], A5_LEVEL)
 
 
 pairs = [(c, family) for c in corpora for family in usable]
@@ -364,8 +363,9 @@ for c in corpora:
         for name, values in (("mu", params[:, 0]), ("sigma", params[:, 1]), ("mu/sigma", params[:, 0] / params[:, 1]),
                              ("mu + sigma", params[:, 0] + params[:, 1])):
             point = sel[name] if name in sel else sel["mu"] + sel["sigma"]
-            bounds = semilog_interval(sizes, values) or (np.nan, np.nan)
             f = fit.fit_semilog(sel["S"], point) if point.notna().all() else None
+            replicate_slopes, _ = bootstrap.line_fits(np.log(sizes), values)
+            bounds = bootstrap.interval(f.slope if f else np.nan, replicate_slopes, A5_LEVEL) or (np.nan, np.nan)
             row.update({f"d {name} / d ln S": f.slope if f else np.nan,
                         f"{name}: low": bounds[0], f"{name}: high": bounds[1]})
             if name == "mu/sigma":
@@ -385,12 +385,15 @@ trends.style.hide(axis="index").format(precision=3)
 # rank histogram (paper B's error entropy, strict `gt` ranks), which is what it predicts if the
 # lognormal fits; the gap between the measured rank entropy and the measured CE is the part of CE
 # that the rank distribution alone does not explain. These are comparisons model by model, so
-# reference models are shown too (black stars), where their fits are not degenerate.
+# reference models are shown too (black stars), where their fits are not degenerate
+# ({numref}`fig-a5-predictions`).
 
 # %%
 comparisons = [("CE measured", "CE predicted"), ("rank entropy measured", "CE predicted"),
                ("-log RBP_1 measured", "-log p_1 predicted")]
 joined = fits_table.merge(models_table, on=["corpus", "family", "model", "S", "V"])
+
+# %% mystnb={"figure": {"caption": "Predictions of the fitted lognormals against the measured values, one point per model and corpus, in the family's colour and marker (reference models: black stars), one row per fit; the diagonal is perfect agreement. Where an unbounded fit puts much of its mass beyond the vocabulary, its predicted entropy counts ranks that cannot occur.", "name": "fig-a5-predictions"}}
 fig, axes = plt.subplots(len(FORMS), 3, figsize=(13, 3.6 * len(FORMS)), squeeze=False)
 for row, form in zip(axes, FORMS):
     sel_form = joined[joined["fit"] == form]
@@ -414,17 +417,13 @@ fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# **Figure A5.4.** Predictions of the fitted lognormals against the measured values, one point
-# per model and corpus, in the family's colour and marker, one row per fit; the diagonal is
-# perfect agreement. Where an unbounded fit puts much of its mass beyond the vocabulary, its
-# predicted entropy counts ranks that cannot occur.
-#
 # ## The two scaling laws, measured and predicted (paper A, Figs. 8a-8b)
 #
 # Paper A's Fig. 8a fits CE and $-\log \mathrm{RBP}_1$ against size for Pythia; Fig. 8b does the
-# same for the values predicted from the lognormal fits with the closed forms. Each row below is
-# a corpus; the columns are the measured values and the predictions of the three fits. Each
-# family is fitted on its own (families of at least two sizes); the legend gives each slope.
+# same for the values predicted from the lognormal fits with the closed forms. In
+# {numref}`fig-a5-laws` each row is a corpus; the columns are the measured values and the
+# predictions of the three fits. Each family is fitted on its own (families of at least two
+# sizes); the legend gives each slope.
 
 # %%
 versions = {"measured": ("CE measured", "-log RBP_1 measured"),
@@ -432,7 +431,7 @@ versions = {"measured": ("CE measured", "-log RBP_1 measured"),
 
 
 def version_values(c, family, version):
-    """Sizes and the (CE, -log p_1) values of one family under one version (measured or a fit)."""
+    """Sizes and the (models, 2) (CE, -log p_1) values of one family under one version (measured or a fit)."""
     if version == "measured":
         sel = models_table[(models_table["corpus"] == c) & (models_table["family"] == family)]
     else:
@@ -440,15 +439,25 @@ def version_values(c, family, version):
     return sel["S"].to_numpy(float), sel[list(versions[version])].to_numpy(float)
 
 
-def power_fit(sizes, values):
-    """A log-log fit of one family's values, or None where it cannot be made."""
+def fit_if_positive(sizes, values):
+    """A log-log fit of one family's values, or None where it cannot be made (a value that is not
+    positive and finite, or fewer than two distinct sizes). To be replaced by
+    ``fit.fit_if_positive`` once the fit module has it."""
     values = np.asarray(values, float)
     if len(np.unique(sizes)) < 2 or not np.all(np.isfinite(values) & (values > 0)):
         return None
     return fit.fit_power_law(sizes, values)
 
 
-law_fits = {}
+law_fits = {}  # (corpus, family, version, 0 for CE or 1 for -log p_1): PowerLawFit or None
+for c in corpora:
+    for family in families:
+        for version in versions:
+            sizes, values = version_values(c, family, version)
+            for i in (0, 1):
+                law_fits[c, family, version, i] = fit_if_positive(sizes, values[:, i])
+
+# %% mystnb={"figure": {"caption": "CE (solid colour) and $-\\log \\mathrm{RBP}_1$ or $-\\log p_1$ (pale) against size, one colour per family, with each family's fitted power law: measured (left) and predicted from each of the three lognormal fits. For Pythia on Wikipedia, the authors' fitted parameters give, through the same closed forms, the paper's Fig. 8b.", "name": "fig-a5-laws"}}
 fig, axes = plt.subplots(len(corpora), len(versions), figsize=(3.5 * len(versions), 3.2 * len(corpora)),
                          squeeze=False)
 for row, c in zip(axes, corpora):
@@ -457,7 +466,7 @@ for row, c in zip(axes, corpora):
             sizes, values = version_values(c, family, version)
             for i, (label, alpha) in enumerate((("CE", 1.0), ("-log p_1" if version != "measured" else "-log RBP_1",
                                                                0.45))):
-                f = law_fits[c, family, version, i] = power_fit(sizes, values[:, i])
+                f = law_fits[c, family, version, i]
                 report.size_plot(ax, profile, family, sizes, values[:, i], f, alpha=alpha,
                                  label=f"{family}, {label}" + (f": {f.slope:.3f}" if f else ""))
         ax.set(title=f"{c}: " + ("measured" if version == "measured" else f"predicted, {SHORT[version]}"))
@@ -469,47 +478,49 @@ for ax in axes[:, 0]:
     ax.set_ylabel("nats")
 fig.tight_layout()
 plt.show()
-display(Markdown(report.token_requirement(family_runs, "Fig. A5.5")))
 
 # %% [markdown]
-# **Figure A5.5.** CE (solid colour) and $-\log \mathrm{RBP}_1$ or $-\log p_1$ (pale) against
-# size, one colour per family: measured (left) and predicted from each fit. For Pythia on
-# Wikipedia, the authors' fitted parameters give, through the same closed forms, the paper's
-# Fig. 8b. The slopes, with the ratio of the two slopes and the ratio of each predicted slope to
-# the measured one, each with its bootstrap interval (the same resample for measured and
-# predicted values, so the ratios are paired):
+# The slopes, with the ratio of the two slopes and the ratio of each predicted slope to the
+# measured one (`rankmodels.exponent_ratio`), each with its bootstrap interval: the ratio plus or
+# minus 1.96 standard deviations of its replicates, the same resample for measured and predicted
+# values, so the ratios are paired.
 
 # %%
-def slope_replicates(c, family, version):
-    """(n_boot, 2) replicate slopes of CE and -log p_1 (or -log RBP_1) for one family and version."""
+display(Markdown(report.token_requirement(family_runs, "{numref}`fig-a5-laws`")))
+
+
+def replicate_values(c, family, version):
+    """(n_boot, 2, models) replicates of CE and -log p_1 (or -log RBP_1) for one family and version."""
     pick = (lambda b: b.measured) if version == "measured" else (lambda b: b.predicted[version])
-    sizes, values = family_replicates(c, family, pick)  # (n_boot, 2, models)
-    return replicates.line_fits(np.log(sizes), replicates.log_or_nan(values))[0]
+    return family_replicates(c, family, pick)[1]
+
+
+def interval_columns(name, bounds):
+    return {f"{name}: low": bounds[0] if bounds else np.nan, f"{name}: high": bounds[1] if bounds else np.nan}
 
 
 slope_rows = []
 for c in corpora:
     for family in families:
-        if len(np.unique(runs.sizes(runs.by_family(family_runs[c])[family]))) < 2:
+        sizes, measured = version_values(c, family, "measured")
+        if len(np.unique(sizes)) < 2:
             continue
-        measured = slope_replicates(c, family, "measured")
+        measured_boot = replicate_values(c, family, "measured")
         for version in versions:
             ce, p1 = law_fits[c, family, version, 0], law_fits[c, family, version, 1]
-            rep = measured if version == "measured" else slope_replicates(c, family, version)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                shared = replicates.interval(rep[:, 1] / rep[:, 0], A5_LEVEL)
-                match = [replicates.interval(rep[:, i] / measured[:, i], A5_LEVEL) for i in (0, 1)]
-            slope_rows.append({
-                "corpus": c, "family": family, "version": version,
-                "slope CE": ce.slope if ce else np.nan, "R^2 CE": ce.r2 if ce else np.nan,
-                "slope -log p_1": p1.slope if p1 else np.nan, "R^2 -log p_1": p1.r2 if p1 else np.nan,
-                "ratio p_1/CE": p1.slope / ce.slope if ce and p1 else np.nan,
-                "ratio: low": shared[0] if shared else np.nan, "ratio: high": shared[1] if shared else np.nan,
-                **({} if version == "measured" else {
-                    "CE pred/meas: low": match[0][0] if match[0] else np.nan,
-                    "CE pred/meas: high": match[0][1] if match[0] else np.nan,
-                    "p_1 pred/meas: low": match[1][0] if match[1] else np.nan,
-                    "p_1 pred/meas: high": match[1][1] if match[1] else np.nan})})
+            values, boot = version_values(c, family, version)[1], replicate_values(c, family, version)
+            ratio, shared = rankmodels.exponent_ratio(sizes, values[:, 1], values[:, 0], boot[:, 1], boot[:, 0],
+                                                      A5_LEVEL)
+            row = {"corpus": c, "family": family, "version": version,
+                   "slope CE": ce.slope if ce else np.nan, "R^2 CE": ce.r2 if ce else np.nan,
+                   "slope -log p_1": p1.slope if p1 else np.nan, "R^2 -log p_1": p1.r2 if p1 else np.nan,
+                   "ratio p_1/CE": ratio, **interval_columns("ratio", shared)}
+            if version != "measured":
+                for i, name in enumerate(("CE pred/meas", "p_1 pred/meas")):
+                    _, match = rankmodels.exponent_ratio(sizes, values[:, i], measured[:, i], boot[:, i],
+                                                         measured_boot[:, i], A5_LEVEL)
+                    row.update(interval_columns(name, match))
+            slope_rows.append(row)
 slopes = pd.DataFrame(slope_rows)
 slopes.style.hide(axis="index").format(precision=3)
 
@@ -527,7 +538,8 @@ slopes.style.hide(axis="index").format(precision=3)
 # approximation over a grid of $(\mu, \sigma)$; points are the parameters of the unbounded fits
 # (the authors' and eq. 10 as written, the two that feed these formulas) of the families' models
 # (white, edged in the family's colour) and of reference models (black stars), degenerate fits
-# left out. Along the way the notebook checks that eq. 18 simplifies to eq. 21 exactly.
+# left out ({numref}`fig-a5-appendix-c`). Along the way the notebook checks that eq. 18
+# simplifies to eq. 21 exactly.
 
 # %%
 unbounded = fits_table[fits_table["fit"].isin(["powerlaw", "1..inf"]) & (fits_table["degenerate"] == "")]
@@ -553,6 +565,8 @@ errors = {
 }
 eq18_gap = max(abs(appendix_c.ce_from_sums(a.mu, a.sigma, a.log_c, a.log_s1, a.log_s2) - a.ce)
                for row in approx for a in row)
+
+# %% mystnb={"figure": {"caption": "$\\log_{10}$ of the absolute relative error of each appendix-C approximation against the exact sum over ranks 1 to infinity, over a grid of $(\\mu, \\sigma)$; the cyan contour marks an error of `claims.A5_APPROX_TOLERANCE`. Light regions are accurate. Blank cells are where the exact value is zero to machine precision (almost every target at rank 1), so a relative error is undefined. Points: the unbounded fits of the families' models (white, edged in the family's colour) and of reference models (black stars).", "name": "fig-a5-appendix-c"}}
 fig, axes = plt.subplots(1, len(errors), figsize=(3.4 * len(errors), 3.4), sharey=True)
 for ax, (name, err) in zip(axes, errors.items()):
     with np.errstate(invalid="ignore", over="ignore"):
@@ -572,15 +586,12 @@ for ax, (name, err) in zip(axes, errors.items()):
 axes[0].set_ylabel(r"$\sigma$")
 fig.colorbar(mesh, ax=axes, label="log10 |error|", shrink=0.8)
 plt.show()
+
+# %%
 display(Markdown(f"Largest difference between eq. 18 (with the integrals) and eq. 21 over the grid: "
                  f"{eq18_gap:.1e} nats."))
 
 # %% [markdown]
-# **Figure A5.6.** $\log_{10}$ of the absolute relative error of each appendix-C approximation
-# against the exact sum over ranks 1 to infinity; the cyan contour marks an error of
-# `claims.A5_APPROX_TOLERANCE`. Light regions are accurate. Blank cells are where the exact value
-# is zero to machine precision (almost every target at rank 1), so a relative error is undefined.
-#
 # ## Which term dominates?
 #
 # Appendix C splits CE as $\log(\sqrt{2\pi}\sigma) + \log c + \mu^2/(2\sigma^2) + $ a remainder
@@ -613,9 +624,10 @@ terms.style.hide(axis="index").format(precision=3)
 # with the authors' fit (kind "empirical": the paper's claim as the paper tested it) and, as this
 # companion's own question ("beyond the paper"), with eq. 10 fitted as written and over 1..V.
 # Claims that exponents are "nearly identical" or "similar" use the range of exponent ratios that
-# the paper's own Table 1 calls very close (`claims.A5_NEARLY_IDENTICAL`) and count against the paper only
-# where the bootstrap interval of the ratio lies wholly outside it; the bootstrap resamples
-# tokens, so its intervals are lower bounds on the uncertainty from the choice of text. The
+# the paper's own Table 1 calls very close (`claims.A5_NEARLY_IDENTICAL`) and count against the
+# paper only where the bootstrap interval of the ratio (the ratio plus or minus 1.96 standard
+# deviations of its replicates) lies wholly outside it; the bootstrap resamples tokens, so its
+# intervals are lower bounds on the uncertainty from the choice of text. The
 # approximation and dominance rows check the mathematics of appendix C (kind "analytic") and are
 # not counted as replications.
 
@@ -646,7 +658,9 @@ untested_families = {reason: None for reason in unusable}
 
 
 def band(bounds):
-    return replicates.overlaps(bounds, A5_NEARLY_IDENTICAL)
+    """Whether a ratio's interval reaches into the paper's range for "nearly identical": only an
+    interval wholly outside it counts against the claim."""
+    return bootstrap.within(bounds, A5_NEARLY_IDENTICAL) is not False
 
 
 def slope_row(c, family, version):
@@ -703,14 +717,16 @@ def steady_case(c, family):
     r = trend_row(c, family)
     if np.isnan(r["R^2 of mu/sigma"]) or np.isnan(r["mu/sigma: low"]):
         return None
-    return bool(r["R^2 of mu/sigma"] >= A5_MIN_R2 and not (r["mu/sigma: low"] <= 0 <= r["mu/sigma: high"]))
+    return bool(r["R^2 of mu/sigma"] >= A5_MIN_R2
+                and bootstrap.side((r["mu/sigma: low"], r["mu/sigma: high"])) != 0)
 
 
 def drift_case(c, family):
     r = trend_row(c, family)
     if np.isnan(r["mu: low"]) or np.isnan(r["sigma: low"]) or np.isnan(r["mu + sigma: low"]):
         return None
-    return bool(r["mu: high"] < 0 < r["sigma: low"] and r["mu + sigma: high"] < 0)
+    sides = [bootstrap.side((r[f"{name}: low"], r[f"{name}: high"])) for name in ("mu", "sigma", "mu + sigma")]
+    return sides == [-1, 1, -1]
 
 
 # appendix C's approximations at every non-degenerate unbounded fit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankscale import claims, report
+from rankscale import bootstrap, claims, report
 
 
 def test_nearly_identical_band_is_the_range_of_paper_a_table_1():
@@ -22,10 +22,17 @@ def test_chapters_a4_a5_claims_are_indexed_with_rules_and_kinds():
     for prefix, section in (("A4.", claims.CLAIMS_A4), ("A5.", claims.CLAIMS_A5)):
         assert section and all(key.startswith(prefix) and claim.key == key for key, claim in section.items())
         assert all(claim.kind in claims.KINDS and claim.rule for claim in section.values())
-    kinds = {key: claim.kind for key, claim in {**claims.CLAIMS_A4, **claims.CLAIMS_A5}.items()}
-    assert kinds["A4.4"] == kinds["A5.14"] == kinds["A5.16"] == "analytic"
-    assert kinds["A5.1"] == kinds["A5.8"] == kinds["A5.11"] == "empirical"
-    assert all(kinds[k] == "beyond the paper" for k in ("A5.3", "A5.4", "A5.9", "A5.10", "A5.12", "A5.13", "A5.15"))
+
+
+def test_rules_describe_the_interval_the_bootstrap_computes():
+    """Every A4-A5 rule that reads an interval states its half-width in standard deviations of the
+    replicates, and that number is the one ``bootstrap.interval`` uses at the section's level."""
+    for level, section in ((claims.A4_LEVEL, claims.CLAIMS_A4), (claims.A5_LEVEL, claims.CLAIMS_A5)):
+        lo, hi = bootstrap.interval(0.0, [-1.0, 1.0], level)  # replicates with a standard deviation of 1
+        for claim in section.values():
+            assert "percentile" not in claim.rule
+            if "interval" in claim.rule and "bootstrap" in claim.rule.lower():
+                assert f"-+ {hi:.2f} standard deviations of its replicates" in claim.rule, claim.key
 
 
 def test_authors_pythia_fits_are_well_formed():

@@ -12,6 +12,7 @@ from scipy.stats import norm
 from rankscale import appendix_c as ac
 from rankscale import rankdist as rd
 from rankscale import rankmodels as rm
+from rankscale import rankstats as rs
 
 V = 500
 
@@ -26,7 +27,8 @@ def brute_psi(k: float, mu: float, sigma: float) -> float:
 
 
 def test_doctests():
-    assert doctest.testmod(rd).failed == 0
+    for module in (rd, rs, ac, rm):
+        assert doctest.testmod(module).failed == 0, module.__name__
 
 
 def test_lognormal_pmf_is_normalised_point_form_of_eq10():
@@ -80,22 +82,29 @@ def test_vuong_matches_per_token_computation():
     ranks = np.repeat(np.arange(1, V + 1), counts[1:])
     ratio = a[ranks - 1] - b[ranks - 1]
     z = ratio.sum() / (np.sqrt(len(ratio)) * ratio.std())
-    t = rd.vuong_test(counts, a, b)
+    t = rs.vuong_test(counts, a, b)
     assert t.log_likelihood_ratio == pytest.approx(ratio.sum(), rel=1e-10)
     assert t.z == pytest.approx(z, rel=1e-10) and t.z > 0
     assert t.p_value == pytest.approx(2 * norm.sf(abs(z)), rel=1e-8)
-    assert rd.vuong_test(counts, b, a).z == pytest.approx(-z, rel=1e-10)
+    assert rs.vuong_test(counts, b, a).z == pytest.approx(-z, rel=1e-10)
+
+
+@pytest.mark.parametrize("bad", [[1, 3, 1], [0, 3], [0, -1, 2], [0, 0, 0], [[0, 1, 2]]])
+def test_a_histogram_that_is_not_of_ranks_1_to_v_is_rejected(bad):
+    """rank 0 counted, fewer than two ranks, a negative count, no target, or not one dimension"""
+    with pytest.raises(ValueError, match="rank histogram"):
+        rs.vuong_test(bad, np.zeros(2), np.zeros(2))
 
 
 def test_ks_distance_brute_force():
     counts = sample_histogram(rd.lognormal_log_pmf(0.5, 1.0, 40), 700, seed=2)
     pmf = np.exp(rd.zipf_log_pmf(1.0, 40))
     gaps = [abs(counts[1:r + 1].sum() / counts.sum() - pmf[:r].sum()) for r in range(1, 41)]
-    assert rd.ks_distance(counts, np.log(pmf)) == pytest.approx(max(gaps), rel=1e-12)
+    assert rs.ks_distance(counts, np.log(pmf)) == pytest.approx(max(gaps), rel=1e-12)
 
 
 def test_log_binned_frequency_is_flat_for_uniform_ranks_and_keeps_mass():
-    centres, freq = rd.log_binned_frequency(np.concatenate([[0], np.full(V, 3)]), n_bins=12)
+    centres, freq = rs.log_binned_frequency(np.concatenate([[0], np.full(V, 3)]), n_bins=12)
     np.testing.assert_allclose(freq, 1 / V)
     assert np.all(np.diff(centres) > 0) and centres[0] == 1
     for vocab in (V, 4096, 50_257):
@@ -106,14 +115,14 @@ def test_log_binned_frequency_is_flat_for_uniform_ranks_and_keeps_mass():
             if counts[lo:hi].sum():
                 mass.append(counts[lo:hi].sum() / counts.sum())
                 width.append(hi - lo)
-        _, freq = rd.log_binned_frequency(counts, n_bins=30)
+        _, freq = rs.log_binned_frequency(counts, n_bins=30)
         np.testing.assert_allclose(freq * np.array(width), mass, rtol=1e-12)
         assert sum(mass) == pytest.approx(1.0, rel=1e-12)
 
 
 def test_entropy_and_neg_log_p1_brute_force():
     pmf = np.exp(rd.lognormal_log_pmf(-1.0, 2.0, 30))
-    h, nl1 = rd.entropy_and_neg_log_p1(np.log(pmf))
+    h, nl1 = rs.entropy_and_neg_log_p1(np.log(pmf))
     assert h == pytest.approx(-sum(p * np.log(p) for p in pmf), rel=1e-12)
     assert nl1 == pytest.approx(-np.log(pmf[0]), rel=1e-12)
 
@@ -265,7 +274,7 @@ def test_authors_comparison_is_the_packages_and_vuongs_test_on_the_same_supports
     ratio, p = fitted.distribution_compare("lognormal", "power_law")
     assert (authors.vuong.log_likelihood_ratio, authors.vuong.p_value) == pytest.approx((ratio, p), rel=1e-12)
     counts = np.bincount(rank, minlength=V + 1)
-    ours = rd.vuong_test(counts, authors.lognormal.log_pmf(), rd.zeta_log_pmf(authors.power_law_alpha, V))
+    ours = rs.vuong_test(counts, authors.lognormal.log_pmf(), rd.zeta_log_pmf(authors.power_law_alpha, V))
     assert authors.vuong.z == pytest.approx(ours.z, rel=1e-8) and authors.vuong.z > 0
     assert authors.lognormal.vocab_size == V
 
@@ -289,13 +298,13 @@ def test_fit_rank_models_bundles_the_three_forms():
     # each form against the power law on its own support
     assert m.forms["powerlaw"].vuong == authors.vuong
     unbounded = rd.zeta_log_pmf(authors.power_law_alpha, V)
-    assert m.forms["1..inf"].vuong == rd.vuong_test(counts, m.forms["1..inf"].fit.log_pmf(), unbounded)
-    assert m.forms["1..V"].vuong == rd.vuong_test(counts, ranks_fit.log_pmf(), zipf.log_pmf())
-    assert m.forms["1..V"].ks == rd.ks_distance(counts, ranks_fit.log_pmf()) < m.forms["1..V"].ks_power_law
+    assert m.forms["1..inf"].vuong == rs.vuong_test(counts, m.forms["1..inf"].fit.log_pmf(), unbounded)
+    assert m.forms["1..V"].vuong == rs.vuong_test(counts, ranks_fit.log_pmf(), zipf.log_pmf())
+    assert m.forms["1..V"].ks == rs.ks_distance(counts, ranks_fit.log_pmf()) < m.forms["1..V"].ks_power_law
     # predictions: the unbounded forms through appendix C's closed forms, the 1..V form exactly
     closed = ac.approx(authors.lognormal.mu, authors.lognormal.sigma)
     assert (m.forms["powerlaw"].ce, m.forms["powerlaw"].neg_log_p1) == (closed.ce, closed.neg_log_p1)
-    assert (m.forms["1..V"].ce, m.forms["1..V"].neg_log_p1) == rd.entropy_and_neg_log_p1(ranks_fit.log_pmf())
+    assert (m.forms["1..V"].ce, m.forms["1..V"].neg_log_p1) == rs.entropy_and_neg_log_p1(ranks_fit.log_pmf())
     assert all(m.forms[f].degenerate is None for f in rm.FORMS)
     # each model is fitted over its own vocabulary: a larger one only adds empty ranks
     wider = rm.fit_rank_models(rank, 4 * V)
@@ -310,7 +319,7 @@ def test_degenerate_fits_predict_nothing_and_are_not_bootstrapped():
     assert degenerate, "a strongly peaked histogram gives degenerate lognormal fits"
     for f in degenerate:
         assert np.isnan(m.forms[f].ce) and np.isnan(m.forms[f].neg_log_p1)
-    b = rm.bootstrap_rank_models(m, rank, np.full(len(rank), -1.0), n_boot=3)
+    (b,) = rm.bootstrap_rank_models([m], [{"rank": rank, "logp": np.full(len(rank), -1.0)}], n_boot=3)
     for f in degenerate:
         assert np.isnan(b.params[f]).all() and np.isnan(b.predicted[f]).all()
 
@@ -348,8 +357,11 @@ def test_bootstrap_rank_models_resamples_tokens_and_pairs_models_on_the_same_tex
     rng = np.random.default_rng(2)
     rank = rng.choice(np.arange(1, V + 1), size=5_000, p=np.exp(rd.lognormal_log_pmf(1.0, 2.0, V)))
     logp = -rng.exponential(3.0, len(rank))
-    m = rm.fit_rank_models(rank, V)
-    b = rm.bootstrap_rank_models(m, rank, logp, n_boot=40, seed=4)
+    other = np.minimum(rank + rng.integers(0, 3, len(rank)), V)  # a second model on the same targets
+    models = [rm.fit_rank_models(r, V) for r in (rank, other)]
+    samples = [{"rank": rank, "logp": logp}, {"rank": other, "logp": logp + 0.5}]
+    b, again = rm.bootstrap_rank_models(models, samples, n_boot=40, seed=4)
+    m = models[0]
     assert b.measured.shape == (40, 2) and all(b.params[f].shape == b.predicted[f].shape == (40, 2) for f in rm.FORMS)
     # the replicates scatter around the full-sample values
     assert abs(b.measured[:, 0].mean() - (-logp.mean())) < 4 * b.measured[:, 0].std() / np.sqrt(40) + 1e-9
@@ -357,13 +369,34 @@ def test_bootstrap_rank_models_resamples_tokens_and_pairs_models_on_the_same_tex
     for f in rm.FORMS:
         assert np.isfinite(b.predicted[f]).all()
         assert abs(np.median(b.params[f][:, 0]) - m.forms[f].fit.mu) < 4 * b.params[f][:, 0].std()
-    # a replicate is one resample of the text: recomputed by hand for replicate 0
+    # a replicate is one resample of the text: recomputed by hand for replicate 0, the refit from its histogram
     idx = np.random.default_rng(4).integers(0, len(rank), len(rank))
     assert b.measured[0, 0] == pytest.approx(-logp[idx].mean(), rel=1e-12)
-    # the same seed gives another model on the same targets the same resample
-    again = rm.bootstrap_rank_models(m, rank, logp + 0.5, n_boot=40, seed=4)
+    assert b.measured[0, 1] == pytest.approx(-np.log((rank[idx] == 1).mean()), rel=1e-12)
+    for f in rm.FORMS:
+        by_hand = rm.one_step_refits(m.forms[f].fit, m.counts, np.bincount(rank[idx], minlength=V + 1)[None])[0]
+        np.testing.assert_allclose(b.params[f][0], by_hand, rtol=1e-9)
+    # the other model was resampled on the same tokens
     np.testing.assert_allclose(again.measured[:, 0], b.measured[:, 0] - 0.5, rtol=1e-12)
-    np.testing.assert_array_equal(again.params["1..V"], b.params["1..V"])
+    assert again.measured[0, 1] == pytest.approx(-np.log((other[idx] == 1).mean()), rel=1e-12)
+
+
+def test_exponent_ratio_and_its_interval():
+    sizes = np.array([1e6, 1e7, 1e8, 1e9])
+    rng = np.random.default_rng(3)
+    ce, p1 = 3.0 * sizes**-0.05, 2.0 * sizes**-0.1
+    noise = rng.lognormal(0, 0.01, (2, 200, len(sizes)))
+    ratio, bounds = rm.exponent_ratio(sizes, p1, ce, p1 * noise[0], ce * noise[1])
+    assert ratio == pytest.approx(2.0, rel=1e-9)
+    assert bounds[0] < 2.0 < bounds[1] and np.mean(bounds) == pytest.approx(ratio)  # centred on the value
+    # noisier replicates give a wider interval
+    wider = rm.exponent_ratio(sizes, p1, ce, p1 * noise[0] ** 3, ce * noise[1] ** 3)[1]
+    assert wider[1] - wider[0] > 2 * (bounds[1] - bounds[0])
+    # a series with a value that has no logarithm has no exponent, and a replicate without one no interval
+    assert np.isnan(rm.exponent_ratio(sizes, p1, ce * [1, 1, 0, 1], p1 * noise[0], ce * noise[1])[0])
+    broken = ce * noise[1]
+    broken[0, 0] = np.nan
+    assert rm.exponent_ratio(sizes, p1, ce, p1 * noise[0], broken)[1] is None
 
 
 def test_fit_rank_models_rejects_ranks_outside_the_vocabulary():

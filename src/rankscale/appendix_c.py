@@ -63,7 +63,19 @@ class AppendixC:
     ce: float
 
     def ce_terms(self) -> dict[str, float]:
-        """CE split as in eq. 21: log(sqrt(2 pi) sigma), log c, mu^2 / (2 sigma^2) and the rest (eq. 26)."""
+        """CE split as in eq. 21.
+
+        Returns
+        -------
+        dict of str to float
+            log(sqrt(2 pi) sigma), log c, mu^2 / (2 sigma^2) and the rest (eq. 26), summing to CE.
+
+        Examples
+        --------
+        >>> terms = approx(-20.0, 2.0).ce_terms()
+        >>> round(terms["log c"] + terms["mu^2/(2 sigma^2)"], 2)  # the two large terms cancel
+        -1.97
+        """
         terms = {"log(sqrt(2 pi) sigma)": LOG_SQRT_2PI + np.log(self.sigma), "log c": self.log_c,
                  "mu^2/(2 sigma^2)": self.mu**2 / (2 * self.sigma**2)}
         return {**terms, "remainder (eq. 26)": self.ce - sum(terms.values())}
@@ -75,8 +87,26 @@ def _neg_log_p1(mu: float, sigma: float, log_c: float) -> float:
 
 
 def ce_from_sums(mu: float, sigma: float, log_c: float, log_s1: float, log_s2: float) -> float:
-    """Eq. 17 (eq. 18 when given the integrals): log(sqrt(2 pi) sigma) + log c
-    + [sum psi (ln k - mu)^2 / (2 sigma^2) + sum psi ln k] / c, from log c and the two log sums."""
+    """CE by eq. 17 (eq. 18 when given the integrals): log(sqrt(2 pi) sigma) + log c
+    + [sum psi (ln k - mu)^2 / (2 sigma^2) + sum psi ln k] / c.
+
+    Parameters
+    ----------
+    mu, sigma : float
+        The lognormal's parameters.
+    log_c, log_s1, log_s2 : float
+        log c and the logs of sum psi(k) ln k and sum psi(k) ln^2 k (or of I_1, I_2).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> e = exact(1.0, 2.0)
+    >>> bool(abs(ce_from_sums(1.0, 2.0, e.log_c, e.log_s1, e.log_s2) - e.ce) < 1e-12)
+    True
+    """
     e1, e2 = np.exp(log_s1 - log_c), np.exp(log_s2 - log_c)
     return float(LOG_SQRT_2PI + np.log(sigma) + log_c + (e2 - 2 * mu * e1 + mu**2) / (2 * sigma**2) + e1)
 
@@ -84,9 +114,24 @@ def ce_from_sums(mu: float, sigma: float, log_c: float, log_s1: float, log_s2: f
 def exact(mu: float, sigma: float, n_direct: int = 2**15) -> AppendixC:
     """c, the two sums, -log p_1 and CE of p_k = psi(k) / c on k = 1..infinity, summed.
 
-    Ranks 1..``n_direct`` are added term by term; the rest is the integral from ``n_direct`` on
-    (closed form) with the Euler-Maclaurin end correction, whose error is of order
-    psi(n_direct) / n_direct, negligible for the default.
+    Parameters
+    ----------
+    mu, sigma : float
+        The lognormal's parameters (sigma > 0).
+    n_direct : int
+        Ranks 1..``n_direct`` are added term by term; the rest is the integral from ``n_direct``
+        on (closed form) with the Euler-Maclaurin end correction, whose error is of order
+        psi(n_direct) / n_direct, negligible for the default.
+
+    Returns
+    -------
+    AppendixC
+
+    Examples
+    --------
+    >>> e = exact(1.0, 4.0)
+    >>> round(e.ce, 3), round(e.neg_log_p1, 3)
+    (5.537, 1.912)
     """
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         return _exact(mu, sigma, n_direct)
@@ -108,6 +153,17 @@ def approx(mu: float, sigma: float) -> AppendixC:
     """Paper A's closed forms: c ~ psi(1)/2 + P (eq. 20), the sums ~ I_1, I_2 (eqs. 14-15),
     -log p_1 from eq. 16 and CE from eq. 21, both with the approximate c (as in the authors' code).
 
+    Parameters
+    ----------
+    mu, sigma : float
+        The lognormal's parameters (sigma > 0).
+
+    Returns
+    -------
+    AppendixC
+
+    Examples
+    --------
     >>> a = approx(1.0, 4.0)
     >>> round(a.ce, 3), round(a.neg_log_p1, 3)
     (5.576, 1.901)

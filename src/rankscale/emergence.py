@@ -3,9 +3,15 @@
 A task of N tokens succeeds when all of N consecutive targets rank within the top k; its rate
 p_{N,k} is measured over every run of N consecutive targets inside one evaluation window, sliding
 by one target (``metrics.window_success``). Here the runs and the successful runs are counted per
-window, so that the evaluation text can be resampled window by window: a run never crosses a
-window, so resampling windows keeps neighbouring targets, whose successes cluster, together, and
-the bootstrap reflects that dependence (resampling single targets would destroy the runs).
+window (``window_runs``), so that the evaluation text can be resampled window by window
+(``success_replicates``, through ``rankscale.bootstrap.resample``): a run never crosses a window,
+so resampling windows keeps neighbouring targets, whose successes cluster, together, and the
+bootstrap reflects that dependence (resampling single targets would destroy the runs).
+
+From a family's measured rates and their replicates, ``slope_gaps`` compares the size exponent of
+-log p_{N,k} at each N with that at N = 1 (eq. 7 says they are equal), and ``amplification``
+compares -log p_{N,k} with N times -log RBP_k (eq. 6's independent positions), each with its
+bootstrap interval (``rankscale.bootstrap.interval``).
 """
 
 from __future__ import annotations
@@ -15,13 +21,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rankscale import bootstrap
+
 
 @dataclass(frozen=True)
 class WindowRuns:
     """Runs of N consecutive targets per evaluation window, and how many succeeded.
 
-    ns, ks : the run lengths N and top-k thresholds; runs : (W, len(ns)) runs of each length inside
-    each of the W windows; hits : (W, len(ns), len(ks)) those whose targets all rank within the top k.
+    Attributes
+    ----------
+    ns, ks : tuple of int
+        The run lengths N and the top-k thresholds.
+    runs : ndarray of shape (W, len(ns))
+        Runs of each length inside each of the W windows.
+    hits : ndarray of shape (W, len(ns), len(ks))
+        Those runs whose targets all rank within the top k.
     """
 
     ns: tuple[int, ...]
@@ -29,30 +43,42 @@ class WindowRuns:
     runs: np.ndarray
     hits: np.ndarray
 
-    def success(self, weights=None) -> np.ndarray:
-        """p_{N,k}: (len(ns), len(ks)) success rates, nan for an N no window is long enough for.
+    def success(self) -> np.ndarray:
+        """p_{N,k} over all windows.
 
-        weights : optional (W,) or (B, W) multiplicities of the windows (a resample); gives
-        (B, len(ns), len(ks)) for (B, W).
+        Returns
+        -------
+        ndarray of shape (len(ns), len(ks))
+            Success rates; nan for an N that no window is long enough for.
         """
-        n_windows = self.runs.shape[0]
-        if weights is None:
-            weights = np.ones(n_windows)
-        weights = np.asarray(weights, np.float64)
-        hits = weights @ self.hits.reshape(n_windows, -1)
-        runs = weights @ self.runs
-        hits = hits.reshape(*weights.shape[:-1], len(self.ns), len(self.ks))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return hits / runs[..., None]
+        return _rates(self.runs, self.hits)
+
+
+def _rates(runs: np.ndarray, hits: np.ndarray) -> np.ndarray:
+    """Success rates from per-window counts (W, N) and (W, N, k)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return hits.sum(axis=0) / runs.sum(axis=0)[:, None]
 
 
 def window_runs(rank, window, ns: Sequence[int], ks: Sequence[int]) -> WindowRuns:
     """Count, per evaluation window, the runs of each length in ``ns`` and those all within each top-k.
 
-    rank : (n,) 1-based ranks; window : (n,) window ids, each window's targets contiguous and in
-    order (as ``Records.window``). ``WindowRuns(...).success()`` equals ``metrics.window_success``
-    for every N and k.
+    Parameters
+    ----------
+    rank : array_like of shape (n,)
+        1-based ranks of the targets.
+    window : array_like of shape (n,)
+        Window ids, each window's targets contiguous and in order (as ``Records.window``).
+    ns, ks : sequence of int
+        Run lengths N (each at least 1) and top-k thresholds.
 
+    Returns
+    -------
+    WindowRuns
+        Whose ``success()`` equals ``metrics.window_success`` for every N and k.
+
+    Examples
+    --------
     >>> w = window_runs(np.array([1, 1, 2, 1, 1, 1]), np.array([0, 0, 0, 1, 1, 1]), [1, 2], [1])
     >>> w.runs.tolist(), w.hits[:, :, 0].tolist()
     ([[3, 2], [3, 2]], [[2, 1], [3, 2]])
@@ -76,17 +102,148 @@ def window_runs(rank, window, ns: Sequence[int], ks: Sequence[int]) -> WindowRun
     return WindowRuns(tuple(int(n) for n in ns), tuple(int(k) for k in ks), runs, hits)
 
 
-def resample_windows(n_windows: int, n_boot: int, seed: int = 0) -> np.ndarray:
-    """(n_boot, n_windows) multiplicities of the windows in ``n_boot`` resamples with replacement.
+def success_replicates(counted: Sequence[WindowRuns], n_boot: int, seed: int = 0) -> np.ndarray:
+    """p_{N,k} of models evaluated on the same windows, on ``n_boot`` resamples of those windows.
 
-    With the same seed, models evaluated on the same windows get the same resample of the text,
-    so that differences between models and between N are paired.
+    Each replicate draws the windows with replacement, the same windows for every model
+    (``bootstrap.resample`` with ``same_text=True`` over the per-window counts), so differences
+    between models and between N are paired.
+
+    Parameters
+    ----------
+    counted : sequence of WindowRuns
+        One per model, all with the same windows, ``ns`` and ``ks`` (one family on one corpus).
+    n_boot, seed : int
+        Number of replicates and seed of the resampling.
+
+    Returns
+    -------
+    ndarray of shape (n_boot, models, len(ns), len(ks))
+        Success rates; nan for an N that no resampled window is long enough for.
+
+    Examples
+    --------
+    >>> w = window_runs(np.array([1, 1, 2, 1, 1, 1]), np.array([0, 0, 0, 1, 1, 1]), [1, 2], [1])
+    >>> success_replicates([w, w], n_boot=3).shape
+    (3, 2, 2, 1)
     """
-    return np.random.default_rng(seed).multinomial(n_windows, np.full(n_windows, 1.0 / n_windows), size=n_boot)
+    shape = counted[0].hits.shape[1:]
+    if any(c.hits.shape[1:] != shape for c in counted):
+        raise ValueError("every model must be counted for the same run lengths and k")
+    samples = [{"runs": c.runs, "hits": c.hits} for c in counted]
+    values = bootstrap.resample(samples, lambda s: _rates(s["runs"], s["hits"]).ravel(), n_boot, seed,
+                                same_text=True)
+    return values.reshape(n_boot, len(counted), *shape)
 
 
-def neg_log(p) -> np.ndarray:
-    """-log p for 0 < p <= 1, nan where p is 0 or not measured (no warning)."""
-    p = np.asarray(p, np.float64)
-    ok = np.isfinite(p) & (p > 0)
-    return np.where(ok, -np.log(np.where(ok, p, 1.0)), np.nan)
+@dataclass(frozen=True)
+class SlopeGaps:
+    """Size exponents of -log p_{N,k} for one family, each against that of N = 1 (eq. 7).
+
+    Attributes
+    ----------
+    slopes, r2 : ndarray of shape (len(ns), len(ks))
+        Least-squares slope and R^2 of log(-log p_{N,k}) on log S; nan where some model has
+        p = 0 (no logarithm) or the rate is not measured.
+    gaps : ndarray of shape (len(ns), len(ks))
+        slope(N) - slope(N = 1); 0 in the first row.
+    intervals : ndarray of shape (len(ns), len(ks), 2)
+        Bootstrap interval of each gap (``bootstrap.interval``); nan where there is none (the
+        first row, a gap that is nan, or a replicate that cannot be fitted).
+    """
+
+    slopes: np.ndarray
+    r2: np.ndarray
+    gaps: np.ndarray
+    intervals: np.ndarray
+
+
+def slope_gaps(sizes, success, replicates, level: float = bootstrap.LEVEL) -> SlopeGaps:
+    """Fit -log p_{N,k} against size for every N and k, and compare each slope with N = 1's.
+
+    Parameters
+    ----------
+    sizes : array_like of shape (models,)
+        Non-embedding sizes, at least two distinct.
+    success : array_like of shape (models, len(ns), len(ks))
+        Measured p_{N,k}, the first N being 1 (p_{1,k} = RBP_k).
+    replicates : array_like of shape (n_boot, models, len(ns), len(ks))
+        The same on resampled windows (``success_replicates``), paired across N.
+    level : float
+        Level of the intervals.
+
+    Returns
+    -------
+    SlopeGaps
+
+    Examples
+    --------
+    >>> p1 = np.exp(-np.array([0.4, 0.2, 0.1]))  # -log RBP halves with each tenfold size
+    >>> p = np.stack([p1, p1**3], axis=-1)[:, :, None]  # N = 1 and N = 3, one k
+    >>> g = slope_gaps([1e6, 1e7, 1e8], p, np.stack([p, p]))
+    >>> np.round(g.slopes[:, 0], 4).tolist(), np.round(g.gaps[:, 0], 6).tolist()
+    ([-0.301, -0.301], [0.0, 0.0])
+    """
+    log_s = np.log(np.asarray(sizes, np.float64))
+    point = np.moveaxis(bootstrap.log_or_nan(-bootstrap.log_or_nan(success)), 0, -1)  # (N, k, models)
+    boot = np.moveaxis(bootstrap.log_or_nan(-bootstrap.log_or_nan(replicates)), 1, -1)  # (n_boot, N, k, models)
+    slopes, r2 = bootstrap.line_fits(log_s, point)
+    boot_slopes, _ = bootstrap.line_fits(log_s, boot)
+    gaps = slopes - slopes[:1]
+    intervals = np.full(gaps.shape + (2,), np.nan)
+    for i, j in np.ndindex(gaps.shape):
+        bounds = bootstrap.interval(gaps[i, j], boot_slopes[:, i, j] - boot_slopes[:, 0, j], level) if i else None
+        if bounds is not None:
+            intervals[i, j] = bounds
+    return SlopeGaps(slopes, r2, gaps, intervals)
+
+
+def amplification(success, replicates, ns: Sequence[int], level: float = bootstrap.LEVEL
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """How far -log p_{N,k} is from N times -log RBP_k, the independent positions of eq. 6.
+
+    The ratio -log p_{N,k} / (N * -log RBP_k) is 1 under independence and below 1 where
+    successes cluster; for a family it is averaged in logs over the models (a geometric mean).
+
+    Parameters
+    ----------
+    success : array_like of shape (models, len(ns), len(ks))
+        Measured p_{N,k}; ``ns[0]`` must be 1.
+    replicates : array_like of shape (n_boot, models, len(ns), len(ks))
+        The same on resampled windows, paired across N.
+    ns : sequence of int
+        The run lengths N.
+    level : float
+        Level of the intervals.
+
+    Returns
+    -------
+    ratio : ndarray of shape (len(ns), len(ks))
+        Geometric mean of the ratio over the models; nan where some model has p = 0.
+    intervals : ndarray of shape (len(ns), len(ks), 2)
+        Its bootstrap interval (``bootstrap.interval`` of the mean log ratio, exponentiated); nan
+        where there is none.
+
+    Examples
+    --------
+    >>> rbp = np.array([0.5, 0.8])
+    >>> p = np.stack([rbp, rbp**2, rbp**3], axis=-1)[:, :, None]  # independent positions
+    >>> ratio, _ = amplification(p, np.stack([p, p]), [1, 2, 3])
+    >>> np.round(ratio[:, 0], 6).tolist()
+    [1.0, 1.0, 1.0]
+    """
+    if ns[0] != 1:
+        raise ValueError(f"the first run length must be 1 (the token level), got {ns[0]}")
+    n = np.asarray(ns, np.float64)[:, None]
+
+    def mean_log_ratio(p):  # (..., models, N, k) -> (..., N, k)
+        neg_log = -bootstrap.log_or_nan(p)
+        return bootstrap.log_or_nan(neg_log / (n * neg_log[..., :1, :])).mean(axis=-3)
+
+    point, boot = mean_log_ratio(np.asarray(success, np.float64)), mean_log_ratio(np.asarray(replicates, np.float64))
+    intervals = np.full(point.shape + (2,), np.nan)
+    for i, j in np.ndindex(point.shape):
+        bounds = bootstrap.interval(point[i, j], boot[:, i, j], level)
+        if bounds is not None:
+            intervals[i, j] = np.exp(bounds)
+    return np.exp(point), intervals

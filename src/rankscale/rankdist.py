@@ -3,11 +3,10 @@
 Paper A models the rank R of the correct token as a discretised lognormal: rank r has
 probability p_r = psi(r) / c with psi(x) = exp(-(ln x - mu)^2 / (2 sigma^2)) / (sqrt(2 pi) sigma x)
 (its eq. 10). Here that model and a power law (Zipf, p_r proportional to r^-alpha) are fitted by
-maximum likelihood to a histogram of ranks 1..V, compared with Vuong's log-likelihood-ratio test,
-and turned into the two quantities the paper predicts from them: the entropy of the rank
-distribution (what appendix C calls CE) and -log p_1.
-
-Appendix C's sums over ranks 1..infinity, exact and approximated, are in ``rankscale.appendix_c``.
+maximum likelihood to a histogram of ranks 1..V. Comparing fits (Vuong's test, the KS distance)
+and what the paper predicts from a rank distribution (its entropy, what appendix C calls CE, and
+-log p_1) are in ``rankscale.rankstats``; appendix C's sums over ranks 1..infinity, exact and
+approximated, in ``rankscale.appendix_c``.
 
 The lognormal is fitted three ways, because the paper uses it in three forms:
 
@@ -26,39 +25,40 @@ bundles the three fits of one model with what each predicts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
-from scipy.special import erfc, log_ndtr, logsumexp, zeta
+from scipy.special import log_ndtr, logsumexp, zeta
 
 from rankscale.appendix_c import LOG_SQRT_2PI
 from rankscale.appendix_c import exact as appendix_c_exact
-
+from rankscale.rankstats import VuongTest, rank_histogram_counts
 
 
 def _log_ranks(vocab_size: int) -> np.ndarray:
     return np.log(np.arange(1, vocab_size + 1, dtype=np.float64))
 
 
-def rank_histogram_counts(counts) -> np.ndarray:
-    """Counts of ranks 1..V from a rank histogram ``counts[r]``, r = 0..V (``counts[0]`` must be 0),
-    checked."""
-    counts = np.asarray(counts, np.float64)
-    if counts.ndim != 1 or len(counts) < 3 or counts[0] != 0 or (counts < 0).any() or counts.sum() == 0:
-        raise ValueError("counts must be a rank histogram: counts[r] targets of rank r for r = 0..V, "
-                         "counts[0] = 0, V >= 2 (see metrics.rank_histogram)")
-    return counts[1:]
-
-
 def lognormal_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
     """Log-probabilities of ranks 1..V under the discrete lognormal p_r = psi(r) / sum_{j<=V} psi(j)
     (paper A, eq. 10, normalised over the vocabulary).
 
-    Returns (V,) floats; entry r - 1 is log p_r.
+    Parameters
+    ----------
+    mu, sigma : float
+        Parameters of ln R (sigma > 0).
+    vocab_size : int
+        V, the largest rank.
 
+    Returns
+    -------
+    ndarray of shape (V,)
+        Entry r - 1 is log p_r.
+
+    Examples
+    --------
     >>> np.exp(lognormal_log_pmf(0.0, 1.0, 3)).round(3)
     array([0.635, 0.25 , 0.116])
     """
@@ -70,6 +70,20 @@ def lognormal_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
 def zipf_log_pmf(alpha: float, vocab_size: int) -> np.ndarray:
     """Log-probabilities of ranks 1..V under the power law p_r = r^-alpha / sum_{j<=V} j^-alpha.
 
+    Parameters
+    ----------
+    alpha : float
+        The exponent.
+    vocab_size : int
+        V, the largest rank.
+
+    Returns
+    -------
+    ndarray of shape (V,)
+        Entry r - 1 is log p_r.
+
+    Examples
+    --------
     >>> np.exp(zipf_log_pmf(1.0, 3)).round(3)
     array([0.545, 0.273, 0.182])
     """
@@ -78,23 +92,27 @@ def zipf_log_pmf(alpha: float, vocab_size: int) -> np.ndarray:
 
 
 def zeta_log_pmf(alpha: float, vocab_size: int) -> np.ndarray:
-    """Log-probabilities of ranks 1..V under the unbounded power law p_r = r^-alpha / zeta(alpha)
-    (alpha > 1), the ``powerlaw`` package's discrete power law with ``xmin=1``; they sum to less
-    than 1, the rest lying beyond rank V.
+    """Log-probabilities of ranks 1..V under the unbounded power law p_r = r^-alpha / zeta(alpha),
+    the ``powerlaw`` package's discrete power law with ``xmin=1``.
 
+    Parameters
+    ----------
+    alpha : float
+        The exponent, above 1.
+    vocab_size : int
+        V, the largest rank returned.
+
+    Returns
+    -------
+    ndarray of shape (V,)
+        Entry r - 1 is log p_r; they sum to less than 1, the rest lying beyond rank V.
+
+    Examples
+    --------
     >>> np.exp(zeta_log_pmf(2.0, 2)).round(3)
     array([0.608, 0.152])
     """
     return -alpha * _log_ranks(vocab_size) - np.log(zeta(alpha, 1))
-
-
-@dataclass(frozen=True)
-class VuongTest:
-    """Log-likelihood ratio of model a over model b: total, normalised (z) and two-sided p-value."""
-
-    log_likelihood_ratio: float
-    z: float
-    p_value: float
 
 
 SUPPORTS = {
@@ -106,7 +124,24 @@ SUPPORTS = {
 
 @dataclass(frozen=True)
 class LognormalRankFit:
-    """A maximum-likelihood discrete lognormal of the ranks; ``support`` names its form (``SUPPORTS``)."""
+    """A maximum-likelihood discrete lognormal of the ranks.
+
+    Attributes
+    ----------
+    mu, sigma : float
+        Its parameters.
+    log_likelihood : float
+        Of the fitted histogram.
+    n_tokens, vocab_size : int
+        Targets fitted, and V.
+    support : str
+        Its form, a key of ``SUPPORTS``.
+
+    Examples
+    --------
+    >>> np.exp(LognormalRankFit(0.0, 1.0, 0.0, 1, 3).log_pmf()).round(3)
+    array([0.635, 0.25 , 0.116])
+    """
 
     mu: float
     sigma: float
@@ -116,8 +151,14 @@ class LognormalRankFit:
     support: str = "1..V"
 
     def log_pmf(self) -> np.ndarray:
-        """(V,) log-probabilities the fitted model gives ranks 1..V (summing to less than 1 for the
-        unbounded forms, whose remaining mass lies beyond the vocabulary)."""
+        """Log-probabilities the fitted model gives ranks 1..V.
+
+        Returns
+        -------
+        ndarray of shape (V,)
+            Summing to less than 1 for the unbounded forms, whose remaining mass lies beyond the
+            vocabulary.
+        """
         if self.support == "1..V":
             return lognormal_log_pmf(self.mu, self.sigma, self.vocab_size)
         if self.support == "1..inf":
@@ -129,7 +170,7 @@ class LognormalRankFit:
 
 @dataclass(frozen=True)
 class ZipfRankFit:
-    """Maximum-likelihood power law over ranks 1..``vocab_size``."""
+    """Maximum-likelihood power law over ranks 1..``vocab_size`` (exponent ``alpha``)."""
 
     alpha: float
     log_likelihood: float
@@ -137,19 +178,31 @@ class ZipfRankFit:
     vocab_size: int
 
     def log_pmf(self) -> np.ndarray:
+        """(V,) log-probabilities of ranks 1..V (``zipf_log_pmf``)."""
         return zipf_log_pmf(self.alpha, self.vocab_size)
 
 
 def fit_lognormal_ranks(counts) -> LognormalRankFit:
     """Fit the discrete lognormal of ``lognormal_log_pmf`` to a rank histogram by maximum likelihood.
 
-    counts : (V + 1,) with counts[r] targets of rank r and counts[0] = 0, e.g.
-    ``metrics.rank_histogram(rank, vocab_size)``.
+    Parameters
+    ----------
+    counts : array_like of shape (V + 1,)
+        ``counts[r]`` targets of rank r, ``counts[0] = 0`` (``metrics.rank_histogram``).
 
+    Returns
+    -------
+    LognormalRankFit
+        With support "1..V".
+
+    Notes
+    -----
     In the natural parameters theta = (mu / sigma^2, -1 / (2 sigma^2)) of ln r and (ln r)^2 the
     model is an exponential family, so the negative log-likelihood is convex and its minimum
     matches the model's mean of ln r and (ln r)^2 to the data's. sigma is kept finite.
 
+    Examples
+    --------
     >>> counts = np.bincount(np.repeat([1, 2, 3, 5, 8], [50, 20, 10, 5, 2]), minlength=11)
     >>> f = fit_lognormal_ranks(counts)
     >>> bool(f.mu < 1 and f.sigma > 0)
@@ -174,11 +227,29 @@ def fit_lognormal_ranks(counts) -> LognormalRankFit:
 
 
 def fit_zipf_ranks(counts, max_alpha: float = 10.0) -> ZipfRankFit:
-    """Fit the power law of ``zipf_log_pmf`` to a rank histogram by maximum likelihood,
-    with 0 <= alpha <= ``max_alpha``. counts as in ``fit_lognormal_ranks``.
+    """Fit the power law of ``zipf_log_pmf`` to a rank histogram by maximum likelihood.
 
+    Parameters
+    ----------
+    counts : array_like of shape (V + 1,)
+        As in ``fit_lognormal_ranks``.
+    max_alpha : float
+        Upper bound of the exponent (the lower is 0).
+
+    Returns
+    -------
+    ZipfRankFit
+
+    Notes
+    -----
     The power law is the lognormal family's edge sigma -> infinity (with mu / sigma^2 = 1 - alpha),
     so its best log-likelihood never exceeds the lognormal's.
+
+    Examples
+    --------
+    >>> counts = np.bincount(np.repeat([1, 2, 3, 4], [48, 12, 5, 3]), minlength=5)
+    >>> round(fit_zipf_ranks(counts).alpha, 2)
+    2.02
     """
     n_r = rank_histogram_counts(counts)
     n = n_r.sum()
@@ -193,6 +264,20 @@ def powerlaw_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
     """Log-probabilities of ranks 1..V under the ``powerlaw`` package's discrete lognormal with
     ``xmin=1``: the continuous density's mass on [r - 1/2, r + 1/2), over its mass on [1/2, inf).
 
+    Parameters
+    ----------
+    mu, sigma : float
+        Parameters of the continuous lognormal.
+    vocab_size : int
+        V, the largest rank returned.
+
+    Returns
+    -------
+    ndarray of shape (V,)
+        Entry r - 1 is log p_r; they sum to less than 1, the rest lying beyond rank V.
+
+    Examples
+    --------
     >>> np.exp(powerlaw_log_pmf(0.0, 1.0, 2)).round(3)
     array([0.547, 0.215])
     """
@@ -204,8 +289,8 @@ def powerlaw_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class AuthorsFit:
-    """The rank fits of paper A's released code: the ``powerlaw`` package's discrete lognormal and
-    its power law (exponent ``power_law_alpha``), from one ``powerlaw.Fit``."""
+    """The rank fits of paper A's released code, from one ``powerlaw.Fit``: the package's discrete
+    lognormal (support "powerlaw"), its power law's exponent, and its comparison of the two."""
 
     lognormal: LognormalRankFit
     power_law_alpha: float
@@ -218,10 +303,26 @@ def fit_authors(rank, vocab_size: int | None = None) -> AuthorsFit:
     ``power_law.alpha``, and comparing the two with the package's ``distribution_compare`` (the
     code's ``R, p``; here lognormal over power law, with the normalised ratio as z).
 
-    rank : (n,) 1-based ranks; vocab_size : the ranks the log-likelihood is recomputed over
-    (default max(rank)), from ``powerlaw_log_pmf``, the package's discrete form (checked against
-    the package in the tests). The package's warnings (e.g. when its lognormal search runs to
-    extreme parameters, see ``degeneracy``) are not passed on.
+    Parameters
+    ----------
+    rank : array_like of shape (n,)
+        1-based ranks.
+    vocab_size : int, optional
+        The ranks the log-likelihood is recomputed over (default max(rank)), from
+        ``powerlaw_log_pmf``, the package's discrete form.
+
+    Returns
+    -------
+    AuthorsFit
+        The package's warnings (e.g. when its lognormal search runs to extreme parameters, see
+        ``degeneracy``) are not passed on.
+
+    Examples
+    --------
+    >>> rank = np.minimum(np.ceil(np.random.default_rng(0).lognormal(0.5, 1.5, 2000)), 100).astype(int)
+    >>> fit = fit_authors(rank, 100)
+    >>> fit.lognormal.support, bool(fit.vuong.z > 0)
+    ('powerlaw', True)
     """
     import powerlaw
 
@@ -240,10 +341,28 @@ def fit_authors(rank, vocab_size: int | None = None) -> AuthorsFit:
 
 
 def rank_fits_record(rank, vocab_size: int) -> dict:
-    """The rank fits as plain values (what ``python -m rankscale metrics --json`` prints):
-    ``lognormal_authors`` and ``power_law`` as paper A's code fits them (``fit_authors``), and
-    ``lognormal_eq10`` (``fit_lognormal_eq10``). A degenerate lognormal fit is
-    ``{"degenerate": true, "reason": ...}`` instead of numbers (``degeneracy``)."""
+    """The rank fits as plain values (what ``python -m rankscale metrics --json`` prints).
+
+    Parameters
+    ----------
+    rank : array_like of shape (n,)
+        1-based ranks.
+    vocab_size : int
+        V, the largest possible rank.
+
+    Returns
+    -------
+    dict
+        ``lognormal_authors`` and ``power_law`` as paper A's code fits them (``fit_authors``), and
+        ``lognormal_eq10`` (``fit_lognormal_eq10``); a degenerate lognormal fit is
+        ``{"degenerate": True, "reason": ...}`` instead of numbers (``degeneracy``).
+
+    Examples
+    --------
+    >>> rank = np.minimum(np.ceil(np.random.default_rng(0).lognormal(0.5, 1.5, 2000)), 100).astype(int)
+    >>> sorted(rank_fits_record(rank, 100))
+    ['lognormal_authors', 'lognormal_eq10', 'power_law']
+    """
     rank = np.asarray(rank)
     authors = fit_authors(rank)
     eq10 = fit_lognormal_eq10(np.bincount(rank, minlength=vocab_size + 1))
@@ -258,9 +377,26 @@ def rank_fits_record(rank, vocab_size: int) -> dict:
 
 def fit_lognormal_eq10(counts, start: LognormalRankFit | None = None) -> LognormalRankFit:
     """Fit eq. 10 exactly as written, p_r = psi(r) / c(mu, sigma) with c summed over ranks
-    1..infinity (eq. 11, ``appendix_c_exact``), by maximum likelihood on a rank histogram
-    (counts as in ``fit_lognormal_ranks``). ``start`` (default: the 1..V fit) is where the search
-    begins; the result's ``vocab_size`` is the histogram's V.
+    1..infinity (eq. 11, ``appendix_c.exact``), by maximum likelihood on a rank histogram.
+
+    Parameters
+    ----------
+    counts : array_like of shape (V + 1,)
+        As in ``fit_lognormal_ranks``.
+    start : LognormalRankFit, optional
+        Where the search begins (default: the 1..V fit).
+
+    Returns
+    -------
+    LognormalRankFit
+        With support "1..inf" and the histogram's V as ``vocab_size``.
+
+    Examples
+    --------
+    >>> counts = np.bincount(np.repeat([1, 2, 3, 5, 8], [50, 20, 10, 5, 2]), minlength=11)
+    >>> f = fit_lognormal_eq10(counts)
+    >>> f.support, bool(np.exp(f.log_pmf()).sum() < 1)  # some mass lies beyond rank V
+    ('1..inf', True)
     """
     n_r = rank_histogram_counts(counts)
     n = n_r.sum()
@@ -290,11 +426,23 @@ MIN_MASS_ABOVE_RANK_ONE = 1e-6
 def degeneracy(fit: LognormalRankFit) -> str | None:
     """Why a lognormal fit's parameters are not informative numbers, or None if they are.
 
+    Parameters
+    ----------
+    fit : LognormalRankFit
+
+    Returns
+    -------
+    str or None
+
+    Notes
+    -----
     A fit is degenerate when it ran to extreme parameters: a non-finite or non-positive sigma, or a
     median so far below rank 1 that less than ``MIN_MASS_ABOVE_RANK_ONE`` of its mass lies at
     ranks 1 and above (P = Phi(mu / sigma) of paper A's eq. 13). A strongly peaked rank
     distribution, nearly all targets at rank 1, drives mu there.
 
+    Examples
+    --------
     >>> degeneracy(LognormalRankFit(-40.0, 6.0, 0.0, 1, 10)) is not None
     True
     >>> degeneracy(LognormalRankFit(1.0, 2.0, 0.0, 1, 10)) is None
@@ -309,64 +457,28 @@ def degeneracy(fit: LognormalRankFit) -> str | None:
     return None
 
 
-def vuong_test(counts, log_pmf_a: np.ndarray, log_pmf_b: np.ndarray) -> VuongTest:
-    """Vuong's test of two rank models on a histogram (what paper A's code reports through
-    ``powerlaw``'s ``distribution_compare``).
-
-    counts : (V + 1,) rank histogram; log_pmf_a, log_pmf_b : (V,) log-probabilities of ranks 1..V.
-    The per-token log-likelihood ratio l_i has total R = sum l_i and z = R / (sqrt(n) * std(l_i));
-    R > 0 favours a, and p = erfc(|z| / sqrt(2)) is the chance of a |z| this large if both models
-    fitted equally well. Calibrated for non-nested models; the power law is nested in the finite-
-    support lognormal (see ``fit_zipf_ranks``), so read z as the size of the gap in units of its
-    token-to-token noise.
-    """
-    n_r = rank_histogram_counts(counts)
-    n = n_r.sum()
-    ratio = np.asarray(log_pmf_a) - np.asarray(log_pmf_b)
-    total = float(n_r @ ratio)
-    spread = np.sqrt(n_r @ (ratio - total / n) ** 2 / n)
-    z = total / (np.sqrt(n) * spread)
-    return VuongTest(total, float(z), float(erfc(abs(z) / np.sqrt(2))))
-
-
-def ks_distance(counts, log_pmf: np.ndarray) -> float:
-    """Largest gap between the empirical and the model's cumulative rank distribution (KS statistic)."""
-    n_r = rank_histogram_counts(counts)
-    return float(np.max(np.abs(np.cumsum(n_r) / n_r.sum() - np.cumsum(np.exp(log_pmf)))))
-
-
-def log_binned_frequency(counts, n_bins: int = 30) -> tuple[np.ndarray, np.ndarray]:
-    """Rank histogram averaged over logarithmic bins, for plotting on log-log axes.
-
-    Returns (centres, frequency): the geometric centre of each non-empty bin of integer ranks and
-    the fraction of targets per rank in it, so that frequency * (ranks in the bin) sums to 1.
-    """
-    n_r = rank_histogram_counts(counts)
-    inner = np.floor(np.logspace(0, np.log10(len(n_r) + 1), n_bins + 1)[:-1])
-    edges = np.unique(np.r_[inner, len(n_r) + 1].astype(np.int64))  # bin i holds ranks edges[i]..edges[i+1]-1
-    sums = np.add.reduceat(n_r, edges[:-1] - 1)
-    widths = np.diff(edges)
-    centres = np.sqrt(edges[:-1] * (edges[1:] - 1))
-    keep = sums > 0
-    return centres[keep], sums[keep] / (n_r.sum() * widths[keep])
-
-
-def entropy_and_neg_log_p1(log_pmf: np.ndarray) -> tuple[float, float]:
-    """What paper A's section 5.2 predicts from a rank distribution p_r: the cross-entropy of a
-    model whose probability for a target of rank r is p_r, i.e. the entropy -sum p_r log p_r,
-    and -log p_1 (= -log RBP_1 under that distribution)."""
-    log_pmf = np.asarray(log_pmf, np.float64)
-    return float(-np.exp(log_pmf) @ log_pmf), float(-log_pmf[0])
-
-
 def rank_counts_by_probability(logp, rank, prob_edges, max_rank: int) -> np.ndarray:
     """How the ranks of targets are spread at a given target probability (paper A, Figure 1).
 
-    logp : (n,) log-probabilities of the targets; rank : (n,) 1-based ranks; prob_edges : (m + 1,)
-    increasing probability bin edges. Returns (m, max_rank + 1) counts: column j < max_rank holds
-    the targets of rank j + 1 in each bin, the last column those ranked below ``max_rank``.
-    Targets outside the edges are left out; bins are half-open [lo, hi).
+    Parameters
+    ----------
+    logp : array_like of shape (n,)
+        Log-probabilities of the targets.
+    rank : array_like of shape (n,)
+        Their 1-based ranks.
+    prob_edges : array_like of shape (m + 1,)
+        Increasing probability bin edges; bins are half-open [lo, hi), targets outside are left out.
+    max_rank : int
+        Ranks counted one by one.
 
+    Returns
+    -------
+    ndarray of shape (m, max_rank + 1)
+        Column j < max_rank holds the targets of rank j + 1 in each bin, the last column those
+        ranked below ``max_rank``.
+
+    Examples
+    --------
     >>> rank_counts_by_probability(np.log([0.3, 0.3, 0.3, 0.9]), np.array([1, 2, 7, 1]), [0.2, 0.4, 1.0], 2)
     array([[1, 1, 1],
            [1, 0, 0]])

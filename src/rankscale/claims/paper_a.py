@@ -229,13 +229,15 @@ CLAIMS_A3 = index_claims(
 A4_KS = (1, 10, 100)
 A4_WINDOW_LENGTHS = (1, 2, 4, 8, 16)
 A4_MIN_R2 = 0.9  # paper A's own bar for a size law that holds (section 4.4: "R^2 above 0.9 when k < 1000")
-A4_LEVEL = 0.95  # bootstrap intervals are central 95% percentile intervals
+A4_LEVEL = 0.95  # every interval: the measured value -+ 1.96 SD of its bootstrap replicates (bootstrap.interval)
 A4_TRANSITION = (0.1, 0.9)  # the emergence transition runs from 10% to 90% success
 A4_SHARPER = 0.9  # "sharper": the largest N's transition is narrower than 90% of that of N = 1
 
-_A4_WINDOWS = ("Evaluation windows are resampled with replacement (runs never cross a window, so neighbouring "
-               "targets stay together), one resample of the text for every model, N and k, so that differences "
-               "are paired; a case where some resample has no successful run is not tested.")
+_A4_WINDOWS = (f"Evaluation windows are resampled with replacement (runs never cross a window, so neighbouring "
+               f"targets stay together), one resample of the text for every model of a family, N and k, so that "
+               f"differences are paired; the {A4_LEVEL:.0%} interval is the measured value -+ "
+               f"{NormalDist().inv_cdf((1 + A4_LEVEL) / 2):.2f} standard deviations of its replicates. A case "
+               f"where the data or some resample has no successful run is not tested.")
 
 CLAIMS_A4 = index_claims(
     Claim("A4.1", "Sequence-level error -log p_{N,k}, measured, follows a power law in model size for every k and N "
@@ -269,7 +271,7 @@ CLAIMS_A4 = index_claims(
 # A5 (paper A, section 5.2 and appendix C: lognormal ranks)
 
 A5_MIN_R2 = 0.9  # paper A's own bar for a size law that holds (section 4.4)
-A5_LEVEL = 0.95  # bootstrap intervals are central 95% percentile intervals
+A5_LEVEL = 0.95  # every interval: the measured value -+ 1.96 SD of its bootstrap replicates (bootstrap.interval)
 # "Nearly identical" exponents: the range of slope(-log RBP_1) / slope(CE) over the 22 data-set/family pairs of
 # paper A's Table 1 (appendix B) whose two fits both have R^2 >= 0.9, pairs that appendix B calls "very close"
 # and section 5.2 "nearly identical" (tests/test_claims.py recomputes it from the reference table).
@@ -299,7 +301,8 @@ _A5_PREDICTED = {
 _A5_BOOT = (f"Bootstrap: the evaluation tokens are resampled with replacement, the same resample of the text for "
             f"every model of a family (a lower bound on the uncertainty: neighbouring tokens are not independent), "
             f"measured values recomputed and each lognormal refitted on every resample (one Newton step from the "
-            f"full-sample fit); {A5_LEVEL:.0%} percentile intervals.")
+            f"full-sample fit); the {A5_LEVEL:.0%} interval is the measured value -+ "
+            f"{NormalDist().inv_cdf((1 + A5_LEVEL) / 2):.2f} standard deviations of its replicates.")
 _A5_BAND = f"{A5_NEARLY_IDENTICAL[0]}-{A5_NEARLY_IDENTICAL[1]}"
 
 
@@ -374,7 +377,7 @@ CLAIMS_A5 = index_claims(
                    "parameters", "analytic",
           f"At every non-degenerate (mu, sigma) fitted as eq. 10 or as paper A's code does (every corpus and model, "
           f"references included): CE from eq. 21 and -log p_1 from eq. 16 with eq. 20's c are within "
-          f"{A5_APPROX_TOLERANCE:.0%} of the exact sums over ranks 1..infinity (rankdist.appendix_c_exact). Analytic: "
+          f"{A5_APPROX_TOLERANCE:.0%} of the exact sums over ranks 1..infinity (appendix_c.exact). Analytic: "
           "a property of the formulas at given parameters; the models only choose where to look.",
           "stated as approximations"),
     Claim("A5.15", "Summing ranks to infinity instead of to the vocabulary size does not change the predicted CE",
