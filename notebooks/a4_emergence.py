@@ -106,26 +106,16 @@ display(Markdown(
 # times the family's fitted $-\log \mathrm{RBP}_k$ line (its $N = 1$ fit).
 
 # %%
-def fit_if_positive(sizes, values):
-    """A log-log fit of one family's values, or None where it cannot be made (a value that is zero
-    or unmeasured, or fewer than two distinct sizes). To be replaced by ``fit.fit_if_positive``
-    once the fit module has it."""
-    values = np.asarray(values, float)
-    if len(np.unique(sizes)) < 2 or not np.all(np.isfinite(values) & (values > 0)):
-        return None
-    return fit.fit_power_law(sizes, values)
-
-
 token_laws, sequence_fits, sizes_of = {}, {}, {}
 for (corpus, family), sel in success.groupby(["corpus", "family"], sort=False):
     for k in ks:
         at_k = sel[sel["k"] == k]
         first = at_k[at_k["N"] == 1]
         sizes_of[corpus, family] = first["S"].to_numpy(float)
-        token_laws[corpus, family, k] = fit_if_positive(first["S"], -np.log(first["RBP_k"]))
+        token_laws[corpus, family, k] = fit.fit_if_positive(first["S"], -np.log(first["RBP_k"]))
         for n in window_lengths:
             pts = at_k[at_k["N"] == n]
-            sequence_fits[corpus, family, k, n] = fit_if_positive(pts["S"], pts["-log measured"])
+            sequence_fits[corpus, family, k, n] = fit.fit_if_positive(pts["S"], pts["-log measured"])
 shade = {n: 1.0 - 0.65 * i / max(1, len(window_lengths) - 1) for i, n in enumerate(window_lengths)}
 
 # %% mystnb={"figure": {"caption": "Measured sequence-level error $-\\log p_{N,k}$ against model size (points, with solid fitted power laws, one per family and $N$; darker = shorter runs), and eq. 7's prediction $N \\cdot (-\\log \\mathrm{RBP}_k)$ from each family's token-level fit (dashed). One panel per corpus and $k$.", "name": "fig-a4-error"}}

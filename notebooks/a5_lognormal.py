@@ -439,23 +439,13 @@ def version_values(c, family, version):
     return sel["S"].to_numpy(float), sel[list(versions[version])].to_numpy(float)
 
 
-def fit_if_positive(sizes, values):
-    """A log-log fit of one family's values, or None where it cannot be made (a value that is not
-    positive and finite, or fewer than two distinct sizes). To be replaced by
-    ``fit.fit_if_positive`` once the fit module has it."""
-    values = np.asarray(values, float)
-    if len(np.unique(sizes)) < 2 or not np.all(np.isfinite(values) & (values > 0)):
-        return None
-    return fit.fit_power_law(sizes, values)
-
-
 law_fits = {}  # (corpus, family, version, 0 for CE or 1 for -log p_1): PowerLawFit or None
 for c in corpora:
     for family in families:
         for version in versions:
             sizes, values = version_values(c, family, version)
             for i in (0, 1):
-                law_fits[c, family, version, i] = fit_if_positive(sizes, values[:, i])
+                law_fits[c, family, version, i] = fit.fit_if_positive(sizes, values[:, i])
 
 # %% mystnb={"figure": {"caption": "CE (solid colour) and $-\\log \\mathrm{RBP}_1$ or $-\\log p_1$ (pale) against size, one colour per family, with each family's fitted power law: measured (left) and predicted from each of the three lognormal fits. For Pythia on Wikipedia, the authors' fitted parameters give, through the same closed forms, the paper's Fig. 8b.", "name": "fig-a5-laws"}}
 fig, axes = plt.subplots(len(corpora), len(versions), figsize=(3.5 * len(versions), 3.2 * len(corpora)),
