@@ -463,7 +463,7 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # Each verdict is graded by `rankscale.claims.judge` under the rule shown in its row, fixed in
 # `rankscale.claims` before the data are seen. The training-dynamics rules are applied to every
 # series of checkpoints, one per (family, checkpointed model, corpus), with
-# `rankscale.dynamics.series_checks`; Fig. 6's closeness to every final model of every family on
+# `rankscale.dynamics.check_series`; Fig. 6's closeness to every final model of every family on
 # every corpus; Fig. 5's break to each family's largest final model on every corpus. A claim is
 # *reproduced* if it holds on every unit that can test it, *partly* if on some, *not reproduced*
 # if on none; units that cannot test it (a family without checkpoints, a series without a step-0
