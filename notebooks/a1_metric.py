@@ -424,7 +424,7 @@ def evaluates_released(s):
 mine = []
 if released_corpus in corpora:
     for run in family_runs[released_corpus] + reference_runs[released_corpus]:
-        identity = run.records.manifest["identity"]
+        identity = run.records.manifest.identity
         if identity["model"] in released_models and identity["revision"] is None:
             mine.append((identity["model"], run))
 if mine:

@@ -222,7 +222,7 @@ if references:
     display(Markdown("\n\n".join(
         f"**Reference model: {run.name}** ({run.non_embedding:,} non-embedding parameters; vocabulary "
         f"{run.vocab_size:,} tokens, against {family_vocab} for the families; weights read as "
-        f"{run.records.manifest['identity']['dtype']}): {run.note or 'the model set gives no description'}."
+        f"{run.records.manifest.identity['dtype']}): {run.note or 'the model set gives no description'}."
         for run in references)))
     fig, axes = plt.subplots(len(references), len(corpora) + 1,
                              figsize=(3.6 * (len(corpora) + 1), 3.3 * len(references)), squeeze=False)

@@ -290,7 +290,7 @@ display(Markdown(
 
 # %%
 n_windows = {c: [metrics.n_windows(run.records.window) for run in family_runs[c]] for c in corpora}
-window_len = {c: family_runs[c][0].records.manifest["identity"]["window_len"] for c in corpora}
+window_len = {c: family_runs[c][0].records.manifest.identity["window_len"] for c in corpora}
 one_per_document = {c: get_corpus(c).sampling.windows_per_document == 1 for c in corpora}
 small_paper, large_paper = claims.B5_PAPER_INSTANCES
 instance_trends, tenth_trends = {}, {}

@@ -83,6 +83,7 @@ def smoke(tmp_path_factory, smoke_home) -> Build:
     return Build(clone, log)
 
 
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_the_clone_reads_its_own_code_and_tables(smoke, smoke_home):
     probe = ("import rankscale, rankscale.report as r; print(rankscale.__file__); print(r.reference_dir())")
     env = {k: v for k, v in os.environ.items() if k != "RANKSCALE_REFERENCE"}
@@ -101,6 +102,7 @@ def test_nothing_in_the_project_points_outside_it():
             assert outside not in path.read_text(), f"{name} refers to {outside}, which a clone lacks"
 
 
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_terminal_log_is_quiet(smoke):
     noisy = [line for line in smoke.log.splitlines() if any(n in line for n in NOISE)]
     assert not noisy, noisy[:5]
@@ -119,6 +121,7 @@ def toc_pages() -> list[str]:
 
 
 @pytest.mark.parametrize("name", [*book.CHAPTERS, book.SCORECARD])
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_chapter_executed_cleanly(smoke, name):
     nb = smoke.executed(name)
     assert nb.metadata["papermill"]["parameters"]["profile"] == "smoke"
@@ -134,12 +137,14 @@ def test_chapter_executed_cleanly(smoke, name):
     assert hidden and all("remove-cell" in c.metadata["tags"] for c in hidden)
 
 
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_the_first_build_shows_one_progress_display_per_stage(smoke):
     bars = {line.split(":")[0] for line in smoke.log.replace("\r", "\n").splitlines() if "%|" in line}
     assert bars == {"train", "extract", "chapters"}, bars
     assert "site: built in" in smoke.log
 
 
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_rebuild_with_nothing_changed_does_nothing(smoke, smoke_home):
     log = build_smoke(smoke.clone, smoke_home)
     assert "%|" not in log, log  # no stage had anything to do
@@ -174,6 +179,7 @@ def test_stamp_follows_the_papers_reference_tables(tmp_path, monkeypatch):
         report.reference_table("no_such_table")
 
 
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_site_has_every_page_and_the_downloads(smoke):
     assert (smoke.html / "profile.txt").read_text().strip() == "smoke"
     for page in toc_pages():
@@ -246,6 +252,7 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"
 
 
 @needs_chromium
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_site_reads_offline_in_chromium(smoke):
     assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
     httpd, base = serve(smoke.html)
@@ -257,6 +264,7 @@ def test_site_reads_offline_in_chromium(smoke):
 
 
 @needs_chromium
+@pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_browser_check_catches_untypeset_math(tmp_path):
     assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
     (tmp_path / "planted.html").write_text("<html><body><main><p>the same fraction as $x$ here</p>"

@@ -13,6 +13,8 @@ from rankscale.metrics import rank_1based, summary
 from rankscale.rankdist import rank_fits_record
 from rankscale.records import load_records
 
+pytestmark = pytest.mark.slow  # the command line in subprocesses
+
 
 def cli(*args):
     return subprocess.run([sys.executable, "-m", "rankscale", *map(str, args)], capture_output=True, text=True,
@@ -38,7 +40,7 @@ def test_extract_then_metrics(model_dir, corpus_file, tmp_path):
     assert as_json["rbp"] == {str(k): float(np.mean(records.ge < k)) for k in (1, 10, 100, 1000)}  # rank = ge + 1
     assert as_json["decomposition"] == {"ee": expected["EE"], "sa": expected["SA"], "conf": expected["Conf"]}
     # the chapters' own functions, on the same ranks
-    record = rank_fits_record(rank_1based(records.gt, records.ge), records.manifest["vocab_size"])
+    record = rank_fits_record(rank_1based(records.gt, records.ge), records.manifest.vocab_size)
     assert as_json["rank_fits"] == json.loads(json.dumps(record))
     assert set(as_json["rank_fits"]) == {"lognormal_authors", "lognormal_eq10", "power_law"}
     assert as_json["rank_fits"]["power_law"]["alpha"] > 1

@@ -14,6 +14,7 @@ from rankscale.corpora import (HUB_DATASETS, SOURCES, Sampling, Source, get_corp
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
+@pytest.mark.slow  # reads the whole pydocs corpus
 def test_train_and_heldout_share_no_document(name):
     train = get_corpus(f"{name}:train").load()
     heldout = get_corpus(f"{name}:heldout").load()
@@ -227,6 +228,7 @@ def test_pydocs_reads_the_documentation_tree(monkeypatch, tmp_path):
     assert "fallback" not in get_corpus("pydocs").description
 
 
+@pytest.mark.slow  # reads the whole pydocs corpus
 def test_pydocs_falls_back_to_docstrings(monkeypatch, tmp_path):
     monkeypatch.setattr(offline, "PYDOCS_DIR", tmp_path / "missing")
     description = get_corpus("pydocs").description

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import torch
 
+from helpers import forward_reference
 from rankscale import RankscaleError
 from rankscale import extract as ex
 from rankscale import records as rs
@@ -15,25 +16,6 @@ from rankscale.corpora import get_corpus, token_windows
 from rankscale.models import auto_dtype, load_model, real_vocab_size
 
 N_TOKENS = 3000
-
-
-def slow_reference(model, windows, n_real):
-    """Full fp32 logits from the model's own forward pass, then a sort per token."""
-    logp, gt, ge, top = [], [], [], []
-    with torch.no_grad():
-        for w in windows:
-            ids = torch.from_numpy(w)[None]
-            hidden = model.base_model(input_ids=ids).last_hidden_state[0, :-1].float()
-            logits = (hidden @ model.get_output_embeddings().weight.float().T)[:, :n_real].numpy()
-            for row, target in zip(logits, w[1:]):
-                ordered = np.sort(row)
-                t = row[target]
-                gt.append(n_real - np.searchsorted(ordered, t, side="right"))
-                ge.append(n_real - np.searchsorted(ordered, t, side="left") - 1)
-                log_z = np.log(np.sum(np.exp(row.astype(np.float64) - row.max()))) + row.max()
-                logp.append(t - log_z)
-                top.append(ordered[::-1][:rs.TOP_K] - log_z)
-    return np.array(logp), np.array(gt), np.array(ge), np.array(top)
 
 
 @pytest.fixture(scope="module")
@@ -52,19 +34,20 @@ def test_matches_slow_reference_with_ties_and_padded_head(loaded, windows):
     n_real = real_vocab_size(tok)
     assert model.get_output_embeddings().weight.shape[0] > n_real  # the head is padded
     rec = ex.rank_records(model, windows, n_real, batch_size=4, chunk_tokens=97)
-    ref_logp, ref_gt, ref_ge, ref_top = slow_reference(model, windows, n_real)
+    ref = forward_reference(model, windows, n_real)
     assert len(rec["gt"]) == N_TOKENS
-    np.testing.assert_array_equal(rec["gt"], ref_gt)
-    np.testing.assert_array_equal(rec["ge"], ref_ge)
-    np.testing.assert_allclose(rec["logp"], ref_logp, atol=2e-5)
-    np.testing.assert_allclose(rec["top_logp"], ref_top, atol=2e-5)
+    np.testing.assert_array_equal(rec["gt"], ref["gt"])
+    np.testing.assert_array_equal(rec["ge"], ref["ge"])
+    np.testing.assert_allclose(rec["logp"], ref["logp"], atol=2e-5)
+    np.testing.assert_allclose(rec["top_logp"], ref["top_logp"], atol=2e-5)
     # the best token's log-probability bounds the target's, with equality exactly at rank 1
     assert (rec["top_logp"][:, 0] >= rec["logp"] - 1e-6).all()
     np.testing.assert_allclose(rec["top_logp"][rec["gt"] == 0, 0], rec["logp"][rec["gt"] == 0], atol=1e-6)
     np.testing.assert_array_equal(rec["target"], np.concatenate([w[1:] for w in windows]))
-    # the constructed ties really occur, and padded rows (logit ~50x larger) were not counted
+    # the constructed ties really occur, and the padded rows, which outscore every real token,
+    # were not counted: counting them would have moved every rank
     assert (rec["ge"] > rec["gt"]).sum() > 100
-    assert rec["gt"].max() < n_real
+    np.testing.assert_array_equal(ref["gt_all_rows"], rec["gt"] + (model.get_output_embeddings().weight.shape[0] - n_real))
 
 
 def test_bfloat16_body_uses_fp32_head(model_dir, windows):
@@ -249,17 +232,31 @@ def test_missing_manifest_and_other_settings(model_dir, corpus_file, finished, t
         run(model_dir, corpus_file, finished, n_tokens=N_TOKENS - 1)
 
 
-def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
-    old = tmp_path / "old"
+def older_copy(finished, old):
+    """A copy of the records in ``finished`` whose manifest says the format before this one."""
     old.mkdir()
     for f in finished.iterdir():
         (old / f.name).write_bytes(f.read_bytes())
     manifest = json.loads((old / rs.MANIFEST).read_text())
     manifest["format"] = rs.FORMAT - 1
     (old / rs.MANIFEST).write_text(json.dumps(manifest))
+    return old
+
+
+def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
+    old = older_copy(finished, tmp_path / "old")
     with pytest.raises(RankscaleError, match=f"format {rs.FORMAT - 1}.*--force"):
         rs.load_records(old)
     assert len(rs.load_records(finished)) == N_TOKENS  # the current format loads
+
+
+def test_the_manifest_reads_back_what_it_wrote(finished, tmp_path):
+    manifest = rs.Manifest.read(finished)
+    assert manifest.complete and all(s.sha256 for s in manifest.shards) and manifest.verified(finished)
+    manifest.write(tmp_path)
+    assert rs.Manifest.read(tmp_path) == manifest
+    assert json.loads((tmp_path / rs.MANIFEST).read_text())["format"] == rs.FORMAT
+    assert not manifest.verified(tmp_path)  # the shards are not there
 
 
 def test_corpus_shorter_than_tokens(model_dir, corpus_file, tmp_path):
@@ -277,3 +274,26 @@ def test_unknown_corpus(model_dir, tmp_path):
 def test_window_longer_than_model_positions(model_dir, corpus_file, tmp_path):
     with pytest.raises(RankscaleError, match="exceeds the model's 128 positions"):
         ex.extract(str(model_dir), str(corpus_file), 100, tmp_path / "run", window_len=512, progress=False)
+
+
+def test_an_older_format_is_replaced_when_asked(model_dir, corpus_file, finished, tmp_path):
+    """`replace=True` (what the book's preparation passes) extracts again over records of an older
+    format instead of refusing them."""
+    old = older_copy(finished, tmp_path / "old")
+    with pytest.raises(RankscaleError, match="--force"):
+        run(model_dir, corpus_file, old)
+    run(model_dir, corpus_file, old, replace=True)
+    np.testing.assert_array_equal(rs.load_records(old).gt, rs.load_records(finished).gt)
+
+
+def test_the_longest_windows_go_first(model_dir, windows):
+    """So that an out-of-memory halving happens on the first, largest batch, not the last."""
+    from rankscale.models import load_model
+
+    net, tok = load_model(str(model_dir))
+    lengths = []
+    net.base_model.register_forward_pre_hook(lambda m, a, kw: lengths.append(kw["input_ids"].shape[1]),
+                                             with_kwargs=True)
+    mixed = [windows[0][:5], windows[1], windows[2][:20]]
+    ex.rank_records(net, mixed, len(tok), batch_size=1)
+    assert lengths == sorted(lengths, reverse=True) == [len(windows[1]), 20, 5]

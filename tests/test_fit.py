@@ -29,6 +29,7 @@ def neg_log_rbp1(sample):
     return -np.log(np.mean(sample["hit"]))
 
 
+@pytest.mark.slow  # many bootstrap fits
 def test_bootstrap_interval_covers_true_exponent():
     """-log RBP_1 = 0.9 * (S / 1e4) ** -0.3 exactly; tokens are Bernoulli hits, so the only noise
     is the finite sample that bootstrap resampling imitates."""

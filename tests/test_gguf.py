@@ -15,13 +15,13 @@ from pathlib import Path
 import gguf
 import numpy as np
 import pytest
-import torch
 
+from helpers import forward_reference
 from rankscale import RankscaleError
 from rankscale import extract as ex
 from rankscale.corpora import get_corpus, token_windows
 from rankscale.models import gguf_info, load_model, max_positions, real_vocab_size
-from rankscale.records import MANIFEST, TOP_K, load_records
+from rankscale.records import MANIFEST, load_records
 
 # Windows shorter than the default 512 keep the test to seconds; the default follows from
 # max_positions, tested on its own.
@@ -133,6 +133,7 @@ def test_force_keeps_earlier_results_when_the_file_is_bad(corpus_file, tmp_path)
 
 
 @pytest.mark.parametrize("kind", ["truncated tensors", "text file"])
+@pytest.mark.slow  # the real model, or the command line in a subprocess
 def test_cli_reports_bad_files_as_one_line(kind, corpus_file, tmp_path):
     path, out = BAD_FILES[kind][0](tmp_path), tmp_path / "out"
     done = subprocess.run([sys.executable, "-m", "rankscale", "extract", "--model", str(path), "--corpus",
@@ -159,39 +160,15 @@ def smollm2_run(corpus_file, tmp_path_factory):
     return out, model, tokenizer
 
 
-def full_forward_reference(model, windows, n_real) -> dict[str, np.ndarray]:
-    """Counts by brute force over each full row of ``model(ids).logits``, one window at a time,
-    in fp64: ``gt``, ``ge``, ``logp``, ``top_logp``, and the bounds of ``gt`` and ``ge`` when the
-    target's logit is nudged by NEAR_TIE either way (``*_low``, ``*_high``)."""
-    parts: dict[str, list] = {}
-    with torch.no_grad():
-        for w in windows:
-            logits = model(torch.from_numpy(w)[None]).logits[0, :-1, :n_real].double().numpy()
-            target = logits[np.arange(len(w) - 1), w[1:]][:, None]
-            log_z = np.log(np.exp(logits - logits.max(1, keepdims=True)).sum(1)) + logits.max(1)
-            found = {
-                "gt": (logits > target).sum(1),
-                "ge": (logits >= target).sum(1) - 1,  # the target itself is not counted
-                "gt_low": (logits > target + NEAR_TIE).sum(1),
-                "gt_high": (logits > target - NEAR_TIE).sum(1) - 1,
-                "ge_low": (logits >= target + NEAR_TIE).sum(1),
-                "ge_high": (logits >= target - NEAR_TIE).sum(1) - 1,
-                "logp": target[:, 0] - log_z,
-                "top_logp": -np.sort(-logits, axis=1)[:, :TOP_K] - log_z[:, None],
-            }
-            for name, values in found.items():
-                parts.setdefault(name, []).append(values)
-    return {name: np.concatenate(values) for name, values in parts.items()}
-
-
 @needs_smollm2
+@pytest.mark.slow  # the real model, or the command line in a subprocess
 def test_ranks_and_logp_match_a_full_forward_reference(smollm2_run, corpus_file):
     out, model, tokenizer = smollm2_run
     rec = load_records(out)
     windows = token_windows(get_corpus(str(corpus_file)).load(), tokenizer, N_TOKENS, WINDOW)
     assert len(windows) > 2 and len(rec) == N_TOKENS
     np.testing.assert_array_equal(rec.target, np.concatenate([w[1:] for w in windows]))
-    ref = full_forward_reference(model, windows, real_vocab_size(tokenizer))
+    ref = forward_reference(model, windows, real_vocab_size(tokenizer), near_tie=NEAR_TIE)
     # the reference's own counts nearly everywhere, and within the near-tie bounds everywhere
     assert np.mean(rec.gt == ref["gt"]) >= 0.99 and np.mean(rec.ge == ref["ge"]) >= 0.99
     for name in ("gt", "ge"):
@@ -202,6 +179,7 @@ def test_ranks_and_logp_match_a_full_forward_reference(smollm2_run, corpus_file)
 
 
 @needs_smollm2
+@pytest.mark.slow  # the real model, or the command line in a subprocess
 def test_manifest_records_the_file(smollm2_run, corpus_file, monkeypatch):
     out, _, _ = smollm2_run
     manifest = json.loads((out / MANIFEST).read_text())

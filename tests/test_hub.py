@@ -18,9 +18,9 @@ import pytest
 import torch
 from tokenizers import Tokenizer
 from tokenizers.processors import TemplateProcessing
-from transformers import AutoModelForCausalLM, GPT2Config, GPTNeoXConfig, OPTConfig, PreTrainedTokenizerFast
+from transformers import PreTrainedTokenizerFast
 
-from conftest import N_PAD
+from helpers import N_PAD, WIDTH, forward_reference, save_random_model
 from rankscale import RankscaleError
 from rankscale import extract as ex
 from rankscale.corpora import PAPER_SAMPLING, files_variable, get_corpus, token_windows
@@ -43,52 +43,6 @@ def no_hub(monkeypatch, tmp_path):
 # ---------------------------------------------------------------------------------------------
 # Families with padded heads
 
-WIDTH = 32
-FAMILIES = {  # config for a head of `rows` rows, and the final norm whose bias shifts every hidden state
-    "neox": (lambda rows: GPTNeoXConfig(vocab_size=rows, hidden_size=WIDTH, num_hidden_layers=2, num_attention_heads=4,
-                                        intermediate_size=64, max_position_embeddings=128, tie_word_embeddings=False),
-             "gpt_neox.final_layer_norm"),
-    "gpt2": (lambda rows: GPT2Config(vocab_size=rows, n_positions=128, n_embd=WIDTH, n_layer=2, n_head=4),
-             "transformer.ln_f"),
-    "opt": (lambda rows: OPTConfig(vocab_size=rows, hidden_size=WIDTH, num_hidden_layers=2, num_attention_heads=4,
-                                   ffn_dim=64, word_embed_proj_dim=WIDTH, max_position_embeddings=128),
-            "model.decoder.final_layer_norm"),
-}
-
-
-def save_padded(path, family, tokenizer, seed=0):
-    """A random model of ``family`` whose head has N_PAD rows beyond the tokenizer that would top
-    every ranking if counted: the final layer norm's bias is 0.5, so every hidden state sums to
-    0.5 x width (normalised units sum to zero), and a padded row of 50s scores 800 where real rows
-    score a few units. GPT-2 and OPT tie the head to the input table; padded ids are never input."""
-    config, final_norm = FAMILIES[family]
-    torch.manual_seed(seed)
-    model = AutoModelForCausalLM.from_config(config(len(tokenizer) + N_PAD))
-    with torch.no_grad():
-        head = model.get_output_embeddings().weight
-        head.mul_(20.0)  # spread the logits so the random model is not near-uniform
-        head[len(tokenizer):] = 50.0
-        model.get_submodule(final_norm).bias.fill_(0.5)
-    model.save_pretrained(path)
-    tokenizer.save_pretrained(path)
-    return path
-
-
-def forward_reference(model, windows, n_real):
-    """Counts from the model's own forward pass (its head, bias and all), over real tokens, and
-    ``gt`` over every head row, padded ones included."""
-    out = {"logp": [], "gt": [], "ge": [], "gt_all_rows": []}
-    with torch.no_grad():
-        for w in windows:
-            logits = model(input_ids=torch.from_numpy(w)[None]).logits[0, :-1].float().numpy()
-            for row, target in zip(logits, w[1:]):
-                real, t = row[:n_real], row[target]
-                out["gt"].append((real > t).sum())
-                out["ge"].append((real >= t).sum() - 1)
-                out["gt_all_rows"].append((row > t).sum())
-                out["logp"].append(t - np.logaddexp.reduce(real.astype(np.float64)))
-    return {k: np.array(v) for k, v in out.items()}
-
 
 @pytest.fixture(scope="module")
 def windows(tokenizer, corpus_file):
@@ -97,7 +51,8 @@ def windows(tokenizer, corpus_file):
 
 @pytest.mark.parametrize("family, device_map", [("neox", None), ("gpt2", "auto"), ("opt", None)])
 def test_family_with_padded_head_extracts_like_its_forward_pass(family, device_map, tokenizer, windows, tmp_path):
-    model, tok = load_model(str(save_padded(tmp_path / family, family, tokenizer)), device_map=device_map)
+    model, tok = load_model(str(save_random_model(tmp_path / family, tokenizer, family=family, head_rows=len(tokenizer) + N_PAD)),
+                            device_map=device_map)
     n_real = real_vocab_size(tok)
     assert model.get_output_embeddings().weight.shape[0] == n_real + N_PAD
     assert model.get_output_embeddings().bias is None  # no head bias in these families (hub configs alike)
@@ -111,7 +66,7 @@ def test_family_with_padded_head_extracts_like_its_forward_pass(family, device_m
 
 
 def test_head_bias_is_applied(tokenizer, windows, tmp_path):
-    model, tok = load_model(str(save_padded(tmp_path / "gpt2", "gpt2", tokenizer)))
+    model, tok = load_model(str(save_random_model(tmp_path / "gpt2", tokenizer, family="gpt2", head_rows=len(tokenizer) + N_PAD)))
     n_real = real_vocab_size(tok)
     unbiased = ex.rank_records(model, windows, n_real)
     biased = torch.nn.Linear(WIDTH, n_real + N_PAD, bias=True)
@@ -215,9 +170,9 @@ def test_extract_records_the_whole_paper_sample(model_dir, tokenizer, tmp_path, 
     monkeypatch.setenv(files_variable("openai_humaneval"), str(path))
     out = ex.extract(str(model_dir), "openai_humaneval", None, tmp_path / "run", progress=False)
     rec = load_records(out)
-    identity = rec.manifest["identity"]
+    identity = rec.manifest.identity
     assert (identity["corpus"], identity["n_tokens"], identity["window_len"]) == ("openai_humaneval", None, 128)
-    assert "HumanEval" in rec.manifest["corpus_description"] and rec.manifest["n_windows"] == 164
+    assert "HumanEval" in rec.manifest.corpus_description and rec.manifest.n_windows == 164
     lengths = [min(len(tokenizer(r["prompt"] + "\n" + r["canonical_solution"])["input_ids"]), 128)
                for r in standin_rows("openai_humaneval", None)]
     assert len(rec) == sum(n - 1 for n in lengths)
@@ -315,6 +270,7 @@ def test_unreachable_corpus_fails_before_the_model_loads(model_dir, tmp_path, mo
         ex.extract(str(model_dir), "wikipedia", None, tmp_path / "run", progress=False)
 
 
+@pytest.mark.slow  # make in a subprocess
 def test_make_book_with_a_hub_profile_fails_at_once_offline(tmp_path):
     """`make book PROFILE=reduced` checks the hub before any set-up, with the standard library only."""
     env = {**os.environ, "HF_ENDPOINT": "http://127.0.0.1:9", "HF_HUB_CACHE": str(tmp_path / "hub-cache")}

@@ -11,7 +11,7 @@ import torch
 from transformers import (AutoModelForCausalLM, GPT2Config, GPTNeoXConfig, LlamaConfig, MistralConfig, OPTConfig,
                           OpenAIGPTConfig, Qwen2Config)
 
-from conftest import save_random_neox
+from helpers import save_random_model
 from rankscale import RankscaleError
 from rankscale.models import check_params, config_params, count_params, load_model
 from rankscale.modelsets import BUILT_IN
@@ -136,7 +136,7 @@ def test_hub_id_while_hub_unreachable_fails_fast(monkeypatch):
 
 
 def test_vocabulary_mismatch(tmp_path, tokenizer):
-    path = save_random_neox(tmp_path / "short-head", tokenizer, head_rows=len(tokenizer) - 10, tie_rows=[])
+    path = save_random_model(tmp_path / "short-head", tokenizer, head_rows=len(tokenizer) - 10)
     with pytest.raises(RankscaleError, match=f"head has {len(tokenizer) - 10} rows but the tokenizer has "
                                              f"{len(tokenizer)} tokens"):
         load_model(str(path))

@@ -9,11 +9,12 @@ import shlex
 import shutil
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
-from conftest import save_random_neox
+from helpers import save_random_model
 from rankscale import RankscaleError, runs
 from rankscale.cli import main
 from rankscale.modelsets import get
@@ -26,7 +27,7 @@ def user_set(tmp_path_factory, tokenizer, corpus_file):
     root = tmp_path_factory.mktemp("user-set")
     for family in ("a", "b"):
         for seed in (1, 2):
-            save_random_neox(root / family / f"m{seed}", tokenizer, len(tokenizer), [], seed=seed + (family == "b"))
+            save_random_model(root / family / f"m{seed}", tokenizer, seed=seed + (family == "b"))
     shutil.copy(corpus_file, root / "docs.jsonl")
     (root / "set.toml").write_text("""
 [corpora]
@@ -73,6 +74,7 @@ def test_prepare_then_runs_by_family(user_set):
     assert again == ["extract: all 4 results are on disk"]
 
 
+@pytest.mark.slow  # an extract command in a subprocess
 def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkeypatch):
     """The cluster route: `plan` prints independent extract commands writing under another root;
     that folder copied into the home's results/ is then found, whatever dtype it was computed in."""
@@ -103,7 +105,7 @@ def test_a_replaced_local_model_gets_a_new_result_folder(user_set, tokenizer):
     model = job.source
     key = runs.model_key(model, None)
     assert runs.model_key(model, None) == key  # reading the model changes nothing
-    save_random_neox(model, tokenizer, len(tokenizer), [], seed=99)  # retrained in place
+    save_random_model(model, tokenizer, seed=99)  # retrained in place
     assert runs.model_key(model, None) != key
 
 
@@ -124,7 +126,7 @@ def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
     from rankscale.records import Records
 
     def run_of(model, revision=None, family="F", step=None):
-        manifest = {"identity": {"model": model, "revision": revision}}
+        manifest = SimpleNamespace(identity={"model": model, "revision": revision})
         empty = np.zeros(0)
         return runs.Run(family, "m", step, 1, 2, Records(empty, empty, empty, empty, empty, empty, manifest))
 
@@ -165,7 +167,7 @@ def test_temperature_demonstration_jobs_and_runs(tmp_path, tokenizer, corpus_fil
     T = 0.5, 1 and 2, on the same tokens: the ranks agree, the probabilities do not; without the
     setting there is no such job."""
     for name, seed in (("s1", 1), ("s2", 2)):
-        save_random_neox(tmp_path / name, tokenizer, len(tokenizer), [], seed=seed)
+        save_random_model(tmp_path / name, tokenizer, seed=seed)
     shutil.copy(corpus_file, tmp_path / "docs.jsonl")
     body = """
 [corpora]
@@ -193,7 +195,7 @@ models = [{ model = "s1" }, { model = "s2" }]
         np.testing.assert_array_equal(hot[t].records.gt, hot[1.0].records.gt)
         np.testing.assert_array_equal(hot[t].records.target, hot[1.0].records.target)
         assert not np.allclose(hot[t].records.logp, hot[1.0].records.logp)
-        assert hot[t].records.manifest["identity"]["temperature"] == t
+        assert hot[t].records.manifest.identity["temperature"] == t
     assert all(runs.is_done(job) for job in jobs)
     # a result at another temperature in the folder is not this job's
     wrong = dataclasses.replace(jobs[0], temperature=3.0)

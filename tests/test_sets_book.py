@@ -19,11 +19,13 @@ import pytest
 import torch
 from transformers import GPT2Config, GPTNeoXConfig, GPTNeoXForCausalLM, GPT2LMHeadModel
 
-from conftest import corpus_documents
+from helpers import corpus_documents
 from rankscale import book, runs
 from rankscale.ladder import train_tokenizer
 from rankscale.modelsets import get
 from rankscale.report import VERDICT_KEY
+
+pytestmark = pytest.mark.slow  # chapters executed by papermill
 
 
 def cache_snapshot(cache, hub_id: str, model, tokenizer, revision: str, commit: str) -> None:

@@ -9,6 +9,9 @@ import pytest
 from rankscale import fit, metrics, runs
 from rankscale.modelsets import BUILT_IN
 
+pytestmark = pytest.mark.slow  # trains and extracts the smoke ladder
+
+
 SMOKE = BUILT_IN["smoke"]
 
 
@@ -22,7 +25,7 @@ def test_every_smoke_model_extracted(smoke):
     expected = [(f.name, s.name) for f in SMOKE.ladder_families for s in f.ladder.sizes]
     assert [(run.family, run.name) for run in smoke] == expected
     for run in smoke:
-        identity = run.records.manifest["identity"]
+        identity = run.records.manifest.identity
         assert len(run.records) == SMOKE.corpora["pydocs"] and identity["corpus"] == "pydocs:heldout"
         assert identity["window_len"] == SMOKE.training.seq_len and run.step is None
 

@@ -45,15 +45,15 @@ def _metrics(args: argparse.Namespace) -> None:
 
         rank = rank_1based(records.gt, records.ge)
         print(json.dumps({
-            "model": records.manifest["identity"]["model"], "corpus": records.manifest["identity"]["corpus"],
+            "model": records.manifest.identity["model"], "corpus": records.manifest.identity["corpus"],
             "n_tokens": values["n_tokens"], "ce": values["CE"],
             "rbp": {str(k): values[f"RBP_{k}"] for k in args.k},
             "decomposition": {"ee": values["EE"], "sa": values["SA"], "conf": values["Conf"]},
-            "rank_fits": rank_fits_record(rank, records.manifest["vocab_size"]),
+            "rank_fits": rank_fits_record(rank, records.manifest.vocab_size),
         }, indent=2))
         return
-    identity = records.manifest["identity"]
-    print(f"model  {identity['model']}  ({records.manifest['params_non_embedding']:,} non-embedding parameters)")
+    identity = records.manifest.identity
+    print(f"model  {identity['model']}  ({records.manifest.params_non_embedding:,} non-embedding parameters)")
     print(f"corpus {identity['corpus']}  ({values['n_tokens']:,} tokens, dtype {identity['dtype']})")
     for name, value in values.items():
         if name != "n_tokens":

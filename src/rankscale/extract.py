@@ -35,8 +35,8 @@ from rankscale import RankscaleError, __version__
 from rankscale.corpora import Corpus, get_corpus, token_windows
 from rankscale.models import (GGUFInfo, auto_dtype, check_gguf, count_params, is_gguf, load_model, max_positions,
                               real_vocab_size)
-from rankscale.records import (FORMAT, MANIFEST, TOP_K, file_sha256, plan_shards, read_manifest,
-                               read_shard, shards_verified, write_json, write_shard)
+from rankscale.records import (FORMAT, MANIFEST, TOP_K, Manifest, OutdatedRecords, Shard, file_sha256, plan_shards,
+                               read_shard, write_shard)
 
 CPU_BATCH = 8  # default windows per forward pass on CPU, where larger batches gain nothing
 
@@ -106,8 +106,9 @@ def rank_records(
 ) -> dict[str, np.ndarray]:
     """Per-target records for ``windows``, in window order, at ``temperature`` (``head_rank_counts``).
 
-    Windows of equal length are batched together (up to ``batch_size``), so no padding or
-    attention mask is ever needed and a window's numbers do not depend on its batch-mates.
+    Windows of equal length are batched together (up to ``batch_size``), longest first, so no
+    padding or attention mask is ever needed and a window's numbers do not depend on its
+    batch-mates.
 
     Returns a dict of arrays of length sum(len(w) - 1): ``logp`` float32, ``gt``/``ge``/``target``
     int32, ``window`` int32 (index into ``windows``), and ``top_logp`` float32 of shape
@@ -139,7 +140,9 @@ def rank_records(
         by_length.setdefault(len(w), []).append(i)
     body = model.base_model
     with _full_fp32_matmul():
-        for length in sorted(by_length):
+        # longest windows first, as lm-evaluation-harness orders its requests: the largest batch
+        # comes first, so an out-of-memory halving happens at once rather than at the end
+        for length in sorted(by_length, reverse=True):
             group = by_length[length]
             for start in range(0, len(group), batch_size):
                 idx = group[start:start + batch_size]
@@ -294,25 +297,9 @@ def extract(
     if dtype == "auto":
         dtype = auto_dtype(device)
     identity = _identity(model, revision, source, n_tokens, window_len, seed, dtype, model_file, temperature)
-    manifest = read_manifest(out_dir)
-    known_hashes = {}
-    if manifest is not None and replace and manifest["identity"] != identity:
-        force = True
-    if manifest is not None and not force:
-        if manifest["identity"] != identity:
-            raise RankscaleError(
-                f"{out_dir} already holds an extraction with other settings ({manifest['identity']}); "
-                "choose another --out directory, or pass --force to replace it"
-            )
-        if manifest["complete"] and shards_verified(out_dir, manifest):
-            return out_dir
-        known_hashes = {s["file"]: s["sha256"] for s in manifest["shards"] if "sha256" in s}
-    if force and out_dir.exists():
-        for stale in [*out_dir.glob("shard-*.npz"), out_dir / MANIFEST]:
-            stale.unlink(missing_ok=True)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for leftover in out_dir.glob("*.tmp"):  # debris of a run killed mid-write
-        leftover.unlink()
+    known_hashes = _settle_out_dir(out_dir, identity, force, replace)
+    if known_hashes is None:  # finished with these settings: reused
+        return out_dir
 
     documents = source.load()  # before the model: a corpus that cannot be had fails at once
     if model_file is not None:  # reused across corpora: de-quantising a GGUF file takes many seconds
@@ -325,52 +312,77 @@ def extract(
                              f"pass --window {max_len} or less")
     n_real = real_vocab_size(tokenizer)
     windows = token_windows(documents, tokenizer, n_tokens, window_len, seed, source.name, source.sampling)
-    plan = plan_shards(windows, shard_tokens)
     params = count_params(net)
-    manifest = {
-        "format": FORMAT,
-        "identity": identity,
-        **({"model_file": model_file.record()} if model_file is not None else {}),
-        "corpus_description": source.description,
-        "code_version": __version__,
-        "vocab_size": n_real,
-        "head_rows": int(net.get_output_embeddings().weight.shape[0]),
-        "params_total": params.total,
-        "params_non_embedding": params.non_embedding,
-        "n_windows": len(windows),
-        "complete": False,
-        "shards": [{"file": f"shard-{k:05d}.npz", "windows": [a, b], "n_tokens": n}
-                   for k, (a, b, n) in enumerate(plan)],
-    }
-    write_json(out_dir / MANIFEST, manifest)
+    plan = plan_shards(windows, shard_tokens)
+    manifest = Manifest(
+        identity=identity, corpus_description=source.description, code_version=__version__, vocab_size=n_real,
+        head_rows=int(net.get_output_embeddings().weight.shape[0]), params_total=params.total,
+        params_non_embedding=params.non_embedding, n_windows=len(windows),
+        shards=tuple(Shard(f"shard-{k:05d}.npz", (a, b), n) for k, (a, b, n) in enumerate(plan)),
+        model_file=None if model_file is None else model_file.record(),
+    )
+    manifest.write(out_dir)
 
-    def reusable(shard: dict) -> bool:
-        path = out_dir / shard["file"]
-        if read_shard(path, shard["n_tokens"]) is None:
+    def reusable(shard: Shard) -> bool:
+        path = out_dir / shard.file
+        if read_shard(path, shard.n_tokens) is None:
             return False
-        return shard["file"] not in known_hashes or known_hashes[shard["file"]] == file_sha256(path)
+        return shard.file not in known_hashes or known_hashes[shard.file] == file_sha256(path)
 
-    done = [reusable(s) for s in manifest["shards"]]
+    done = [reusable(s) for s in manifest.shards]
     if batch_size is None:
         on_cpu = net.get_input_embeddings().weight.device.type == "cpu"
         batch_size = CPU_BATCH if on_cpu else len(windows)
     if bar is None:
-        own = tqdm(total=sum(s["n_tokens"] for s in manifest["shards"]), unit="tok", unit_scale=True,
+        own = tqdm(total=sum(s.n_tokens for s in manifest.shards), unit="tok", unit_scale=True,
                    desc=f"extract {label or Path(model).name}", disable=not progress)
     else:
         own = contextlib.nullcontext(bar)
         bar.set_postfix_str(label or Path(model).name)
     with own as bar:
-        bar.update(sum(s["n_tokens"] for s, d in zip(manifest["shards"], done) if d))
-        for shard, is_done in zip(manifest["shards"], done):
+        bar.update(sum(s.n_tokens for s, d in zip(manifest.shards, done) if d))
+        for shard, is_done in zip(manifest.shards, done):
             if is_done:
                 continue
-            a, b = shard["windows"]
+            a, b = shard.windows
             arrays, batch_size = _rank_shard(net, windows[a:b], n_real, batch_size, bar, temperature)
             arrays["window"] += a
-            write_shard(out_dir / shard["file"], arrays)
-    for shard in manifest["shards"]:
-        shard["sha256"] = file_sha256(out_dir / shard["file"])
-    manifest["complete"] = True
-    write_json(out_dir / MANIFEST, manifest)
+            write_shard(out_dir / shard.file, arrays)
+    manifest.finished(out_dir).write(out_dir)
     return out_dir
+
+
+def _settle_out_dir(out_dir: Path, identity: dict, force: bool, replace: bool) -> dict[str, str] | None:
+    """Make ``out_dir`` ready for an extraction of ``identity``.
+
+    Returns None if it already holds that extraction, finished and intact (nothing to do);
+    otherwise the shard hashes of an earlier run of the same settings that resumes (empty for a
+    new one), after removing what ``force`` (recompute) or ``replace`` (another identity, or
+    records of an older format) asks to remove and the debris of a killed run. Refuses another
+    identity without either.
+    """
+    try:
+        manifest = Manifest.read(out_dir)
+    except OutdatedRecords:
+        if not (force or replace):
+            raise
+        manifest, force = None, True
+    if manifest is not None and replace and manifest.identity != identity:
+        force = True
+    known_hashes: dict[str, str] = {}
+    if manifest is not None and not force:
+        if manifest.identity != identity:
+            raise RankscaleError(
+                f"{out_dir} already holds an extraction with other settings ({manifest.identity}); "
+                "choose another --out directory, or pass --force to replace it"
+            )
+        if manifest.verified(out_dir):
+            return None
+        known_hashes = {s.file: s.sha256 for s in manifest.shards if s.sha256}
+    if force and out_dir.exists():
+        for stale in [*out_dir.glob("shard-*.npz"), out_dir / MANIFEST]:
+            stale.unlink(missing_ok=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for leftover in out_dir.glob("*.tmp"):  # debris of a run killed mid-write
+        leftover.unlink()
+    return known_hashes

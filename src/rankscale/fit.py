@@ -138,7 +138,7 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
     boot = resample(samples, metric, n_boot, seed).transpose(2, 0, 1)  # (m, n_boot, models)
     slopes, r2 = line_fits(np.log(sizes), log_or_nan(boot))
     points = [fit_power_law(sizes, v) if _fittable(v) else None for v in values]
-    return Bootstrap(points, slopes, r2)
+    return Bootstrap(points, slopes, r2, boot)
 
 
 def percentile_interval(values, level: float = 0.95) -> tuple[float, float]:

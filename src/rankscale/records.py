@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import zipfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +36,7 @@ class Records:
     target: np.ndarray
     window: np.ndarray
     top_logp: np.ndarray
-    manifest: dict = field(repr=False)
+    manifest: Manifest = field(repr=False)
 
     def __len__(self) -> int:
         return len(self.logp)
@@ -99,45 +99,95 @@ def plan_shards(windows: list[np.ndarray], shard_tokens: int) -> list[tuple[int,
     return shards
 
 
-def read_manifest(out_dir: Path) -> dict | None:
-    path = out_dir / MANIFEST
-    if not path.exists():
-        return None
-    try:
-        return json.loads(path.read_text())
-    except json.JSONDecodeError as err:
-        raise RankscaleError(f"{path} is not valid JSON ({err.msg}); delete {out_dir} and extract again") from err
+@dataclass(frozen=True)
+class Shard:
+    """One shard file: the windows ``windows[0]`` to ``windows[1] - 1`` and their ``n_tokens``
+    targets; ``sha256`` is recorded once the extraction has finished."""
+
+    file: str
+    windows: tuple[int, int]
+    n_tokens: int
+    sha256: str | None = None
 
 
-def shards_verified(out_dir: Path, manifest: dict) -> bool:
-    """True if every shard of a finished manifest is present with its recorded hash."""
-    return all((out_dir / s["file"]).exists() and file_sha256(out_dir / s["file"]) == s["sha256"]
-               for s in manifest["shards"])
+class OutdatedRecords(RankscaleError):
+    """A results folder written by a version of rankscale whose records this one cannot read."""
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a results folder holds: the settings that define the result (``identity``, compared
+    as a whole; see ``rankscale.extract``), the model's vocabulary and parameter counts, the corpus,
+    the shards, and whether the extraction finished (``complete``). ``model_file`` describes a GGUF
+    file where the model is one. Stored as ``manifest.json``, tagged with ``FORMAT``."""
+
+    identity: dict
+    corpus_description: str
+    code_version: str
+    vocab_size: int
+    head_rows: int
+    params_total: int
+    params_non_embedding: int
+    n_windows: int
+    shards: tuple[Shard, ...]
+    complete: bool = False
+    model_file: dict | None = None
+
+    @classmethod
+    def read(cls, out_dir: Path) -> Manifest | None:
+        """The manifest in ``out_dir``; None if there is none. Raises ``OutdatedRecords`` for
+        records of another format and ``RankscaleError`` for a file that is not valid JSON."""
+        path = out_dir / MANIFEST
+        if not path.exists():
+            return None
+        try:
+            data = json.loads(path.read_text())
+        except json.JSONDecodeError as err:
+            raise RankscaleError(f"{path} is not valid JSON ({err.msg}); delete {out_dir} and extract again") from err
+        if data.get("format") != FORMAT:
+            raise OutdatedRecords(f"{out_dir} holds records of format {data.get('format')}, this version reads "
+                                  f"format {FORMAT}; extract again with --force")
+        shards = tuple(Shard(s["file"], tuple(s["windows"]), s["n_tokens"], s.get("sha256")) for s in data["shards"])
+        return cls(**{**{k: v for k, v in data.items() if k != "format"}, "shards": shards})
+
+    def write(self, out_dir: Path) -> None:
+        """Write ``manifest.json`` atomically."""
+        data = {"format": FORMAT, **asdict(self)}
+        if self.model_file is None:
+            del data["model_file"]
+        write_json(out_dir / MANIFEST, data)
+
+    def finished(self, out_dir: Path) -> Manifest:
+        """This manifest, complete, with every shard's hash."""
+        return replace(self, complete=True,
+                       shards=tuple(replace(s, sha256=file_sha256(out_dir / s.file)) for s in self.shards))
+
+    def verified(self, out_dir: Path) -> bool:
+        """True if the extraction finished and every shard is present with its recorded hash."""
+        return self.complete and all((out_dir / s.file).exists() and file_sha256(out_dir / s.file) == s.sha256
+                                     for s in self.shards)
 
 
 def load_records(out_dir: str | Path) -> Records:
     """Load a finished extraction, checking that every shard is whole and matches the manifest."""
     out_dir = Path(out_dir)
-    manifest = read_manifest(out_dir)
+    manifest = Manifest.read(out_dir)
     if manifest is None:
         raise RankscaleError(f"{out_dir} holds no {MANIFEST}; run `python -m rankscale extract ... "
                              f"--out {out_dir}` first")
-    if manifest.get("format") != FORMAT:
-        raise RankscaleError(f"{out_dir} holds records of format {manifest.get('format')}, this version reads "
-                             f"format {FORMAT}; extract again with --force")
     rerun = "re-run the same `python -m rankscale extract` command to finish or repair it"
-    if not manifest["complete"]:
-        missing = sum(not (out_dir / s["file"]).exists() for s in manifest["shards"])
+    if not manifest.complete:
+        missing = sum(not (out_dir / s.file).exists() for s in manifest.shards)
         raise RankscaleError(f"the extraction in {out_dir} is incomplete ({missing} of "
-                             f"{len(manifest['shards'])} shards missing); {rerun}")
+                             f"{len(manifest.shards)} shards missing); {rerun}")
     parts = []
-    for shard in manifest["shards"]:
-        path = out_dir / shard["file"]
+    for shard in manifest.shards:
+        path = out_dir / shard.file
         if not path.exists():
             raise RankscaleError(f"shard {path} is missing; {rerun}")
-        if file_sha256(path) != shard["sha256"]:
+        if file_sha256(path) != shard.sha256:
             raise RankscaleError(f"shard {path} is corrupt (its checksum does not match the manifest); {rerun}")
-        arrays = read_shard(path, shard["n_tokens"])
+        arrays = read_shard(path, shard.n_tokens)
         if arrays is None:
             raise RankscaleError(f"shard {path} is unreadable or has the wrong size; {rerun}")
         parts.append(arrays)

@@ -73,9 +73,9 @@ def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
               for family, members in by_family(first).items()]
     corpora = []
     for name, runs in runs_by_corpus.items():
-        identity = runs[0].records.manifest["identity"]
+        identity = runs[0].records.manifest.identity
         tokens = sorted({len(r.records) for r in runs})
-        dtypes = sorted({r.records.manifest["identity"]["dtype"] for r in runs})
+        dtypes = sorted({r.records.manifest.identity["dtype"] for r in runs})
         corpora.append(f"{name} ({'/'.join(f'{t:,}' for t in tokens)} tokens per model, window "
                        f"{identity['window_len']}, body {'/'.join(dtypes)})")
     display(Markdown(

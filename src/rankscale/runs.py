@@ -31,7 +31,7 @@ import numpy as np
 
 from rankscale import RankscaleError, paths
 from rankscale.modelsets import Model, ModelSet, get, is_hub_id
-from rankscale.records import FORMAT, Records, load_records, read_manifest, shards_verified
+from rankscale.records import Manifest, OutdatedRecords, Records, load_records
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class Run:
 
     @property
     def vocab_size(self) -> int:
-        return self.records.manifest["vocab_size"]
+        return self.records.manifest.vocab_size
 
 
 # ---------------------------------------------------------------------------------------------
@@ -239,13 +239,22 @@ def is_done(job: Job) -> bool:
     """
     from rankscale.corpora import get_corpus
 
-    manifest = read_manifest(job.out)
-    if manifest is None or manifest.get("format") != FORMAT or not manifest.get("complete"):
+    manifest = _manifest(job.out)
+    if manifest is None or not manifest.complete:
         return False
-    identity, corpus = manifest["identity"], get_corpus(job.corpus)
+    identity, corpus = manifest.identity, get_corpus(job.corpus)
     return (identity["corpus"] == corpus.name and identity.get("text_version") == corpus.text_version
             and identity["n_tokens"] == job.n_tokens and identity["revision"] == job.revision
-            and identity.get("temperature", 1.0) == job.temperature and shards_verified(job.out, manifest))
+            and identity.get("temperature", 1.0) == job.temperature and manifest.verified(job.out))
+
+
+def _manifest(out: Path) -> Manifest | None:
+    """The manifest of a results folder; None if there is none or it is of an older format (a
+    result to extract again)."""
+    try:
+        return Manifest.read(out)
+    except OutdatedRecords:
+        return None
 
 
 def pending(all_jobs: list[Job]) -> list[Job]:
@@ -267,11 +276,10 @@ def _extract(job: Job, model_set: ModelSet, bar=None) -> None:
 
     # A folder holding another identity is this job's own older result (a ladder home that
     # moved, records of an older format, a result computed in another dtype that did not
-    # finish): the key pins the weights, so it is replaced rather than refused.
-    manifest = read_manifest(job.out)
-    force = manifest is not None and not is_done(job)
+    # finish): the key pins the weights, so it is replaced rather than refused; an unfinished
+    # run of the same settings resumes.
     extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, revision=job.revision,
-            window_len=model_set.window, seed=model_set.seed, force=force, progress=bar is not None,
+            window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
             bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
             + f" on {job.corpus}" + (f" at T={job.temperature:g}" if job.temperature != 1.0 else ""),
             temperature=job.temperature)
@@ -334,8 +342,8 @@ def _load(job: Job, model_set: ModelSet) -> Run:
     if not is_done(job):  # a chapter run by hand, before `make book` computed everything
         _extract(job, model_set)
     records = load_records(job.out)
-    return Run(job.family, job.name, job.step, records.manifest["params_non_embedding"],
-               records.manifest["params_total"], records, job.note)
+    return Run(job.family, job.name, job.step, records.manifest.params_non_embedding,
+               records.manifest.params_total, records, job.note)
 
 
 def family_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
@@ -386,9 +394,9 @@ def models_used(profile: str, home: Path | None = None) -> list[dict]:
     first = next(iter(model_set.corpora))
     out = []
     for job in jobs(model_set, home, [first], checkpoints=False):
-        manifest = read_manifest(job.out)
+        manifest = _manifest(job.out)
         out.append({"family": job.family, "name": job.name,
-                    "non_embedding": None if manifest is None else manifest["params_non_embedding"]})
+                    "non_embedding": None if manifest is None else manifest.params_non_embedding})
     return out
 
 
@@ -398,7 +406,7 @@ def tokenizer_file(run: Run) -> Path | None:
     none to read (a GGUF file, a hub model whose tokenizer is not cached). Never downloads."""
     from rankscale.hub import cached_file
 
-    identity = run.records.manifest["identity"]
+    identity = run.records.manifest.identity
     source = identity["model"]
     if is_hub_id(source):
         return cached_file(source, "tokenizer.json", identity.get("revision"))
