@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import bootstrap, claims, dynamics, metrics, modelsets, report, runs
+from rankscale import bootstrap, claims, dynamics, dynamics_checks, metrics, modelsets, report, runs
 
 PAPER_FIG4_STEPS = [0, 128, 10_000]  # paper B, Table 3: the steps of its Fig. 4 ...
 PAPER_FIG6_STEPS = [0, 16, 128, 10_000]  # ... and Fig. 6, used where a model has all of them
@@ -407,7 +407,7 @@ if fig6:
 # {numref}`fig-b2-distance` follows TV over training for every checkpointed model (one column per
 # corpus); the table below it gives TV, with its bootstrap interval, for every final model of
 # every family, which is what the verdict grades ("after sufficient training", as the paper puts
-# it; `rankscale.dynamics.closeness`).
+# it; `rankscale.dynamics_checks.closeness`).
 
 # %% mystnb={"figure": {"caption": "Top: the total-variation distance between $p_e$ and $q_e$, over the ranks that enough targets hold, across the training checkpoints of every checkpointed model, on each corpus (columns); dashed: the verdict's threshold. Bottom: the share of the targets those ranks hold.", "name": "fig-b2-distance"}}
 if with_checkpoints:
@@ -443,7 +443,7 @@ closeness_rows = []
 for corpus in corpora:
     for run in finals[corpus]:
         dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
-        check, floor = dynamics.closeness(run.records.logp, run.records.gt, claims.B2_MAX_TV, n_boot,
+        check, floor = dynamics_checks.closeness(run.records.logp, run.records.gt, claims.B2_MAX_TV, n_boot,
                                           claims.B2_MIN_GROUP)
         closeness_rows.append({"corpus": corpus, "family": run.family, "model": run.name,
                                "SA": dec.self_alignment, "TV": check.value, "TV low": check.low, "TV high": check.high,
@@ -463,7 +463,7 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # Each verdict is graded by `rankscale.claims.judge` under the rule shown in its row, fixed in
 # `rankscale.claims` before the data are seen. The training-dynamics rules are applied to every
 # series of checkpoints, one per (family, checkpointed model, corpus), with
-# `rankscale.dynamics.check_series`; Fig. 6's closeness to every final model of every family on
+# `rankscale.dynamics_checks.check_series`; Fig. 6's closeness to every final model of every family on
 # every corpus; Fig. 5's break to each family's largest final model on every corpus. A claim is
 # *reproduced* if it holds on every unit that can test it, *partly* if on some, *not reproduced*
 # if on none; units that cannot test it (a family without checkpoints, a series without a step-0
@@ -477,12 +477,12 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # %%
 RULE_CLAIMS = {"ee_falls": "B2.1", "sa_ends_down": "B2.2", "conf_rises": "B2.3", "ee_first": "B2.4",
                "uniform_at_init": "B2.5"}
-series_results = {}  # (corpus, family, model) -> {rule: dynamics.Check}
+series_results = {}  # (corpus, family, model) -> {rule: dynamics_checks.Check}
 for corpus in corpora:
     for family in with_checkpoints:
         for name in checkpointed[family]:
             s = series_of(corpus, family, name)
-            series_results[corpus, family, name] = dynamics.check_series(
+            series_results[corpus, family, name] = dynamics_checks.check_series(
                 s.step.to_numpy(), [r.records.arrays() for r in s.run], int(s.vocab_size.iloc[0]), n_boot,
                 claims.B2_UNIFORM_RATIO, claims.B2_MIN_GROUP)
 
@@ -512,7 +512,7 @@ def series_verdict(rule, measured):
     outcomes |= {f"{family} (no checkpoints)": None for family in families if not checkpointed[family]}
     tested = {key: checks[rule] for key, checks in series_results.items() if checks[rule].holds is not None}
     if not tested:
-        needs = dynamics.REQUIRES[rule]
+        needs = dynamics_checks.REQUIRES[rule]
         return claims.judge(RULE_CLAIMS[rule], outcomes, "",
                             why_not="no family of this set has training checkpoints" if not series_results
                             else f"no checkpoint series has {needs}")
