@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims, metrics, report, runs
+from rankscale import claims, dynamics, metrics, report, runs
 
 corpora = corpora or runs.corpora(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
@@ -137,11 +137,11 @@ display(Markdown(
 #
 # ## The two distributions on real output (paper B, Fig. 1)
 #
-# Paper B's Figure 1 sketches $p_e$ (blue) and $q_e$ (orange) for a trained model. Below are
-# the measured ones for the largest model of each family and for each reference model (columns)
-# on each corpus (rows), on log-log axes against RBE + 1 (1-based rank with strict ties). The
-# dashed grey line is $1/V$, what $p_e$ would be if the model ranked the target at random among
-# its own $V$ tokens (the families' vocabularies may differ).
+# Paper B's Figure 1 sketches $p_e$ (blue) and $q_e$ (orange) for a trained model.
+# {numref}`fig-b1-distributions` shows the measured ones for the largest model of each family and
+# for each reference model (columns) on each corpus (rows), on log-log axes against RBE + 1
+# (1-based rank with strict ties). The dashed grey line is $1/V$, what $p_e$ would be if the model
+# ranked the target at random among its own $V$ tokens (the families' vocabularies may differ).
 
 
 # %%
@@ -151,6 +151,7 @@ def model_grid(height=3.3):
     return plt.subplots(len(corpora), n, figsize=(3.8 * n, height * len(corpora)), squeeze=False)
 
 
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 1 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's largest model and of each reference model (columns), on each corpus (rows), against RBE $e$ + 1 on log-log axes. Dashed grey: $1/V$, random ranking.", "name": "fig-b1-distributions"}}
 fig, axes = model_grid()
 for row, corpus in zip(axes, corpora):
     for ax, (run, dec) in zip(row, featured[corpus]):
@@ -162,8 +163,6 @@ for row, corpus in zip(axes, corpora):
 for ax in axes[-1]:
     ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
 axes[0, 0].legend(fontsize=7)
-fig.suptitle("Paper B, Fig. 1 analogue: RBE and score distributions of each family's largest model"
-             + (" and the reference" + "s" * (len(references) > 1) if references else ""))
 fig.tight_layout()
 plt.show()
 
@@ -230,13 +229,13 @@ display(Markdown(
 
 # %% [markdown]
 # The residual is at the level of floating-point rounding: the decomposition is an identity,
-# not an approximation. The waterfalls below show how the three terms build CE for each
-# family's largest model (and each reference model) on each corpus: Error-Entropy carries most
-# of it, Self-Alignment adds a little, and Confidence is subtracted (a negative Confidence,
-# $C < 1$, *adds* to CE). The vertical axis starts well above zero so that the small terms are
-# visible.
+# not an approximation. The waterfalls of {numref}`fig-b1-waterfall` show how the three terms
+# build CE for each family's largest model (and each reference model) on each corpus:
+# Error-Entropy carries most of it, Self-Alignment adds a little, and Confidence is subtracted (a
+# negative Confidence, $C < 1$, *adds* to CE). The vertical axis starts well above zero so that
+# the small terms are visible.
 
-# %%
+# %% mystnb={"figure": {"caption": "CE = EE + SA − Conf, built term by term for each family's largest model and each reference model (columns) on each corpus (rows): Error-Entropy (blue), plus Self-Alignment (green), minus Confidence (red), equals CE (black). The vertical axis is zoomed so that the small terms show.", "name": "fig-b1-waterfall"}}
 fig, axes = model_grid(3.1)
 for row, corpus in zip(axes, corpora):
     for ax, (run, dec) in zip(row, featured[corpus]):
@@ -251,8 +250,6 @@ for row, corpus in zip(axes, corpora):
         ax.set_ylim(max(0.0, top - 4 * (abs(dec.self_alignment) + abs(dec.confidence)) - 0.05), top + 0.1)
         ax.set_title(f"{corpus} · {runs.label(run)}", fontsize=9)
     row[0].set_ylabel("nats")
-fig.suptitle("CE = EE + SA − Conf for each family's largest model" + (" and the references" if references else "")
-             + " (axis zoomed)")
 fig.tight_layout()
 plt.show()
 
@@ -288,16 +285,11 @@ display(pd.DataFrame(rows).style.format({"EE": "{:.4f}", "SA": "{:.4f}", "Conf":
 # $(e+1)\,s \le 1$: every probability in group $e$, and hence their geometric mean $Q_e$, is at
 # most $1/(e+1)$. Confidence is therefore bounded by $\log \sum_e 1/(e+1)$ over the RBE values
 # that occur; paper B notes that this harmonic sum diverges, so the bound itself grows with the
-# number of ranks seen. The figure plots $Q_e$ of each family's largest model (and each
-# reference model) against that ceiling; the table checks every model.
+# number of ranks seen. {numref}`fig-b1-ceiling` plots $Q_e$ of each family's largest model (and
+# each reference model) against that ceiling; the table below it checks every model
+# (`rankscale.dynamics.ceiling_excess` and `confidence_bound`).
 
-# %%
-bound_rows = []
-for corpus in corpora:
-    for run, dec in zip(shown[corpus], decompositions[corpus]):
-        bound_rows.append({"corpus": corpus, "family": run.family or "reference", "model": run.name,
-                           "max log Q_e + log(e+1)": float(np.max(dec.log_Q_e + np.log1p(dec.e))),
-                           "Conf": dec.confidence, "bound log sum 1/(e+1)": float(np.log(np.sum(1 / (dec.e + 1))))})
+# %% mystnb={"figure": {"caption": "The geometric-mean score $Q_e$ (orange) of each family's largest model and each reference model (columns) on each corpus (rows), against its ceiling $1/(e+1)$ (black), on log-log axes.", "name": "fig-b1-ceiling"}}
 fig, axes = model_grid(3.1)
 for row, corpus in zip(axes, corpora):
     for ax, (run, dec) in zip(row, featured[corpus]):
@@ -310,7 +302,12 @@ for ax in axes[-1]:
 axes[0, 0].legend(fontsize=7)
 fig.tight_layout()
 plt.show()
-bounds = pd.DataFrame(bound_rows)
+
+# %%
+bounds = pd.DataFrame([{"corpus": corpus, "family": run.family or "reference", "model": run.name,
+                        "max log Q_e + log(e+1)": dynamics.ceiling_excess(dec), "Conf": dec.confidence,
+                        "bound log sum 1/(e+1)": dynamics.confidence_bound(dec)}
+                       for corpus in corpora for run, dec in zip(shown[corpus], decompositions[corpus])])
 bounds["Q_e ≤ 1/(e+1) for all e"] = bounds["max log Q_e + log(e+1)"] <= claims.B1_BOUND_SLACK
 display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}", "max log Q_e + log(e+1)": "{:.3f}"})
         .hide(axis="index"))
@@ -335,13 +332,14 @@ display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}"
 # That much is an argument. To see it on real predictions, the model set extracts one model (the
 # largest of its first family, on its first corpus, a few thousand tokens) three times: as it is
 # ($T = 1$) and with the logits divided by $T = 0.5$ (sharper) and $T = 2$ (flatter) before the
-# softmax and the rank counts (`rankscale.runs.temperature_runs`). The records hold only the
-# target's probability and the head of each distribution, not the full logits, so a tempered
-# distribution cannot be computed from the $T = 1$ records afterwards; hence the extra
-# extractions. Both temperatures are powers
-# of two, which scale binary floating-point numbers exactly, so not even a tie between two logits
-# can appear or vanish. Top-$p$ is not extracted: for the targets it keeps it only renormalises,
-# and a target it cuts off gets probability 0, which CE cannot score at all.
+# softmax and the rank counts (`rankscale.runs.temperature_runs`); the table and
+# {numref}`fig-b1-temperature` below show the result. The records hold only the target's
+# probability and the head of each distribution, not the full logits, so a tempered distribution
+# cannot be computed from the $T = 1$ records afterwards; hence the extra extractions. Both
+# temperatures are powers of two, which scale binary floating-point numbers exactly, so not even
+# a tie between two logits can appear or vanish. Top-$p$ is not extracted: for the targets it
+# keeps it only renormalises, and a target it cuts off gets probability 0, which CE cannot score
+# at all.
 
 # %%
 tempered = runs.temperature_runs(profile)
@@ -360,6 +358,14 @@ if tempered:
     display(temperature_table.style.format({q: "{:.4f}" for q in ["CE", "EE", "SA", "Conf"]}
                                            | {"p_0 (top-1)": "{:.4f}", "T": "{:g}"})
             .hide(axis="index"))
+else:
+    display(Markdown(
+        f"This model set (`{profile}`) extracts no tempered predictions (its `temperature_tokens` is 0), so the "
+        "argument stands here without the demonstration. A set with `temperature_tokens = 4000` (the built-in sets "
+        "have it) adds it."))
+
+# %% mystnb={"figure": {"caption": "CE and its components for one model on the same tokens at temperatures $T$ = 0.5, 1 and 2 (logits divided by $T$ before the softmax): Error-Entropy, a function of the ranks alone, stays put while the terms made of probabilities move.", "name": "fig-b1-temperature"}}
+if tempered:
     fig, axes = plt.subplots(1, 4, figsize=(13, 2.8), sharex=True)
     for ax, quantity, color in zip(axes, ["CE", "EE", "SA", "Conf"], ["k", "C0", "C2", "C3"]):
         ax.plot(temperature_table["T"], temperature_table[quantity], "o-", color=color)
@@ -368,9 +374,11 @@ if tempered:
         ax.set_title(quantity, fontsize=10)
         ax.set_xlabel("temperature $T$")
     axes[0].set_ylabel("nats")
-    fig.suptitle(f"CE and its components at three temperatures ({runs.label(base)})")
     fig.tight_layout()
     plt.show()
+
+# %%
+if tempered:
     moved = {q: float(temperature_table[q].max() - temperature_table[q].min()) for q in ["CE", "EE", "SA", "Conf"]}
     display(Markdown(
         "Across the three temperatures Error-Entropy moves by "
@@ -378,11 +386,6 @@ if tempered:
         f"Confidence by {moved['Conf']:.3f} nats; the share of targets ranked first, $p_0$, "
         + ("is the same at every temperature." if temperature_table["p_0 (top-1)"].nunique() == 1
            else "differs between temperatures.")))
-else:
-    display(Markdown(
-        f"This model set (`{profile}`) extracts no tempered predictions (its `temperature_tokens` is 0), so the "
-        "argument stands here without the demonstration. A set with `temperature_tokens = 4000` (the built-in sets "
-        "have it) adds it."))
 
 # %% [markdown]
 # At $T = 0.5$ every output distribution sharpens: the best token of each prediction gains
@@ -406,18 +409,13 @@ else:
 checks = []
 for corpus in corpora:
     for run, dec in zip(shown[corpus], decompositions[corpus]):
-        ks = np.arange(1, run.vocab_size + 1)
-        below_k = metrics.rbp(metrics.rank_1based(run.records.gt, run.records.ge, ties="gt"), ks)  # P(e < k)
         checks.append({"unit": f"{corpus}/{runs.label(run)}", "group": run.family or "reference",
-                       "concentrated": bool(np.all(below_k >= ks / run.vocab_size)),
+                       "concentrated": dynamics.concentrated(run.records.gt, run.vocab_size),
                        "mode at 0": bool(dec.e[np.argmax(dec.p_e)] == 0),
                        "p_0": float(dec.p_e[0]) if dec.e[0] == 0 else 0.0})
 checks = pd.DataFrame(checks)
-controls = []
-for run in (r for r in runs.checkpoint_runs(profile, corpora[0]) if r.step == 0):
-    ks = np.arange(1, run.vocab_size + 1)
-    below_k = metrics.rbp(metrics.rank_1based(run.records.gt, run.records.ge, ties="gt"), ks)
-    controls.append(bool(np.all(below_k >= ks / run.vocab_size)))
+controls = [dynamics.concentrated(run.records.gt, run.vocab_size)
+            for run in runs.checkpoint_runs(profile, corpora[0]) if run.step == 0]
 control_text = (f"control: the same rule holds for {sum(controls)} of the {len(controls)} untrained step-0 checkpoints "
                 f"on {corpora[0]}" if controls else "no step-0 checkpoint in this set to run the control on")
 identity["unit"] = identity["corpus"] + "/" + identity["family"] + ": " + identity["model"]

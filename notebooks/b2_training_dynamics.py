@@ -33,21 +33,24 @@
 # The paper reads its figures by eye. The verdicts here read them with rules fixed in
 # `rankscale.claims` before the data are seen, and because two checkpoints evaluated on a few
 # thousand tokens differ by sampling noise as well as by training, every comparison between
-# checkpoints is made with a bootstrap interval: the evaluation tokens are resampled, the same
-# resample for every checkpoint of a model (they predict the same targets), and a change counts
-# only when its interval excludes zero (each row's rule gives the level).
+# checkpoints is made with a bootstrap interval (`rankscale.bootstrap`): the evaluation tokens are
+# resampled, the same resample for every checkpoint of a model (they predict the same targets),
+# the interval is the measured change plus or minus 1.96 standard deviations of its replicates
+# (95%), and a change counts only when its interval excludes zero.
 
 # %% tags=["parameters"]
 profile = "tiny"
 corpora = None  # None: every corpus of the model set
 
 # %%
+from statistics import NormalDist
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims, dynamics, metrics, modelsets, report, runs
+from rankscale import bootstrap, claims, dynamics, dynamics_checks, metrics, modelsets, report, runs
 
 PAPER_FIG4_STEPS = [0, 128, 10_000]  # paper B, Table 3: the steps of its Fig. 4 ...
 PAPER_FIG6_STEPS = [0, 16, 128, 10_000]  # ... and Fig. 6, used where a model has all of them
@@ -155,15 +158,23 @@ display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axi
 # %% [markdown]
 # ## The four quantities across training (paper B, §3.2, Fig. 3)
 #
-# Each row is a corpus, each column one quantity; each line is one checkpointed model, in its
-# family's colour and marker (line styles tell a family's models apart). The step axis is
-# linear up to 1 and logarithmic beyond, so that the initialisation (step 0) has a place.
-# Paper B's reading of its Fig. 3: EE falls steadily, SA comes down at the end, and Confidence
-# rises (it enters CE with a minus sign, so a rising Confidence lowers CE).
+# In {numref}`fig-b2-components` each row is a corpus, each column one quantity; each line is one
+# checkpointed model, in its family's colour and marker (line styles tell a family's models
+# apart). The step axis is linear up to 1 and logarithmic beyond, so that the initialisation
+# (step 0) has a place. Paper B's reading of its Fig. 3: EE falls steadily, SA comes down at the
+# end, and Confidence rises (it enters CE with a minus sign, so a rising Confidence lowers CE).
 
 # %%
 quantities = ["CE", "EE", "SA", "Conf"]
 LINE_STYLES = ["-", "--", ":", "-."]
+
+
+def no_checkpoints_note(figure):
+    """What stands in for a figure that needs checkpoints, on a set without any."""
+    display(Markdown(f"No checkpoints, so no {figure} on this set ({'; '.join(no_checkpoints)})."))
+
+
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 3 analogue: CE, Error-Entropy, Self-Alignment and Confidence (columns) over the training checkpoints of every checkpointed model, on each corpus (rows). Colour and marker: family; line style: model within the family.", "name": "fig-b2-components"}}
 if with_checkpoints:
     fig, axes = plt.subplots(len(corpora), 4, figsize=(14, 2.8 * len(corpora)), squeeze=False, sharex=True)
     for row, corpus in zip(axes, corpora):
@@ -180,24 +191,26 @@ if with_checkpoints:
     for ax in axes[-1]:
         ax.set_xlabel("training step")
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle("Paper B, Fig. 3 analogue: CE and its components over training checkpoints", y=1.0)
     fig.tight_layout()
     plt.show()
+
+# %%
+if with_checkpoints:
     display(dynamics_table.drop(columns=["TV", "compared", "decomposition", "vocab_size", "run"]).style
             .format({q: "{:.4f}" for q in quantities} | {"params": "{:,}", "step": "{:,}"}).hide(axis="index"))
 else:
-    display(Markdown(f"No checkpoints, so no Fig. 3 on this set ({'; '.join(no_checkpoints)})."))
+    no_checkpoints_note("Fig. 3")
 
 # %% [markdown]
 # ### Who moves CE between two checkpoints?
 #
 # Because CE = EE + SA − Conf holds at every checkpoint, the drop of CE between two checkpoints
-# splits exactly into the drop of EE, the drop of SA and the *rise* of Confidence. The bars show
-# each component's part of CE's drop over each interval, as a fraction of that drop (the three
-# parts add up to 1; a negative part means that component worked against the drop;
-# `rankscale.dynamics.interval_parts`). The paper's account predicts EE's part to dominate the
-# first interval and SA and Confidence to matter only later. One panel per corpus (rows) and
-# checkpointed model (columns).
+# splits exactly into the drop of EE, the drop of SA and the *rise* of Confidence. The bars of
+# {numref}`fig-b2-parts` show each component's part of CE's drop over each interval, as a
+# fraction of that drop (the three parts add up to 1; a negative part means that component worked
+# against the drop; `rankscale.dynamics.interval_parts`). The paper's account predicts EE's part
+# to dominate the first interval and SA and Confidence to matter only later. One panel per corpus
+# (rows) and checkpointed model (columns).
 
 
 # %%
@@ -207,6 +220,10 @@ def short(step):
 
 series_keys = [(family, name) for family in with_checkpoints for name in checkpointed[family]
                if len(steps_of[family, name]) >= 2]
+if not series_keys:
+    display(Markdown("No model of this set has two or more checkpoints, so there is no interval to split."))
+
+# %% mystnb={"figure": {"caption": "Each component's part of the drop of CE between consecutive checkpoints, for every checkpointed model (columns) on each corpus (rows): EE's drop (blue), SA's drop (green) and Confidence's rise (red), as fractions of CE's drop; the three parts sum to 1. Linear axis between −1 and 1, logarithmic beyond.", "name": "fig-b2-parts"}}
 if series_keys:
     fig, axes = plt.subplots(len(corpora), len(series_keys), figsize=(3.6 * len(series_keys), 2.8 * len(corpora)),
                              squeeze=False, sharey=True)
@@ -227,11 +244,8 @@ if series_keys:
             ax.set_title(f"{corpus} · {family}: {name}", fontsize=9)
         row[0].set_ylabel("part of the CE drop")
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle("Each component's part of the CE drop between checkpoints (parts sum to 1)", y=1.0)
     fig.tight_layout()
     plt.show()
-else:
-    display(Markdown("No model of this set has two or more checkpoints, so there is no interval to split."))
 
 # %% [markdown]
 # The vertical axis is linear between −1 and 1 and logarithmic outside: over an interval where
@@ -241,12 +255,12 @@ else:
 #
 # At initialisation the model ranks the target essentially at random, so $p_e$ is close to the
 # uniform $1/V$ (grey line) and Error-Entropy is close to its maximum $\log V$. Training moves
-# the mass towards small RBE values, which is what lowering EE requires. One row per family with
-# checkpoints: its smallest checkpointed model on the first corpus.
+# the mass towards small RBE values, which is what lowering EE requires. {numref}`fig-b2-rbe`
+# has one row per family with checkpoints: its smallest checkpointed model on the first corpus.
 
 
 # %%
-def family_rows(picks, title):
+def family_rows(picks):
     """A row of panels per family (one per step of its pick), for Figs. 4 and 6."""
     n_cols = max(len(steps) for _, steps in picks.values())
     fig, axes = plt.subplots(len(picks), n_cols, figsize=(3.7 * n_cols, 3.3 * len(picks)), squeeze=False)
@@ -254,14 +268,16 @@ def family_rows(picks, title):
         for ax in row[len(steps):]:
             ax.set_visible(False)
         yield family, name, zip(row, steps)
-    fig.suptitle(title)
     fig.tight_layout()
     plt.show()
 
 
+if not fig4:
+    no_checkpoints_note("Fig. 4")
+
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 4 analogue: the RBE distribution $p_e$ of each family's smallest checkpointed model (rows) at up to three training steps (paper B's where the model has them), on the set's first corpus, against RBE $e$ + 1 on log-log axes. Dashed grey: $1/V$, random ranking.", "name": "fig-b2-rbe"}}
 if fig4:
-    for family, name, panels in family_rows(fig4, f"Paper B, Fig. 4 analogue: RBE distribution during training, on "
-                                                  f"{corpora[0]}"):
+    for family, name, panels in family_rows(fig4):
         for ax, step in panels:
             entry = series_of(corpora[0], family, name).set_index("step").loc[step]
             dec = entry.decomposition
@@ -271,8 +287,6 @@ if fig4:
                          f"log V = {np.log(entry.vocab_size):.2f}", fontsize=9)
             ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
             ax.set_ylabel("$p_e$")
-else:
-    display(Markdown(f"No checkpoints, so no Fig. 4 on this set ({'; '.join(no_checkpoints)})."))
 
 # %% [markdown]
 # With a finite evaluation sample the step-0 distribution is not flat: each rank is hit a
@@ -290,10 +304,10 @@ else:
 # second-best, ... token over predictions whose target has RBE 1 (rank 2) and RBE 3 (rank 4),
 # and reports that the probability breaks off a little after the target's position. The
 # records keep the highest few log-probabilities of every prediction, enough for that picture.
-# Shown for the largest final model of each family (one row each), whether or not the family
-# has checkpoints; the vertical line marks the target's own position.
+# {numref}`fig-b2-break` shows it for the largest final model of each family (one row each),
+# whether or not the family has checkpoints.
 
-# %%
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 5 analogue: the mean output probability of the best, second-best, ... token over the predictions whose target has RBE 1 (left) and RBE 3 (right), for each family's largest final model (rows) on each corpus (colours). Dotted: the target's own position.", "name": "fig-b2-break"}}
 fig, axes = plt.subplots(len(families), 2, figsize=(10, 3.4 * len(families)), squeeze=False, sharey=True)
 drops = []
 for row, family in zip(axes, families):
@@ -314,9 +328,10 @@ for row, family in zip(axes, families):
         ax.set_xlabel("position in the model's ranking (1-based)")
     row[0].set_ylabel("mean output probability")
 axes[0, 0].legend(fontsize=8)
-fig.suptitle("Paper B, Fig. 5 analogue: output probabilities of the top-ranked tokens")
 fig.tight_layout()
 plt.show()
+
+# %%
 drops = pd.DataFrame(drops, columns=["family", "model", "corpus", "target RBE e", "target position (1-based)",
                                      "predictions", "sharpest drop after position"])
 display(drops.style.hide(axis="index"))
@@ -334,8 +349,8 @@ display(drops.style.hide(axis="index"))
 # Self-Alignment is the Kullback-Leibler divergence from $q_e$ to $p_e$. If a model's
 # normalised scores tracked its own error frequencies exactly, the two clouds below would lie on
 # top of each other and SA would be zero. Paper B's Fig. 6 shows them far apart early and nearly
-# identical after training. One row per family with checkpoints: its middle checkpointed model
-# on the first corpus.
+# identical after training. {numref}`fig-b2-alignment` has one row per family with checkpoints:
+# its middle checkpointed model on the first corpus.
 #
 # One thing to keep in mind when reading the first panel: at initialisation *both* distributions
 # are close to uniform (random ranks, near-uniform scores), so SA starts small; what is left of
@@ -343,9 +358,12 @@ display(drops.style.hide(axis="index"))
 # once training has begun to concentrate $p_e$ and the scores have not yet followed.
 
 # %%
+if not fig6:
+    no_checkpoints_note("Fig. 6")
+
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 6 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's middle checkpointed model (rows) over its training checkpoints, on the set's first corpus, against RBE $e$ + 1 on log-log axes. Each title gives SA and the total-variation distance over the well-sampled ranks.", "name": "fig-b2-alignment"}}
 if fig6:
-    for family, name, panels in family_rows(fig6, f"Paper B, Fig. 6 analogue: $p_e$ and $q_e$ during training, on "
-                                                  f"{corpora[0]}"):
+    for family, name, panels in family_rows(fig6):
         for ax, step in panels:
             entry = series_of(corpora[0], family, name).set_index("step").loc[step]
             dec = entry.decomposition
@@ -357,8 +375,6 @@ if fig6:
             ax.set_ylabel("probability")
             if step == fig6[family][1][0]:
                 ax.legend(fontsize=7)
-else:
-    display(Markdown(f"No checkpoints, so no Fig. 6 on this set ({'; '.join(no_checkpoints)})."))
 
 # %% [markdown]
 # ### How close is "almost indistinguishable"?
@@ -388,12 +404,12 @@ else:
 # allows; where the floor reaches the threshold, the sample is too short to show alignment at
 # all, and that model cannot test the claim.
 #
-# The figure follows TV over training for every checkpointed model (one panel per corpus); the
-# table gives it, with its bootstrap interval, for every final model of every family, which is
-# what the verdict grades ("after sufficient training", as the paper puts it).
+# {numref}`fig-b2-distance` follows TV over training for every checkpointed model (one column per
+# corpus); the table below it gives TV, with its bootstrap interval, for every final model of
+# every family, which is what the verdict grades ("after sufficient training", as the paper puts
+# it; `rankscale.dynamics_checks.closeness`).
 
-# %%
-n_boot = modelsets.get(profile).n_boot
+# %% mystnb={"figure": {"caption": "Top: the total-variation distance between $p_e$ and $q_e$, over the ranks that enough targets hold, across the training checkpoints of every checkpointed model, on each corpus (columns); dashed: the verdict's threshold. Bottom: the share of the targets those ranks hold.", "name": "fig-b2-distance"}}
 if with_checkpoints:
     fig, axes = plt.subplots(2, len(corpora), figsize=(4.2 * len(corpora), 5.6), squeeze=False, sharex=True,
                              sharey="row")
@@ -413,28 +429,24 @@ if with_checkpoints:
     axes[0, 0].set_ylabel("TV($p_e$, $q_e$)")
     axes[1, 0].set_ylabel(f"share of targets at ranks\nheld by ≥ {claims.B2_MIN_GROUP} targets")
     axes[0, 0].legend(fontsize=7)
-    fig.suptitle("Distance between the RBE and score distributions over training (top; dashed: the verdict's "
-                 "threshold) and the share of targets it compares (bottom)")
     fig.tight_layout()
     plt.show()
 
+# %%
+n_boot = modelsets.get(profile).n_boot
 display(Markdown(
     f"Threshold: TV below {claims.B2_MAX_TV} (one observation tells the two distributions apart with probability "
     f"at most {(1 + claims.B2_MAX_TV) / 2:.0%}), over the ranks held by at least {claims.B2_MIN_GROUP} targets; "
-    f"intervals at {claims.B2_LEVEL:.0%} from {n_boot} resamples of each model's tokens."))
+    f"{bootstrap.LEVEL:.0%} intervals (TV ± {NormalDist().inv_cdf((1 + bootstrap.LEVEL) / 2):.2f} standard "
+    f"deviations of its replicates) from {n_boot} resamples of each model's tokens."))
 closeness_rows = []
 for corpus in corpora:
     for run in finals[corpus]:
         dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
-        tv = dynamics.alignment_distance(dec, claims.B2_MIN_GROUP)
-        boot = dynamics.resampled_terms([{"logp": run.records.logp, "gt": run.records.gt}], n_boot,
-                                        min_count=claims.B2_MIN_GROUP)
-        check = dynamics.below(tv, boot["TV"][:, 0], claims.B2_MAX_TV, claims.B2_LEVEL)
-        floor = dynamics.aligned_distance(dec, len(run.records), claims.B2_MIN_GROUP)
-        if not floor < claims.B2_MAX_TV:  # even a perfectly aligned model could not get below the threshold here
-            check = dynamics.Check(None, tv, check.low, check.high, "sample too small: the floor reaches the threshold")
+        check, floor = dynamics_checks.closeness(run.records.logp, run.records.gt, claims.B2_MAX_TV, n_boot,
+                                          claims.B2_MIN_GROUP)
         closeness_rows.append({"corpus": corpus, "family": run.family, "model": run.name,
-                               "SA": dec.self_alignment, "TV": tv, "TV low": check.low, "TV high": check.high,
+                               "SA": dec.self_alignment, "TV": check.value, "TV low": check.low, "TV high": check.high,
                                "targets in the ranks compared": dynamics.head_share(dec, claims.B2_MIN_GROUP),
                                "TV if aligned": floor,
                                "TV, all ranks": dynamics.alignment_distance(dec), "below threshold": check.holds,
@@ -451,7 +463,7 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # Each verdict is graded by `rankscale.claims.judge` under the rule shown in its row, fixed in
 # `rankscale.claims` before the data are seen. The training-dynamics rules are applied to every
 # series of checkpoints, one per (family, checkpointed model, corpus), with
-# `rankscale.dynamics.series_checks`; Fig. 6's closeness to every final model of every family on
+# `rankscale.dynamics_checks.check_series`; Fig. 6's closeness to every final model of every family on
 # every corpus; Fig. 5's break to each family's largest final model on every corpus. A claim is
 # *reproduced* if it holds on every unit that can test it, *partly* if on some, *not reproduced*
 # if on none; units that cannot test it (a family without checkpoints, a series without a step-0
@@ -465,19 +477,14 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # %%
 RULE_CLAIMS = {"ee_falls": "B2.1", "sa_ends_down": "B2.2", "conf_rises": "B2.3", "ee_first": "B2.4",
                "uniform_at_init": "B2.5"}
-series_results = {}  # (corpus, family, model) -> {rule: dynamics.Check}
+series_results = {}  # (corpus, family, model) -> {rule: dynamics_checks.Check}
 for corpus in corpora:
     for family in with_checkpoints:
         for name in checkpointed[family]:
             s = series_of(corpus, family, name)
-            ck_runs = list(s.run)
-            paired = all(np.array_equal(r.records.target, ck_runs[0].records.target) for r in ck_runs)
-            boot = dynamics.resampled_terms([{"logp": r.records.logp, "gt": r.records.gt} for r in ck_runs], n_boot,
-                                            paired=paired, min_count=claims.B2_MIN_GROUP)
-            series_results[corpus, family, name] = dynamics.series_checks(
-                s.step.to_numpy(), {q: s[q].to_numpy() for q in ["CE", "EE", "SA", "Conf"]}, boot,
-                int(s.vocab_size.iloc[0]), len(ck_runs[0].records), level=claims.B2_LEVEL,
-                uniform_ratio=claims.B2_UNIFORM_RATIO)
+            series_results[corpus, family, name] = dynamics_checks.check_series(
+                s.step.to_numpy(), [r.records.arrays() for r in s.run], int(s.vocab_size.iloc[0]), n_boot,
+                claims.B2_UNIFORM_RATIO, claims.B2_MIN_GROUP)
 
 
 def shown_check(check, ratio=False):
@@ -505,7 +512,7 @@ def series_verdict(rule, measured):
     outcomes |= {f"{family} (no checkpoints)": None for family in families if not checkpointed[family]}
     tested = {key: checks[rule] for key, checks in series_results.items() if checks[rule].holds is not None}
     if not tested:
-        needs = dynamics.REQUIRES[rule]
+        needs = dynamics_checks.REQUIRES[rule]
         return claims.judge(RULE_CLAIMS[rule], outcomes, "",
                             why_not="no family of this set has training checkpoints" if not series_results
                             else f"no checkpoint series has {needs}")

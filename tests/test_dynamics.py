@@ -1,11 +1,11 @@
-"""Paper B's training-dynamics rules over one checkpoint series, with bootstrap intervals (rankscale.dynamics)."""
+"""Paper B's decomposition readings and training-dynamics rules (rankscale.dynamics, rankscale.dynamics_checks)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from rankscale import dynamics, metrics
+from rankscale import dynamics, dynamics_checks, metrics
 from rankscale.metrics import COMPONENTS
 
 
@@ -44,8 +44,7 @@ def test_series_checks_on_a_series_that_follows_the_paper():
     start = dynamics.uniform_entropy(N, VOCAB) - 0.02  # nearly what random ranking gives on N tokens
     steps = [0, 16, 128, 1000]
     values, boot = series([start, 3.0, 2.5, 2.4], [0.05, 0.4, 0.3, 0.02], [-0.5, -0.4, -0.2, 0.3])
-    checks = dynamics.series_checks(steps, values, boot, VOCAB, N)
-    assert set(checks) == set(dynamics.RULES) == set(dynamics.REQUIRES)
+    checks = dynamics_checks.series_checks(steps, values, boot, VOCAB, N)
     assert all(c.holds for c in checks.values()), checks
     assert checks["uniform_at_init"].value == pytest.approx(np.exp(-0.02))
     assert checks["sa_ends_down"].note == "against the peak at step 16"
@@ -58,35 +57,35 @@ def test_noise_decides_between_a_flat_step_and_a_rise():
     Confidence change within the noise is no evidence that Confidence rose."""
     flat = [5.0, 3.0, 3.02]
     values, boot = series(flat, [0.1, 0.3, 0.2], [0.0, 0.1, 0.05], noise=0.05)
-    checks = dynamics.series_checks([10, 20, 30], values, boot, VOCAB, N)
+    checks = dynamics_checks.series_checks([10, 20, 30], values, boot, VOCAB, N)
     assert checks["ee_falls"].holds and checks["ee_falls"].note == "no significant rise"
     values, boot = series(flat, [0.1, 0.3, 0.2], [0.0, 0.1, 0.05], noise=0.001)
-    checks = dynamics.series_checks([10, 20, 30], values, boot, VOCAB, N)
+    checks = dynamics_checks.series_checks([10, 20, 30], values, boot, VOCAB, N)
     assert not checks["ee_falls"].holds and checks["ee_falls"].note == "significant rise 20→30"
     values, boot = series([5.0, 3.0], [0.1, 0.3], [0.0, 0.01], noise=0.05)
-    assert not dynamics.series_checks([10, 20], values, boot, VOCAB, N)["conf_rises"].holds
+    assert not dynamics_checks.series_checks([10, 20], values, boot, VOCAB, N)["conf_rises"].holds
 
 
 def test_series_checks_failures_and_what_short_series_cannot_test():
     values, boot = series([dynamics.uniform_entropy(N, VOCAB) - 1.0, 4.1, 3.0], [0.1, 0.05, 0.2], [0.0, 0.1, -0.1])
-    checks = dynamics.series_checks([0, 10, 20], values, boot, VOCAB, N)
+    checks = dynamics_checks.series_checks([0, 10, 20], values, boot, VOCAB, N)
     assert {rule: c.holds for rule, c in checks.items()} == {
         "ee_falls": False, "sa_ends_down": False, "conf_rises": False, "ee_first": False, "uniform_at_init": False}
     values, boot = series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1])
-    two = dynamics.series_checks([5, 50], values, boot, VOCAB, N)
+    two = dynamics_checks.series_checks([5, 50], values, boot, VOCAB, N)
     assert two["ee_first"].holds is None and two["ee_first"].note == "needs three checkpoints"
     assert two["uniform_at_init"].holds is None and two["ee_falls"].holds is True
     values, boot = series([4.0], [0.2], [0.0])
-    one = dynamics.series_checks([0], values, boot, VOCAB, N)
+    one = dynamics_checks.series_checks([0], values, boot, VOCAB, N)
     assert [rule for rule, c in one.items() if c.holds is not None] == ["uniform_at_init"]
     with pytest.raises(ValueError):
-        dynamics.series_checks([0, 0], *series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1]), VOCAB, N)
+        dynamics_checks.series_checks([0, 0], *series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1]), VOCAB, N)
 
 
 def test_ee_first_is_not_shown_where_ce_does_not_drop_in_every_resample():
     # EE leads the first interval, but CE is flat (within noise) over the later stretch
     values, boot = series([6.0, 3.0, 3.0], [0.1, 0.4, 0.4], [0.0, 0.2, 0.2], noise=0.02)
-    check = dynamics.series_checks([1, 2, 3], values, boot, VOCAB, N)["ee_first"]
+    check = dynamics_checks.series_checks([1, 2, 3], values, boot, VOCAB, N)["ee_first"]
     assert check.holds is False and "parts not defined" in check.note
 
 
@@ -116,7 +115,7 @@ def test_resampled_terms_pair_the_checkpoints_of_a_series():
     rng = np.random.default_rng(2)
     sample = {"logp": -rng.exponential(2, 400), "gt": rng.integers(0, 30, 400)}
     same = dynamics.resampled_terms([sample, sample], n_boot=20, paired=True)
-    assert set(same) == set(dynamics.TERMS) and same["EE"].shape == (20, 2)
+    assert same["EE"].shape == (20, 2)
     np.testing.assert_array_equal(same["SA"][:, 0], same["SA"][:, 1])  # one resample for both
     apart = dynamics.resampled_terms([sample, sample], n_boot=20)
     assert not np.array_equal(apart["SA"][:, 0], apart["SA"][:, 1])
@@ -127,10 +126,62 @@ def test_resampled_terms_pair_the_checkpoints_of_a_series():
 
 
 def test_below_needs_the_whole_interval_under_the_threshold():
-    assert dynamics.below(0.05, np.linspace(0.03, 0.07, 101), 0.1).holds
-    straddling = dynamics.below(0.09, np.linspace(0.07, 0.12, 101), 0.1)
+    assert dynamics_checks.below(0.05, np.linspace(0.03, 0.07, 101), 0.1).holds
+    straddling = dynamics_checks.below(0.09, np.linspace(0.07, 0.12, 101), 0.1)
     assert straddling.holds is False and "straddles" in straddling.note
-    assert dynamics.below(0.2, np.linspace(0.15, 0.25, 101), 0.1).note == "above 0.1"
+    assert dynamics_checks.below(0.2, np.linspace(0.15, 0.25, 101), 0.1).note == "above 0.1"
+
+
+def test_closeness_is_not_testable_where_sampling_alone_reaches_the_threshold():
+    rng = np.random.default_rng(5)
+    rbe = rng.integers(0, 50, 100)  # 100 targets over 50 ranks: the counts alone are far from p_e
+    aligned = np.log(np.bincount(rbe)[rbe] / len(rbe))
+    check, floor = dynamics_checks.closeness(aligned, rbe, 0.1, n_boot=20)
+    assert floor >= 0.1 and check.holds is None and check.value == pytest.approx(0, abs=1e-12)
+    off = np.where(rbe < 25, np.log(0.9 / 25), np.log(0.1 / 25))  # scores far from the ranks' frequencies
+    many = np.tile(rbe, 100)  # the same ranks, counted 100 times over: now the sample can test it
+    check, floor = dynamics_checks.closeness(np.tile(off, 100), many, 0.1, n_boot=20)
+    assert floor < 0.1 and check.holds is False and check.low > 0.1, check
+
+
+def test_check_series_pairs_checkpoints_that_predict_the_same_targets():
+    """Two checkpoints with the same ranks whose every probability rises by 1%: Confidence rises
+    by log 1.01 exactly, which a paired resample shows and independent resamples drown."""
+    rng = np.random.default_rng(6)
+    gt = np.minimum(rng.geometric(0.2, 3000) - 1, VOCAB - 1)
+    first = {"logp": np.log(rng.uniform(0.01, 0.5, 3000) / (gt + 1)), "gt": gt, "target": rng.integers(0, VOCAB, 3000)}
+    second = dict(first, logp=first["logp"] + np.log(1.01))
+    paired = dynamics_checks.check_series([10, 20], [first, second], VOCAB, n_boot=50, uniform_ratio=0.9)["conf_rises"]
+    assert paired.holds and paired.value == pytest.approx(np.log(1.01)) and paired.high - paired.low < 1e-9
+    shuffled = dict(second, target=np.roll(first["target"], 1))  # other targets: resampled on its own
+    apart = dynamics_checks.check_series([10, 20], [first, shuffled], VOCAB, n_boot=50, uniform_ratio=0.9)["conf_rises"]
+    assert apart.holds is False and apart.low < 0 < apart.high
+
+
+def test_concentrated_agrees_with_p_of_e_below_k_and_fails_for_random_ranking():
+    rng = np.random.default_rng(7)
+    for gt in (np.minimum(rng.geometric(0.05, 2000) - 1, VOCAB - 1), rng.integers(0, VOCAB, 2000),
+               np.minimum(rng.geometric(0.01, 500) - 1, VOCAB - 1)):
+        ks = np.arange(1, VOCAB + 1)
+        expected = bool(np.all(metrics.rbp(gt + 1, ks) >= ks / VOCAB))
+        assert dynamics.concentrated(gt, VOCAB) is expected
+    assert dynamics.concentrated(np.minimum(rng.geometric(0.05, 2000) - 1, VOCAB - 1), VOCAB)
+    assert not dynamics.concentrated(rng.integers(0, VOCAB, 2000), VOCAB)  # random ranking dips below k/V somewhere
+    assert not dynamics.concentrated(VOCAB - 1 - np.minimum(rng.geometric(0.05, 2000) - 1, VOCAB - 1), VOCAB)
+    with pytest.raises(ValueError):
+        dynamics.concentrated(np.array([0, VOCAB]), VOCAB)
+
+
+def test_the_ceiling_holds_for_probabilities_consistent_with_their_ranks_only():
+    rng = np.random.default_rng(8)
+    probs = rng.dirichlet(np.full(VOCAB, 0.3), 400)  # 400 output distributions
+    target = rng.integers(0, VOCAB, 400)
+    s = probs[np.arange(400), target]
+    gt = (probs > s[:, None]).sum(axis=1)
+    dec = metrics.ce_decomposition(np.log(s), gt)
+    assert dynamics.ceiling_excess(dec) <= 0 and dec.confidence <= dynamics.confidence_bound(dec)
+    inflated = metrics.ce_decomposition(np.log(np.where(gt == gt.max(), 0.9, s)), gt)  # a target below others at 0.9
+    assert dynamics.ceiling_excess(inflated) > 0
 
 
 def test_aligned_distance_is_the_sampling_floor_of_a_perfectly_aligned_model():
@@ -144,8 +195,3 @@ def test_aligned_distance_is_the_sampling_floor_of_a_perfectly_aligned_model():
     aligned = metrics.ce_decomposition(np.log(dec.p_e[np.searchsorted(dec.e, sample)]), sample)
     assert dynamics.alignment_distance(aligned, 10) == pytest.approx(floors[1], rel=0.5)
 
-
-def test_doctests():
-    import doctest
-
-    assert doctest.testmod(dynamics, optionflags=doctest.ELLIPSIS).failed == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
+from rankscale.bootstrap import LEVEL
 from rankscale.claims.base import Claim, index_claims
 
 
@@ -54,10 +55,6 @@ CLAIMS_B1 = index_claims(
 # ---------------------------------------------------------------------------------------------
 # B2
 
-B2_LEVEL = 0.95  # every B2 interval: the measured value -+ 1.96 standard errors of bootstrap replicates over the
-#   evaluation tokens, paired across a series' checkpoints (rankscale.dynamics.se_interval). Not percentiles: a resample
-#   repeats some targets and loses others, which moves these plug-in quantities off the measured value by more than
-#   their spread. Resampling tokens leaves out other sources of noise, so the intervals are a lower bound
 B2_UNIFORM_RATIO = 0.9  # "nearly uniform" at step 0 (Fig. 4): at least 90% of the effective number of ranks, exp(EE),
 #   that ranking at random reaches on a sample of the same size; the paper gives no number, 90% is our "nearly"
 B2_MIN_GROUP = 10  # Fig. 6: p_e and q_e are compared over the RBE values that at least 10 targets hold. A rank seen once
@@ -69,10 +66,12 @@ B2_FIG5_RBES = (1, 3)  # paper B, Fig. 5: targets ranked 2 and 4 (RBE 1 and 3)
 
 _SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
 
-_Z = NormalDist().inv_cdf((1 + B2_LEVEL) / 2)
-_INTERVAL_ONE = f"{B2_LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard errors from resampling the tokens)"
-_INTERVAL = (f"{B2_LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard errors from resampling the tokens, "
-             "paired across a series' checkpoints)")
+# every B2 interval is rankscale.bootstrap.interval: the measured value -+ z standard deviations of its replicates
+_Z = NormalDist().inv_cdf((1 + LEVEL) / 2)
+_INTERVAL_ONE = (f"{LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard deviations of its bootstrap "
+                 "replicates over the evaluation tokens)")
+_INTERVAL = (f"{LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard deviations of its bootstrap "
+             "replicates over the evaluation tokens, one resample for every checkpoint of a series)")
 
 CLAIMS_B2 = index_claims(
     Claim("B2.1", "Error-Entropy decreases steadily during training (paper B, §3.2, Fig. 3)", "empirical",
