@@ -142,16 +142,6 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
     return Bootstrap(points, slopes, r2, boot)
 
 
-def percentile_interval(values, level: float = 0.95) -> tuple[float, float]:
-    """The central ``level`` percentile interval of bootstrap replicates.
-
-    >>> percentile_interval(np.arange(101.0), 0.5)
-    (25.0, 75.0)
-    """
-    lo, hi = np.quantile(np.asarray(values, np.float64), [(1 - level) / 2, (1 + level) / 2])
-    return float(lo), float(hi)
-
-
 def fit_with_bootstrap(
     sizes,
     samples: Sequence[Sample],
