@@ -20,7 +20,7 @@ import torch
 from transformers import GPT2Config, GPTNeoXConfig, GPTNeoXForCausalLM, GPT2LMHeadModel
 
 from helpers import corpus_documents
-from rankscale import book, runs
+from rankscale import book, results, runs
 from rankscale.ladder import train_tokenizer
 from rankscale.modelsets import get
 from rankscale.report import VERDICT_KEY
@@ -105,7 +105,7 @@ models = [{", ".join(f'{{ model = "{h}" }}' for h in ids['GPT2'])}]
            "RANKSCALE_HOME": str(root / "home")}
     # as `make book` does, every result is extracted before any chapter runs (in a process of its
     # own, which reads the hub cache's location from the environment when it starts)
-    done = subprocess.run([sys.executable, "-c", f"from rankscale import runs; runs.prepare({str(toml)!r}, progress=False)"],
+    done = subprocess.run([sys.executable, "-c", f"from rankscale import results; results.prepare({str(toml)!r}, progress=False)"],
                           env={**os.environ, **env}, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     return str(toml), env, root
@@ -144,7 +144,7 @@ def test_hub_families_through_the_chapters(reduced_standin, name, monkeypatch, t
 def user_toml(tmp_path_factory, smoke_home):
     """Two families of the smoke ladder's directories, as a user would list their own models,
     with one model shown as a reference."""
-    runs.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
+    results.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
     models = smoke_home / "models" / "smoke"
     root = tmp_path_factory.mktemp("user-toml")
     (root / "mine.toml").write_text(f"""
@@ -164,7 +164,7 @@ model = "{models}/llama/d40-l2"
 name = "a Llama ladder model"
 note = "shown as a reference model by this test"
 """)
-    runs.prepare(str(root / "mine.toml"), smoke_home, log=lambda *_: None, progress=False)  # as `make book` does
+    results.prepare(str(root / "mine.toml"), smoke_home, log=lambda *_: None, progress=False)  # as `make book` does
     return str(root / "mine.toml")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rankscale import fit, metrics, runs
+from rankscale import fit, metrics, results, runs
 from rankscale.modelsets import BUILT_IN
 
 pytestmark = pytest.mark.slow  # trains and extracts the smoke ladder
@@ -17,7 +17,7 @@ SMOKE = BUILT_IN["smoke"]
 
 @pytest.fixture(scope="module")
 def smoke(smoke_home):
-    runs.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
+    results.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
     return runs.family_runs("smoke", "pydocs", smoke_home)
 
 

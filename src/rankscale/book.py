@@ -64,7 +64,7 @@ def code_fingerprint(profile: str, home: Path | None = None) -> str:
         64 hexadecimal digits.
     """
     from rankscale.report import reference_dir
-    from rankscale.runs import jobs
+    from rankscale.results import jobs
 
     model_set = modelsets.get(profile)
     files = sorted((ROOT / "src" / "rankscale").glob("*.py")) + sorted(reference_dir().glob("*.csv"))
@@ -190,7 +190,7 @@ def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> li
     Parameters
     ----------
     profile : str
-        The model set; its results must be on disk (``rankscale.runs.prepare``).
+        The model set; its results must be on disk (``rankscale.results.prepare``).
     out : pathlib.Path
         The book's output folder; notebooks go to ``executed_dir(profile, out)``.
     log : callable
@@ -295,7 +295,7 @@ def build_book(profile: str = "tiny", out: str | Path | None = None, log=print, 
 
         build_book("tiny")
     """
-    from rankscale.runs import prepare
+    from rankscale.results import prepare
 
     out = Path(out) if out is not None else ROOT
     if profile.endswith(".toml"):  # the kernels run in notebooks/: give them an absolute path

@@ -94,7 +94,7 @@ def _check_profile(args: argparse.Namespace) -> None:
 
 
 def _plan(args: argparse.Namespace) -> None:
-    from rankscale.runs import plan_commands
+    from rankscale.results import plan_commands
 
     commands = plan_commands(args.profile, results=Path(args.results).resolve() if args.results else None)
     print("\n".join(commands))

@@ -153,7 +153,7 @@ class ModelSet:
     tokens each model is evaluated on (None: all that the corpus's sampling gives); references
     use ``reference_tokens`` where it names the corpus. ``source`` is "built-in" or the TOML file.
     ``temperature_tokens`` (0: none) is the size of chapter B1's demonstration that Error-Entropy
-    does not move with the sampling temperature (``rankscale.runs.temperature_jobs``).
+    does not move with the sampling temperature (``rankscale.results.temperature_jobs``).
     """
 
     name: str

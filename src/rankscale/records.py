@@ -257,7 +257,7 @@ class OutdatedRecords(RankscaleError):
     """A results folder written by a version of rankscale whose records this one cannot read.
 
     Raised by ``Manifest.read``; a ``RankscaleError``, whose message says to extract again.
-    ``rankscale.runs`` treats such a folder as a result still to compute.
+    ``rankscale.results`` treats such a folder as a result still to compute.
     """
 
 

