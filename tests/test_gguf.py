@@ -20,7 +20,8 @@ from helpers import forward_reference
 from rankscale import RankscaleError
 from rankscale import extract as ex
 from rankscale.corpora import get_corpus, token_windows
-from rankscale.models import gguf_info, load_model, max_positions, real_vocab_size
+from rankscale.gguf_files import gguf_info
+from rankscale.models import load_model, max_positions, real_vocab_size
 from rankscale.records import MANIFEST, load_records
 
 # Windows shorter than the default 512 keep the test to seconds; the default follows from

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from helpers import save_random_model
-from rankscale import RankscaleError, results, runs
+from rankscale import RankscaleError, result_folders, results, runs
 from rankscale.cli import main
 from rankscale.modelsets import get
 
@@ -103,15 +103,15 @@ def test_a_replaced_local_model_gets_a_new_result_folder(user_set, tokenizer):
     profile, home = user_set
     job = results.jobs(get(profile), home)[0]
     model = job.source
-    key = results.model_key(model, None)
-    assert results.model_key(model, None) == key  # reading the model changes nothing
+    key = result_folders.model_key(model, None)
+    assert result_folders.model_key(model, None) == key  # reading the model changes nothing
     save_random_model(model, tokenizer, seed=99)  # retrained in place
-    assert results.model_key(model, None) != key
+    assert result_folders.model_key(model, None) != key
 
 
 def test_hub_results_are_keyed_by_id_and_revision(tmp_path):
-    assert results.model_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
-    assert results.model_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
+    assert result_folders.model_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
+    assert result_folders.model_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
 
 
 def test_a_corpus_the_set_does_not_evaluate(user_set):
@@ -156,10 +156,10 @@ def test_a_gguf_file_is_keyed_by_its_content(tmp_path):
     for path in (a, b):
         path.parent.mkdir()
         path.write_bytes(b"GGUF" + bytes(100))
-    assert results.model_key(str(a), None) == results.model_key(str(b), None)
-    assert results.model_key(str(a), None).startswith("gguf/m-")
+    assert result_folders.model_key(str(a), None) == result_folders.model_key(str(b), None)
+    assert result_folders.model_key(str(a), None).startswith("gguf/m-")
     b.write_bytes(b"GGUF" + bytes(101))
-    assert results.model_key(str(a), None) != results.model_key(str(b), None)
+    assert result_folders.model_key(str(a), None) != result_folders.model_key(str(b), None)
 
 
 def test_temperature_demonstration_jobs_and_runs(tmp_path, tokenizer, corpus_file):

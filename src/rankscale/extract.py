@@ -18,7 +18,7 @@ window x vocabulary. The batch size halves on out-of-memory until it fits. Resul
 directory of shards and a manifest (format in ``rankscale.records``); an interrupted run resumes
 shard by shard, and a finished one is reused. A GGUF model file is checked before anything is
 written, and its manifest records the file (``model_file``: path, SHA-256, quantisation,
-architecture; see ``rankscale.models.GGUFInfo``).
+architecture; see ``rankscale.gguf_files.GGUFInfo``).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import Corpus, get_corpus, token_windows
-from rankscale.models import (GGUFInfo, auto_dtype, check_gguf, count_params, is_gguf, load_model, max_positions,
-                              real_vocab_size)
+from rankscale.gguf_files import GGUFInfo, check_gguf, is_gguf
+from rankscale.models import auto_dtype, count_params, load_model, max_positions, real_vocab_size
 from rankscale.records import (FORMAT, MANIFEST, TOP_K, Manifest, OutdatedRecords, Shard, file_sha256, plan_shards,
                                read_shard, write_shard)
 
@@ -341,7 +341,7 @@ def extract(
     ----------
     model : str
         Local directory, ``.gguf`` file or hub id (see ``rankscale.models.load_model``). A GGUF
-        file is checked (``rankscale.models.check_gguf``) before ``out_dir`` is touched.
+        file is checked (``rankscale.gguf_files.check_gguf``) before ``out_dir`` is touched.
     corpus : str
         A named corpus or a local ``.txt``/``.jsonl`` file.
     n_tokens : int or None

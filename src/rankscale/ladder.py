@@ -58,7 +58,7 @@ def model_config(arch: str, size: LadderSize, vocab_size: int, seq_len: int):
     Parameters
     ----------
     arch : str
-        ``"neox"`` or ``"llama"`` (``rankscale.modelsets.ARCHITECTURES``); another raises RankscaleError.
+        ``"neox"`` or ``"llama"`` (``rankscale.modelset_parts.ARCHITECTURES``); another raises RankscaleError.
     size : LadderSize
     vocab_size, seq_len : int
         Tokens of the tokenizer; maximum positions.

@@ -3,26 +3,23 @@
 A model is named by a local directory (anything written by ``save_pretrained``), by a GGUF file
 (llama.cpp's single-file format, often quantised; model and tokenizer both come from the file) or
 by a hub id such as ``EleutherAI/pythia-70m``. All go through ``AutoModelForCausalLM.from_pretrained``,
-so a model trained by this project, a GGUF file and a hub model take the same path. ``gguf_info``
-reads a GGUF file's metadata (architecture, quantisation, context length, SHA-256) and
-``check_gguf`` tells at once whether transformers can load it.
+so a model trained by this project, a GGUF file and a hub model take the same path. GGUF files'
+metadata, and whether transformers can load one, are ``rankscale.gguf_files``'s.
 
 ``check_params`` recomputes a registry model's non-embedding count from its config and reports
-it next to the papers' one (``rankscale.registry``). torch and transformers are imported only where a function needs them, so the
-registry and the hub checks answer at once.
+it next to the papers' one (``rankscale.registry``). torch and transformers are imported only
+where a function needs them, so the registry and the hub checks answer at once.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
-import hashlib
-from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankscale import RankscaleError
+from rankscale.gguf_files import GGUFInfo, check_gguf, gguf_config, gguf_info, is_gguf
 from rankscale.hub import hub_reachable
 from rankscale.modelsets import is_hub_id
 from rankscale.registry import REFERENCE_SOURCE, registry_model
@@ -42,8 +39,17 @@ OFFLINE_HINT = (
 
 @dataclass(frozen=True)
 class ParamCount:
-    """Parameter counts of one model. ``non_embedding`` follows Kaplan et al.: total minus input
-    token embeddings, learned position embeddings and the output head."""
+    """Parameter counts of one model (made by ``count_params`` and ``config_params``).
+
+    Parameters
+    ----------
+    total : int
+        Every parameter, a tied head counted once.
+    embedding : int
+        Input token embeddings, learned position embeddings and the output head.
+    non_embedding : int
+        ``total - embedding``, the size of Kaplan et al. that both papers fit against.
+    """
 
     total: int
     embedding: int
@@ -51,7 +57,30 @@ class ParamCount:
 
 
 def resolve_dtype(dtype: str | torch.dtype) -> torch.dtype:
-    """Map a dtype name (``float32``, ``bfloat16``, ``float16``) to a torch dtype."""
+    """Map a dtype name to a torch dtype.
+
+    Parameters
+    ----------
+    dtype : str or torch.dtype
+        ``float32``, ``bfloat16`` or ``float16`` (``DTYPES``), by name or as a torch dtype.
+
+    Returns
+    -------
+    torch.dtype
+
+    Raises
+    ------
+    RankscaleError
+        For any other name or dtype.
+
+    Examples
+    --------
+    >>> resolve_dtype("bfloat16")
+    torch.bfloat16
+    >>> resolve_dtype("int8")
+    Traceback (most recent call last):
+    rankscale.RankscaleError: unknown dtype 'int8'; use one of float32, bfloat16, float16 or auto
+    """
     import torch
 
     if isinstance(dtype, torch.dtype):
@@ -64,8 +93,24 @@ def resolve_dtype(dtype: str | torch.dtype) -> torch.dtype:
 
 
 def auto_dtype(device: str) -> str:
-    """The body dtype ``auto`` stands for: ``bfloat16`` on GPUs (the head stays fp32, see
-    ``rankscale.extract``), ``float32`` elsewhere, where bf16 matmuls are slow and gain nothing."""
+    """The body dtype ``auto`` stands for on a device.
+
+    Parameters
+    ----------
+    device : str
+        A torch device (``cpu``, ``cuda``, ``cuda:1``...).
+
+    Returns
+    -------
+    str
+        ``bfloat16`` on GPUs (the head stays fp32, see ``rankscale.extract``), ``float32``
+        elsewhere, where bf16 matmuls are slow and gain nothing.
+
+    Examples
+    --------
+    >>> auto_dtype("cpu"), auto_dtype("cuda:0")
+    ('float32', 'bfloat16')
+    """
     import torch
 
     return "bfloat16" if torch.device(device).type == "cuda" else "float32"
@@ -74,7 +119,10 @@ def auto_dtype(device: str) -> str:
 @contextlib.contextmanager
 def no_transformers_bars():
     """Switch off transformers' progress bars ("Loading weights") while reading or writing local
-    files: repeated for every model, they bury the book's one display per stage. Not downloads'."""
+    files: repeated for every model, they bury the book's one display per stage. Not downloads'.
+
+    A context manager; on leaving it, the bars are on again if they were on before.
+    """
     from transformers.utils import logging as hf_logging
 
     was_on = hf_logging.is_progress_bar_enabled()
@@ -84,164 +132,6 @@ def no_transformers_bars():
     finally:
         if was_on:
             hf_logging.enable_progress_bar()
-
-
-# ---------------------------------------------------------------------------------------------
-# GGUF files
-
-
-def is_gguf(name: str | Path) -> bool:
-    """Whether ``name`` names a GGUF model file, judged by its ``.gguf`` suffix alone (the file need
-    not exist: loading then says so)."""
-    return Path(name).suffix.lower() == ".gguf"
-
-
-@dataclass(frozen=True)
-class GGUFInfo:
-    """What a GGUF file says about its model, and the file's identity.
-
-    path : absolute path of the file.
-    sha256 : SHA-256 of the whole file, which holds every weight and the tokenizer.
-    size : file size in bytes.
-    architecture : ``general.architecture``, llama.cpp's name for it (``llama``, ``qwen2``, ``gpt2``...).
-    name : ``general.name``, the model's name as the converter wrote it; None if absent.
-    quantization : the file type (``general.file_type``) by llama.cpp's name without its
-        ``MOSTLY_``/``ALL_`` prefix (``Q4_1``, ``Q8_0``, ``F16``, ``F32``...); where the file does not
-        say, the storage type holding most weight-matrix elements.
-    tensor_types : number of tensors per storage type, e.g. ``{"Q4_1": 210, "F32": 61, "Q8_0": 1}``:
-        a file type names the main type only; norms stay F32 and some matrices are kept finer.
-    context_length : ``<architecture>.context_length``, the longest input the model takes; None if
-        absent.
-    """
-
-    path: Path
-    sha256: str
-    size: int
-    architecture: str
-    name: str | None
-    quantization: str
-    tensor_types: dict[str, int]
-    context_length: int | None
-
-    def record(self) -> dict:
-        """The fields as JSON-ready values, as extraction manifests keep them (``model_file``)."""
-        return {**asdict(self), "path": str(self.path)}
-
-
-def gguf_info(path: str | Path) -> GGUFInfo:
-    """Read a GGUF file's metadata with ``gguf.GGUFReader`` and hash the file; loads no weights.
-
-    Raises ``RankscaleError`` with what to do if there is no file, if it is not a GGUF file (a
-    text file named ``.gguf``), or if it is truncated or damaged (the reader maps every tensor,
-    so a file cut anywhere fails). Whether transformers can load the model is ``check_gguf``'s
-    question. Results are cached per path, size and modification time: reading the metadata
-    parses the whole tokenizer and hashing reads every byte, and extraction asks several times.
-
-    Examples
-    --------
-    >>> gguf_info("SmolLM2-135M-Instruct.Q4_1.gguf").quantization  # doctest: +SKIP
-    'Q4_1'
-    """
-    path = Path(path).expanduser().resolve()
-    if not path.is_file():
-        raise RankscaleError(f"no GGUF file at {path}; give the path of a .gguf model file, a directory "
-                             "written by save_pretrained, or a hub id")
-    stat = path.stat()
-    return _read_gguf(path, stat.st_size, stat.st_mtime_ns)
-
-
-@functools.lru_cache(maxsize=8)
-def _read_gguf(path: Path, size: int, mtime_ns: int) -> GGUFInfo:
-    """``gguf_info`` for one version of a file; ``size`` and ``mtime_ns`` only key the cache."""
-    try:
-        import gguf
-    except ModuleNotFoundError as err:
-        raise RankscaleError("reading GGUF files needs the gguf package; install requirements.lock "
-                             "(`make test` does), or `pip install gguf`") from err
-    with path.open("rb") as fh:
-        if fh.read(4) != b"GGUF":
-            raise RankscaleError(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes); "
-                                 "give a model file in llama.cpp's GGUF format")
-        fh.seek(0)
-        sha256 = hashlib.file_digest(fh, "sha256").hexdigest()
-    try:
-        reader = gguf.GGUFReader(path)
-    # the reader parses with numpy views and fails on a short file in whichever step runs past its end
-    except (ValueError, IndexError, KeyError, OverflowError) as err:
-        raise RankscaleError(f"{path} is a truncated or damaged GGUF file (the gguf reader: {_first_line(err)}); "
-                             "download or convert it again") from err
-
-    def field(key: str):
-        found = reader.get_field(key)
-        return None if found is None else found.contents()
-
-    architecture = field("general.architecture")
-    if not architecture:
-        raise RankscaleError(f"{path} does not name its architecture (general.architecture); convert the "
-                             "model again with llama.cpp's convert_hf_to_gguf.py")
-    return GGUFInfo(
-        path=path, sha256=sha256, size=size, architecture=architecture, name=field("general.name"),
-        quantization=_quantization(field("general.file_type"), reader.tensors),
-        tensor_types=dict(Counter(t.tensor_type.name for t in reader.tensors).most_common()),
-        context_length=field(f"{architecture}.context_length"),
-    )
-
-
-def _quantization(file_type: int | None, tensors) -> str:
-    """A GGUF file's quantisation by name: its file type, else its main weight-matrix type."""
-    import gguf
-
-    try:
-        named = gguf.LlamaFileType(file_type)
-    except ValueError:  # not recorded (None), or a type newer than this gguf package
-        named = gguf.LlamaFileType.GUESSED
-    if named != gguf.LlamaFileType.GUESSED:
-        return named.name.removeprefix("MOSTLY_").removeprefix("ALL_")
-    elements = Counter()
-    for t in tensors:
-        if len(t.shape) > 1:  # vectors (norms, biases) stay F32 in every quantisation
-            elements[t.tensor_type.name] += int(t.n_elements)
-    return elements.most_common(1)[0][0] if elements else "unknown"
-
-
-def _first_line(err: Exception) -> str:
-    """An exception's message fit for a one-line error, or its type where it has none."""
-    return str(err).splitlines()[0] if str(err).strip() else type(err).__name__
-
-
-def check_gguf(path: str | Path) -> GGUFInfo:
-    """``gguf_info`` of a GGUF file, once it is clear that transformers can load it as a causal LM.
-
-    Builds the model's config the way loading does (metadata only, a few seconds) and raises
-    ``RankscaleError`` if transformers does not read the file's architecture or the model is not
-    a causal LM; cached like ``gguf_info``.
-    """
-    info = gguf_info(path)
-    _gguf_config(info.path, info.size, info.sha256)
-    return info
-
-
-@functools.lru_cache(maxsize=8)
-def _gguf_config(path: Path, size: int, sha256: str) -> PretrainedConfig:
-    """The transformers config of a GGUF file; ``size`` and ``sha256`` only key the cache."""
-    import transformers
-    from transformers import AutoConfig
-    from transformers.modeling_gguf_pytorch_utils import GGUF_SUPPORTED_ARCHITECTURES
-    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING
-
-    try:
-        config = AutoConfig.from_pretrained(path.parent, gguf_file=path.name, local_files_only=True)
-    except (ValueError, KeyError) as err:
-        readable = ", ".join(a for a in GGUF_SUPPORTED_ARCHITECTURES if a not in ("general", "tokenizer"))
-        raise RankscaleError(
-            f"transformers {transformers.__version__} cannot load the GGUF file {path} "
-            f"({_first_line(err)}); it reads GGUF models of the "
-            f"architectures {readable}. Use a model of one of these, or a directory written by save_pretrained"
-        ) from err
-    if type(config) not in MODEL_FOR_CAUSAL_LM_MAPPING:
-        raise RankscaleError(f"{path} holds a {config.model_type} model, which is not a causal language model; "
-                             "rankscale scores next-token predictions, so give a decoder-only model")
-    return config
 
 
 def _from_gguf(info: GGUFInfo, dtype: torch.dtype, device_map: str | dict):
@@ -254,7 +144,7 @@ def _from_gguf(info: GGUFInfo, dtype: torch.dtype, device_map: str | dict):
         # Every tensor is de-quantised to ``dtype``: the model runs in full precision on the values
         # the quantised file holds.
         model = AutoModelForCausalLM.from_pretrained(
-            path.parent, gguf_file=path.name, config=_gguf_config(path, info.size, info.sha256), dtype=dtype,
+            path.parent, gguf_file=path.name, config=gguf_config(info), dtype=dtype,
             device_map=device_map, local_files_only=True,
         )
     return model, tokenizer
@@ -301,6 +191,14 @@ def load_model(
     -------
     model, tokenizer : transformers.PreTrainedModel, transformers.PreTrainedTokenizerBase
         The model in eval mode.
+
+    Raises
+    ------
+    RankscaleError
+        Saying what to do, if the model cannot be had (a directory without ``config.json``, no
+        such path, a GGUF file transformers cannot load, a hub model neither cached nor
+        reachable), loads in another dtype, does not fit on the visible GPUs, or has an output
+        head smaller than its tokenizer (``check_vocab``).
 
     Examples
     --------
@@ -369,9 +267,31 @@ def _read_config(name: str, revision: str | None = None, download: bool = False)
 
 
 def max_positions(name: str, revision: str | None = None) -> int | None:
-    """The longest input a model accepts: ``max_position_embeddings`` from its config alone, or a
-    GGUF file's context length (``gguf_info``, which raises if it cannot read the file); None if
-    the config does not say or cannot be read yet (loading reports why)."""
+    """The longest input a model accepts, from its config alone (no weights are read).
+
+    Parameters
+    ----------
+    name : str
+        A model as ``load_model`` takes it; a hub model's config must be in the local hub cache.
+    revision : str, optional
+        Hub revision.
+
+    Returns
+    -------
+    int or None
+        ``max_position_embeddings`` of the config, or a GGUF file's context length (``gguf_info``,
+        which raises if it cannot read the file); None if the config does not say or cannot be
+        read yet (loading reports why).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from transformers import GPT2Config
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     GPT2Config(n_positions=128, bos_token_id=0, eos_token_id=0).save_pretrained(tmp)
+    ...     max_positions(tmp)
+    128
+    """
     if is_gguf(name):
         return gguf_info(name).context_length
     config = _read_config(name, revision)
@@ -379,13 +299,37 @@ def max_positions(name: str, revision: str | None = None) -> int | None:
 
 
 def real_vocab_size(tokenizer: PreTrainedTokenizerBase) -> int:
-    """Number of token ids the tokenizer can produce. Output heads are often padded beyond it
-    (Pythia: 50,304 rows for 50,277 tokens); ranks are counted over these ids only."""
+    """Number of token ids the tokenizer can produce; ranks are counted over these ids only.
+
+    Output heads are often padded beyond it (Pythia: 50,304 rows for 50,277 tokens).
+
+    Parameters
+    ----------
+    tokenizer : transformers.PreTrainedTokenizerBase
+
+    Returns
+    -------
+    int
+        ``len(tokenizer)``, added tokens included.
+    """
     return len(tokenizer)
 
 
 def check_vocab(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, name: str = "model") -> None:
-    """Raise if the output head has fewer rows than the tokenizer has tokens."""
+    """Check that every token of the tokenizer has a row in the model's output head.
+
+    Parameters
+    ----------
+    model : transformers.PreTrainedModel
+    tokenizer : transformers.PreTrainedTokenizerBase
+    name : str
+        How the error names the model.
+
+    Raises
+    ------
+    RankscaleError
+        If the output head has fewer rows than the tokenizer has tokens (``real_vocab_size``).
+    """
     head_rows = model.get_output_embeddings().weight.shape[0]
     n_tokens = real_vocab_size(tokenizer)
     if head_rows < n_tokens:
@@ -402,6 +346,25 @@ def count_params(model: nn.Module) -> ParamCount:
     Embeddings are every ``nn.Embedding`` (token and learned position tables) plus the output
     head; a head tied to the input table is counted once. Works on meta-device models, since
     only shapes matter.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A causal LM with ``get_output_embeddings`` (any transformers model).
+
+    Returns
+    -------
+    ParamCount
+
+    Examples
+    --------
+    GPT-2 with 8-wide embeddings of 16 tokens and 4 positions (a tied head):
+
+    >>> from transformers import GPT2Config, GPT2LMHeadModel
+    >>> config = GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=16, n_positions=4,
+    ...                     bos_token_id=0, eos_token_id=0)
+    >>> count_params(GPT2LMHeadModel(config))
+    ParamCount(total=1048, embedding=160, non_embedding=888)
     """
     from torch import nn
 
@@ -417,7 +380,25 @@ def count_params(model: nn.Module) -> ParamCount:
 
 def config_params(config: PretrainedConfig) -> ParamCount:
     """Parameter counts of the causal LM that ``config`` describes, from a meta-device instance
-    (shapes only: no memory, no weights, well under a second even for 72B)."""
+    (shapes only: no memory, no weights, well under a second even for 72B).
+
+    Parameters
+    ----------
+    config : transformers.PretrainedConfig
+        The config of a causal LM.
+
+    Returns
+    -------
+    ParamCount
+        As ``count_params`` counts the model.
+
+    Examples
+    --------
+    >>> from transformers import GPT2Config
+    >>> config_params(GPT2Config(n_layer=1, n_embd=8, n_head=2, vocab_size=16, n_positions=4,
+    ...                          bos_token_id=0, eos_token_id=0))
+    ParamCount(total=1048, embedding=160, non_embedding=888)
+    """
     import torch
     from transformers import AutoModelForCausalLM
 
@@ -425,30 +406,31 @@ def config_params(config: PretrainedConfig) -> ParamCount:
         return count_params(AutoModelForCausalLM.from_config(config))
 
 
-def packaged_file(package: str, name: str) -> Path:
-    """The path of file ``name`` shipped by the installed distribution ``package`` (the offline
-    sets read a real pretrained model this way); raises, saying how to install it, if absent."""
-    from importlib import metadata
-
-    try:
-        files = metadata.files(package) or []
-    except metadata.PackageNotFoundError:
-        raise RankscaleError(f"the package {package} is not installed; `make` installs it (pip install "
-                             f"--no-deps {package}), or leave its model out of the set") from None
-    for file in files:
-        if file.name == name:
-            return Path(file.locate()).resolve()
-    raise RankscaleError(f"the package {package} ships no file {name}; reinstall it (pip install --no-deps "
-                         f"--force-reinstall {package})")
-
-
 @dataclass(frozen=True)
 class ParamCheck:
-    """A registry model's non-embedding count computed from its config, next to the papers' one.
+    """A registry model's non-embedding count computed from its config, next to the papers' one
+    (made by ``check_params``).
 
-    ``computed`` is None where no config could be had. ``used`` is the count results should
-    carry: the computed one where there is one (it describes the weights actually evaluated, and
-    is what extraction manifests record), the reference otherwise; ``source`` says which.
+    ``used`` is the count results should carry: the computed one where there is one (it describes
+    the weights actually evaluated, and is what extraction manifests record), the reference
+    otherwise; ``source`` says which, and ``agrees`` whether the two counts match.
+
+    Parameters
+    ----------
+    hub_id : str
+        A key of ``rankscale.registry.REGISTRY``.
+    reference : int
+        The papers' non-embedding count.
+    computed : int or None
+        The count from the model's config; None where no config could be had.
+
+    Examples
+    --------
+    >>> check = ParamCheck("EleutherAI/pythia-70m", 18_915_328, None)
+    >>> check.used, check.agrees, check.source == REFERENCE_SOURCE
+    (18915328, True, True)
+    >>> ParamCheck("EleutherAI/pythia-70m", 18_915_328, 18_915_000).agrees
+    False
     """
 
     hub_id: str
@@ -483,6 +465,11 @@ def check_params(hub_id: str, config: str | Path | None = None) -> ParamCheck:
     Returns
     -------
     ParamCheck
+
+    Raises
+    ------
+    RankscaleError
+        If ``hub_id`` is not in the registry, or ``config`` holds no ``config.json``.
 
     Examples
     --------

@@ -38,169 +38,25 @@ and ``full`` (the papers' hub models). A user's own set is a TOML file::
     [[references]]
     model = "downloads/model.Q4_K_M.gguf"
 
-Relative paths are read from the TOML file's folder. Only the standard library is imported here,
-so ``make book`` can check a set (and a hub set's access to the hub) before installing anything.
+Relative paths are read from the TOML file's folder. What a set is made of (``ModelSet``,
+``Family``, ``Model``, ``Checkpoint``, ``Ladder``, ``LadderSize``, ``LadderTraining``,
+``is_hub_id``) is defined in ``rankscale.modelset_parts`` and importable from here. Only the
+standard library is imported, so ``make book`` can check a set (and a hub set's access to the
+hub) before installing anything.
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from rankscale import RankscaleError
+# The parts of a set live in rankscale.modelset_parts; they are imported here under their own
+# names, so that ``from rankscale.modelsets import ModelSet`` (and the rest) keeps working.
+from rankscale.modelset_parts import (Checkpoint, Family, Ladder, LadderSize, LadderTraining, Model, ModelSet,
+                                      is_hub_id)
 from rankscale.registry import REGISTRY
-
-# ---------------------------------------------------------------------------------------------
-# The parts of a set
-
-
-@dataclass(frozen=True)
-class LadderSize:
-    """Shape of one ladder model. The feed-forward width follows the architecture (4 x d_model
-    for GPT-NeoX; a SwiGLU of about 8/3 x d_model for Llama)."""
-
-    d_model: int
-    n_layers: int
-    n_heads: int
-
-    @property
-    def name(self) -> str:
-        return f"d{self.d_model}-l{self.n_layers}"
-
-
-ARCHITECTURES = {
-    "neox": "GPT-NeoX (LayerNorm, GELU MLP, rotary on a quarter of each head, parallel residual)",
-    "llama": "Llama (RMSNorm, SwiGLU MLP, rotary on the whole head, sequential residual)",
-}
-
-
-@dataclass(frozen=True)
-class Ladder:
-    """A family this project trains itself: one architecture at several sizes."""
-
-    arch: str
-    sizes: tuple[LadderSize, ...]
-    checkpoint_sizes: tuple[str, ...] = ()  # sizes whose training checkpoints are kept
-
-
-@dataclass(frozen=True)
-class LadderTraining:
-    """What every ladder family of a set shares: the tokenizer, the token stream and the schedule.
-
-    One byte-level BPE of ``vocab_size`` tokens is trained on ``tokenizer_chars`` characters of
-    each training corpus; every model then sees the same ``steps`` x ``batch_size`` sequences of
-    ``seq_len`` tokens, with AdamW, linear warmup and cosine decay to ``min_lr_ratio`` x the peak
-    rate. ``checkpoint_steps`` are kept for each family's ``checkpoint_sizes`` (step 0 is the
-    initialisation, ``steps`` the final model).
-    """
-
-    train_corpora: tuple[str, ...]
-    steps: int
-    batch_size: int
-    seq_len: int
-    checkpoint_steps: tuple[int, ...]
-    vocab_size: int = 4096
-    lr: float = 2e-3
-    lr_width: int = 256  # models wider than this get lr * lr_width / d_model
-    warmup: int = 100
-    min_lr_ratio: float = 0.1
-    weight_decay: float = 0.1
-    seed: int = 1234
-    tokenizer_chars: int = 4_000_000  # per corpus, enough text for a 4096-token BPE
-
-    @property
-    def tokens(self) -> int:
-        return self.steps * self.batch_size * self.seq_len
-
-
-@dataclass(frozen=True)
-class Checkpoint:
-    """A saved training state of a model: its step, and where it is (a hub revision of the
-    model's id, or a directory or file of its own)."""
-
-    step: int
-    revision: str | None = None
-    source: str | None = None
-
-
-@dataclass(frozen=True)
-class Model:
-    """One model of a set: ``source`` is a hub id, a ``save_pretrained`` directory or a GGUF file."""
-
-    name: str
-    source: str
-    revision: str | None = None
-    checkpoints: tuple[Checkpoint, ...] = ()
-    note: str = ""  # what the model is, for the chapters that show a reference model
-
-
-@dataclass(frozen=True)
-class Family:
-    """Models fitted together against size, smallest first; either listed or a ladder."""
-
-    name: str
-    models: tuple[Model, ...] = ()
-    ladder: Ladder | None = None
-
-
-@dataclass(frozen=True)
-class ModelSet:
-    """Everything the chapters evaluate under one ``profile``.
-
-    ``corpora`` maps a corpus (a name of ``rankscale.corpora`` or a file) to the number of target
-    tokens each model is evaluated on (None: all that the corpus's sampling gives); references
-    use ``reference_tokens`` where it names the corpus. ``source`` is "built-in" or the TOML file.
-    ``temperature_tokens`` (0: none) is the size of chapter B1's demonstration that Error-Entropy
-    does not move with the sampling temperature (``rankscale.results.temperature_jobs``).
-    """
-
-    name: str
-    families: tuple[Family, ...]
-    corpora: dict[str, int | None]
-    checkpoint_tokens: int | None = None
-    references: tuple[Model, ...] = ()
-    reference_tokens: dict[str, int] = field(default_factory=dict)
-    window: int | None = None
-    n_boot: int = 200
-    dtype: str = "auto"
-    seed: int = 42
-    training: LadderTraining | None = None
-    source: str = "built-in"
-    temperature_tokens: int = 0
-
-    @property
-    def ladder_families(self) -> tuple[Family, ...]:
-        return tuple(f for f in self.families if f.ladder is not None)
-
-    def hub_models(self) -> list[tuple[str, str | None]]:
-        """(hub id, revision) of every model and checkpoint that is neither local nor a ladder's."""
-        wanted = []
-        for model in [m for f in self.families for m in f.models] + list(self.references):
-            if is_hub_id(model.source):
-                wanted.append((model.source, model.revision))
-                wanted += [(model.source, c.revision) for c in model.checkpoints if c.source is None]
-        return list(dict.fromkeys(wanted))
-
-    def tokens(self, corpus: str, reference: bool = False) -> int | None:
-        """Target tokens per model on ``corpus`` (for a reference model if ``reference``)."""
-        if reference and corpus in self.reference_tokens:
-            return self.reference_tokens[corpus]
-        return self.corpora[corpus]
-
-
-def is_hub_id(source: str) -> bool:
-    """Hub ids are ``name`` or ``namespace/name`` and not an existing path; anything else is a path.
-
-    Examples
-    --------
-    >>> is_hub_id("EleutherAI/pythia-70m"), is_hub_id("./models/d16"), is_hub_id("SmolLM2.Q4_1.gguf")
-    (True, False, False)
-    """
-    return not (source.startswith((".", "/", "~")) or source.count("/") > 1 or source.endswith(".gguf")
-                or Path(source).expanduser().exists())
-
 
 # ---------------------------------------------------------------------------------------------
 # The built-in sets
@@ -294,7 +150,22 @@ OFFLINE_SETS = ("smoke", "tiny")
 
 
 def get(profile: str) -> ModelSet:
-    """The model set ``profile`` names: a built-in set, or a TOML file (path ending in .toml).
+    """The model set ``profile`` names: a built-in set, or a TOML file.
+
+    Parameters
+    ----------
+    profile : str
+        A key of ``BUILT_IN`` (``smoke``, ``tiny``, ``reduced``, ``full``), or the path of a
+        ``.toml`` file (``load_toml``).
+
+    Returns
+    -------
+    ModelSet
+
+    Raises
+    ------
+    RankscaleError
+        For any other name, and where ``load_toml`` raises.
 
     Examples
     --------
@@ -340,9 +211,41 @@ class _Where:
 def load_toml(path: Path) -> ModelSet:
     """Read a user's model set from a TOML file (layout in this module's docstring).
 
-    Every problem raises ``RankscaleError`` with one line naming the file, the entry and the fix:
-    an unknown key, no families, a family of fewer than two models, a local model that does not
-    exist, a malformed checkpoint. Hub ids are checked later, by ``require_models``.
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file; relative model and corpus paths in it are read from its folder.
+
+    Returns
+    -------
+    ModelSet
+        Named by the file's ``name``, else its stem; ``source`` is the file's absolute path.
+
+    Raises
+    ------
+    RankscaleError
+        With one line naming the file, the entry and the fix, for every problem: no such file,
+        invalid TOML, an unknown key, no corpus, no families, a family of fewer than two models,
+        a local model that does not exist, a malformed checkpoint. Hub ids are checked later,
+        by ``require_available``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp, "mine.toml")
+    ...     _ = path.write_text('''
+    ... [corpora]
+    ... wikipedia = 20000
+    ... [[families]]
+    ... name = "Pythia"
+    ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m", checkpoints = ["step1000"] }]
+    ... ''')
+    ...     mine = load_toml(path)
+    >>> mine.name, mine.corpora, [m.name for m in mine.families[0].models]
+    ('mine', {'wikipedia': 20000}, ['pythia-70m', 'pythia-160m'])
+    >>> mine.families[0].models[1].checkpoints
+    (Checkpoint(step=1000, revision='step1000', source=None),)
     """
     if not path.is_file():
         raise RankscaleError(f"no model-set file {path}; give the path of a .toml file or one of {', '.join(BUILT_IN)}")
@@ -451,7 +354,7 @@ def _toml_source(where: _Where, base: Path, source: str, entry: str) -> str:
 
 def require_available(model_set: ModelSet) -> None:
     """Fail at once, naming what is missing and what to do, if the set's models or corpora
-    cannot be had on this machine; passes silently otherwise.
+    cannot be had on this machine; pass silently otherwise.
 
     Hub models (and revisions) pass when the hub answers (a TCP probe of at most 3 s; honours
     ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``) or when they are in the local hub cache (downloaded on a
@@ -459,6 +362,19 @@ def require_available(model_set: ModelSet) -> None:
     ``RANKSCALE_<NAME>_FILES`` names local files, or when ``HF_HUB_OFFLINE=1`` points the datasets
     library at its cache. Corpora are checked only where the corpus code can be imported (not
     by ``make book``'s first check, which runs before anything is installed).
+
+    Parameters
+    ----------
+    model_set : ModelSet
+
+    Raises
+    ------
+    RankscaleError
+        If the hub cannot be reached and some hub model, revision or corpus has no local copy.
+
+    Examples
+    --------
+    >>> require_available(get("tiny"))  # an offline set: nothing to fetch
     """
     import os
 

@@ -286,7 +286,7 @@ class Manifest:
     complete : bool
         Whether the extraction finished.
     model_file : dict, optional
-        The GGUF file, where the model is one (``rankscale.models.GGUFInfo.record``).
+        The GGUF file, where the model is one (``rankscale.gguf_files.GGUFInfo.record``).
 
     Examples
     --------

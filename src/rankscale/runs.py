@@ -23,7 +23,23 @@ from rankscale.results import Job, is_done, jobs, read_manifest, run_job, temper
 
 @dataclass(frozen=True)
 class Run:
-    """A finished job's records, with what the chapters show about its model."""
+    """A finished job's records, with what the chapters show about its model.
+
+    Parameters
+    ----------
+    family : str or None
+        The model's family; None for a reference model.
+    name : str
+        The model's name in the set.
+    step : int or None
+        Training step of a checkpoint; None for the model itself.
+    non_embedding, total : int
+        The model's parameter counts, as its manifest records them.
+    records : rankscale.records.Records
+        Ranks and log-probabilities of every target token.
+    note : str
+        What the model is (a reference model's ``Model.note``).
+    """
 
     family: str | None
     name: str
@@ -35,6 +51,7 @@ class Run:
 
     @property
     def vocab_size(self) -> int:
+        """The tokenizer's real tokens, over which ranks are counted (from the manifest)."""
         return self.records.manifest.vocab_size
 
 
@@ -72,31 +89,78 @@ def family_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run
 
 
 def reference_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
-    """The set's reference models on ``corpus`` (never part of a size fit); may be empty.
+    """The set's reference models on ``corpus`` (never part of a size fit); a result not on
+    disk yet is extracted first.
 
-    Parameters and extraction as in ``family_runs``; each run's ``family`` is None.
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+    corpus : str
+        One of the set's corpora (``corpora(profile)``).
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+
+    Returns
+    -------
+    list of Run
+        In set order, each with ``family`` None; empty for a set without references.
     """
     model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], families=False, checkpoints=False)]
 
 
 def checkpoint_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
-    """Every training checkpoint of the families' models on ``corpus``: per model, steps in
-    training order (the last step of a ladder model is the final model). May be empty."""
+    """Every training checkpoint of the families' models on ``corpus``; a result not on disk
+    yet is extracted first.
+
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+    corpus : str
+        One of the set's corpora (``corpora(profile)``).
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+
+    Returns
+    -------
+    list of Run
+        Per model, in set order, its steps in training order (the last step of a ladder model
+        is the final model); empty for a set without checkpoints.
+    """
     model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], references=False)
             if job.step is not None]
 
 
 def temperature_runs(profile: str, home: Path | None = None) -> dict[float, Run]:
-    """Chapter B1's temperature demonstration (``temperature_jobs``): temperature -> the run of
-    one model on the set's first corpus, the same tokens at each; empty where the set has none."""
+    """Chapter B1's temperature demonstration (``rankscale.results.temperature_jobs``); a result
+    not on disk yet is extracted first.
+
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+
+    Returns
+    -------
+    dict of float to Run
+        Temperature -> the run of one model on the set's first corpus, the same tokens at each;
+        empty where the set has none.
+    """
     model_set = get(profile)
     return {job.temperature: _load(job, model_set) for job in temperature_jobs(model_set, home)}
 
 
 def by_family(runs: list[Run]) -> dict[str, list[Run]]:
     """Runs grouped by family, in the order the families first appear.
+
+    Parameters
+    ----------
+    runs : list of Run
 
     Returns
     -------
@@ -118,6 +182,10 @@ def by_family(runs: list[Run]) -> dict[str, list[Run]]:
 def sizes(runs: list[Run]) -> np.ndarray:
     """Non-embedding parameter counts of ``runs``, as floats for log-log fits.
 
+    Parameters
+    ----------
+    runs : list of Run
+
     Returns
     -------
     ndarray of float, shape (len(runs),)
@@ -131,9 +199,37 @@ def sizes(runs: list[Run]) -> np.ndarray:
 
 
 def models_used(profile: str, home: Path | None = None) -> list[dict]:
-    """``{"family", "name", "non_embedding"}`` of every model the chapters read (the families'
-    final models in set order, then the references with family None), from the results of the
-    set's first corpus; recorded in each executed chapter's metadata."""
+    """Every model the chapters read, as each executed chapter's metadata records them.
+
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+
+    Returns
+    -------
+    list of dict
+        ``{"family", "name", "non_embedding"}`` of the families' final models in set order, then
+        of the references (family None), from the results of the set's first corpus;
+        ``non_embedding`` is None for a result not on disk. Nothing is extracted.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "mine.toml").write_text('''
+    ... [corpora]
+    ... wikipedia = 20000
+    ... [[families]]
+    ... name = "Pythia"
+    ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m" }]
+    ... ''')
+    ...     models_used(f"{tmp}/mine.toml", Path(tmp))  # doctest: +NORMALIZE_WHITESPACE
+    [{'family': 'Pythia', 'name': 'pythia-70m', 'non_embedding': None},
+     {'family': 'Pythia', 'name': 'pythia-160m', 'non_embedding': None}]
+    """
     model_set = get(profile)
     first = next(iter(model_set.corpora))
     out = []
@@ -145,9 +241,19 @@ def models_used(profile: str, home: Path | None = None) -> list[dict]:
 
 
 def tokenizer_file(run: Run) -> Path | None:
-    """The ``tokenizer.json`` of the model behind ``run``: in its directory (a ladder or local
-    model), or in the local hub cache (a hub model, at the run's revision); None where there is
-    none to read (a GGUF file, a hub model whose tokenizer is not cached). Never downloads."""
+    """The ``tokenizer.json`` of the model behind ``run``; never downloads.
+
+    Parameters
+    ----------
+    run : Run
+
+    Returns
+    -------
+    pathlib.Path or None
+        In the model's directory (a ladder or local model), or in the local hub cache (a hub
+        model, at the run's revision); None where there is none to read (a GGUF file, a hub
+        model whose tokenizer is not cached).
+    """
     from rankscale.hub import cached_file
 
     identity = run.records.manifest.identity
@@ -159,8 +265,19 @@ def tokenizer_file(run: Run) -> Path | None:
 
 
 def token_texts(run: Run, ids) -> list[str] | None:
-    """The text of each token id in ``ids`` under the tokenizer of ``run``'s model (one token
-    decoded at a time), or None if that tokenizer cannot be found here (``tokenizer_file``)."""
+    """The text of token ids under the tokenizer of ``run``'s model, one token decoded at a time.
+
+    Parameters
+    ----------
+    run : Run
+    ids : sequence of int
+        Token ids.
+
+    Returns
+    -------
+    list of str or None
+        One text per id; None if that tokenizer cannot be found here (``tokenizer_file``).
+    """
     path = tokenizer_file(run)
     if path is None:
         return None
@@ -171,8 +288,17 @@ def token_texts(run: Run, ids) -> list[str] | None:
 
 
 def label(run: Run) -> str:
-    """How tables and panel titles name a run: ``family: name`` (``reference: name`` for a
-    reference model), with ``@ step N`` for a checkpoint.
+    """How tables and panel titles name a run.
+
+    Parameters
+    ----------
+    run : Run
+
+    Returns
+    -------
+    str
+        ``family: name`` (``reference: name`` for a reference model), with ``@ step N`` for a
+        checkpoint.
 
     Examples
     --------
@@ -185,6 +311,15 @@ def label(run: Run) -> str:
 
 def corpora(profile: str) -> list[str]:
     """The corpora a set evaluates, in its order (the chapters' default).
+
+    Parameters
+    ----------
+    profile : str
+        The model set (``rankscale.modelsets.get``).
+
+    Returns
+    -------
+    list of str
 
     Examples
     --------

