@@ -251,9 +251,9 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
     -----
     Replicate b resamples the same tokens for every model (``bootstrap.resample`` with
     ``same_text=True``), so slopes across the models, and differences between measured and
-    predicted values, are paired. A resample is summarised per model by the means of a few
-    per-token values (-log p, whether the rank is 1, each form's score at the target's rank),
-    which is all the refit needs. Resampling single tokens treats neighbouring tokens as
+    predicted values, are paired. A resample is summarised per model by its mean -log p and its
+    rank histogram, which is all the refit needs (each form's mean score is the histogram
+    times the score at each rank). Resampling single tokens treats neighbouring tokens as
     independent, so the spread is a lower bound on the uncertainty from the choice of text.
 
     Examples
@@ -265,25 +265,27 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
     ((5, 2), (5, 2), True)
     """
     steps = [{name: _NewtonStep(form.fit, m.counts) for name, form in m.forms.items()} for m in models]
+    n_ranks = max(len(m.counts) for m in models)  # V + 1 of the largest vocabulary
 
-    def per_token(m: RankModels, newton: dict[str, _NewtonStep], sample) -> dict[str, np.ndarray]:
+    def summary(sample) -> np.ndarray:
+        # mean -log p, then the share of targets at each rank 1..V: every other per-token value
+        # the refit needs is a function of the rank, so one bincount stands for gathering them
         rank = np.asarray(sample["rank"])
-        columns = [-np.asarray(sample["logp"], np.float64), (rank == 1).astype(np.float64)]
-        columns += [newton[name].score[rank - 1, c] if newton[name].ok else np.zeros(len(rank))
-                    for name in m.forms for c in (0, 1)]
-        return {"stats": np.column_stack(columns)}
+        return np.concatenate([[-np.mean(sample["logp"])], np.bincount(rank, minlength=n_ranks)[1:] / len(rank)])
 
-    tokens = [per_token(m, newton, sample) for m, newton, sample in zip(models, steps, samples)]
-    means = bootstrap.resample(tokens, lambda s: s["stats"].mean(axis=0), n_boot, seed, same_text=True)
+    tokens = [{"rank": np.asarray(s["rank"]), "logp": np.asarray(s["logp"], np.float64)} for s in samples]
+    replicates = bootstrap.resample(tokens, summary, n_boot, seed, same_text=True)  # (n_boot, models, 1 + V)
     out = []
     for i, (m, newton) in enumerate(zip(models, steps)):
+        share = replicates[:, i, 1:len(m.counts)]  # (n_boot, V) over this model's ranks
         with np.errstate(divide="ignore"):
-            measured = np.column_stack([means[:, i, 0], -np.log(means[:, i, 1])])
+            measured = np.column_stack([replicates[:, i, 0], -np.log(share[:, 0])])
         measured[~np.isfinite(measured)] = np.nan  # no target at rank 1 in a resample
         params, predicted = {}, {}
-        for f, name in enumerate(m.forms):
-            params[name] = newton[name].refits(means[:, i, 2 + 2 * f:4 + 2 * f])
-            predicted[name] = _predict(params[name], m.forms[name].fit)
+        for name, form in m.forms.items():
+            mean_score = share @ newton[name].score if newton[name].ok else np.zeros((n_boot, 2))
+            params[name] = newton[name].refits(mean_score)
+            predicted[name] = _predict(params[name], form.fit)
         out.append(RankBootstrap(measured, params, predicted))
     return out
 
