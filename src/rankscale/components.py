@@ -125,12 +125,9 @@ def group_bootstrap(sizes, full, boot, level: float = LEVEL) -> fit.Bootstrap:
     slopes, r2 = line_fits(np.log(sizes), log_or_nan(np.abs(boot.transpose(2, 0, 1))))  # (4, n_boot)
     points = []
     for q in range(len(QUANTITIES)):
-        values = np.abs(full[:, q])
-        if not np.all(np.isfinite(values) & (values > 0)):  # the guard of fit.fit_power_law, which raises
-            points.append(None)
-            continue
-        p = fit.fit_power_law(sizes, values)
-        points.append(fit.PowerLawFit(p.slope, p.intercept, p.r2, p.n_points, interval(p.slope, slopes[q], level)))
+        p = fit.fit_if_positive(sizes, np.abs(full[:, q]))
+        points.append(None if p is None else
+                      fit.PowerLawFit(p.slope, p.intercept, p.r2, p.n_points, interval(p.slope, slopes[q], level)))
     return fit.Bootstrap(points, slopes, r2)
 
 
