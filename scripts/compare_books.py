@@ -23,6 +23,7 @@ import nbformat
 from rankscale.report import VERDICT_KEY
 
 TABLE_TYPES = ("text/html", "text/markdown", "text/plain")
+STYLER_ID = re.compile(r"T_[0-9a-f]{5}")  # pandas Styler names each table at random
 
 
 def verdict_rows(nb) -> list[dict]:
@@ -40,7 +41,7 @@ def table_outputs(nb) -> list[str]:
                 continue
             kind = next((t for t in TABLE_TYPES if t in data), None)
             if kind:
-                found.append(data[kind])
+                found.append(STYLER_ID.sub("T_", data[kind]))
     return found
 
 
