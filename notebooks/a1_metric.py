@@ -48,15 +48,20 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from scipy.stats import kendalltau
 
-from rankscale import bootstrap, claims, compare, metrics, modelsets, rankdist, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, metrics, rank_models
+from rankscale.book import pages, plots
+from rankscale.records import runs
+from rankscale.sets import builtin
 from rankscale.claims import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_SHARE, A1_BAND_MIN_TARGETS, A_LEVEL
 
-model_set = modelsets.get(profile)
+model_set = sets.get(profile)
 corpora = corpora or runs.corpora(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
 reference_runs = {corpus: runs.reference_runs(profile, corpus) for corpus in corpora}
 checkpoint_runs = {corpus: runs.checkpoint_runs(profile, corpus) for corpus in corpora}
-report.header(profile, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
+pages.header(profile, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
 families = list(runs.by_family(family_runs[corpora[0]]))
 
 
@@ -98,7 +103,7 @@ def panel_title(run, corpus):
 # every reference model, and shows how far RBP$_k$ moves between the two conventions: the largest
 # change over every $k$ from 1 to the vocabulary size, in absolute terms and in units of RBP$_k$'s
 # own binomial standard error $\sqrt{\mathrm{RBP}_k(1-\mathrm{RBP}_k)/n}$ on the model's $n$
-# tokens (`compare.convention_gap`); below one standard error, the choice moves no result by more
+# tokens (`metrics.convention_gap`); below one standard error, the choice moves no result by more
 # than its sampling noise. **Unless a figure says otherwise, this book uses paper A's eq. 3 (`ge`).**
 
 # %%
@@ -108,7 +113,7 @@ for corpus in corpora:
         rec = run.records
         rbp_ge = metrics.rbp(metrics.rank_1based(rec.gt, rec.ge, ties="ge"), ks)
         rbp_gt = metrics.rbp(metrics.rank_1based(rec.gt, rec.ge, ties="gt"), ks)
-        gap, gap_in_se = compare.convention_gap(rec.gt, rec.ge)
+        gap, gap_in_se = metrics.convention_gap(rec.gt, rec.ge)
         family, name = who(run)
         tie_rows.append({"corpus": corpus, "family": family, "model": name, "unit": unit_of(run), "targets": len(rec),
                          "tied targets (ge != gt)": int(np.count_nonzero(rec.ge != rec.gt)),
@@ -152,7 +157,7 @@ for ax, run in zip(axes.flat, panels):
         ax.axvspan(lo, hi, color="tab:red", alpha=0.25, label="probability bands" if i == 0 else None)
     ax.set(xscale="log", yscale="log", xlabel="probability of the correct token $p(t)$",
            ylabel="rank $R$ of the correct token (ge)", title=panel_title(run, corpora[0]))
-    ax.title.set_color(report.family_style(profile, run.family)["color"])
+    ax.title.set_color(plots.family_style(profile, run.family)["color"])
     fig.colorbar(mesh, ax=ax, label="targets")
     ax.legend(loc="upper right", fontsize=7)
 for ax in axes.flat[len(panels):]:
@@ -184,7 +189,7 @@ for corpus in corpora:
     for run in family_runs[corpus] + reference_runs[corpus]:
         rec = run.records
         rank = metrics.rank_1based(rec.gt, rec.ge)
-        per_band = rankdist.rank_counts_by_probability(rec.logp, rank, bands.ravel(), max_rank=10)[::2]
+        per_band = rank_models.rank_counts_by_probability(rec.logp, rank, bands.ravel(), max_rank=10)[::2]
         family, name = who(run)
         for centre, row in zip(A1_BAND_CENTRES, per_band):
             band_rows.append({"corpus": corpus, "family": family, "model": name, "unit": unit_of(run),
@@ -211,7 +216,7 @@ for row_axes, (family, name) in zip(axes, shown):
         for i, n in enumerate(rows["targets"]):
             ax.text(i, 1.01, f"n={n}", ha="center", fontsize=7)
         ax.set(title=f"{family}: {name}\n{corpus}", xlabel=f"$p(t)$ within {A1_BAND_HALF_WIDTH:.0%} of", ylim=(0, 1.12))
-        ax.title.set(fontsize=9, color=report.family_style(profile, None if family == "reference" else family)["color"])
+        ax.title.set(fontsize=9, color=plots.family_style(profile, None if family == "reference" else family)["color"])
     row_axes[0].set_ylabel("share of the band's targets")
 axes[0, -1].legend(fontsize=7, loc="lower right")
 fig.tight_layout()
@@ -274,33 +279,33 @@ for row_axes, k in zip(axes, shown_ks):
     for ax, corpus in zip(row_axes, corpora):
         here = points[points["corpus"] == corpus]
         for family in families:
-            look = report.family_style(profile, family)
+            look = plots.family_style(profile, family)
             mine = here[here["family"] == family]
             ck, final = mine[mine["kind"] == "checkpoint"], mine[mine["kind"] == "final"]
             ax.scatter(ck["p_A"], ck[f"RBP_{k}"], marker=look["marker"], facecolors="none",
                        edgecolors=look["color"], s=22)
             ax.scatter(final["p_A"], final[f"RBP_{k}"], marker=look["marker"], color=look["color"], s=30)
         ref = here[here["kind"] == "reference"]
-        ax.scatter(ref["p_A"], ref[f"RBP_{k}"], s=120, **report.family_style(profile, None))
+        ax.scatter(ref["p_A"], ref[f"RBP_{k}"], s=120, **plots.family_style(profile, None))
         ax.set(xscale="log", xlabel="$p_A$ (mean probability of the correct token)",
                ylabel=f"RBP$_{{{k}}}$ (ge)", title=f"RBP$_{{{k}}}$ against $p_A$, {corpus}")
-handles = [Line2D([], [], ls="none", **report.family_style(profile, family), label=f"{family}, final models")
+handles = [Line2D([], [], ls="none", **plots.family_style(profile, family), label=f"{family}, final models")
            for family in families]
 handles += [Line2D([], [], ls="none", marker="o", markerfacecolor="none", markeredgecolor="grey",
                    color="grey", label="open: training checkpoints")]
 if len(points[points["kind"] == "reference"]):
-    handles += [Line2D([], [], ls="none", markersize=12, **report.family_style(profile, None),
+    handles += [Line2D([], [], ls="none", markersize=12, **plots.family_style(profile, None),
                        label="reference model (outside the families)")]
 axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
 plt.show()
 
 # %%
-display(Markdown(report.token_requirement(
+display(Markdown(pages.token_requirement(
     {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora},
     "Tokens per point of the figure above, final and reference models")))
 if any(checkpoint_runs.values()):
-    display(Markdown(report.token_requirement({corpus: checkpoint_runs[corpus] for corpus in corpora
+    display(Markdown(pages.token_requirement({corpus: checkpoint_runs[corpus] for corpus in corpora
                                                if checkpoint_runs[corpus]},
                                               "Tokens per point of the figure above, checkpoints")))
 
@@ -321,7 +326,7 @@ if any(checkpoint_runs.values()):
 # both exclude zero, with opposite signs. Each model's tokens are resampled the set's `n_boot`
 # times (`bootstrap.resample`), and an interval is the measured difference $\pm z$ standard
 # deviations of its replicates, $z$ the normal quantile of the 95% level (`bootstrap.interval`,
-# used by `compare.discordant_pairs`), so a disagreement must stand out of the token-sampling
+# used by `bootstrap.discordant_pairs`), so a disagreement must stand out of the token-sampling
 # noise, with no margin to choose.
 
 # %%
@@ -350,7 +355,7 @@ for corpus in corpora:
     samples = [{"p": np.exp(run.records.logp.astype(np.float64)),
                 "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in finals]
     values = np.array([p_a_and_top1(sample) for sample in samples])
-    found = compare.discordant_pairs(values, bootstrap.resample(samples, p_a_and_top1, model_set.n_boot), A_LEVEL)
+    found = bootstrap.discordant_pairs(values, bootstrap.resample(samples, p_a_and_top1, model_set.n_boot), A_LEVEL)
     tau = kendalltau(values[:, 0], values[:, 1]).statistic if (np.ptp(values, axis=0) > 0).all() else np.nan
     final_pairs[corpus] = {"models": len(finals), "pairs": len(finals) * (len(finals) - 1) // 2, "found": found,
                            "tau": tau}
@@ -398,7 +403,7 @@ if first_refs:
     display(side.style.hide(axis="index").format(precision=4))
 else:
     display(Markdown(f"Model set `{model_set.name}` has no reference model, so there is nothing to show here; "
-                     "a model set lists one under `[[references]]` (see `rankscale.modelsets`)."))
+                     "a model set lists one under `[[references]]` (see `rankscale.sets.builtin`)."))
 
 # %% [markdown]
 # **Table A1.1.** (Where the set has reference models.) $p_A$, cross-entropy and RBP$_k$ (`ge`)
@@ -414,7 +419,7 @@ else:
 # ranks (`gt`); the released numbers are the paper's, not recomputed here.
 
 # %%
-released = report.reference_table("rbp_released_gpt2_wikipedia")
+released = pages.reference_table("rbp_released_gpt2_wikipedia")
 released_models = set(released["model"])
 
 
@@ -443,7 +448,7 @@ if mine:
                          **{f"RBP_{k}": v for k, v in zip((1, 10, 100, 1000), rbp_here)}})
     display(pd.DataFrame(rows).astype({"targets": "Int64"}).style.hide(axis="index").format(precision=4, na_rep="-"))
 else:
-    would = [name for name, s in modelsets.BUILT_IN.items() if evaluates_released(s)]
+    would = [name for name, s in builtin.BUILT_IN.items() if evaluates_released(s)]
     display(Markdown(
         f"This run does not evaluate {' or '.join(f'`{m}`' for m in sorted(released_models))} on the "
         f"`{released_corpus}` corpus, so paper A's released values are not shown; the model sets "
@@ -467,7 +472,7 @@ else:
 # - A1.3 asks that the two conventions move no RBP$_k$ by more than its own standard error.
 
 # %%
-band_units = {f"{corpus}/{unit}": compare.both_outcomes(rows["rank 1"], rows["targets"], A1_BAND_MIN_TARGETS,
+band_units = {f"{corpus}/{unit}": metrics.both_outcomes(rows["rank 1"], rows["targets"], A1_BAND_MIN_TARGETS,
                                                         A1_BAND_MIN_SHARE)
               for (corpus, unit), rows in band.groupby(["corpus", "unit"], sort=False)}
 same_p = claims.judge(
@@ -502,4 +507,4 @@ conventions = claims.judge(
     + ("" if (by_unit["worst"] <= 1).all() else
        "; above one standard error: " + ", ".join(f"{c}/{u}" for (c, u), row in by_unit.iterrows() if row.worst > 1)))
 
-verdicts = report.verdict_table("A1", [same_p, disagree, conventions])
+verdicts = pages.verdict_table("A1", [same_p, disagree, conventions])

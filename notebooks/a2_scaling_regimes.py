@@ -49,18 +49,23 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import bootstrap, claims, compare, fit, modelsets, metrics, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, fit, metrics
+from rankscale.book import pages, plots
+from rankscale.claims import base
+from rankscale.records import runs
 from rankscale.claims import (A2_LARGE_KS, A2_MIN_R2, A2_MODERATE_KS, A2_MODERATE_R2, A_LEVEL, MIN_SIZES,
                               PAPER_A_VOCAB, scaled_k)
-from rankscale.registry import REGISTRY
+from rankscale.sets.registry import REGISTRY
 
-model_set = modelsets.get(profile)
+model_set = sets.get(profile)
 corpora = corpora or runs.corpora(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-report.header(profile, family_runs)
+pages.header(profile, family_runs)
 groups = runs.by_family(family_runs[corpora[0]])
 families = list(groups)
-usable, unusable = report.fittable(family_runs[corpora[0]], MIN_SIZES)
+usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
 vocab = {family: min(run.vocab_size for run in members) for family, members in groups.items()}
 small_k = 1
 # the moderate k at the paper's fraction of each family's vocabulary, and the large k (only ever scaled)
@@ -82,10 +87,10 @@ display(Markdown("Vocabulary sizes and the $k$ of each regime: " + "; ".join(
 
 # %% [markdown]
 # For every corpus, family and $k$ of the three regimes: $-\log \mathrm{RBP}_k$ of each model, and
-# the least-squares line through the points on log-log axes (`rankscale.fit.bootstrap`, which
+# the least-squares line through the points on log-log axes (`rankscale.analysis.fit.bootstrap`, which
 # also refits every line on the set's `n_boot` resamples of each model's tokens). An interval
 # of slope or $R^2$ is the fitted value $\pm z$ standard deviations of its refits, $z$ the normal
-# quantile of the 95% level (`rankscale.bootstrap.interval`); the verdicts use these intervals.
+# quantile of the 95% level (`rankscale.analysis.bootstrap.interval`); the verdicts use these intervals.
 # A line cannot be fitted where some model has every target in its top $k$ (RBP$_k$ = 1, so
 # $-\log \mathrm{RBP}_k = 0$ has no logarithm); the table says so where it happens.
 
@@ -98,8 +103,8 @@ for corpus in corpora:
             continue
         ks = sorted({small_k, *A2_MODERATE_KS, *moderate_scaled[family], *large_ks[family]})
         samples = [{"rank": metrics.rank_1based(run.records.gt, run.records.ge)} for run in members]
-        b = fit.bootstrap(sizes, samples, lambda sample: compare.neg_log_rbp(sample["rank"], ks), model_set.n_boot)
-        full = np.array([compare.neg_log_rbp(sample["rank"], ks) for sample in samples]).T  # (k, model)
+        b = fit.bootstrap(sizes, samples, lambda sample: metrics.neg_log_rbp(sample["rank"], ks), model_set.n_boot)
+        full = np.array([metrics.neg_log_rbp(sample["rank"], ks) for sample in samples]).T  # (k, model)
         boots[corpus, family] = {k: (b.slopes[i], b.r2[i]) for i, k in enumerate(ks)}
         for i, k in enumerate(ks):
             f = fits[corpus, family, k] = b.points[i]
@@ -133,7 +138,7 @@ def plot_regime(ks_of, title):
                 f = fits[corpus, family, k]
                 label = (f"{family}, k={k}: slope {f.slope:.3f}, $R^2$={f.r2:.3f}" if f
                          else f"{family}, k={k}: not fittable")
-                report.size_plot(ax, profile, family, sizes_of[corpus, family], values[corpus, family, k], f,
+                plots.size_plot(ax, profile, family, sizes_of[corpus, family], values[corpus, family, k], f,
                                  label=label, alpha=1.0 - 0.55 * i / max(1, len(ks) - 1))
         ax.set(title=corpus, xlabel="non-embedding parameters $S$")
         ax.xaxis.set_minor_formatter(plt.NullFormatter())
@@ -146,7 +151,7 @@ def plot_regime(ks_of, title):
 
 def tokens_per_point():
     """Paper A's appendix-A requirement, for the figure above (every figure of this chapter plots every run)."""
-    display(Markdown(report.token_requirement(family_runs, "Tokens per point of the figure above")))
+    display(Markdown(pages.token_requirement(family_runs, "Tokens per point of the figure above")))
 
 
 # %% [markdown]
@@ -239,13 +244,13 @@ table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}",
 # pass the same rule; the paper does not tabulate $k$ = 50 or its large-$k$ fits.
 
 # %%
-paper = report.reference_table("rbp_paper_table1")
+paper = pages.reference_table("rbp_paper_table1")
 units = [(c, fam) for c in corpora for fam in usable]
 left_out = f"; left out: {'; '.join(unusable)}" if unusable else ""
 why_not = f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
 
 
-law = compare.falling_law
+law = fit.falling_law
 
 
 def r2_interval(c, fam, k):
@@ -349,4 +354,4 @@ verdicts.append(claims.judge(
              for c, fam in units},
     "; ".join(scatter_text(c, fam) for c, fam in units) + left_out, why_not=why_not))
 
-verdicts = report.verdict_table("A2", verdicts)
+verdicts = pages.verdict_table("A2", verdicts)

@@ -28,8 +28,8 @@
 # its own log-spaced grid of $k$, from 1 to its vocabulary size. Ranks follow paper A's eq. 3
 # (`ge` convention). Every fit gets bootstrap intervals: the evaluation tokens of each model are
 # resampled with replacement, every fit (CE and each $k$) is repeated on the same resample
-# (`rankscale.fit.bootstrap`), and an interval is the fitted value $\pm z$ standard deviations
-# of its refits, $z$ the normal quantile of the 95% level (`rankscale.bootstrap.interval`).
+# (`rankscale.analysis.fit.bootstrap`), and an interval is the fitted value $\pm z$ standard deviations
+# of its refits, $z$ the normal quantile of the 95% level (`rankscale.analysis.bootstrap.interval`).
 # Because every replicate refits CE and all $k$ together, differences between them (an exponent
 # at $k = 100$ minus the one at $k = 1$, an $R^2$ minus CE's) get intervals of their own, which
 # the verdicts use. Resampling single tokens ignores that neighbouring tokens are correlated, so
@@ -55,21 +55,26 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
-from rankscale import bootstrap, claims, compare, fit, metrics, modelsets, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, fit, metrics
+from rankscale.book import pages, plots
+from rankscale.claims import base
+from rankscale.records import runs
 from rankscale.claims import (A3_ALPHA_K1_BELOW, A3_ALPHA_K100_BAND, A3_EXPONENT_KS, A3_LARGE_FRACTION, A3_MIN_R2,
                               A3_N_K, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, A3_RATIO_BAND, A_LEVEL,
                               MIN_SIZES, PAPER_A_VOCAB, scaled_k)
 from rankscale.corpora import HUB_DATASETS
 
-model_set = modelsets.get(profile)
+model_set = sets.get(profile)
 n_boot = model_set.n_boot
 corpora = corpora or runs.corpora(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-report.header(profile, family_runs)
+pages.header(profile, family_runs)
 groups = runs.by_family(family_runs[corpora[0]])
 families = list(groups)
-usable, unusable = report.fittable(family_runs[corpora[0]], MIN_SIZES)
-fitted_families = list(report.fittable(family_runs[corpora[0]], 2)[0])  # a line needs two sizes
+usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
+fitted_families = list(base.fittable(family_runs[corpora[0]], 2)[0])  # a line needs two sizes
 n_sizes = {family: len(np.unique(runs.sizes(members))) for family, members in groups.items()}
 # per family: the vocabulary (the smallest of its models'), the k grid and the k of Table 1 below it
 vocab = {family: min(run.vocab_size for run in members) for family, members in groups.items()}
@@ -81,7 +86,7 @@ all_ks = {family: metrics.k_grid(v, A3_N_K, extra=[*table_ks_here[family], *A3_E
                                                          k_hi_scaled[family]])
           for family, v in vocab.items()}
 scaled_r2_k = {family: A3_R2_BOUND_K * v / PAPER_A_VOCAB for family, v in vocab.items()}
-paper = report.reference_table("rbp_paper_table1")
+paper = pages.reference_table("rbp_paper_table1")
 paper_families = list(dict.fromkeys(paper["family"]))
 
 
@@ -92,7 +97,7 @@ def paper_dataset(corpus):
 
 def ce_and_neg_log_rbp(sample, ks):
     """CE, then -log RBP_k for each k: one replicate's entries, fitted together."""
-    return np.concatenate([[metrics.cross_entropy(sample["logp"])], compare.neg_log_rbp(sample["rank"], ks)])
+    return np.concatenate([[metrics.cross_entropy(sample["logp"])], metrics.neg_log_rbp(sample["rank"], ks)])
 
 
 def with_interval(point, slopes):
@@ -152,7 +157,7 @@ display(Markdown(
 corpus_styles = ["-", "--", ":", "-."]
 fig, (ax_r2, ax_alpha) = plt.subplots(1, 2, figsize=(13, 4.6))
 for family in fitted_families:
-    look = report.family_style(profile, family)
+    look = plots.family_style(profile, family)
     for i, corpus in enumerate(corpora):
         line = {"ls": corpus_styles[i % len(corpus_styles)], "color": look["color"], "marker": look["marker"], "ms": 3}
         ks_fit = [k for k in k_grid[family] if fits[corpus, family][k] is not None]
@@ -166,7 +171,7 @@ for family in fitted_families:
         ax_alpha.plot(frac, alpha, **line, alpha=1.0 if family in usable else 0.5)
         ax_alpha.fill_between(frac, lo, hi, color=look["color"], alpha=0.12)
 in_paper = [family for family in families if family in paper_families]
-drawn = [(family, report.family_style(profile, family)["color"], vocab[family]) for family in in_paper] or [
+drawn = [(family, plots.family_style(profile, family)["color"], vocab[family]) for family in in_paper] or [
     (analogue_family, "grey", PAPER_A_VOCAB)]
 for family, color, v in drawn:
     rows = paper[(paper["family"] == family) & paper["k"].notna() & (paper["k"] < v)]
@@ -181,7 +186,7 @@ for ax in (ax_r2, ax_alpha):
 ax_r2.axhline(A3_MIN_R2, color="k", lw=0.5)
 ax_r2.set(ylabel="$R^2$ of the log-log fit", title="fit quality (paper A, Fig. 6a)")
 ax_alpha.set(ylabel=r"exponent $\alpha$ = -slope", title=f"exponent with {A_LEVEL:.0%} bootstrap band (Fig. 6b)")
-handles = [Line2D([], [], ls="-", **report.family_style(profile, family),
+handles = [Line2D([], [], ls="-", **plots.family_style(profile, family),
                   label=family + ("" if family in usable else f" (exponent only: fewer than {MIN_SIZES} sizes)"))
            for family in fitted_families]
 handles += [Line2D([], [], ls=corpus_styles[i % len(corpus_styles)], color="grey", label=corpus)
@@ -196,7 +201,7 @@ fig.tight_layout()
 plt.show()
 
 # %%
-display(Markdown(report.token_requirement(family_runs, "Tokens per point of the figure above")))
+display(Markdown(pages.token_requirement(family_runs, "Tokens per point of the figure above")))
 
 # %% [markdown]
 # ## Table 1 in the paper's layout
@@ -348,9 +353,9 @@ ratios.style.hide(axis="index").format(precision=3, na_rep="-")
 # straight line through it reports a smaller exponent; two metrics with floors of different
 # weight then get different exponents even if the reducible parts shrink alike. This is this
 # book's conjecture, not the paper's. It is tested by fitting $L = E + A S^{-\alpha}$ to CE and to
-# $-\log \mathrm{RBP}_1$ (`rankscale.fit.fit_offset_power_law`, scipy least squares; three
+# $-\log \mathrm{RBP}_1$ (`rankscale.analysis.fit.fit_offset_power_law`, scipy least squares; three
 # parameters, so families with at least four sizes) on the full sample and on every bootstrap
-# replicate (`rankscale.compare.offset_bootstrap`), and asking whether the two exponents then
+# replicate (`rankscale.analysis.fit.offset_bootstrap`), and asking whether the two exponents then
 # agree (A3.7 below). With four sizes a three-parameter fit keeps a single degree of freedom, and
 # the bootstrap resamples tokens, not the choice of sizes: its interval shows how the fit moves
 # with the evaluation sample, not how it would move with other models, so a decisive interval on
@@ -362,8 +367,8 @@ offsets = {}
 for c, fam in offset_units:
     b, sizes = boots[c, fam], runs.sizes(groups[fam])
     i1 = entry(fam, 1)
-    offsets[c, fam] = (compare.offset_bootstrap(sizes, full_values[c, fam][0], b.values[0]),
-                       compare.offset_bootstrap(sizes, full_values[c, fam][i1], b.values[i1]))
+    offsets[c, fam] = (fit.offset_bootstrap(sizes, full_values[c, fam][0], b.values[0]),
+                       fit.offset_bootstrap(sizes, full_values[c, fam][i1], b.values[i1]))
 
 
 def offset_ratio(c, fam):
@@ -436,7 +441,7 @@ def bound_text(c, fam):
 paper_small = paper[paper["k"] < A3_R2_BOUND_K].groupby(["dataset", "family"]).apply(
     lambda g: bool(((g["r2"] >= A3_MIN_R2) & (g["slope"] < 0)).all()), include_groups=False)
 verdicts = [claims.judge(
-    "A3.1", {f"{c}/{fam}": all(compare.falling_law(fits[c, fam][k], A3_MIN_R2) for k in small[fam])
+    "A3.1", {f"{c}/{fam}": all(fit.falling_law(fits[c, fam][k], A3_MIN_R2) for k in small[fam])
              for c, fam in units},
     "; ".join(bound_text(c, fam) for c, fam in units) + left_out,
     paper=f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k); Table 1 (k = 1-500): {int(paper_small.sum())} of "
@@ -589,4 +594,4 @@ verdicts.append(claims.judge(
                                                                   and offset_units else ""),
     why_not=f"no family has {A3_OFFSET_MIN_SIZES} or more sizes ({'; '.join(too_few)})"))
 
-verdicts = report.verdict_table("A3", verdicts)
+verdicts = pages.verdict_table("A3", verdicts)

@@ -28,7 +28,7 @@
 #
 # This chapter measures $p_{N,k}$ directly: the fraction of all runs of $N$ consecutive targets
 # (inside one evaluation window, sliding by one token) whose targets are all in the top $k$
-# (`rankscale.emergence.window_runs`, which counts them window by window). That tests the law and,
+# (`rankscale.analysis.emergence.window_runs`, which counts them window by window). That tests the law and,
 # separately, the independence assumption behind eq. 6. Ranks follow paper A's eq. 3 (`ge`
 # convention).
 #
@@ -40,7 +40,7 @@
 # never complete and thresholds at or above the small ladders' vocabularies, so the grid is
 # smaller. Verdicts that compare slopes or ratios use bootstrap intervals that resample whole
 # evaluation windows, because successes of neighbouring targets cluster; each interval is the
-# measured value plus or minus 1.96 standard deviations of its replicates (`rankscale.bootstrap`).
+# measured value plus or minus 1.96 standard deviations of its replicates (`rankscale.analysis.bootstrap`).
 
 # %% tags=["parameters"]
 profile = "tiny"
@@ -54,17 +54,22 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
-from rankscale import bootstrap, claims, emergence, fit, metrics, modelsets, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, emergence, fit, metrics
+from rankscale.book import pages, plots
+from rankscale.claims import base
+from rankscale.records import runs
 from rankscale.claims import A4_KS as ks
 from rankscale.claims import A4_LEVEL, A4_MIN_R2, A4_SHARPER, A4_TRANSITION, MIN_SIZES
 from rankscale.claims import A4_WINDOW_LENGTHS as window_lengths
 
 corpora = corpora or runs.corpora(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-report.header(profile, family_runs)
+pages.header(profile, family_runs)
 families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = report.fittable(family_runs[corpora[0]], MIN_SIZES)
-n_boot = modelsets.get(profile).n_boot
+usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
+n_boot = sets.get(profile).n_boot
 rows, counted, boot = [], {}, {}  # boot[corpus, family]: (n_boot, models, N, k) p_{N,k} on resampled windows
 for corpus, corpus_runs in family_runs.items():
     for run in corpus_runs:
@@ -127,19 +132,19 @@ for row, corpus in zip(axes, corpora):
             law = token_laws[corpus, family, k]
             for n in window_lengths:
                 pts = sel[sel["N"] == n]
-                report.size_plot(ax, profile, family, pts["S"], pts["-log measured"],
+                plots.size_plot(ax, profile, family, pts["S"], pts["-log measured"],
                                  sequence_fits[corpus, family, k, n], alpha=shade[n])
                 if law:
                     grid = np.geomspace(pts["S"].min(), pts["S"].max(), 50)
                     ax.plot(grid, n * law.predict(grid), "--", lw=1, alpha=0.6 * shade[n],
-                            color=report.family_style(profile, family)["color"])
+                            color=plots.family_style(profile, family)["color"])
         ax.set(title=f"{corpus}, k = {k}")
         ax.xaxis.set_minor_formatter(plt.NullFormatter())
 for ax in axes[-1]:
     ax.set_xlabel("non-embedding parameters $S$")
 for ax in axes[:, 0]:
     ax.set_ylabel(r"$-\log p_{N,k}$ (ge)")
-legend = ([Line2D([], [], linestyle="none", label=family, **report.family_style(profile, family))
+legend = ([Line2D([], [], linestyle="none", label=family, **plots.family_style(profile, family))
            for family in families]
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths]
           + [Line2D([], [], color="grey", ls="--", label="eq. 7: N × token-level fit")])
@@ -154,7 +159,7 @@ plt.show()
 # resample for every $N$, so the difference is paired; `emergence.slope_gaps`):
 
 # %%
-display(Markdown(report.token_requirement(family_runs, "{numref}`fig-a4-error`")))
+display(Markdown(pages.token_requirement(family_runs, "{numref}`fig-a4-error`")))
 gaps = {}
 for c in corpora:
     for fam, members in runs.by_family(family_runs[c]).items():
@@ -194,14 +199,14 @@ for ax, k in zip(axes[0], ks):
         members = [run.name for run in runs.by_family(family_runs[corpus])[family]]
         i = members.index(model)
         ax.plot(sel["N"], sel["-log measured / (N * -log RBP_k)"], marker=markers[corpus], ms=4, lw=1,
-                color=report.family_style(profile, family)["color"], alpha=0.35 + 0.65 * (i + 1) / len(members))
+                color=plots.family_style(profile, family)["color"], alpha=0.35 + 0.65 * (i + 1) / len(members))
     ax.axhline(1, color="k", lw=0.8)
     ax.set(xscale="log", xlim=(window_lengths[1] / 1.3, window_lengths[-1] * 1.3), xlabel="run length $N$",
            title=f"k = {k}")
     ax.set_xticks(window_lengths[1:], [str(n) for n in window_lengths[1:]])
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
 axes[0, 0].set_ylabel(r"$-\log p_{N,k}$ measured / $N(-\log \mathrm{RBP}_k)$")
-legend = ([Line2D([], [], color=report.family_style(profile, family)["color"], label=family) for family in families]
+legend = ([Line2D([], [], color=plots.family_style(profile, family)["color"], label=family) for family in families]
           + [Line2D([], [], color="grey", marker=markers[c], linestyle="none", label=c) for c in corpora])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
@@ -215,7 +220,7 @@ plt.show()
 # resample).
 
 # %%
-display(Markdown(report.token_requirement(family_runs, "{numref}`fig-a4-independence`")))
+display(Markdown(pages.token_requirement(family_runs, "{numref}`fig-a4-independence`")))
 amplification = []
 for c in corpora:
     for fam, members in runs.by_family(family_runs[c]).items():
@@ -266,7 +271,7 @@ for ax, k in zip(axes[0], ks):
     ax.set(title=f"{corpus}, k = {k}" + ("" if falling else ": no falling token-level law"))
     for family in falling:
         law, sizes = token_laws[corpus, family, k], sizes_of[corpus, family]
-        color = report.family_style(profile, family)["color"]
+        color = plots.family_style(profile, family)["color"]
         ax.axvspan(np.log10(sizes.min()), np.log10(sizes.max()), color=color, alpha=0.12)
         lo = fit.size_for_window_success(law, window_lengths[0], 0.01)
         hi = fit.size_for_window_success(law, window_lengths[-1], 0.99)
@@ -279,10 +284,10 @@ for ax, k in zip(axes[0], ks):
             pts = success[(success["corpus"] == corpus) & (success["family"] == family) & (success["k"] == k)
                           & (success["N"] == n)]
             ax.plot(np.log10(pts["S"]), pts["measured p_Nk"], linestyle="none", ms=3, alpha=shade[n],
-                    **report.family_style(profile, family))
+                    **plots.family_style(profile, family))
     ax.set(xlabel=r"$\log_{10}$ non-embedding parameters $S$ (extrapolated)")
 axes[0, 0].set_ylabel("$p_{N,k}$ (linear axis)")
-legend = ([Line2D([], [], label=family, **report.family_style(profile, family)) for family in families]
+legend = ([Line2D([], [], label=family, **plots.family_style(profile, family)) for family in families]
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
@@ -297,7 +302,7 @@ plt.show()
 # proportion to $N^{1/\alpha}$, because the whole curve moves to larger sizes.
 
 # %%
-display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a4-curves`")))
+display(Markdown(pages.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a4-curves`")))
 widths[widths["corpus"] == corpus].style.hide(axis="index").format(
     {"alpha": "{:.3f}", "width (decades of S)": "{:.2f}", f"S at p={A4_TRANSITION[0]}": "{:.3g}",
      f"S at p={A4_TRANSITION[1]}": "{:.3g}"})
@@ -379,4 +384,4 @@ verdicts = [
                                               if len(corpora) > 1 else ""),
                  why_not="no family has a falling token-level law"),
 ]
-table = report.verdict_table("A4", verdicts)
+table = pages.verdict_table("A4", verdicts)

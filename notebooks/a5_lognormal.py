@@ -72,11 +72,16 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from scipy.special import logsumexp
 
-from rankscale import appendix_c, bootstrap, claims, fit, metrics, modelsets, rankmodels, rankstats, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
+from rankscale.book import pages, plots
+from rankscale.claims import base
+from rankscale.records import runs
 from rankscale.claims import (A5_APPROX_TOLERANCE, A5_DOMINANCE_MUS, A5_LEVEL, A5_MAX_KS, A5_MIN_R2,
                               A5_NEARLY_IDENTICAL, A5_VUONG_P, MIN_SIZES)
 
-FORMS = rankmodels.FORMS
+FORMS = rank_models.FORMS
 LABEL = {"powerlaw": "authors' fit (powerlaw package)", "1..inf": "eq. 10 as written (1..∞)",
          "1..V": "eq. 10 over 1..V"}
 SHORT = {"powerlaw": "authors'", "1..inf": "eq. 10", "1..V": "1..V"}
@@ -85,17 +90,17 @@ LINE = {"powerlaw": "-", "1..inf": "--", "1..V": ":"}
 corpora = corpora or runs.corpora(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
 reference_runs = {corpus: runs.reference_runs(profile, corpus) for corpus in corpora}
-report.header(profile, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
+pages.header(profile, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
 families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = report.fittable(family_runs[corpora[0]], MIN_SIZES)
-n_boot = modelsets.get(profile).n_boot
+usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
+n_boot = sets.get(profile).n_boot
 rank_models, boots, model_rows, fit_rows = {}, {}, [], []
 for corpus in corpora:
     ranks = {}
     for run in family_runs[corpus] + reference_runs[corpus]:
         key = (corpus, run.family, run.name)
         rank = ranks[key] = metrics.rank_1based(run.records.gt, run.records.ge)
-        m = rank_models[key] = rankmodels.fit_rank_models(rank, run.vocab_size)  # each over its own vocabulary
+        m = rank_models[key] = rank_models.fit_rank_models(rank, run.vocab_size)  # each over its own vocabulary
         base = {"corpus": corpus, "family": run.family or "reference", "model": run.name, "S": run.non_embedding,
                 "V": run.vocab_size}
         model_rows.append({**base, "tokens": len(rank), "CE measured": metrics.cross_entropy(run.records.logp),
@@ -115,7 +120,7 @@ for corpus in corpora:
     for family, members in runs.by_family(family_runs[corpus]).items():  # one resample of the text per family
         keys = [(corpus, family, run.name) for run in members]
         samples = [{"rank": ranks[key], "logp": run.records.logp} for key, run in zip(keys, members)]
-        boots.update(zip(keys, rankmodels.bootstrap_rank_models([rank_models[key] for key in keys], samples, n_boot)))
+        boots.update(zip(keys, rank_models.bootstrap_rank_models([rank_models[key] for key in keys], samples, n_boot)))
 models_table = pd.DataFrame(model_rows)
 fits_table = pd.DataFrame(fit_rows)
 family_fits = fits_table[fits_table["family"] != "reference"]
@@ -142,9 +147,9 @@ def draw_ranks(ax, corpus, run):
     and the power law over 1..V."""
     m = rank_models[corpus, run.family, run.name]
     r = np.arange(1, run.vocab_size + 1)
-    centres, freq = rankstats.log_binned_frequency(m.counts, n_bins)
+    centres, freq = rank_models.log_binned_frequency(m.counts, n_bins)
     ax.plot(centres, freq, linestyle="none", ms=4, label="measured (log bins)",
-            **report.family_style(profile, run.family))
+            **plots.family_style(profile, run.family))
     for form in FORMS:
         f = m.forms[form]
         ax.plot(r, np.exp(f.fit.log_pmf()), color="0.15", ls=LINE[form], lw=1, label=fit_label(form, f))
@@ -197,7 +202,7 @@ plt.show()
 # fitted distribution on ranks the vocabulary does not have:
 
 # %%
-display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-ranks`")))
+display(Markdown(pages.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-ranks`")))
 fits_table[["corpus", "family", "model", "V", "fit", "mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z",
             "Vuong p", "KS lognormal", "KS power law", "degenerate"]].style.hide(axis="index").format(
     precision=3, subset=["mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z", "KS lognormal", "KS power law"]
@@ -240,11 +245,11 @@ if references:
         ax = ax_row[-1]
         for family, members in by_family.items():
             largest = members[-1]
-            centres, freq = rankstats.log_binned_frequency(rank_models[corpus, family, largest.name].counts, n_bins)
+            centres, freq = rank_models.log_binned_frequency(rank_models[corpus, family, largest.name].counts, n_bins)
             ax.plot(centres, freq, "-", lw=0.8, ms=3, label=f"{family}: {largest.name}",
-                    **report.family_style(profile, family))
-        centres, freq = rankstats.log_binned_frequency(rank_models[corpus, None, run.name].counts, n_bins)
-        ax.plot(centres, freq, "-", lw=0.8, ms=5, label=f"reference: {run.name}", **report.family_style(profile, None))
+                    **plots.family_style(profile, family))
+        centres, freq = rank_models.log_binned_frequency(rank_models[corpus, None, run.name].counts, n_bins)
+        ax.plot(centres, freq, "-", lw=0.8, ms=5, label=f"reference: {run.name}", **plots.family_style(profile, None))
         ax.set(xscale="log", yscale="log", xlabel="rank $r$ (ge)")
         ax.set_title(f"measured, {corpus}: reference and each family's largest model", fontsize=8)
         ax.legend(fontsize=6, loc="lower left")
@@ -260,7 +265,7 @@ def span(values, fmt):
 
 
 if references:
-    display(Markdown(report.token_requirement(reference_runs, "{numref}`fig-a5-reference`")))
+    display(Markdown(pages.token_requirement(reference_runs, "{numref}`fig-a5-reference`")))
     lines = []
     for form in FORMS:
         sel = reference_fits[reference_fits["fit"] == form]
@@ -283,14 +288,14 @@ if references:
 # The conjecture needs $\mu$ and $\sigma$ to change smoothly with size. Appendix C says $\sigma$
 # grows only mildly while $|\mu|$ grows, and the review version states that $\mu/\sigma$ changes
 # roughly linearly; since $\mu/\sigma$ can change sign, it is fitted here against $\ln S$
-# (`rankscale.fit.fit_semilog`), one line per family. {numref}`fig-a5-parameters` shows the
+# (`rankscale.analysis.fit.fit_semilog`), one line per family. {numref}`fig-a5-parameters` shows the
 # first corpus, one row per fit; the verdicts use the authors' fit, the one behind the paper's
 # figure. Reference models have no place on these size axes and are left out. For comparison,
 # the authors' own fits to Pythia on Wikipedia (their code's `simulate.py`,
 # `rankscale/reference`), the paper's values:
 
 # %%
-pythia = report.reference_table("rbp_authors_pythia_lognormal")
+pythia = pages.reference_table("rbp_authors_pythia_lognormal")
 pythia_sizes = pythia["non_embedding_params"].to_numpy(float)
 pythia_ratio = fit.fit_semilog(pythia_sizes, pythia["mu"] / pythia["sigma"])
 pythia_mu, pythia_sigma = fit.fit_semilog(pythia_sizes, pythia["mu"]), fit.fit_semilog(pythia_sizes, pythia["sigma"])
@@ -315,7 +320,7 @@ def family_fit_rows(form, c, family):
 fig, axes = plt.subplots(len(FORMS), 3, figsize=(13, 3.2 * len(FORMS)), squeeze=False)
 for row, form in zip(axes, FORMS):
     for family in families:
-        sel, look = family_fit_rows(form, corpus, family), report.family_style(profile, family)
+        sel, look = family_fit_rows(form, corpus, family), plots.family_style(profile, family)
         row[0].plot(sel["S"], sel["mu"], "-", lw=1, label=family, **look)
         row[1].plot(sel["S"], sel["sigma"], "-", lw=1, label=family, **look)
         label = family
@@ -342,7 +347,7 @@ plt.show()
 # plus or minus 1.96 standard deviations of its replicates):
 
 # %%
-display(Markdown(report.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-parameters`")))
+display(Markdown(pages.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-parameters`")))
 
 
 def family_replicates(c, family, pick):
@@ -401,7 +406,7 @@ for row, form in zip(axes, FORMS):
         for family in families + (["reference"] if len(reference_fits) else []):
             sel = sel_form[sel_form["family"] == family]
             ax.plot(sel[measured], sel[predicted], linestyle="none", ms=5,
-                    **report.family_style(profile, None if family == "reference" else family))
+                    **plots.family_style(profile, None if family == "reference" else family))
         values = joined[[measured, predicted]].to_numpy()
         values = values[np.isfinite(values)]
         lims = [values.min() * 0.95, values.max() * 1.05]
@@ -409,9 +414,9 @@ for row, form in zip(axes, FORMS):
         ax.set(xlim=lims, ylim=lims, xlabel=f"{measured} (nats)", ylabel=f"predicted, {SHORT[form]} (nats)",
                title=f"{measured.replace(' measured', '')}: {LABEL[form]}")
         ax.title.set_fontsize(8)
-legend = [Line2D([], [], linestyle="none", label=family, **report.family_style(profile, family)) for family in families]
+legend = [Line2D([], [], linestyle="none", label=family, **plots.family_style(profile, family)) for family in families]
 if len(reference_fits):
-    legend.append(Line2D([], [], linestyle="none", label="reference", **report.family_style(profile, None)))
+    legend.append(Line2D([], [], linestyle="none", label="reference", **plots.family_style(profile, None)))
 axes[0, 0].legend(handles=legend, fontsize=6)
 fig.tight_layout()
 plt.show()
@@ -457,7 +462,7 @@ for row, c in zip(axes, corpora):
             for i, (label, alpha) in enumerate((("CE", 1.0), ("-log p_1" if version != "measured" else "-log RBP_1",
                                                                0.45))):
                 f = law_fits[c, family, version, i]
-                report.size_plot(ax, profile, family, sizes, values[:, i], f, alpha=alpha,
+                plots.size_plot(ax, profile, family, sizes, values[:, i], f, alpha=alpha,
                                  label=f"{family}, {label}" + (f": {f.slope:.3f}" if f else ""))
         ax.set(title=f"{c}: " + ("measured" if version == "measured" else f"predicted, {SHORT[version]}"))
         ax.xaxis.set_minor_formatter(plt.NullFormatter())
@@ -471,12 +476,12 @@ plt.show()
 
 # %% [markdown]
 # The slopes, with the ratio of the two slopes and the ratio of each predicted slope to the
-# measured one (`rankmodels.exponent_ratio`), each with its bootstrap interval: the ratio plus or
+# measured one (`rank_models.exponent_ratio`), each with its bootstrap interval: the ratio plus or
 # minus 1.96 standard deviations of its replicates, the same resample for measured and predicted
 # values, so the ratios are paired.
 
 # %%
-display(Markdown(report.token_requirement(family_runs, "{numref}`fig-a5-laws`")))
+display(Markdown(pages.token_requirement(family_runs, "{numref}`fig-a5-laws`")))
 
 
 def replicate_values(c, family, version):
@@ -499,7 +504,7 @@ for c in corpora:
         for version in versions:
             ce, p1 = law_fits[c, family, version, 0], law_fits[c, family, version, 1]
             values, boot = version_values(c, family, version)[1], replicate_values(c, family, version)
-            ratio, shared = rankmodels.exponent_ratio(sizes, values[:, 1], values[:, 0], boot[:, 1], boot[:, 0],
+            ratio, shared = rank_models.exponent_ratio(sizes, values[:, 1], values[:, 0], boot[:, 1], boot[:, 0],
                                                       A5_LEVEL)
             row = {"corpus": c, "family": family, "version": version,
                    "slope CE": ce.slope if ce else np.nan, "R^2 CE": ce.r2 if ce else np.nan,
@@ -507,7 +512,7 @@ for c in corpora:
                    "ratio p_1/CE": ratio, **interval_columns("ratio", shared)}
             if version != "measured":
                 for i, name in enumerate(("CE pred/meas", "p_1 pred/meas")):
-                    _, match = rankmodels.exponent_ratio(sizes, values[:, i], measured[:, i], boot[:, i],
+                    _, match = rank_models.exponent_ratio(sizes, values[:, i], measured[:, i], boot[:, i],
                                                          measured_boot[:, i], A5_LEVEL)
                     row.update(interval_columns(name, match))
             slope_rows.append(row)
@@ -566,11 +571,11 @@ for ax, (name, err) in zip(axes, errors.items()):
     ax.contour(mus, sigmas, np.ma.masked_invalid(np.abs(values)), levels=[A5_APPROX_TOLERANCE], colors="tab:cyan",
                linewidths=1)
     for family in families:
-        sel, look = unbounded[unbounded["family"] == family], report.family_style(profile, family)
+        sel, look = unbounded[unbounded["family"] == family], plots.family_style(profile, family)
         ax.plot(sel["mu"], sel["sigma"], linestyle="none", marker=look["marker"], mfc="white", mec=look["color"], ms=4)
     refs = unbounded[unbounded["family"] == "reference"]
     ax.plot(refs["mu"], refs["sigma"], linestyle="none", mfc="black", mec="white", ms=9,
-            marker=report.family_style(profile, None)["marker"])
+            marker=plots.family_style(profile, None)["marker"])
     ax.set(title=name, xlabel=r"$\mu$")
     ax.title.set_fontsize(8)
 axes[0].set_ylabel(r"$\sigma$")
@@ -732,7 +737,7 @@ bound = fits_table.pivot(index=["corpus", "family", "model"], columns="fit", val
 bound_gap = (bound["1..inf"] / bound["1..V"] - 1).abs()
 bound_cases = {"/".join(key): None if np.isnan(g) else bool(g <= A5_APPROX_TOLERANCE) for key, g in bound_gap.items()}
 end = path[-1] if path else None
-paper_table = report.reference_table("rbp_paper_table1")
+paper_table = pages.reference_table("rbp_paper_table1")
 paper_pairs = paper_table[paper_table["metric"] == "CE"].merge(
     paper_table[paper_table["metric"] == "-log RBP_1"], on=["dataset", "family"], suffixes=(" CE", " RBP_1"))
 paper_pairs = paper_pairs[(paper_pairs["r2 CE"] >= A5_MIN_R2) & (paper_pairs["r2 RBP_1"] >= A5_MIN_R2)]
@@ -833,4 +838,4 @@ else:
     display(Markdown("Every fit of some form is degenerate on this set, so the three fits are not compared here."))
 
 # %%
-table = report.verdict_table("A5", verdicts)
+table = pages.verdict_table("A5", verdicts)

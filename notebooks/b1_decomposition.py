@@ -45,13 +45,16 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims, dynamics, metrics, report, runs
+from rankscale import claims
+from rankscale.analysis import dynamics, metrics
+from rankscale.book import pages
+from rankscale.records import runs
 
 corpora = corpora or runs.corpora(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
 reference_runs = {corpus: runs.reference_runs(profile, corpus) for corpus in corpora}
 shown = {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora}  # every model, per corpus
-report.header(profile, shown)
+pages.header(profile, shown)
 decompositions = {corpus: [metrics.ce_decomposition(run.records.logp, run.records.gt) for run in shown[corpus]]
                   for corpus in corpora}
 # the models whose predictions are drawn one by one: each family's largest model, then the references
@@ -287,7 +290,7 @@ display(pd.DataFrame(rows).style.format({"EE": "{:.4f}", "SA": "{:.4f}", "Conf":
 # that occur; paper B notes that this harmonic sum diverges, so the bound itself grows with the
 # number of ranks seen. {numref}`fig-b1-ceiling` plots $Q_e$ of each family's largest model (and
 # each reference model) against that ceiling; the table below it checks every model
-# (`rankscale.dynamics.ceiling_excess` and `confidence_bound`).
+# (`rankscale.analysis.dynamics.ceiling_excess` and `confidence_bound`).
 
 # %% mystnb={"figure": {"caption": "The geometric-mean score $Q_e$ (orange) of each family's largest model and each reference model (columns) on each corpus (rows), against its ceiling $1/(e+1)$ (black), on log-log axes.", "name": "fig-b1-ceiling"}}
 fig, axes = model_grid(3.1)
@@ -332,7 +335,7 @@ display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}"
 # That much is an argument. To see it on real predictions, the model set extracts one model (the
 # largest of its first family, on its first corpus, a few thousand tokens) three times: as it is
 # ($T = 1$) and with the logits divided by $T = 0.5$ (sharper) and $T = 2$ (flatter) before the
-# softmax and the rank counts (`rankscale.runs.temperature_runs`); the table and
+# softmax and the rank counts (`rankscale.records.runs.temperature_runs`); the table and
 # {numref}`fig-b1-temperature` below show the result. The records hold only the target's
 # probability and the head of each distribution, not the full logits, so a tempered distribution
 # cannot be computed from the $T = 1$ records afterwards; hence the extra extractions. Both
@@ -460,4 +463,4 @@ if tempered:
 else:
     verdicts.append(claims.judge("B1.4", {}, "",
                                  why_not="the set extracts no tempered predictions (temperature_tokens = 0)"))
-verdicts = report.verdict_table("B1", verdicts)
+verdicts = pages.verdict_table("B1", verdicts)

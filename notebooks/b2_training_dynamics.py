@@ -33,7 +33,7 @@
 # The paper reads its figures by eye. The verdicts here read them with rules fixed in
 # `rankscale.claims` before the data are seen, and because two checkpoints evaluated on a few
 # thousand tokens differ by sampling noise as well as by training, every comparison between
-# checkpoints is made with a bootstrap interval (`rankscale.bootstrap`): the evaluation tokens are
+# checkpoints is made with a bootstrap interval (`rankscale.analysis.bootstrap`): the evaluation tokens are
 # resampled, the same resample for every checkpoint of a model (they predict the same targets),
 # the interval is the measured change plus or minus 1.96 standard deviations of its replicates
 # (95%), and a change counts only when its interval excludes zero.
@@ -50,14 +50,19 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import bootstrap, claims, dynamics, dynamics_checks, metrics, modelsets, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, dynamics, metrics
+from rankscale.book import pages, plots
+from rankscale.claims import base, training_dynamics
+from rankscale.records import runs
 
 PAPER_FIG4_STEPS = [0, 128, 10_000]  # paper B, Table 3: the steps of its Fig. 4 ...
 PAPER_FIG6_STEPS = [0, 16, 128, 10_000]  # ... and Fig. 6, used where a model has all of them
 corpora = corpora or runs.corpora(profile)
 finals = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
 checkpoints = {corpus: runs.checkpoint_runs(profile, corpus) for corpus in corpora}
-report.header(profile, finals)
+pages.header(profile, finals)
 families = list(runs.by_family(finals[corpora[0]]))
 # checkpointed models of each family (smallest first) and the steps each was saved at
 ck_groups = runs.by_family(checkpoints[corpora[0]])
@@ -144,7 +149,7 @@ for family in families:
         fig4_text = f"{small} (smallest checkpointed) @ steps {steps_text(fig4[family][1])}"
         fig6_text = f"{middle} (middle checkpointed) @ steps {steps_text(fig6[family][1])}"
     else:
-        fig3_text = fig4_text = fig6_text = f"no checkpoints: {report.NOT_TESTABLE}"
+        fig3_text = fig4_text = fig6_text = f"no checkpoints: {base.NOT_TESTABLE}"
     table3 += [{"figure": "Fig. 3", "family": family, "data (ours)": ", ".join(corpora),
                 "models and checkpoints": fig3_text},
                {"figure": "Fig. 4", "family": family, "data (ours)": corpora[0], "models and checkpoints": fig4_text},
@@ -180,7 +185,7 @@ if with_checkpoints:
     for row, corpus in zip(axes, corpora):
         for ax, quantity in zip(row, quantities):
             for family in with_checkpoints:
-                style = report.family_style(profile, family)
+                style = plots.family_style(profile, family)
                 for i, name in enumerate(checkpointed[family]):
                     series = series_of(corpus, family, name)
                     ax.plot(series.step, series[quantity], ms=4, ls=LINE_STYLES[i % len(LINE_STYLES)],
@@ -208,7 +213,7 @@ else:
 # splits exactly into the drop of EE, the drop of SA and the *rise* of Confidence. The bars of
 # {numref}`fig-b2-parts` show each component's part of CE's drop over each interval, as a
 # fraction of that drop (the three parts add up to 1; a negative part means that component worked
-# against the drop; `rankscale.dynamics.interval_parts`). The paper's account predicts EE's part
+# against the drop; `rankscale.analysis.dynamics.interval_parts`). The paper's account predicts EE's part
 # to dominate the first interval and SA and Confidence to matter only later. One panel per corpus
 # (rows) and checkpointed model (columns).
 
@@ -281,7 +286,7 @@ if fig4:
         for ax, step in panels:
             entry = series_of(corpora[0], family, name).set_index("step").loc[step]
             dec = entry.decomposition
-            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=report.family_style(profile, family)["color"])
+            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=plots.family_style(profile, family)["color"])
             ax.axhline(1 / entry.vocab_size, color="grey", ls="--", lw=1)
             ax.set_title(f"{family}: {name} · step {step:,}\nEE = {dec.error_entropy:.2f}, "
                          f"log V = {np.log(entry.vocab_size):.2f}", fontsize=9)
@@ -293,7 +298,7 @@ if fig4:
 # handful of times, so the points scatter around $1/V$, and its plug-in entropy sits below
 # $\log V$ even for ranks drawn truly at random (chapter B5 quantifies this bias). The verdict on
 # "nearly uniform" therefore compares EE at step 0 with the EE that random ranking has on the
-# same number of tokens (`rankscale.dynamics.uniform_entropy`, an exact formula), not with
+# same number of tokens (`rankscale.analysis.dynamics.uniform_entropy`, an exact formula), not with
 # $\log V$.
 #
 # ## What the output distribution looks like around the target (paper B, §3.3, Fig. 5)
@@ -399,7 +404,7 @@ if fig6:
 #
 # Even a perfectly aligned model, one that scores every target of rank $e$ at exactly $p_e$, would
 # not measure TV = 0 on a finite text: the counts behind $p_e$ are noisy. The table's column "TV
-# if aligned" is that floor (`rankscale.dynamics.aligned_distance`: the same $p_e$, the same
+# if aligned" is that floor (`rankscale.analysis.dynamics.aligned_distance`: the same $p_e$, the same
 # number of tokens, multinomial counts), so the threshold can be read against what the sample
 # allows; where the floor reaches the threshold, the sample is too short to show alignment at
 # all, and that model cannot test the claim.
@@ -407,7 +412,7 @@ if fig6:
 # {numref}`fig-b2-distance` follows TV over training for every checkpointed model (one column per
 # corpus); the table below it gives TV, with its bootstrap interval, for every final model of
 # every family, which is what the verdict grades ("after sufficient training", as the paper puts
-# it; `rankscale.dynamics_checks.closeness`).
+# it; `rankscale.claims.training_dynamics.closeness`).
 
 # %% mystnb={"figure": {"caption": "Top: the total-variation distance between $p_e$ and $q_e$, over the ranks that enough targets hold, across the training checkpoints of every checkpointed model, on each corpus (columns); dashed: the verdict's threshold. Bottom: the share of the targets those ranks hold.", "name": "fig-b2-distance"}}
 if with_checkpoints:
@@ -415,7 +420,7 @@ if with_checkpoints:
                              sharey="row")
     for col, corpus in enumerate(corpora):
         for family in with_checkpoints:
-            style = report.family_style(profile, family)
+            style = plots.family_style(profile, family)
             for i, name in enumerate(checkpointed[family]):
                 series = series_of(corpus, family, name)
                 for ax, column in zip(axes[:, col], ["TV", "compared"]):
@@ -433,7 +438,7 @@ if with_checkpoints:
     plt.show()
 
 # %%
-n_boot = modelsets.get(profile).n_boot
+n_boot = sets.get(profile).n_boot
 display(Markdown(
     f"Threshold: TV below {claims.B2_MAX_TV} (one observation tells the two distributions apart with probability "
     f"at most {(1 + claims.B2_MAX_TV) / 2:.0%}), over the ranks held by at least {claims.B2_MIN_GROUP} targets; "
@@ -443,7 +448,7 @@ closeness_rows = []
 for corpus in corpora:
     for run in finals[corpus]:
         dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
-        check, floor = dynamics_checks.closeness(run.records.logp, run.records.gt, claims.B2_MAX_TV, n_boot,
+        check, floor = training_dynamics.closeness(run.records.logp, run.records.gt, claims.B2_MAX_TV, n_boot,
                                           claims.B2_MIN_GROUP)
         closeness_rows.append({"corpus": corpus, "family": run.family, "model": run.name,
                                "SA": dec.self_alignment, "TV": check.value, "TV low": check.low, "TV high": check.high,
@@ -463,7 +468,7 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # Each verdict is graded by `rankscale.claims.judge` under the rule shown in its row, fixed in
 # `rankscale.claims` before the data are seen. The training-dynamics rules are applied to every
 # series of checkpoints, one per (family, checkpointed model, corpus), with
-# `rankscale.dynamics_checks.check_series`; Fig. 6's closeness to every final model of every family on
+# `rankscale.claims.training_dynamics.check_series`; Fig. 6's closeness to every final model of every family on
 # every corpus; Fig. 5's break to each family's largest final model on every corpus. A claim is
 # *reproduced* if it holds on every unit that can test it, *partly* if on some, *not reproduced*
 # if on none; units that cannot test it (a family without checkpoints, a series without a step-0
@@ -477,12 +482,12 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # %%
 RULE_CLAIMS = {"ee_falls": "B2.1", "sa_ends_down": "B2.2", "conf_rises": "B2.3", "ee_first": "B2.4",
                "uniform_at_init": "B2.5"}
-series_results = {}  # (corpus, family, model) -> {rule: dynamics_checks.Check}
+series_results = {}  # (corpus, family, model) -> {rule: training_dynamics.Check}
 for corpus in corpora:
     for family in with_checkpoints:
         for name in checkpointed[family]:
             s = series_of(corpus, family, name)
-            series_results[corpus, family, name] = dynamics_checks.check_series(
+            series_results[corpus, family, name] = training_dynamics.check_series(
                 s.step.to_numpy(), [r.records.arrays() for r in s.run], int(s.vocab_size.iloc[0]), n_boot,
                 claims.B2_UNIFORM_RATIO, claims.B2_MIN_GROUP)
 
@@ -512,7 +517,7 @@ def series_verdict(rule, measured):
     outcomes |= {f"{family} (no checkpoints)": None for family in families if not checkpointed[family]}
     tested = {key: checks[rule] for key, checks in series_results.items() if checks[rule].holds is not None}
     if not tested:
-        needs = dynamics_checks.REQUIRES[rule]
+        needs = training_dynamics.REQUIRES[rule]
         return claims.judge(RULE_CLAIMS[rule], outcomes, "",
                             why_not="no family of this set has training checkpoints" if not series_results
                             else f"no checkpoint series has {needs}")
@@ -538,7 +543,7 @@ fig5_outcomes |= {f"{corpus}/{family}: {fig5_model[family]}, RBE {e} (no such ta
                   if drops[(drops.corpus == corpus) & (drops.family == family) & (drops["target RBE e"] == e)].empty}
 closeness["unit"] = closeness["corpus"] + "/" + closeness["family"] + ": " + closeness["model"]
 
-verdicts = report.verdict_table("B2", [
+verdicts = pages.verdict_table("B2", [
     series_verdict("ee_falls", lambda c: f"EE change first → last checkpoint {span(c)} nats; series with a "
                                          f"significant rise between neighbours: "
                                          f"{sum('significant rise ' in x.note for x in c)}"),

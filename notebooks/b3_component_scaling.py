@@ -40,15 +40,20 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import bootstrap, claims, components, fit, metrics, modelsets, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
+from rankscale.book import pages, plots
+from rankscale.claims import base
+from rankscale.records import runs
 
 corpora = corpora or runs.corpora(profile)
-n_boot = n_boot or modelsets.get(profile).n_boot
+n_boot = n_boot or sets.get(profile).n_boot
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-report.header(profile, family_runs)
+pages.header(profile, family_runs)
 families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = report.fittable(family_runs[corpora[0]], claims.MIN_SIZES)
-pooled_reason = report.why_not_pooled(family_runs[corpora[0]], claims.MIN_SIZES)
+usable, unusable = base.fittable(family_runs[corpora[0]], claims.MIN_SIZES)
+pooled_reason = base.why_not_pooled(family_runs[corpora[0]], claims.MIN_SIZES)
 groups = families + ([fit.POOLED] if len(families) > 1 else [])
 members_of = {**runs.by_family(family_runs[corpora[0]]), fit.POOLED: family_runs[corpora[0]]}
 n_sizes = {g: len({r.non_embedding for r in members_of[g]}) for g in groups}
@@ -74,14 +79,14 @@ display(Markdown(f"{n_boot} bootstrap resamples; size claims are tested on the f
 # well if the families share not just the exponent but also the level, i.e. if models of equal
 # size from different families have about the same value.
 #
-# Every model's evaluation tokens are resampled with replacement (`rankscale.bootstrap.resample`,
-# with `rankscale.components.terms_vector` as the metric) and all four quantities are recomputed
+# Every model's evaluation tokens are resampled with replacement (`rankscale.analysis.bootstrap.resample`,
+# with `rankscale.analysis.components.terms_vector` as the metric) and all four quantities are recomputed
 # on each resample, so each replicate gives every fit's exponent and $R^2$ for every quantity at
-# once (`rankscale.components.group_bootstrap`). Differences between quantities (an $R^2$ of EE
+# once (`rankscale.analysis.components.group_bootstrap`). Differences between quantities (an $R^2$ of EE
 # minus that of CE, the gap of SA minus the gap of EE) are then computed replicate by replicate,
 # so their spread is the spread of the differences themselves. Every interval of this chapter is
 # the value measured on all tokens plus or minus 1.96 standard deviations of its replicates
-# (`rankscale.bootstrap.interval`); why it is centred on the measured value is explained below
+# (`rankscale.analysis.bootstrap.interval`); why it is centred on the measured value is explained below
 # the table of exponents.
 
 # %%
@@ -138,9 +143,9 @@ for row, corpus in zip(axes, corpora):
             label = f"{family}: α {f.slope:+.3f}, R² {f.r2:.2f}" if f else f"{family}: one size, no fit"
             if f and n_sizes[family] < claims.MIN_SIZES:
                 label = f"{family}: α {f.slope:+.3f} ({n_sizes[family]} sizes)"
-            report.size_plot(ax, profile, family, part["size"], part[quantity].abs(), f, label=label)
+            plots.size_plot(ax, profile, family, part["size"], part[quantity].abs(), f, label=label)
             negative = part[part[quantity] < 0]
-            style = report.family_style(profile, family)
+            style = plots.family_style(profile, family)
             ax.plot(negative["size"], negative[quantity].abs(), linestyle="none", marker=style["marker"],
                     color=style["color"], markerfacecolor="white")
         pooled = fitted(corpus, fit.POOLED, quantity)
@@ -170,7 +175,7 @@ plt.show()
 display(Markdown(
     f"Paper B evaluates each model on {claims.B5_PAPER_INSTANCES[0]:,} instances (documents cut to their first "
     "512 tokens) per dataset (its App. A.2); this set evaluates every model on "
-    + ", ".join(f"{'/'.join(f'{n:,}' for n in sorted({metrics.n_windows(r.records.window) for r in family_runs[c]}))} "
+    + ", ".join(f"{'/'.join(f'{n:,}' for n in sorted({sample_size.n_windows(r.records.window) for r in family_runs[c]}))} "
                 f"windows ({'/'.join(f'{n:,}' for n in sorted({len(r.records) for r in family_runs[c]}))} tokens) "
                 f"of {c}" for c in corpora)
     + ". Chapter B5 shows what that number means for each quantity."))
@@ -197,7 +202,7 @@ table1 = pd.DataFrame({(c, q): [fitted(c, g, q).r2 if fitted(c, g, q) and n_size
                       index=pd.Index([row_label[g] for g in groups], name="R²"))
 display(Markdown("**Ours** (R² of the log-log fit)"))
 display(table1.style.format("{:.4f}", na_rep="—"))
-paper_r2 = report.reference_table("ce_paper_table1_r2")
+paper_r2 = pages.reference_table("ce_paper_table1_r2")
 paper_table1 = paper_r2.pivot(index="family", columns=["dataset", "component"], values="r2")
 paper_families = ["Qwen", "Pythia", "GPT2"]
 paper_table1 = paper_table1.loc[[*paper_families, "All"], [(d, q) for d in ["Wikipedia", "C4", "GitHub"]
@@ -218,7 +223,7 @@ table2 = pd.DataFrame({(c, q): [components.exponent_gaps(fits[c][g]).get(q, np.n
                       index=pd.Index([row_label[g] for g in groups], name="|Δ|"))
 display(Markdown("**Ours** (|α_M − α_CE|)"))
 display(table2.style.format("{:.4f}", na_rep="—"))
-paper_delta = report.reference_table("ce_paper_table2_delta")
+paper_delta = pages.reference_table("ce_paper_table2_delta")
 paper_table2 = paper_delta.pivot(index="family", columns=["dataset", "component"], values="abs_delta_exponent")
 paper_table2 = paper_table2.loc[[*paper_families, "All"], [(d, q) for d in ["Wikipedia", "C4", "GitHub"]
                                                            for q in metrics.COMPONENTS]]
@@ -233,7 +238,7 @@ display(paper_table2.style.format("{:.4f}"))
 # estimates can then describe the sample rather than the models: a weak model's SA is
 # inflated more than a strong model's on the same tokens, which tilts the line. Chapter B5
 # measures this by subsampling whole windows; this chapter runs the same check
-# (`rankscale.components.convergence_by_group`, with the settings of `rankscale.claims`):
+# (`rankscale.analysis.sample_size.convergence_by_group`, with the settings of `rankscale.claims`):
 # every model's quantities are recomputed on nested subsamples of whole windows, from a few
 # windows up to all of them, each group's exponent is refitted on every subsample, and the
 # exponent counts as converged at the evaluated token count if its mean moved by at most a
@@ -249,7 +254,7 @@ for corpus in corpora:
     members = family_runs[corpus]
     index = {g: [i for i, run in enumerate(members) if g == fit.POOLED or run.family == g]
              for g in boots[corpus]}
-    convergence[corpus] = components.convergence_by_group(
+    convergence[corpus] = sample_size.convergence_by_group(
         runs.sizes(members), [run.records for run in members], index, min_tokens=claims.B5_MIN_TOKENS,
         n_grid=claims.B5_N_GRID, n_repeats=claims.B5_N_REPEATS, tolerance=claims.B5_EXPONENT_TOLERANCE, seed=seed)
 conv_table = pd.DataFrame([{"corpus": c, "fit": g, "quantity": f"α_{q}", "exponent": v.full,
@@ -313,7 +318,7 @@ display(exponents.style.format({"exponent α": "{:+.4f}", "R²": "{:.3f}", "mean
 # CE = EE + SA − Conf, the change of CE from a family's smallest to its largest model splits
 # exactly into the changes of EE, SA and −Conf; their shares $\Delta\mathrm{EE}/\Delta\mathrm{CE}$,
 # $\Delta\mathrm{SA}/\Delta\mathrm{CE}$ and $-\Delta\mathrm{Conf}/\Delta\mathrm{CE}$ add up to 1
-# (`rankscale.components.change_shares`). If only EE scales, its share is close to 1 and the
+# (`rankscale.analysis.components.change_shares`). If only EE scales, its share is close to 1 and the
 # others close to 0; a negative share is a component moving against CE (SA rising while CE
 # falls, as paper B's Fig. 7 shows). Intervals are from the same resamples as above, centred on
 # the shares measured on all tokens.
@@ -348,11 +353,11 @@ display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index")
 #
 # - *Intervals.* Every interval is the value on all tokens plus or minus 1.96 standard
 #   deviations of its replicates over the paired token resamples above
-#   (`rankscale.bootstrap.interval`): the replicates give the resampling noise, not the centre,
+#   (`rankscale.analysis.bootstrap.interval`): the replicates give the resampling noise, not the centre,
 #   since the plug-in components are biased and the resamples sit to one side of the value. An
 #   interval of an $R^2$ can reach above 1, the most an $R^2$ can be; only its lower end enters
 #   the rules that use it.
-# - *How an interval decides* (`rankscale.bootstrap.side`, `rankscale.bootstrap.within`). A
+# - *How an interval decides* (`rankscale.analysis.bootstrap.side`, `rankscale.analysis.bootstrap.within`). A
 #   claim that a difference or a direction exists (EE's exponent is the closest, SA rises, an
 #   $R^2$ reaches the threshold) needs the whole interval on its side. A claim of parity (EE
 #   fits *at least as well* as CE, SA and Confidence stay *largely invariant*) fails only when
@@ -504,4 +509,4 @@ verdicts = [
             label="share of ΔCE, smallest to largest model [95% interval]",
             paper="“remain largely invariant” (qualitative)"),
 ]
-table = report.verdict_table("B3", verdicts)
+table = pages.verdict_table("B3", verdicts)

@@ -40,16 +40,21 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import bootstrap, claims, components, fit, metrics, modelsets, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, components, fit, metrics
+from rankscale.book import pages, plots
+from rankscale.claims import base
+from rankscale.records import runs
 
 corpora = corpora or runs.corpora(profile)
-n_boot = n_boot or modelsets.get(profile).n_boot
+n_boot = n_boot or sets.get(profile).n_boot
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-report.header(profile, family_runs)
+pages.header(profile, family_runs)
 families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = report.fittable(family_runs[corpora[0]], claims.MIN_SIZES)
-curved, uncurved = report.fittable(family_runs[corpora[0]], claims.B4_CURVATURE_MIN_SIZES)
-pooled_reason = report.why_not_pooled(family_runs[corpora[0]], claims.MIN_SIZES)
+usable, unusable = base.fittable(family_runs[corpora[0]], claims.MIN_SIZES)
+curved, uncurved = base.fittable(family_runs[corpora[0]], claims.B4_CURVATURE_MIN_SIZES)
+pooled_reason = base.why_not_pooled(family_runs[corpora[0]], claims.MIN_SIZES)
 terms, full, replicates = {}, {}, {}
 for corpus in corpora:
     members = family_runs[corpus]
@@ -113,7 +118,7 @@ for ax, corpus in zip(axes[0], corpora):
         bottom += 100 * table[f"{k} share of |terms|"].values
     ax.set_xticks(table.index, table.model, rotation=60, fontsize=7)
     for tick, family in zip(ax.get_xticklabels(), table.family):
-        tick.set_color(report.family_style(profile, family)["color"])
+        tick.set_color(plots.family_style(profile, family)["color"])
     ax.set_ylim(0, 100)
     ax.set_title(f"{corpus}: share of |EE| + |SA| + |Conf| (%)", fontsize=10)
 axes[0, 0].legend(fontsize=8, loc="lower left")
@@ -125,7 +130,7 @@ lines = {"EE": "-", "SA": "--", "Conf": ":"}
 fig, axes = plt.subplots(1, len(corpora), figsize=(4.6 * len(corpora), 3.4), squeeze=False)
 for ax, corpus in zip(axes[0], corpora):
     for family, part in terms[corpus].groupby("family", sort=False):
-        style = report.family_style(profile, family)
+        style = plots.family_style(profile, family)
         for k in metrics.COMPONENTS:
             ax.plot(part.params, part[f"{k}/CE (signed)"], linestyle=lines[k], marker=style["marker"],
                     color=style["color"], ms=4)
@@ -135,7 +140,7 @@ for ax, corpus in zip(axes[0], corpora):
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("non-embedding parameters")
     ax.set_title(f"{corpus}: signed contributions to CE", fontsize=10)
-handles = ([Line2D([], [], linestyle="none", **report.family_style(profile, f), label=f) for f in families]
+handles = ([Line2D([], [], linestyle="none", **plots.family_style(profile, f), label=f) for f in families]
            + [Line2D([], [], color="grey", linestyle=lines[k], label=label)
               for k, label in (("EE", "EE / CE"), ("SA", "SA / CE"), ("Conf", "−Conf / CE"))])
 axes[0, 0].legend(handles=handles, fontsize=7)
@@ -148,8 +153,8 @@ plt.show()
 # The trend of a share with size is the slope of $\log(\text{share})$ against $\log N$, fitted
 # like the power laws of chapter B3: per family, and pooled over every model of every family
 # ("All"), the reading of the paper's Fig. 8. A negative slope means EE's share shrinks as
-# models grow, as the paper reports (`rankscale.components.share_trend`). Every model's tokens
-# are resampled with replacement (`rankscale.bootstrap.resample`, the same resamples as chapter
+# models grow, as the paper reports (`rankscale.analysis.components.share_trend`). Every model's tokens
+# are resampled with replacement (`rankscale.analysis.bootstrap.resample`, the same resamples as chapter
 # B3) and the slope refitted on each resample; the trend column reads the 95% interval, the
 # slope on all tokens plus or minus 1.96 standard deviations of its replicates. The shares are
 # ratios of plug-in estimates, whose resampled values are shifted off the measured ones (chapter
@@ -233,7 +238,7 @@ for ax, corpus in zip(axes[0], corpora):
         sizes = part.params.values.astype(float)
         if len(sizes) < 2 or not np.all(np.diff(sizes) > 0):
             continue  # one size, or two models of one size: no slope between neighbours
-        style = report.family_style(profile, family)
+        style = plots.family_style(profile, family)
         signed = {k: part[f"{k}/CE (signed)"].values for k in metrics.COMPONENTS}
         alpha_ee = fit.fit_power_law(sizes, part.EE.values).slope
         predicted = metrics.ce_exponent_from_components(signed, {"EE": alpha_ee, "SA": 0.0, "Conf": 0.0})
@@ -248,7 +253,7 @@ for ax, corpus in zip(axes[0], corpora):
     ax.set_xlabel("non-embedding parameters")
     ax.set_title(corpus, fontsize=10)
 axes[0, 0].set_ylabel("d log CE / d log N")
-handles = ([Line2D([], [], linestyle="none", **report.family_style(profile, f), label=f) for f in families]
+handles = ([Line2D([], [], linestyle="none", **plots.family_style(profile, f), label=f) for f in families]
            + [Line2D([], [], color="grey", ls="-", label="α_EE · EE/CE (only EE scales)"),
               Line2D([], [], color="grey", ls="-.", label="Σ_M share_M · α_M (all fitted)"),
               Line2D([], [], color="grey", ls="--", marker="o", mfc="white",
@@ -268,7 +273,7 @@ plt.show()
 #
 # Two endpoint slopes are too noisy to tell whether the law slows. Instead a quadratic in
 # $x = \log N$ is fitted to $\log \mathrm{CE}$ over each family,
-# $\log \mathrm{CE} = a + b\,x + c\,x^2$ (`rankscale.components.curvature`): a straight line
+# $\log \mathrm{CE} = a + b\,x + c\,x^2$ (`rankscale.analysis.components.curvature`): a straight line
 # on log-log axes has $c = 0$, and since CE falls with size, $c > 0$ means its local exponent
 # $b + 2cx$ flattens as models grow, the slowing of §5, while $c < 0$ means it steepens. The
 # interval comes from the same token resamples as above. A quadratic through three sizes fits
@@ -417,4 +422,4 @@ v_follows = claims.judge(
      + "; ".join(f"{c}/{fam} {bends[c, fam][0]:+.5f} / {trends[c, fam, GRADED][0]:+.4f}" for c, fam in curved_units))
     if curved_units else "",
     why_not=why_not_curved if not curved_units else "on no family are both the bend and the share's trend clear")
-verdicts = report.verdict_table("B4", [v_dominates, v_falls, v_slows, v_follows])
+verdicts = pages.verdict_table("B4", [v_dominates, v_falls, v_slows, v_follows])

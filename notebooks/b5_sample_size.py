@@ -29,7 +29,7 @@
 # exponents, change with the number of evaluation tokens, and from that how many tokens each
 # figure of chapters B1-B4 needs; it then repeats the paper's own check, counted in instances,
 # where the set holds enough of them. The same measurement decides which exponents chapter B3
-# may grade (`rankscale.components.convergence_by_group`, with the settings of
+# may grade (`rankscale.analysis.sample_size.convergence_by_group`, with the settings of
 # `rankscale.claims`). Components use paper B's 0-based strict RBE $e$ = `gt`.
 
 # %% tags=["parameters"]
@@ -44,19 +44,24 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import bootstrap, claims, components, fit, metrics, modelsets, report, runs
+from rankscale import claims
+from rankscale import sets
+from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
+from rankscale.book import pages, plots
+from rankscale.claims import base
+from rankscale.records import runs
 from rankscale.corpora import get_corpus
 
 corpora = corpora or runs.corpora(profile)
-model_set = modelsets.get(profile)
+model_set = sets.get(profile)
 family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-report.header(profile, family_runs)
+pages.header(profile, family_runs)
 models = family_runs[corpora[0]]  # the same models, in the same order, on every corpus
 sizes = runs.sizes(models)
 family_of = np.array([run.family for run in models])
 families = list(runs.by_family(models))
-usable, unusable = report.fittable(models, claims.MIN_SIZES)
-pooled_reason = report.why_not_pooled(models, claims.MIN_SIZES)
+usable, unusable = base.fittable(models, claims.MIN_SIZES)
+pooled_reason = base.why_not_pooled(models, claims.MIN_SIZES)
 # the fits whose exponents are graded: each family with enough sizes, and all models pooled
 groups = {family: np.flatnonzero(family_of == family) for family in usable}
 if pooled_reason is None:
@@ -68,8 +73,8 @@ for corpus in corpora:
     records = [run.records for run in family_runs[corpus]]
     available[corpus] = [len(r) for r in records]
     # families with other tokenizers have other token counts: the grid goes up to the fewest
-    grids[corpus] = metrics.token_grid(min(available[corpus]), claims.B5_MIN_TOKENS, claims.B5_N_GRID)
-    for m, sub in enumerate(components.subsample_models(records, grids[corpus], n_repeats, seed)):
+    grids[corpus] = sample_size.token_grid(min(available[corpus]), claims.B5_MIN_TOKENS, claims.B5_N_GRID)
+    for m, sub in enumerate(sample_size.subsample_models(records, grids[corpus], n_repeats, seed)):
         subsamples[corpus, m] = sub
         full[corpus, m] = metrics.ce_decomposition(records[m].logp, records[m].gt).terms()
 shown = {}
@@ -89,7 +94,7 @@ display(Markdown(
 #
 # For each corpus the held-out windows are shuffled (fixed seed) and the shortest run of whole
 # windows holding at least $n$ tokens is taken, for a grid of $n$ from a thousand tokens up to
-# every held-out token (`rankscale.metrics.subsampled_decompositions`); this is repeated with
+# every held-out token (`rankscale.analysis.sample_size.subsampled_decompositions`); this is repeated with
 # different shuffles. Whole windows are kept
 # together because neighbouring tokens are correlated, as they would be in a smaller evaluation
 # set. Every model of a family sees the same subsamples, so differences between those models
@@ -168,7 +173,7 @@ plt.show()
 convergence = {}
 for corpus in corpora:
     for group, idx in groups.items():
-        convergence[corpus, group] = components.exponent_convergence(
+        convergence[corpus, group] = sample_size.exponent_convergence(
             sizes[idx], [subsamples[corpus, m] for m in idx],
             [[full[corpus, m][q] for q in quantities] for m in idx], claims.B5_EXPONENT_TOLERANCE)
 if not groups:
@@ -181,7 +186,7 @@ fig, axes = plt.subplots(1, 1 + len(groups), figsize=(5.2 * (1 + len(groups)), 3
 axes = axes[0]
 for family in families:
     idx = np.flatnonzero(family_of == family)
-    style = report.family_style(profile, family)
+    style = plots.family_style(profile, family)
     for rank, m in enumerate(idx):
         sub = subsamples[corpus, m]
         axes[0].semilogx(sub["n_tokens"].mean(axis=1), sub["SA"].mean(axis=1), "-", marker=style["marker"], ms=3,
@@ -211,7 +216,7 @@ plt.show()
 # error of an estimate from $n$ tokens is estimated from the data at hand: the spread of the
 # repeats at $n$, combined with how much their mean still moved over the last doubling, from
 # $n/2$ to $n$ tokens (for a bias that shrinks like $1/n$, that change equals the bias left at
-# $n$; `rankscale.metrics.sample_size_error`). A figure needs $n$ tokens if this error is within
+# $n$; `rankscale.analysis.sample_size.sample_size_error`). A figure needs $n$ tokens if this error is within
 # the tolerance at $n$ and at every larger size of the grid. The tolerances are fixed in
 # `rankscale.claims` (stated under the table): for a component's value a fraction of CE, for an
 # exponent a fraction of $|\alpha_{\mathrm{CE}}|$ of the same fit. The exponents' tolerance is
@@ -230,7 +235,7 @@ for corpus in corpora:
     for family in families:
         idx = np.flatnonzero(family_of == family)
         for quantity in quantities:
-            per_model = [metrics.tokens_needed(grids[corpus], subsamples[corpus, m][quantity],
+            per_model = [sample_size.tokens_needed(grids[corpus], subsamples[corpus, m][quantity],
                                                claims.B5_VALUE_TOLERANCE * full[corpus, m]["CE"]) for m in idx]
             rows.append({"corpus": corpus, "fit": family, "figure": f"{quantity} value",
                          "tokens needed": np.max(per_model), "available": n_full})
@@ -284,7 +289,7 @@ display(Markdown(
 # exponent at each count is the mean over the repeats.
 
 # %%
-n_windows = {c: [metrics.n_windows(run.records.window) for run in family_runs[c]] for c in corpora}
+n_windows = {c: [sample_size.n_windows(run.records.window) for run in family_runs[c]] for c in corpora}
 window_len = {c: family_runs[c][0].records.manifest.identity["window_len"] for c in corpora}
 one_per_document = {c: get_corpus(c).sampling.windows_per_document == 1 for c in corpora}
 small_paper, large_paper = claims.B5_PAPER_INSTANCES
@@ -294,10 +299,10 @@ for c in corpora:
     for group, idx in groups.items():
         fewest = min(n_windows[c][m] for m in idx)
         if fewest >= large_paper:
-            instance_trends[c, group] = components.instance_exponents(
+            instance_trends[c, group] = sample_size.instance_exponents(
                 sizes[idx], [records[m] for m in idx], [small_paper, large_paper], n_repeats, seed)
         tenth = max(1, round(fewest / claims.B5_SET_FRACTION))
-        tenth_trends[c, group] = (tenth, fewest, components.instance_exponents(
+        tenth_trends[c, group] = (tenth, fewest, sample_size.instance_exponents(
             sizes[idx], [records[m] for m in idx], [tenth, fewest], n_repeats, seed))
 display(Markdown("\n".join(
     f"- `{c}`: an instance is a window of at most {window_len[c]} tokens, "
@@ -341,7 +346,7 @@ def bias(key, quantity, sign):
     outcomes, texts = {}, []
     for c, fam in family_units():
         idx = np.flatnonzero(family_of == fam)
-        lo, hi = metrics.mean_interval(np.stack([subsamples[c, m][quantity][0] for m in idx]))
+        lo, hi = sample_size.mean_interval(np.stack([subsamples[c, m][quantity][0] for m in idx]))
         on_all = [full[c, m][quantity] for m in idx]
         sides = [bootstrap.side((a, b), value) for a, b, value in zip(lo, hi, on_all)]
         outcomes[f"{c}/{fam}"] = all(s == sign for s in sides)
@@ -398,4 +403,4 @@ v_enough = claims.judge(
     + "; ".join(f"{c} {int(needs[needs.corpus == c].converged.sum())}/{int((needs.corpus == c).sum())} "
                 "(figure, fit) cases" for c in corpora))
 
-verdicts = report.verdict_table("B5", [bias("B5.1", "SA", 1), bias("B5.2", "EE", -1), v_paper, v_tenth, v_enough])
+verdicts = pages.verdict_table("B5", [bias("B5.1", "SA", 1), bias("B5.2", "EE", -1), v_paper, v_tenth, v_enough])

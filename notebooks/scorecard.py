@@ -31,18 +31,21 @@ from pathlib import Path
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import RankscaleError, book, modelsets, report
+from rankscale import RankscaleError
+from rankscale import sets
+from rankscale.book import build, pages
+from rankscale.claims import base
 
-model_set = modelsets.get(profile)
-where = Path(executed_dir) if executed_dir else book.executed_dir(profile, book.ROOT)
+model_set = sets.get(profile)
+where = Path(executed_dir) if executed_dir else build.executed_dir(profile, build.ROOT)
 # the book's chapters, in book order, read by name (never a .failed or .running copy beside them)
-present = [name for name in book.CHAPTERS if (where / f"{name}.ipynb").is_file()]
-missing = [name for name in book.CHAPTERS if name not in present]
+present = [name for name in build.CHAPTERS if (where / f"{name}.ipynb").is_file()]
+missing = [name for name in build.CHAPTERS if name not in present]
 if not present:
     raise RankscaleError(f"no executed chapter in {where}; run `make book PROFILE={profile}`")
 notebooks = [where / f"{name}.ipynb" for name in present]
-verdicts = report.collect_verdicts(notebooks, profile)
-models = report.collect_models(notebooks)
+verdicts = pages.collect_verdicts(notebooks, profile)
+models = pages.collect_models(notebooks)
 
 
 def label(name: str) -> str:
@@ -79,12 +82,12 @@ display(Markdown(
 # %%
 empirical = verdicts[verdicts["kind"] == "empirical"]
 counts = (pd.crosstab(empirical["chapter"], empirical["verdict"])
-          .reindex(index=list(dict.fromkeys(verdicts["chapter"])), columns=list(report.VERDICTS), fill_value=0))
+          .reindex(index=list(dict.fromkeys(verdicts["chapter"])), columns=list(base.VERDICTS), fill_value=0))
 counts.loc["all"] = counts.sum()
 totals = counts.loc["all"]
 display(Markdown(
     f"**{len(empirical)} empirical claims of the papers on model set `{model_set.name}`:** "
-    + ", ".join(f"{int(totals[v])} {v}" for v in report.VERDICTS) + "."))
+    + ", ".join(f"{int(totals[v])} {v}" for v in base.VERDICTS) + "."))
 counts
 
 # %% [markdown]

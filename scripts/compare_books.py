@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-from rankscale.report import VERDICT_KEY
+from rankscale.book.pages import VERDICT_KEY
 
 TABLE_TYPES = ("text/html", "text/markdown", "text/plain")
 STYLER_ID = re.compile(r"T_[0-9a-f]{5}")  # pandas Styler names each table at random

@@ -13,8 +13,9 @@ import argparse
 
 import numpy as np
 
-from rankscale import fit, metrics, results, runs
-from rankscale.modelsets import get
+from rankscale.analysis import fit, metrics
+from rankscale.records import jobs, runs
+from rankscale.sets import get
 
 
 def neg_log_rbp(k: int):
@@ -37,7 +38,7 @@ def main() -> None:
     args = parser.parse_args()
     model_set = get(args.profile)
     n_boot = args.n_boot or model_set.n_boot
-    results.prepare(args.profile)
+    jobs.prepare(args.profile)
     for corpus in model_set.corpora:
         family_runs = runs.family_runs(args.profile, corpus)
         print(f"\n### {corpus}, {len(family_runs[0].records):,} tokens per model, model set {model_set.name}\n")

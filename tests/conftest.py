@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from helpers import N_PAD, corpus_documents, save_random_model
-from rankscale.ladder import train_tokenizer
+from rankscale.models.ladder import train_tokenizer
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from transformers import AutoModelForCausalLM, GPT2Config, GPTNeoXConfig, OPTConfig
 
-from rankscale.records import TOP_K
+from rankscale.records.store import TOP_K
 
 N_PAD = 12  # extra head rows beyond the tokenizer, as in Pythia's padded head
 WIDTH = 32
@@ -93,3 +93,13 @@ def forward_reference(model, windows, n_real: int, near_tie: float = 0.0) -> dic
             for name, values in found.items():
                 parts.setdefault(name, []).append(values)
     return {name: np.concatenate(values) for name, values in parts.items()}
+
+
+def random_records(seed: int, n: int = 5000, vocab: int = 300):
+    """Made-up records (logp, gt, ge, window) with ties and a lognormal-ish rank, sorted by window."""
+    rng = np.random.default_rng(seed)
+    gt = np.minimum(rng.lognormal(1.0, 1.5, n).astype(np.int64), vocab - 1)
+    ge = gt + rng.binomial(1, 0.1, n) * rng.integers(1, 4, n)
+    logp = -rng.gamma(2.0, 1.0, n) - 0.2 * np.log1p(gt)
+    window = np.sort(rng.integers(0, 40, n))
+    return logp, gt, ge, window

@@ -21,7 +21,9 @@ import nbformat
 import pytest
 import yaml
 
-from rankscale import RankscaleError, book, report
+from rankscale import RankscaleError
+from rankscale.book import build, pages
+from rankscale.claims import base
 
 CHROMIUM = shutil.which("chromium")
 # Lines a user gains nothing from: per-model bars of transformers, Jupyter's kernel transport
@@ -72,8 +74,8 @@ def build_smoke(clone: Path, home: Path) -> str:
 def smoke(tmp_path_factory, smoke_home) -> Build:
     alone = tmp_path_factory.mktemp("alone")
     clone = alone / "rankscale"
-    subprocess.run(["git", "clone", "--quiet", str(book.ROOT), str(clone)], check=True)
-    if subprocess.run(["git", "status", "--porcelain"], cwd=book.ROOT, capture_output=True, text=True).stdout:
+    subprocess.run(["git", "clone", "--quiet", str(build.ROOT), str(clone)], check=True)
+    if subprocess.run(["git", "status", "--porcelain"], cwd=build.ROOT, capture_output=True, text=True).stdout:
         warnings.warn("the book test builds the repository's HEAD; uncommitted changes are not in it")
     where = run_in_clone(clone, smoke_home, "--version").stdout  # imports the package without work
     assert where.startswith("rankscale"), where
@@ -85,7 +87,7 @@ def smoke(tmp_path_factory, smoke_home) -> Build:
 
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_the_clone_reads_its_own_code_and_tables(smoke, smoke_home):
-    probe = ("import rankscale, rankscale.report as r; print(rankscale.__file__); print(r.reference_dir())")
+    probe = ("import rankscale, rankscale.book.pages as r; print(rankscale.__file__); print(r.reference_dir())")
     env = {k: v for k, v in os.environ.items() if k != "RANKSCALE_REFERENCE"}
     env["PYTHONPATH"] = str(smoke.clone / "src")
     lines = subprocess.run([sys.executable, "-c", probe], cwd=smoke.clone, env=env, capture_output=True,
@@ -95,9 +97,9 @@ def test_the_clone_reads_its_own_code_and_tables(smoke, smoke_home):
 
 def test_nothing_in_the_project_points_outside_it():
     outside = "/".join(("..", "shared"))  # spelled so that this file does not hold it
-    tracked = subprocess.run(["git", "ls-files"], cwd=book.ROOT, capture_output=True, text=True, check=True)
+    tracked = subprocess.run(["git", "ls-files"], cwd=build.ROOT, capture_output=True, text=True, check=True)
     for name in tracked.stdout.split():
-        path = book.ROOT / name
+        path = build.ROOT / name
         if path.suffix in {".py", ".md", ".yml", ".toml", ".cfg"} or path.name in {"Makefile", "run"}:
             assert outside not in path.read_text(), f"{name} refers to {outside}, which a clone lacks"
 
@@ -110,17 +112,17 @@ def test_terminal_log_is_quiet(smoke):
 
 def test_toc_lists_exactly_the_chapters():
     chapters = [p.removeprefix("book/chapters/") for p in toc_pages() if p.startswith("book/chapters/")]
-    assert chapters == [*book.CHAPTERS, book.SCORECARD]
+    assert chapters == [*build.CHAPTERS, build.SCORECARD]
     for name in chapters:
-        assert (book.NOTEBOOKS / f"{name}.py").exists()
+        assert (build.NOTEBOOKS / f"{name}.py").exists()
 
 
 def toc_pages() -> list[str]:
-    toc = yaml.safe_load((book.ROOT / "_toc.yml").read_text())
+    toc = yaml.safe_load((build.ROOT / "_toc.yml").read_text())
     return [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
 
 
-@pytest.mark.parametrize("name", [*book.CHAPTERS, book.SCORECARD])
+@pytest.mark.parametrize("name", [*build.CHAPTERS, build.SCORECARD])
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_chapter_executed_cleanly(smoke, name):
     nb = smoke.executed(name)
@@ -130,7 +132,7 @@ def test_chapter_executed_cleanly(smoke, name):
     assert not [out for out in outputs if out.output_type == "error"]
     streams = "".join(out.get("text", "") for out in outputs if out.get("name") == "stderr")
     assert "Traceback" not in streams and "TqdmWarning" not in streams, streams[:500]
-    if name != book.SCORECARD:
+    if name != build.SCORECARD:
         assert any("image/png" in out.get("data", {}) for out in outputs), f"{name} draws no figure"
         assert any(out.get("metadata", {}).get("rankscale/verdicts") for out in outputs), f"{name} has no verdicts"
     hidden = [c for c in nb.cells if {"parameters", "injected-parameters"} & set(c.metadata.get("tags", []))]
@@ -155,28 +157,28 @@ def test_rebuild_with_nothing_changed_does_nothing(smoke, smoke_home):
 
 def test_verdicts_are_checked():
     with pytest.raises(RankscaleError, match="passes no verdicts"):
-        report.verdict_table("A1", [])
+        pages.verdict_table("A1", [])
     with pytest.raises(RankscaleError, match="is not one of"):
-        report.Verdict("claim", "paper", "ours", "sort of")
+        base.Verdict("claim", "paper", "ours", "sort of")
 
 
 def test_stamp_depends_on_profile_and_code():
-    smoke_stamp = book.chapter_stamp("a1_metric", "smoke", "code-1")
-    assert smoke_stamp == book.chapter_stamp("a1_metric", "smoke", "code-1")
-    assert smoke_stamp != book.chapter_stamp("a1_metric", "tiny", "code-1")
-    assert smoke_stamp != book.chapter_stamp("a1_metric", "smoke", "code-2")
-    assert book.code_fingerprint("smoke") != book.code_fingerprint("tiny")
+    smoke_stamp = build.chapter_stamp("a1_metric", "smoke", "code-1")
+    assert smoke_stamp == build.chapter_stamp("a1_metric", "smoke", "code-1")
+    assert smoke_stamp != build.chapter_stamp("a1_metric", "tiny", "code-1")
+    assert smoke_stamp != build.chapter_stamp("a1_metric", "smoke", "code-2")
+    assert build.code_fingerprint("smoke") != build.code_fingerprint("tiny")
 
 
 def test_stamp_follows_the_papers_reference_tables(tmp_path, monkeypatch):
     monkeypatch.setenv("RANKSCALE_REFERENCE", str(tmp_path))
     (tmp_path / "rbp_paper_table1.csv").write_text("k,r2\n1,0.99\n")
-    before = book.code_fingerprint("smoke")
+    before = build.code_fingerprint("smoke")
     (tmp_path / "rbp_paper_table1.csv").write_text("k,r2\n1,0.98\n")
-    assert book.code_fingerprint("smoke") != before
-    assert report.reference_table("rbp_paper_table1")["r2"].tolist() == [0.98]
+    assert build.code_fingerprint("smoke") != before
+    assert pages.reference_table("rbp_paper_table1")["r2"].tolist() == [0.98]
     with pytest.raises(RankscaleError, match="RANKSCALE_REFERENCE"):
-        report.reference_table("no_such_table")
+        pages.reference_table("no_such_table")
 
 
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
@@ -184,7 +186,7 @@ def test_site_has_every_page_and_the_downloads(smoke):
     assert (smoke.html / "profile.txt").read_text().strip() == "smoke"
     for page in toc_pages():
         assert (smoke.html / f"{page}.html").exists(), page
-    for name in (*book.CHAPTERS, book.SCORECARD):
+    for name in (*build.CHAPTERS, build.SCORECARD):
         assert (smoke.html / "_sources" / "book" / "chapters" / f"{name}.ipynb").exists()  # the download
 
 

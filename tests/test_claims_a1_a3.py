@@ -37,7 +37,7 @@ def test_claims_cite_the_paper_and_state_why(key):
 
 @pytest.mark.parametrize("key", [*claims.CLAIMS_A1, *claims.CLAIMS_A2, *claims.CLAIMS_A3])
 def test_rules_describe_the_interval_that_is_computed(key):
-    """Every interval of chapters A1-A3 is rankscale.bootstrap.interval: value -+ z SD, not a percentile range."""
+    """Every interval of chapters A1-A3 is rankscale.analysis.bootstrap.interval: value -+ z SD, not a percentile range."""
     rule = claims.CLAIMS[key].rule
     assert "percentile" not in rule and "stretched" not in rule and "central" not in rule
     if re.search(r"interval of .*(lies|exclude|does not lie)", rule):

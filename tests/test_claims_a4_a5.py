@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from rankscale import bootstrap, claims, report
+from rankscale import claims
+from rankscale.analysis import bootstrap
+from rankscale.book import pages
 
 
 def test_nearly_identical_band_is_the_range_of_paper_a_table_1():
-    table = report.reference_table("rbp_paper_table1")
+    table = pages.reference_table("rbp_paper_table1")
     pairs = table[table["metric"] == "CE"].merge(table[table["metric"] == "-log RBP_1"], on=["dataset", "family"],
                                                  suffixes=(" CE", " RBP_1"))
     pairs = pairs[(pairs["r2 CE"] >= claims.A5_MIN_R2) & (pairs["r2 RBP_1"] >= claims.A5_MIN_R2)]
@@ -36,6 +38,6 @@ def test_rules_describe_the_interval_the_bootstrap_computes():
 
 
 def test_authors_pythia_fits_are_well_formed():
-    pythia = report.reference_table("rbp_authors_pythia_lognormal")
+    pythia = pages.reference_table("rbp_authors_pythia_lognormal")
     assert len(pythia) == 10 and (np.diff(pythia["non_embedding_params"]) > 0).all()
     assert (pythia["sigma"] > 0).all() and (np.diff(pythia["mu"]) < 0).all()

@@ -9,9 +9,9 @@ import sys
 import numpy as np
 import pytest
 
-from rankscale.metrics import rank_1based, summary
-from rankscale.rankdist import rank_fits_record
-from rankscale.records import load_records
+from rankscale.analysis.metrics import rank_1based, summary
+from rankscale.analysis.rank_models import rank_fits_record
+from rankscale.records.store import load_records
 
 pytestmark = pytest.mark.slow  # the command line in subprocesses
 

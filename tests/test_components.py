@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rankscale import bootstrap, components, fit, metrics
+from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
 
 
 def sample(seed: int, n: int = 3000, spread: float = 20.0) -> dict[str, np.ndarray]:
@@ -146,7 +146,7 @@ def test_exponent_convergence_on_a_known_drift():
         if m == 0:
             sub["SA"] = np.array([[1.7, 1.7], [1.6, 1.6], [1.5, 1.5]])
         subs.append(sub)
-    conv = components.exponent_convergence(sizes, subs, full, tolerance=0.1)
+    conv = sample_size.exponent_convergence(sizes, subs, full, tolerance=0.1)
     alpha_ce = fit.fit_power_law(sizes, full[:, 0]).slope
     assert conv["CE"].full == pytest.approx(alpha_ce) and conv["CE"].converged and conv["CE"].error < 1e-12
     assert conv["SA"].tolerance == pytest.approx(0.1 * abs(alpha_ce))
@@ -155,28 +155,28 @@ def test_exponent_convergence_on_a_known_drift():
     assert conv["SA"].converged == (drift <= 0.1 * abs(alpha_ce)) and np.isnan(conv["SA"].needed) != conv["SA"].converged
     assert conv["EE"].converged and conv["EE"].needed == 2000  # error undefined at 1000 (no half below the grid)
     # a looser tolerance lets the drifting exponent converge
-    assert components.exponent_convergence(sizes, subs, full, tolerance=10.0)["SA"].converged
+    assert sample_size.exponent_convergence(sizes, subs, full, tolerance=10.0)["SA"].converged
 
 
 def test_convergence_by_group_and_instance_exponents_on_records():
     records = ladder_records()
     sizes = np.array([1e4, 1e5, 1e6])
-    conv = components.convergence_by_group(sizes, records, {"A": [0, 1, 2], "B": [1, 2]}, min_tokens=1000,
+    conv = sample_size.convergence_by_group(sizes, records, {"A": [0, 1, 2], "B": [1, 2]}, min_tokens=1000,
                                            n_grid=4, n_repeats=3, tolerance=0.1)
     assert set(conv) == {"A", "B"} and set(conv["A"]) == set(components.QUANTITIES)
-    grid = metrics.token_grid(6000, 1000, 4)
-    subs = components.subsample_models([records[1], records[2]], grid, 3)
+    grid = sample_size.token_grid(6000, 1000, 4)
+    subs = sample_size.subsample_models([records[1], records[2]], grid, 3)
     full = [components.terms_vector({"logp": r.logp, "gt": r.gt}) for r in records[1:]]
-    direct = components.exponent_convergence(sizes[1:], subs, full, 0.1)
+    direct = sample_size.exponent_convergence(sizes[1:], subs, full, 0.1)
     for q in components.QUANTITIES:
         assert conv["B"][q].error == pytest.approx(direct[q].error) and conv["B"][q].full == pytest.approx(direct[q].full)
     assert conv["A"]["CE"].converged  # CE is a mean: no drift with the sample size
-    exps = components.instance_exponents(sizes, records, [10, 10_000], n_repeats=3)
+    exps = sample_size.instance_exponents(sizes, records, [10, 10_000], n_repeats=3)
     assert exps.shape == (2, 4)
     every = fit.fit_power_law(sizes, [components.terms_vector({"logp": r.logp, "gt": r.gt})[0] for r in records])
     assert exps[1, 0] == pytest.approx(every.slope)  # 10,000 windows: all of them, in every repeat
     # 10 windows: the mean over repeats of the exponents of each repeat's subsample
-    few = [metrics.subsampled_decompositions(r.logp, r.gt, r.window, [10], n_repeats=3, unit="windows")
+    few = [sample_size.subsampled_decompositions(r.logp, r.gt, r.window, [10], n_repeats=3, unit="windows")
            for r in records]
     per_repeat = [fit.fit_power_law(sizes, [s["CE"][0, k] for s in few]).slope for k in range(3)]
     assert exps[0, 0] == pytest.approx(np.mean(per_repeat))

@@ -7,7 +7,7 @@ import doctest
 import numpy as np
 import pytest
 
-from rankscale import bootstrap, emergence, metrics
+from rankscale.analysis import bootstrap, emergence, metrics
 
 
 def test_doctests():

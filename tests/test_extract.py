@@ -10,10 +10,10 @@ import torch
 
 from helpers import forward_reference
 from rankscale import RankscaleError
-from rankscale import extract as ex
-from rankscale import records as rs
+from rankscale.records import extract as ex
+from rankscale.records import store as rs
 from rankscale.corpora import get_corpus, token_windows
-from rankscale.models import auto_dtype, load_model, real_vocab_size
+from rankscale.models.loading import auto_dtype, load_model, real_vocab_size
 
 N_TOKENS = 3000
 
@@ -288,7 +288,7 @@ def test_an_older_format_is_replaced_when_asked(model_dir, corpus_file, finished
 
 def test_the_longest_windows_go_first(model_dir, windows):
     """So that an out-of-memory halving happens on the first, largest batch, not the last."""
-    from rankscale.models import load_model
+    from rankscale.models.loading import load_model
 
     net, tok = load_model(str(model_dir))
     lengths = []

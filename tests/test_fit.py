@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rankscale import fit
+from rankscale.analysis import fit
 
 SIZES = np.logspace(4, 7, 7)
 

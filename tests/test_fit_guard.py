@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rankscale import fit
+from rankscale.analysis import fit
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, np.inf, np.nan])

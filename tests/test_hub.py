@@ -22,11 +22,12 @@ from transformers import PreTrainedTokenizerFast
 
 from helpers import N_PAD, WIDTH, forward_reference, save_random_model
 from rankscale import RankscaleError
-from rankscale import extract as ex
+from rankscale.records import extract as ex
 from rankscale.corpora import PAPER_SAMPLING, files_variable, get_corpus, token_windows
-from rankscale.models import load_model, real_vocab_size
-from rankscale.modelsets import BUILT_IN, PAPER_CORPORA, require_available
-from rankscale.records import load_records
+from rankscale.models.loading import load_model, real_vocab_size
+from rankscale.sets.builtin import BUILT_IN, PAPER_CORPORA
+from rankscale.sets import require_available
+from rankscale.records.store import load_records
 
 
 @pytest.fixture(autouse=True)

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 
 import numpy as np
 import pytest
 
-from rankscale import metrics as m
+from helpers import random_records
 
-
-def random_records(seed: int, n: int = 5000, vocab: int = 300):
-    rng = np.random.default_rng(seed)
-    gt = np.minimum(rng.lognormal(1.0, 1.5, n).astype(np.int64), vocab - 1)
-    ge = gt + rng.binomial(1, 0.1, n) * rng.integers(1, 4, n)
-    logp = -rng.gamma(2.0, 1.0, n) - 0.2 * np.log1p(gt)
-    window = np.sort(rng.integers(0, 40, n))
-    return logp, gt, ge, window
+from rankscale.analysis import metrics as m
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -66,20 +59,6 @@ def test_k_grid_per_vocabulary():
         m.k_grid(0, 5)
 
 
-def test_discordant_pairs_matches_brute_force():
-    rng = np.random.default_rng(3)
-    a, b = rng.uniform(0.1, 1.0, 40), rng.uniform(0.1, 1.0, 40)
-    for margin in (0.0, 0.1, 0.5):
-        brute = sum(1 for i in range(40) for j in range(i + 1, 40)
-                    if (a[i] > (1 + margin) * a[j] and b[j] > (1 + margin) * b[i])
-                    or (a[j] > (1 + margin) * a[i] and b[i] > (1 + margin) * b[j]))
-        assert m.discordant_pairs(a, b, margin) == brute
-    assert m.discordant_pairs(a, 2 * a) == 0  # one metric a monotone function of the other
-    assert m.discordant_pairs([0.5], [0.5]) == 0
-    with pytest.raises(ValueError):
-        m.discordant_pairs([0.1, 0.2], [0.1])
-
-
 def test_rank_conventions():
     gt, ge = np.array([0, 2, 5]), np.array([0, 4, 5])
     np.testing.assert_array_equal(m.rank_1based(gt, ge), [1, 5, 6])       # paper A, eq. 3
@@ -108,15 +87,6 @@ def test_window_success_matches_brute_force(n):
 def test_window_success_needs_long_enough_windows():
     with pytest.raises(ValueError, match="no window holds 3"):
         m.window_success(np.array([1, 1, 1, 1]), np.array([0, 0, 1, 1]), 3, 1)
-
-
-def test_rank_histogram_counts():
-    rank = m.rank_1based(*random_records(2)[1:3])
-    hist = m.rank_histogram(rank, vocab_size=400)
-    assert len(hist) == 401 and hist[0] == 0
-    assert dict((r, c) for r, c in enumerate(hist) if c) == Counter(rank.tolist())
-    with pytest.raises(ValueError, match="1-based"):
-        m.rank_histogram(np.array([0, 1]))
 
 
 def test_summary_fields():
@@ -199,113 +169,6 @@ def test_top_rank_probs_brute_force():
     assert np.all(m.top_rank_probs(padded, rbe, 0)[2] == 0)
     with pytest.raises(ValueError, match="no target has RBE 9"):
         m.top_rank_probs(top, rbe, 9)
-
-
-def test_subsampled_decompositions_brute_force():
-    logp, gt, _, window = random_records(5, n=3000)
-    window = window * 7 + 3  # ids need not start at 0 or be consecutive
-    grid = [100, 1000, 2999, 10_000]
-    out = m.subsampled_decompositions(logp, gt, window, grid, n_repeats=3, seed=11)
-    rng = np.random.default_rng(11)
-    ids = np.unique(window)
-    for r in range(3):
-        order = ids[rng.permutation(len(ids))]
-        for i, n in enumerate(grid):
-            chosen = []
-            for w in order:
-                chosen.append(w)
-                if np.isin(window, chosen).sum() >= n:
-                    break
-            mask = np.isin(window, chosen)
-            d = m.ce_decomposition(logp[mask], gt[mask])
-            assert out["n_tokens"][i, r] == mask.sum()
-            assert out["CE"][i, r] == pytest.approx(d.ce, rel=1e-12)
-            assert out["EE"][i, r] == pytest.approx(d.error_entropy, rel=1e-12)
-            assert out["SA"][i, r] == pytest.approx(d.self_alignment, rel=1e-9)
-            assert out["Conf"][i, r] == pytest.approx(d.confidence, rel=1e-12)
-            assert out["ranks_seen"][i, r] == len(np.unique(gt[mask]))
-            assert out["ranks_seen_once"][i, r] == sum(c == 1 for c in Counter(gt[mask].tolist()).values())
-    # every window taken: identical to the full decomposition in every repeat
-    full = m.ce_decomposition(logp, gt)
-    np.testing.assert_allclose(out["SA"][-1], full.self_alignment, rtol=1e-9)
-    assert np.all(out["n_tokens"][-1] == len(logp))
-
-
-def test_subsampled_decompositions_by_windows():
-    logp, gt, _, window = random_records(6, n=3000)
-    ids = np.unique(window)
-    grid = [1, 5, len(ids), len(ids) + 10]
-    out = m.subsampled_decompositions(logp, gt, window, grid, n_repeats=3, seed=4, unit="windows")
-    by_tokens = m.subsampled_decompositions(logp, gt, window, [100], n_repeats=3, seed=4)
-    rng = np.random.default_rng(4)
-    for r in range(3):
-        order = ids[rng.permutation(len(ids))]
-        for i, n in enumerate(grid):
-            mask = np.isin(window, order[:n])
-            assert out["n_windows"][i, r] == min(n, len(ids))
-            assert out["n_tokens"][i, r] == mask.sum()
-            assert out["SA"][i, r] == pytest.approx(m.ce_decomposition(logp[mask], gt[mask]).self_alignment,
-                                                    rel=1e-9)
-    assert np.all(out["n_tokens"][-1] == len(logp)) and np.all(out["n_tokens"][-2] == len(logp))
-    assert by_tokens["n_windows"].shape == (1, 3) and np.all(by_tokens["n_windows"] >= 1)
-    with pytest.raises(ValueError, match="unit"):
-        m.subsampled_decompositions(logp, gt, window, grid, unit="documents")
-
-
-def test_token_grid_windows_and_mean_interval():
-    grid = m.token_grid(20_000, 1000, 8)
-    assert grid[0] == 1000 and grid[-1] == 20_000 and len(grid) == 8 and np.all(np.diff(grid) > 0)
-    assert m.token_grid(500, 1000, 8).tolist() == [500]  # fewer tokens than the smallest count
-    with pytest.raises(ValueError):
-        m.token_grid(100, 10, 1)
-    assert m.n_windows(np.array([3, 3, 9, 1])) == 3
-    rng = np.random.default_rng(0)
-    values = rng.normal(2.0, 1.0, (4, 400))
-    lo, hi = m.mean_interval(values)
-    half = 1.959964 * values.std(axis=1, ddof=1) / np.sqrt(400)
-    np.testing.assert_allclose(lo, values.mean(axis=1) - half, rtol=1e-6)
-    np.testing.assert_allclose(hi, values.mean(axis=1) + half, rtol=1e-6)
-    assert np.all((lo < 2.0) & (hi > 2.0))  # the true mean, here in every one of four intervals
-
-
-def test_sample_size_error_brute_force_and_bias_decay():
-    rng = np.random.default_rng(3)
-    grid = np.array([1000, 1500, 2000, 3000, 4000, 8000])
-    values = 2.0 + 50.0 / grid[:, None] + rng.normal(0, 0.001, (len(grid), 5))
-    means = values.mean(axis=1)
-    err = m.sample_size_error(grid, values)
-    assert np.isnan(err[0]) and np.isnan(err[1])  # 500 and 750 lie below the grid
-    # n / 2 on the grid: 2000 -> 1000, 3000 -> 1500, 4000 -> 2000, 8000 -> 4000
-    for i, j in ((2, 0), (3, 1), (4, 2), (5, 4)):
-        sd = np.sqrt(np.mean((values[i] - means[i]) ** 2))
-        assert err[i] == pytest.approx(np.sqrt(sd ** 2 + (means[i] - means[j]) ** 2), rel=1e-9)
-    # n / 2 between grid points: 1250 lies between 1000 and 1500, interpolated in log n
-    w = np.log(1250 / 1000) / np.log(1500 / 1000)
-    half = means[0] + w * (means[1] - means[0])
-    assert m.sample_size_error([1000, 1500, 2500], values[[0, 1, 2]])[2] == pytest.approx(
-        np.hypot(np.sqrt(np.mean((values[2] - means[2]) ** 2)), means[2] - half), rel=1e-9)
-    # a bias b / n: where n / 2 is on the grid, the drift over a doubling is the bias left at n
-    exact = 2.0 + 50.0 / grid[:, None] * np.ones((1, 3))
-    assert m.sample_size_error(grid, exact)[2] == pytest.approx(50.0 / 2000, rel=1e-12)
-    assert m.sample_size_error(grid, exact)[-1] == pytest.approx(50.0 / 8000, rel=1e-12)
-    with pytest.raises(ValueError):
-        m.sample_size_error(grid[::-1], values)
-
-
-def test_tokens_needed():
-    grid = np.array([1000, 2000, 4000, 8000, 16000])
-    exact = 2.0 + 50.0 / grid[:, None] * np.ones((1, 3))  # error at n is 50 / n from 2000 on
-    assert m.tokens_needed(grid, exact, 0.02) == 4000
-    assert m.tokens_needed(grid, exact, 0.03) == 2000
-    assert np.isnan(m.tokens_needed(grid, exact, 0.001))
-    noisy = exact.copy()
-    noisy[3] += [0.1, -0.1, 0.0]  # a spread at 8000 breaks the run that started at 4000
-    assert m.tokens_needed(grid, noisy, 0.02) == 16000
-    for tol in (0.005, 0.013, 0.02, 0.05, 1.0):
-        err = m.sample_size_error(grid, noisy)
-        ok = [all(e <= tol for e in err[i:]) for i in range(len(grid))]
-        expected = grid[ok.index(True)] if any(ok) else np.nan
-        np.testing.assert_equal(m.tokens_needed(grid, noisy, tol), expected)
 
 
 def test_sharpest_drop():

@@ -13,10 +13,10 @@ from transformers import (AutoModelForCausalLM, GPT2Config, GPTNeoXConfig, Llama
 
 from helpers import save_random_model
 from rankscale import RankscaleError
-from rankscale.models import check_params, config_params, count_params, load_model
-from rankscale.modelsets import BUILT_IN
-from rankscale.registry import REFERENCE_SOURCE, REGISTRY
-from rankscale.report import REFERENCE_DIR
+from rankscale.models.loading import check_params, config_params, count_params, load_model
+from rankscale.sets.builtin import BUILT_IN
+from rankscale.sets.registry import REFERENCE_SOURCE, REGISTRY
+from rankscale.book.pages import REFERENCE_DIR
 
 REFERENCE = json.loads((REFERENCE_DIR / "rbp_authors_param_count.json").read_text())
 TABLE4 = list(csv.DictReader((REFERENCE_DIR / "ce_paper_table4_models.csv").open()))

@@ -10,8 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from rankscale import RankscaleError, modelsets
-from rankscale.modelsets import BUILT_IN, Checkpoint, get, load_toml
+from rankscale import RankscaleError
+from rankscale.sets import builtin
+from rankscale.sets.builtin import BUILT_IN
+from rankscale.sets.schema import Checkpoint
+from rankscale.sets import get
+from rankscale.sets.toml_sets import load_toml
 
 
 @pytest.fixture
@@ -117,17 +121,17 @@ def test_check_profile_reads_a_toml_set_before_anything_is_installed(tmp_path, t
     this with the system python, before .venv exists)."""
     bad = write(tmp_path, "[corpora]\npydocs = 10\n[[families]]\nname = 'solo'\nmodels = [{ model = 'runs/small' }]\n")
     done = subprocess.run([sys.executable, "-S", "-m", "rankscale", "check-profile", str(bad)],
-                          env={"PYTHONPATH": str(Path(modelsets.__file__).parents[1])}, capture_output=True, text=True)
+                          env={"PYTHONPATH": str(Path(builtin.__file__).parents[2])}, capture_output=True, text=True)
     assert done.returncode == 2 and "has 1 model" in done.stderr and done.stderr.count("\n") == 1
 
 
 def test_the_offline_sets_need_nothing_and_settings_live_in_the_set():
-    for name in modelsets.OFFLINE_SETS:
+    for name in builtin.OFFLINE_SETS:
         model_set = BUILT_IN[name]
         assert model_set.hub_models() == [] and model_set.training is not None
-        assert set(model_set.corpora) == set(modelsets.OFFLINE_CORPORA)
+        assert set(model_set.corpora) == set(builtin.OFFLINE_CORPORA)
         assert all(model_set.tokens(c) for c in model_set.corpora)
     # the real pretrained model is a reference of tiny only, with its own (smaller) budget
     assert BUILT_IN["smoke"].references == () and [m.name for m in BUILT_IN["tiny"].references] == [
-        modelsets.SMOLLM2.name]
-    assert all(BUILT_IN["tiny"].tokens(c, reference=True) <= BUILT_IN["tiny"].tokens(c) for c in modelsets.OFFLINE_CORPORA)
+        builtin.SMOLLM2.name]
+    assert all(BUILT_IN["tiny"].tokens(c, reference=True) <= BUILT_IN["tiny"].tokens(c) for c in builtin.OFFLINE_CORPORA)

@@ -9,10 +9,10 @@ import pytest
 from scipy.integrate import quad
 from scipy.stats import norm
 
-from rankscale import appendix_c as ac
-from rankscale import rankdist as rd
-from rankscale import rankmodels as rm
-from rankscale import rankstats as rs
+from rankscale.analysis import appendix_c as ac
+from rankscale.analysis import rank_models as rd
+from rankscale.analysis import rank_models as rm
+from rankscale.analysis import rank_models as rs
 
 V = 500
 

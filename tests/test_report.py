@@ -6,8 +6,10 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from rankscale import RankscaleError, report
-from rankscale.runs import Run
+from rankscale import RankscaleError
+from rankscale.book import pages
+from rankscale.claims import base
+from rankscale.records.runs import Run
 
 
 def runs_of(*families: tuple[str, list[int]]) -> list[Run]:
@@ -15,18 +17,18 @@ def runs_of(*families: tuple[str, list[int]]) -> list[Run]:
 
 
 def test_why_not_pooled():
-    assert report.why_not_pooled(runs_of(("A", [1, 2, 3]), ("B", [1, 2]))) is None
-    assert "one family (A)" in report.why_not_pooled(runs_of(("A", [1, 2, 3])))
-    reason = report.why_not_pooled(runs_of(("A", [1, 2]), ("B", [1, 2])))
+    assert base.why_not_pooled(runs_of(("A", [1, 2, 3]), ("B", [1, 2]))) is None
+    assert "one family (A)" in base.why_not_pooled(runs_of(("A", [1, 2, 3])))
+    reason = base.why_not_pooled(runs_of(("A", [1, 2]), ("B", [1, 2])))
     assert reason.startswith("no family has 3 or more sizes") and "A: 2 sizes" in reason
-    assert report.why_not_pooled(runs_of(("A", [1, 2]), ("B", [1, 2])), min_sizes=2) is None
+    assert base.why_not_pooled(runs_of(("A", [1, 2]), ("B", [1, 2])), min_sizes=2) is None
 
 
 def executed(path, profile: str, rows: list[dict], models: list[dict] | None = None):
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("verdicts")
     cell.outputs = [nbformat.v4.new_output("display_data", data={"text/plain": "table"},
-                                           metadata={report.VERDICT_KEY: rows})]
+                                           metadata={pages.VERDICT_KEY: rows})]
     nb.cells = [cell]
     nb.metadata["papermill"] = {"parameters": {"profile": profile}}
     if models is not None:
@@ -40,21 +42,21 @@ def row(chapter: str, verdict: str) -> dict:
 
 
 def test_collect_verdicts_in_order_and_checked(tmp_path):
-    a = executed(tmp_path / "a.ipynb", "smoke", [row("A1", "reproduced"), row("A1", report.NOT_TESTABLE)])
+    a = executed(tmp_path / "a.ipynb", "smoke", [row("A1", "reproduced"), row("A1", base.NOT_TESTABLE)])
     b = executed(tmp_path / "b.ipynb", "smoke", [row("B1", "partly")])
-    table = report.collect_verdicts([a, b], "smoke")
+    table = pages.collect_verdicts([a, b], "smoke")
     assert table.chapter.tolist() == ["A1", "A1", "B1"]
-    assert table.verdict.tolist() == ["reproduced", report.NOT_TESTABLE, "partly"]
+    assert table.verdict.tolist() == ["reproduced", base.NOT_TESTABLE, "partly"]
     with pytest.raises(RankscaleError, match="executed with profile 'smoke', not 'tiny'"):
-        report.collect_verdicts([a], "tiny")
+        pages.collect_verdicts([a], "tiny")
     with pytest.raises(RankscaleError, match="has not been executed"):
-        report.collect_verdicts([tmp_path / "c.ipynb"], "smoke")
+        pages.collect_verdicts([tmp_path / "c.ipynb"], "smoke")
     old = executed(tmp_path / "old.ipynb", "smoke", [row("A1", "not testable on this profile")])
     with pytest.raises(RankscaleError, match="older rankscale"):
-        report.collect_verdicts([old], "smoke")
+        pages.collect_verdicts([old], "smoke")
     empty = executed(tmp_path / "empty.ipynb", "smoke", [])
     with pytest.raises(RankscaleError, match="holds no verdict table"):
-        report.collect_verdicts([empty], "smoke")
+        pages.collect_verdicts([empty], "smoke")
 
 
 def test_collect_models(tmp_path):
@@ -62,8 +64,8 @@ def test_collect_models(tmp_path):
     a = executed(tmp_path / "a.ipynb", "smoke", [row("A1", "partly")], models)
     b = executed(tmp_path / "b.ipynb", "smoke", [row("B1", "partly")], models)
     hand = executed(tmp_path / "hand.ipynb", "smoke", [row("B2", "partly")])
-    assert report.collect_models([a, b, hand]) == models
-    assert report.collect_models([hand]) is None
+    assert pages.collect_models([a, b, hand]) == models
+    assert pages.collect_models([hand]) is None
     other = executed(tmp_path / "other.ipynb", "smoke", [row("B3", "partly")], models[:1])
     with pytest.raises(RankscaleError, match="different models"):
-        report.collect_models([a, other])
+        pages.collect_models([a, other])

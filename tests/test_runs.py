@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from helpers import save_random_model
-from rankscale import RankscaleError, result_folders, results, runs
+from rankscale import RankscaleError
+from rankscale.records import jobs, runs
 from rankscale.cli import main
-from rankscale.modelsets import get
+from rankscale.sets import get
 
 
 @pytest.fixture(scope="module")
@@ -46,19 +47,19 @@ models = [{ model = "b/m1" }, { model = "b/m2" }]
 
 def test_jobs_list_every_model_checkpoint_and_corpus_in_set_order(user_set):
     profile, home = user_set
-    jobs = results.jobs(get(profile), home)
-    assert [(j.family, j.name, j.step) for j in jobs] == [("A", "m1", None), ("A", "m2", None), ("A", "m2", 0),
+    found = jobs.jobs(get(profile), home)
+    assert [(j.family, j.name, j.step) for j in found] == [("A", "m1", None), ("A", "m2", None), ("A", "m2", 0),
                                                           ("B", "m1", None), ("B", "m2", None)]
-    assert all(j.out.is_relative_to(home / "results" / "local") for j in jobs)
-    assert all(j.out.name.startswith("docs.jsonl-") and j.out.name.endswith("-300") for j in jobs)
+    assert all(j.out.is_relative_to(home / "results" / "local") for j in found)
+    assert all(j.out.name.startswith("docs.jsonl-") and j.out.name.endswith("-300") for j in found)
     # the checkpoint is the weights of b/m1: the same result folder as that model's
-    assert jobs[2].out == jobs[3].out and len({j.out for j in jobs}) == 4
+    assert found[2].out == found[3].out and len({j.out for j in found}) == 4
 
 
 def test_prepare_then_runs_by_family(user_set):
     profile, home = user_set
     lines = []
-    results.prepare(profile, home, log=lines.append, progress=False)
+    jobs.prepare(profile, home, log=lines.append, progress=False)
     assert len(lines) == 1 and lines[0].startswith("extract: 4 results computed in "), lines
     corpus = next(iter(get(profile).corpora))
     family = runs.family_runs(profile, corpus, home)
@@ -70,7 +71,7 @@ def test_prepare_then_runs_by_family(user_set):
     np.testing.assert_array_equal(checkpoint.records.logp, family[2].records.logp)
     assert runs.reference_runs(profile, corpus, home) == []
     again = []
-    results.prepare(profile, home, log=again.append, progress=False)
+    jobs.prepare(profile, home, log=again.append, progress=False)
     assert again == ["extract: all 4 results are on disk"]
 
 
@@ -79,39 +80,39 @@ def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkey
     """The cluster route: `plan` prints independent extract commands writing under another root;
     that folder copied into the home's results/ is then found, whatever dtype it was computed in."""
     profile, home = user_set
-    results.prepare(profile, home, log=lambda *_: None, progress=False)
+    jobs.prepare(profile, home, log=lambda *_: None, progress=False)
     fresh = tmp_path / "fresh-home"
-    commands = results.plan_commands(profile, fresh, results=tmp_path / "scratch")
+    commands = jobs.plan_commands(profile, fresh, results=tmp_path / "scratch")
     assert len(commands) == 4 and all("--out " + shlex.quote(str(tmp_path / "scratch")) in c for c in commands)
     # run one command as a cluster task would (a subprocess of the CLI), then mark it as bf16
     args = shlex.split(commands[0])
     assert args[:4] == ["python", "-m", "rankscale", "extract"] and "--dtype" in args
     assert subprocess.run([sys.executable, *args[1:], "--quiet"], capture_output=True, text=True).returncode == 0
-    out = tmp_path / "scratch" / results.jobs(get(profile), fresh)[0].out.relative_to(fresh / "results")
+    out = tmp_path / "scratch" / jobs.jobs(get(profile), fresh)[0].out.relative_to(fresh / "results")
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["identity"]["dtype"] = "bfloat16"
     (out / "manifest.json").write_text(json.dumps(manifest))
     shutil.copytree(tmp_path / "scratch", fresh / "results")
-    assert len(results.plan_commands(profile, fresh)) == 3  # the copied result counts as done
-    monkeypatch.setattr("rankscale.extract.load_model", lambda *a, **k: pytest.fail("recomputed a finished result"))
-    first = results.jobs(get(profile), fresh, checkpoints=False)[0]
-    assert results.is_done(first)
+    assert len(jobs.plan_commands(profile, fresh)) == 3  # the copied result counts as done
+    monkeypatch.setattr("rankscale.records.extract.load_model", lambda *a, **k: pytest.fail("recomputed a finished result"))
+    first = jobs.jobs(get(profile), fresh, checkpoints=False)[0]
+    assert jobs.is_done(first)
     main(["plan", profile])  # prints, computes nothing
 
 
 def test_a_replaced_local_model_gets_a_new_result_folder(user_set, tokenizer):
     profile, home = user_set
-    job = results.jobs(get(profile), home)[0]
+    job = jobs.jobs(get(profile), home)[0]
     model = job.source
-    key = result_folders.model_key(model, None)
-    assert result_folders.model_key(model, None) == key  # reading the model changes nothing
+    key = jobs.model_key(model, None)
+    assert jobs.model_key(model, None) == key  # reading the model changes nothing
     save_random_model(model, tokenizer, seed=99)  # retrained in place
-    assert result_folders.model_key(model, None) != key
+    assert jobs.model_key(model, None) != key
 
 
 def test_hub_results_are_keyed_by_id_and_revision(tmp_path):
-    assert result_folders.model_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
-    assert result_folders.model_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
+    assert jobs.model_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
+    assert jobs.model_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
 
 
 def test_a_corpus_the_set_does_not_evaluate(user_set):
@@ -123,7 +124,7 @@ def test_a_corpus_the_set_does_not_evaluate(user_set):
 def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
     """A run's target tokens decode with its model's tokenizer.json (a local directory, or the
     hub cache for a hub id), and nothing is decoded where no tokenizer can be found."""
-    from rankscale.records import Records
+    from rankscale.records.store import Records
 
     def run_of(model, revision=None, family="F", step=None):
         manifest = SimpleNamespace(identity={"model": model, "revision": revision})
@@ -156,10 +157,10 @@ def test_a_gguf_file_is_keyed_by_its_content(tmp_path):
     for path in (a, b):
         path.parent.mkdir()
         path.write_bytes(b"GGUF" + bytes(100))
-    assert result_folders.model_key(str(a), None) == result_folders.model_key(str(b), None)
-    assert result_folders.model_key(str(a), None).startswith("gguf/m-")
+    assert jobs.model_key(str(a), None) == jobs.model_key(str(b), None)
+    assert jobs.model_key(str(a), None).startswith("gguf/m-")
     b.write_bytes(b"GGUF" + bytes(101))
-    assert result_folders.model_key(str(a), None) != result_folders.model_key(str(b), None)
+    assert jobs.model_key(str(a), None) != jobs.model_key(str(b), None)
 
 
 def test_temperature_demonstration_jobs_and_runs(tmp_path, tokenizer, corpus_file):
@@ -180,15 +181,15 @@ models = [{ model = "s1" }, { model = "s2" }]
     (tmp_path / "none.toml").write_text(body)
     (tmp_path / "hot.toml").write_text("temperature_tokens = 120\n" + body)
     home = tmp_path / "home"
-    assert results.temperature_jobs(get(str(tmp_path / "none.toml")), home) == []
+    assert jobs.temperature_jobs(get(str(tmp_path / "none.toml")), home) == []
     assert runs.temperature_runs(str(tmp_path / "none.toml"), home) == {}
     profile = str(tmp_path / "hot.toml")
-    jobs = results.temperature_jobs(get(profile), home)
-    assert [(j.family, j.name, j.temperature, j.n_tokens) for j in jobs] == [("A", "s2", t, 120)
+    found = jobs.temperature_jobs(get(profile), home)
+    assert [(j.family, j.name, j.temperature, j.n_tokens) for j in found] == [("A", "s2", t, 120)
                                                                               for t in (0.5, 1.0, 2.0)]
-    assert len({j.out for j in jobs}) == 3 and jobs[0].out.name.endswith("-T0.5")
-    assert "--temperature 2.0" in jobs[2].command(get(profile)) and "--temperature" not in jobs[1].command(get(profile))
-    assert len(results.plan_commands(profile, home)) == 2 + 3
+    assert len({j.out for j in found}) == 3 and found[0].out.name.endswith("-T0.5")
+    assert "--temperature 2.0" in found[2].command(get(profile)) and "--temperature" not in found[1].command(get(profile))
+    assert len(jobs.plan_commands(profile, home)) == 2 + 3
     hot = runs.temperature_runs(profile, home)
     assert list(hot) == [0.5, 1.0, 2.0] and all(len(r.records) == 120 for r in hot.values())
     for t in (0.5, 2.0):
@@ -196,14 +197,14 @@ models = [{ model = "s1" }, { model = "s2" }]
         np.testing.assert_array_equal(hot[t].records.target, hot[1.0].records.target)
         assert not np.allclose(hot[t].records.logp, hot[1.0].records.logp)
         assert hot[t].records.manifest.identity["temperature"] == t
-    assert all(results.is_done(job) for job in jobs)
+    assert all(jobs.is_done(job) for job in found)
     # a result at another temperature in the folder is not this job's
-    wrong = dataclasses.replace(jobs[0], temperature=3.0)
-    assert not results.is_done(wrong)
+    wrong = dataclasses.replace(found[0], temperature=3.0)
+    assert not jobs.is_done(wrong)
     lines = []
-    results.prepare(profile, home, log=lines.append, progress=False)
+    jobs.prepare(profile, home, log=lines.append, progress=False)
     assert len(lines) == 1 and lines[0].startswith("extract: 2 results computed"), lines  # the family's two
-    results.prepare(profile, home, log=lines.append, progress=False)
+    jobs.prepare(profile, home, log=lines.append, progress=False)
     assert lines[1] == "extract: all 5 results are on disk"
 
 
@@ -214,10 +215,10 @@ def test_a_result_of_an_older_corpus_text_is_extracted_again(user_set, monkeypat
 
     profile, home = user_set
     model_set = get(profile)
-    job = results.Job("A", "m", results.jobs(model_set, home)[0].source, None, None, "humaneval", 50, home / "hv")
-    from rankscale.extract import extract
+    job = jobs.Job("A", "m", jobs.jobs(model_set, home)[0].source, None, None, "humaneval", 50, home / "hv")
+    from rankscale.records.extract import extract
 
     extract(job.source, "humaneval", 50, job.out, progress=False)
-    assert results.is_done(job)
+    assert jobs.is_done(job)
     monkeypatch.setitem(SOURCES, "humaneval", dataclasses.replace(SOURCES["humaneval"], text_version=99))
-    assert not results.is_done(job)
+    assert not jobs.is_done(job)

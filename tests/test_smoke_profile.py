@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rankscale import fit, metrics, results, runs
-from rankscale.modelsets import BUILT_IN
+from rankscale.analysis import fit, metrics
+from rankscale.records import jobs, runs
+from rankscale.sets.builtin import BUILT_IN
 
 pytestmark = pytest.mark.slow  # trains and extracts the smoke ladder
 
@@ -17,7 +18,7 @@ SMOKE = BUILT_IN["smoke"]
 
 @pytest.fixture(scope="module")
 def smoke(smoke_home):
-    results.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
+    jobs.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
     return runs.family_runs("smoke", "pydocs", smoke_home)
 
 

@@ -12,7 +12,7 @@ from rankscale import RankscaleError, __version__
 
 
 def _extract(args: argparse.Namespace) -> None:
-    from rankscale.extract import extract
+    from rankscale.records.extract import extract
 
     device = args.device
     if device == "auto":
@@ -35,13 +35,13 @@ def _batch_size(value: str) -> int | None:
 
 
 def _metrics(args: argparse.Namespace) -> None:
-    from rankscale.records import load_records
-    from rankscale.metrics import rank_1based, summary
+    from rankscale.records.store import load_records
+    from rankscale.analysis.metrics import rank_1based, summary
 
     records = load_records(args.dir)
     values = summary(records.logp, records.gt, records.ge, ks=args.k)
     if args.json:
-        from rankscale.rankdist import rank_fits_record
+        from rankscale.analysis.rank_models import rank_fits_record
 
         rank = rank_1based(records.gt, records.ge)
         print(json.dumps({
@@ -61,12 +61,13 @@ def _metrics(args: argparse.Namespace) -> None:
 
 
 def _ladder(args: argparse.Namespace) -> None:
-    from rankscale import modelsets, paths
-    from rankscale.ladder import build_ladder, ladder_models
+    from rankscale import paths
+    from rankscale import sets
+    from rankscale.models.ladder import build_ladder, ladder_models
 
     start = time.perf_counter()
     home = Path(args.home) if args.home else paths.home()
-    model_set = modelsets.get(args.profile)
+    model_set = sets.get(args.profile)
     if not model_set.ladder_families:
         raise RankscaleError(f"model set {model_set.name!r} has no ladder family; nothing to train")
     build_ladder(model_set, home, progress=not args.quiet)
@@ -78,7 +79,7 @@ def _ladder(args: argparse.Namespace) -> None:
 
 
 def _book(args: argparse.Namespace) -> None:
-    from rankscale.book import build_book
+    from rankscale.book.build import build_book
 
     start = time.perf_counter()
     html = build_book(args.profile, args.out)
@@ -86,15 +87,15 @@ def _book(args: argparse.Namespace) -> None:
 
 
 def _check_profile(args: argparse.Namespace) -> None:
-    from rankscale import modelsets  # standard library only: runs before anything is installed
+    from rankscale import sets
 
-    model_set = modelsets.get(args.profile)
-    modelsets.require_available(model_set)
+    model_set = sets.get(args.profile)
+    sets.require_available(model_set)
     print(f"model set {model_set.name!r}: the book can be computed here")
 
 
 def _plan(args: argparse.Namespace) -> None:
-    from rankscale.results import plan_commands
+    from rankscale.records.jobs import plan_commands
 
     commands = plan_commands(args.profile, results=Path(args.results).resolve() if args.results else None)
     print("\n".join(commands))

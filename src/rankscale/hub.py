@@ -154,3 +154,26 @@ def cached_file(hub_id: str, filename: str, revision: str | None = None) -> Path
         return found[0] if found else None
     path = repo / "snapshots" / commit / filename
     return path if path.is_file() else None
+
+
+def is_hub_id(source: str) -> bool:
+    """Whether a model source is a hub id rather than a path.
+
+    Parameters
+    ----------
+    source : str
+        A model as a set or ``rankscale.models.loading.load_model`` names it.
+
+    Returns
+    -------
+    bool
+        True for ``name`` or ``namespace/name`` that is not an existing path; anything starting
+        with ``.``, ``/`` or ``~``, with two slashes or more, or ending in ``.gguf`` is a path.
+
+    Examples
+    --------
+    >>> is_hub_id("EleutherAI/pythia-70m"), is_hub_id("./models/d16"), is_hub_id("SmolLM2.Q4_1.gguf")
+    (True, False, False)
+    """
+    return not (source.startswith((".", "/", "~")) or source.count("/") > 1 or source.endswith(".gguf")
+                or Path(source).expanduser().exists())

@@ -32,7 +32,7 @@ from rankscale.claims.paper_b import (B1_MAX_RESIDUAL, B1_BOUND_SLACK, CLAIMS_B1
     B2_MIN_GROUP, B2_MAX_TV, B2_FIG5_RBES, CLAIMS_B2, B3_LAW_R2, B3_NO_LAW_R2, B3_INVARIANT_SHARE, CLAIMS_B3,
     B4_DOMINANT_SHARE, B4_CURVATURE_MIN_SIZES, CLAIMS_B4, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS, B5_VALUE_TOLERANCE,
     B5_EXPONENT_TOLERANCE, B5_PAPER_INSTANCES, B5_SET_FRACTION, B5_TREND_QUANTITIES, CLAIMS_B5)
-from rankscale.report import NOT_TESTABLE, Verdict, grade
+from rankscale.claims.base import grade, NOT_TESTABLE, Verdict
 
 # the chapters read every claim and threshold as claims.<NAME>
 __all__ = [
@@ -59,7 +59,7 @@ def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str |
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
     The claim is reproduced if it holds on every tested unit, partly if on some, not reproduced
-    if on none (``rankscale.report.grade``); untested units are named in ``ours``, and with no
+    if on none (``rankscale.claims.base.grade``); untested units are named in ``ours``, and with no
     tested unit the verdict is "not testable on this set", with ``why_not`` as the reason.
 
     Parameters
@@ -78,7 +78,7 @@ def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str |
 
     Returns
     -------
-    rankscale.report.Verdict
+    rankscale.claims.base.Verdict
         With the claim's text, rule, kind and key.
 
     Raises

@@ -73,3 +73,149 @@ def index_claims(*claims: Claim) -> dict[str, Claim]:
     ['X1.1', 'X1.2']
     """
     return {c.key: c for c in claims}
+
+
+VERDICTS = ("reproduced", "partly", "not reproduced", "not testable on this set")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One claim of a paper section, the paper's number where it gives one, ours, and the verdict.
+
+    Usually made by ``rankscale.claims.judge``, which fills ``rule``, ``kind`` and ``key`` from
+    the claim's definition in ``rankscale.claims``.
+
+    Parameters
+    ----------
+    claim, paper, ours : str
+        The claim in this book's words, the paper's number (where it gives one), ours.
+    verdict : str
+        One of ``VERDICTS``, else RankscaleError.
+    rule, kind, key : str
+        What is measured, the threshold and why; one of ``rankscale.claims.KINDS``; chapter
+        and number, e.g. ``"A2.1"``.
+
+    Examples
+    --------
+    >>> Verdict("RBP_1 follows a power law", "R^2 0.99", "R^2 0.98", "reproduced").kind
+    'empirical'
+    >>> Verdict("RBP_1 follows a power law", "", "", "confirmed")
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: verdict 'confirmed' is not one of ('reproduced', 'partly', ...)
+    """
+
+    claim: str
+    paper: str
+    ours: str
+    verdict: str
+    rule: str = ""
+    kind: str = "empirical"
+    key: str = ""
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise RankscaleError(f"verdict {self.verdict!r} is not one of {VERDICTS}")
+
+
+NOT_TESTABLE = "not testable on this set"
+
+
+def grade(passed) -> str:
+    """The verdict of a claim tested in several places (corpora, families).
+
+    Parameters
+    ----------
+    passed : iterable of bool
+        Whether the claim holds, per place; empty raises RankscaleError (it is ``NOT_TESTABLE``).
+
+    Returns
+    -------
+    str
+        "reproduced" if it holds in all of them, "partly" if in some, "not reproduced" if in none.
+
+    Examples
+    --------
+    >>> grade([True, True]), grade([True, False]), grade([False])
+    ('reproduced', 'partly', 'not reproduced')
+    """
+    passed = list(passed)
+    if not passed:
+        raise RankscaleError("a claim graded on no evidence; mark it not testable on this set instead")
+    return "reproduced" if all(passed) else "partly" if any(passed) else "not reproduced"
+
+
+def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]]:
+    """The families of ``runs`` that a size claim can be tested on, and why not the others.
+
+    Parameters
+    ----------
+    runs : list of rankscale.records.runs.Run
+        Family runs.
+    min_sizes : int
+        Distinct non-embedding sizes a family needs.
+
+    Returns
+    -------
+    usable : dict of str to list of rankscale.records.runs.Run
+        The families with at least ``min_sizes`` distinct model sizes, in order.
+    reasons : list of str
+        One reason for each other family ("Llama ladder: 2 sizes, fewer than 3").
+
+    Examples
+    --------
+    >>> from rankscale.records.runs import Run
+    >>> runs = [Run(f, "", None, n, n, None) for f, n in [("NeoX", 3e3), ("NeoX", 6e3), ("NeoX", 3e4), ("Llama", 3e3)]]
+    >>> usable, reasons = fittable(runs)
+    >>> list(usable), reasons
+    (['NeoX'], ['Llama: 1 size, fewer than 3'])
+    """
+    from rankscale.records.runs import by_family
+
+    usable, reasons = {}, []
+    for family, members in by_family(runs).items():
+        n = len({run.non_embedding for run in members})
+        if n >= min_sizes:
+            usable[family] = members
+        else:
+            reasons.append(f"{family}: {n} size{'s' * (n != 1)}, fewer than {min_sizes}")
+    return usable, reasons
+
+
+def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
+    """Why a claim about every family pooled into one size fit (paper B's "All") cannot be tested:
+    it needs two families or more, one of ``min_sizes`` distinct sizes or more, so that the pooled
+    fit is more than the families' differences.
+
+    Parameters
+    ----------
+    runs : list of rankscale.records.runs.Run
+        Family runs.
+    min_sizes : int
+        Distinct sizes the largest family needs.
+
+    Returns
+    -------
+    str or None
+        None when the pooled claim can be tested; otherwise the reason, for the "ours" column
+        of a not-testable verdict.
+
+    Examples
+    --------
+    >>> from rankscale.records.runs import Run
+    >>> runs = [Run(f, "", None, n, n, None) for f, n in [("NeoX", 3e3), ("NeoX", 6e3), ("NeoX", 3e4), ("Llama", 3e3)]]
+    >>> why_not_pooled(runs) is None
+    True
+    >>> why_not_pooled(runs[:3])
+    'one family (NeoX): pooling families needs at least two'
+    """
+    from rankscale.records.runs import by_family
+
+    families = by_family(runs)
+    if len(families) < 2:
+        names = ", ".join(families) or "none"
+        return f"one family ({names}): pooling families needs at least two"
+    usable, reasons = fittable(runs, min_sizes)
+    if not usable:
+        return f"no family has {min_sizes} or more sizes ({'; '.join(reasons)})"
+    return None

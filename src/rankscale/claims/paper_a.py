@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
-from rankscale.bootstrap import LEVEL
+from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import Claim, MIN_SIZES, index_claims
 
 
 # ---------------------------------------------------------------------------------------------
 # A1
 
-A_LEVEL = LEVEL  # chapters A1-A3: two-sided 95% bootstrap intervals, the usual level (rankscale.bootstrap)
-# What every interval of chapters A1-A3 is (rankscale.bootstrap.interval), said once in the rules that use one
+A_LEVEL = LEVEL  # chapters A1-A3: two-sided 95% bootstrap intervals, the usual level (rankscale.analysis.bootstrap)
+# What every interval of chapters A1-A3 is (rankscale.analysis.bootstrap.interval), said once in the rules that use one
 _A_INTERVAL = (f"(the measured value -+ {NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its "
                f"bootstrap replicates; each model's evaluation tokens resampled with replacement, the set's n_boot "
                f"times)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statistics import NormalDist
 
-from rankscale.bootstrap import LEVEL
+from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import Claim, index_claims
 
 
@@ -66,7 +66,7 @@ B2_FIG5_RBES = (1, 3)  # paper B, Fig. 5: targets ranked 2 and 4 (RBE 1 and 3)
 
 _SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
 
-# every B2 interval is rankscale.bootstrap.interval: the measured value -+ z standard deviations of its replicates
+# every B2 interval is rankscale.analysis.bootstrap.interval: the measured value -+ z standard deviations of its replicates
 _Z = NormalDist().inv_cdf((1 + LEVEL) / 2)
 _INTERVAL_ONE = (f"{LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard deviations of its bootstrap "
                  "replicates over the evaluation tokens)")
@@ -117,7 +117,7 @@ CLAIMS_B2 = index_claims(
           f"{_INTERVAL_ONE}. Why: the paper gives no number; TV < {B2_MAX_TV} means no set of ranks gets "
           f"probabilities more than {B2_MAX_TV} apart; an interval straddling {B2_MAX_TV} counts as not shown. A "
           "model on a sample so small that even a perfectly aligned model would measure a distance of "
-          f"{B2_MAX_TV} (rankscale.dynamics.aligned_distance) cannot test the claim. The evolution over the "
+          f"{B2_MAX_TV} (rankscale.analysis.dynamics.aligned_distance) cannot test the claim. The evolution over the "
           "checkpoints is shown beside it.",
           "qualitative (Fig. 6)"),
     Claim("B2.7", "The output probability breaks off just below the target's position (paper B, §3.3, Fig. 5)",
@@ -138,12 +138,12 @@ CLAIMS_B2 = index_claims(
 # Paper B, §4 (Fig. 7, Tables 1-2). Units: each (corpus, family) with at least MIN_SIZES sizes
 # and, where a rule says so, the fit over every model of every family pooled ("All", one unit
 # per corpus; needs two families, one of them with MIN_SIZES sizes, report.why_not_pooled).
-# Intervals (rankscale.bootstrap.interval): the value on all tokens -+ z standard deviations of
+# Intervals (rankscale.analysis.bootstrap.interval): the value on all tokens -+ z standard deviations of
 # its replicates, each replicate resampling every model's tokens once for all four quantities
 # (bootstrap.resample with components.terms_vector as the metric), so that differences between
 # quantities and between models are paired. Not percentile intervals: a resample holds fewer
 # distinct tokens than the sample, so the replicates of the plug-in components (EE, SA, Conf) are
-# shifted off the measured value and a percentile interval can miss it (rankscale.bootstrap).
+# shifted off the measured value and a percentile interval can miss it (rankscale.analysis.bootstrap).
 # How an interval decides (bootstrap.side, bootstrap.within): a claim that a difference or a
 # direction exists ("closest", "rises", "R^2 of at least") holds where the interval lies wholly on
 # its side and fails otherwise; a claim of parity ("at least as well", "largely invariant") fails
@@ -153,7 +153,7 @@ CLAIMS_B2 = index_claims(
 # settings below); an exponent still drifting as tokens are added describes the sample, not the
 # models.
 
-from rankscale.bootstrap import LEVEL as _B_LEVEL  # noqa: E402  (kept inside the section that uses it)
+from rankscale.analysis.bootstrap import LEVEL as _B_LEVEL
 
 _B_Z = NormalDist().inv_cdf((1 + _B_LEVEL) / 2)
 _B_INTERVAL = (f"{_B_LEVEL:.0%} interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "

@@ -14,7 +14,7 @@ bare ``pydocs`` means ``pydocs:heldout`` (what models are evaluated on). The off
 
 The papers' corpora are the unsplit entries of ``HUB_DATASETS`` (``wikipedia``, ``c4``,
 ``pile-github``, ``hotpotqa``, ``openai_humaneval``, ``auslegal``), read from the Hugging Face
-hub or from local files standing in for it (see ``rankscale.corpora.hub``). They carry the
+hub or from local files standing in for it (see ``rankscale.corpora.hub_datasets``). They carry the
 papers' sampling, ``PAPER_SAMPLING``: shuffle with the seed (42), keep the first 1000 documents,
 and evaluate the first ``window_len`` (512) tokens of each, encoded by each model's own
 tokenizer.
@@ -36,8 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError
-from rankscale.corpora.hub import (HUB_DATASETS, HubDataset, files_variable, hub_description, hub_documents,
-                                   local_files)
+from rankscale.corpora.hub_datasets import files_variable, HUB_DATASETS, hub_description, hub_documents, HubDataset, local_files
 from rankscale.corpora.offline import (OFFLINE_HELDOUT_FRACTION, PYDOCS_DIR, PYDOCS_PACKAGE, SOURCES, SPLIT_SEED,
                                        docstring_documents, humaneval_documents, pydocs_description,
                                        pydocs_documents, stdlib_dir, stdlib_documents, stdlib_files,

@@ -4,14 +4,14 @@ A task of N tokens succeeds when all of N consecutive targets rank within the to
 p_{N,k} is measured over every run of N consecutive targets inside one evaluation window, sliding
 by one target (``metrics.window_success``). Here the runs and the successful runs are counted per
 window (``window_runs``), so that the evaluation text can be resampled window by window
-(``success_replicates``, through ``rankscale.bootstrap.resample``): a run never crosses a window,
+(``success_replicates``, through ``rankscale.analysis.bootstrap.resample``): a run never crosses a window,
 so resampling windows keeps neighbouring targets, whose successes cluster, together, and the
 bootstrap reflects that dependence (resampling single targets would destroy the runs).
 
 From a family's measured rates and their replicates, ``slope_gaps`` compares the size exponent of
 -log p_{N,k} at each N with that at N = 1 (eq. 7 says they are equal), and ``amplification``
 compares -log p_{N,k} with N times -log RBP_k (eq. 6's independent positions), each with its
-bootstrap interval (``rankscale.bootstrap.interval``).
+bootstrap interval (``rankscale.analysis.bootstrap.interval``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rankscale import bootstrap
+from rankscale.analysis import bootstrap
 
 
 @dataclass(frozen=True)

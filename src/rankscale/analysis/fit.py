@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from rankscale.analysis.bootstrap import interval
 
 POOLED = "All"  # name of the fit over every model of every family (paper B's Tables 1-2)
 
@@ -77,7 +78,7 @@ def fit_grid_with_bootstrap(
     seed: int = 0,
 ) -> list[PowerLawFit | None]:
     """One power-law fit per entry of a vector-valued metric, e.g. -log RBP_k over a grid of k,
-    with a bootstrap interval for each slope (``rankscale.bootstrap.interval``: the fitted slope -+
+    with a bootstrap interval for each slope (``rankscale.analysis.bootstrap.interval``: the fitted slope -+
     z standard deviations of its refits).
 
     samples : one mapping of equal-length per-token arrays per model (e.g. ``Records.arrays()``);
@@ -94,7 +95,6 @@ def fit_grid_with_bootstrap(
     >>> [round(f.slope, 6) for f in fits]
     [-0.30103, 0.0]
     """
-    from rankscale.bootstrap import interval
 
     replicates = bootstrap(sizes, samples, metric, n_boot, seed)
     return [None if point is None else PowerLawFit(point.slope, point.intercept, point.r2, point.n_points,
@@ -122,7 +122,7 @@ class Bootstrap:
 
 def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int = 1000,
               seed: int = 0) -> Bootstrap:
-    """Resample every model's tokens ``n_boot`` times (``rankscale.bootstrap.resample``), recompute
+    """Resample every model's tokens ``n_boot`` times (``rankscale.analysis.bootstrap.resample``), recompute
     the metric's m values per model and refit each entry on every resample.
 
     >>> samples = [{"v": np.full(5, 2.0 ** -i)} for i in range(3)]
@@ -130,7 +130,7 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
     >>> b.slopes.shape, round(float(b.r2[0, 0]), 6)
     ((2, 4), 1.0)
     """
-    from rankscale.bootstrap import line_fits, log_or_nan, resample
+    from rankscale.analysis.bootstrap import line_fits, log_or_nan, resample
 
     sizes = np.asarray(sizes, np.float64)
     if len(samples) != len(sizes):
@@ -319,3 +319,91 @@ def fit_offset_power_law(sizes, values) -> OffsetPowerLawFit:
     floor, log_scale, alpha = np.exp(result.x[0]), result.x[1], np.exp(result.x[2])
     scale = float(np.exp(log_scale + alpha * np.log(x).mean()))  # back to uncentred sizes
     return OffsetPowerLawFit(float(floor), scale, float(alpha), float(result.fun @ result.fun), len(x))
+
+
+def falling_law(fitted: PowerLawFit | None, min_r2: float) -> bool | None:
+    """Whether a log-log fit is a power law that falls with size and fits at least as well as
+    ``min_r2``, the test every size law of chapters A2-A3 passes or fails.
+
+    Parameters
+    ----------
+    fitted : PowerLawFit or None
+        The fit, None where the values could not be fitted.
+    min_r2 : float
+        The smallest R^2 (in log space) that counts as a power law.
+
+    Returns
+    -------
+    bool or None
+        None where nothing was fitted (the case cannot test the claim).
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import fit_power_law
+    >>> falling_law(fit_power_law([1e6, 1e7, 1e8], [4.0, 2.0, 1.0]), 0.9)
+    True
+    >>> falling_law(fit_power_law([1e6, 1e7, 1e8], [1.0, 2.0, 4.0]), 0.9), falling_law(None, 0.9)
+    (False, None)
+    """
+    return None if fitted is None else bool(fitted.r2 >= min_r2 and fitted.slope < 0)
+
+
+@dataclass(frozen=True)
+class OffsetBootstrap:
+    """An offset power law L = E + A S^-alpha on the full sample and its exponent on every replicate.
+
+    Attributes
+    ----------
+    point : OffsetPowerLawFit or None
+        The full-sample fit, None where it cannot be fitted.
+    alpha : ndarray of shape (n_boot,)
+        The exponent on every replicate, nan where a replicate cannot be fitted.
+    """
+
+    point: OffsetPowerLawFit | None
+    alpha: np.ndarray
+
+    @property
+    def failed(self) -> int:
+        """How many replicates could not be fitted."""
+        return int(np.count_nonzero(~np.isfinite(self.alpha)))
+
+
+def offset_bootstrap(sizes, values, replicates) -> OffsetBootstrap:
+    """``rankscale.analysis.fit.fit_offset_power_law`` of one metric on its full sample and on each bootstrap
+    replicate, so that the exponents of two metrics from the same replicates can be compared
+    pairwise.
+
+    Parameters
+    ----------
+    sizes : array_like, shape (models,)
+        Non-embedding sizes, at least four distinct (the law has three parameters).
+    values : array_like, shape (models,)
+        The metric on the full samples.
+    replicates : array_like, shape (n_boot, models)
+        The metric on each resample, e.g. one entry of ``rankscale.analysis.fit.bootstrap(...).values``.
+
+    Returns
+    -------
+    OffsetBootstrap
+
+    Examples
+    --------
+    >>> s = np.array([1e3, 1e4, 1e5, 1e6])
+    >>> b = offset_bootstrap(s, 1.0 + s ** -0.3, np.array([1.0 + s ** -0.3, 1.1 + s ** -0.3]))
+    >>> round(b.point.alpha, 3), b.alpha.round(3).tolist(), b.failed
+    (0.3, [0.3, 0.3], 0)
+    """
+    if len(np.unique(np.asarray(sizes))) < 4:
+        raise ValueError("an offset power law has three parameters and needs at least four distinct sizes")
+
+    def one(v):
+        try:
+            return fit_offset_power_law(sizes, v)
+        except ValueError:
+            return None
+
+    point = one(np.asarray(values, np.float64))
+    alpha = np.array([f.alpha if f is not None else np.nan
+                      for f in map(one, np.asarray(replicates, np.float64))])
+    return OffsetBootstrap(point, alpha)

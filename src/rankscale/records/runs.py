@@ -1,7 +1,7 @@
 """Runs: a model set's records, one per (model or checkpoint, corpus), ready for the chapters.
 
 ``family_runs``, ``reference_runs`` and ``checkpoint_runs`` load the records of a set's results
-(``rankscale.results``) for the chapters, ``temperature_runs`` those of chapter B1's temperature
+(``rankscale.records.jobs``) for the chapters, ``temperature_runs`` those of chapter B1's temperature
 demonstration; a result not on disk yet (a chapter run by hand before ``make book``) is
 extracted first::
 
@@ -16,9 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from rankscale.modelsets import ModelSet, get, is_hub_id
-from rankscale.records import Records, load_records
-from rankscale.results import Job, is_done, jobs, read_manifest, run_job, temperature_jobs
+from rankscale.sets.schema import ModelSet
+from rankscale.sets import get
+from rankscale.hub import is_hub_id
+from rankscale.records.store import load_records, Records
+from rankscale.records.jobs import is_done, Job, jobs, read_manifest, run_job, temperature_jobs
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class Run:
         Training step of a checkpoint; None for the model itself.
     non_embedding, total : int
         The model's parameter counts, as its manifest records them.
-    records : rankscale.records.Records
+    records : rankscale.records.store.Records
         Ranks and log-probabilities of every target token.
     note : str
         What the model is (a reference model's ``Model.note``).
@@ -74,7 +76,7 @@ def family_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
     corpus : str
         One of the set's corpora (``corpora(profile)``).
     home : pathlib.Path, optional
@@ -95,7 +97,7 @@ def reference_runs(profile: str, corpus: str, home: Path | None = None) -> list[
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
     corpus : str
         One of the set's corpora (``corpora(profile)``).
     home : pathlib.Path, optional
@@ -117,7 +119,7 @@ def checkpoint_runs(profile: str, corpus: str, home: Path | None = None) -> list
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
     corpus : str
         One of the set's corpora (``corpora(profile)``).
     home : pathlib.Path, optional
@@ -135,13 +137,13 @@ def checkpoint_runs(profile: str, corpus: str, home: Path | None = None) -> list
 
 
 def temperature_runs(profile: str, home: Path | None = None) -> dict[float, Run]:
-    """Chapter B1's temperature demonstration (``rankscale.results.temperature_jobs``); a result
+    """Chapter B1's temperature demonstration (``rankscale.records.jobs.temperature_jobs``); a result
     not on disk yet is extracted first.
 
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
 
@@ -204,7 +206,7 @@ def models_used(profile: str, home: Path | None = None) -> list[dict]:
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
 
@@ -315,7 +317,7 @@ def corpora(profile: str) -> list[str]:
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
 
     Returns
     -------

@@ -4,10 +4,10 @@ A model is named by a local directory (anything written by ``save_pretrained``),
 (llama.cpp's single-file format, often quantised; model and tokenizer both come from the file) or
 by a hub id such as ``EleutherAI/pythia-70m``. All go through ``AutoModelForCausalLM.from_pretrained``,
 so a model trained by this project, a GGUF file and a hub model take the same path. GGUF files'
-metadata, and whether transformers can load one, are ``rankscale.gguf_files``'s.
+metadata, and whether transformers can load one, are ``rankscale.models.gguf``'s.
 
 ``check_params`` recomputes a registry model's non-embedding count from its config and reports
-it next to the papers' one (``rankscale.registry``). torch and transformers are imported only
+it next to the papers' one (``rankscale.sets.registry``). torch and transformers are imported only
 where a function needs them, so the registry and the hub checks answer at once.
 """
 
@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankscale import RankscaleError
-from rankscale.gguf_files import GGUFInfo, check_gguf, gguf_config, gguf_info, is_gguf
+from rankscale.models.gguf import check_gguf, gguf_config, gguf_info, GGUFInfo, is_gguf
 from rankscale.hub import hub_reachable
-from rankscale.modelsets import is_hub_id
-from rankscale.registry import REFERENCE_SOURCE, registry_model
+from rankscale.hub import is_hub_id
+from rankscale.sets.registry import REFERENCE_SOURCE, registry_model
 
 if TYPE_CHECKING:
     import torch
@@ -103,7 +103,7 @@ def auto_dtype(device: str) -> str:
     Returns
     -------
     str
-        ``bfloat16`` on GPUs (the head stays fp32, see ``rankscale.extract``), ``float32``
+        ``bfloat16`` on GPUs (the head stays fp32, see ``rankscale.records.extract``), ``float32``
         elsewhere, where bf16 matmuls are slow and gain nothing.
 
     Examples
@@ -178,7 +178,7 @@ def load_model(
         A ``save_pretrained`` directory, a ``.gguf`` file (model and tokenizer from the file,
         de-quantised; ``check_gguf`` first) or a hub id (``EleutherAI/pythia-70m``).
     dtype : str or torch.dtype
-        Body dtype, checked after loading; ``rankscale.extract`` evaluates the head in fp32 anyway.
+        Body dtype, checked after loading; ``rankscale.records.extract`` evaluates the head in fp32 anyway.
     device : str
         Torch device for the whole model; weights are loaded straight onto it.
     device_map : str, optional
@@ -418,7 +418,7 @@ class ParamCheck:
     Parameters
     ----------
     hub_id : str
-        A key of ``rankscale.registry.REGISTRY``.
+        A key of ``rankscale.sets.registry.REGISTRY``.
     reference : int
         The papers' non-embedding count.
     computed : int or None

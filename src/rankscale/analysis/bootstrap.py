@@ -244,3 +244,50 @@ def log_or_nan(values) -> np.ndarray:
     values = np.asarray(values, np.float64)
     ok = np.isfinite(values) & (values > 0)
     return np.where(ok, np.log(np.where(ok, values, 1.0)), np.nan)
+
+
+def discordant_pairs(values, replicates, level: float = LEVEL) -> list[tuple[int, int]]:
+    """Pairs of results that two metrics (larger is better for both) order oppositely beyond
+    resampling noise.
+
+    Results i and j disagree when the bootstrap interval (``rankscale.analysis.bootstrap.interval``: the
+    measured difference -+ z standard deviations of its replicates) of metric 0's difference
+    between them and that of metric 1's difference lie on opposite sides of zero. Each result is
+    resampled on its own (results of other tokenizers have other tokens), which makes each
+    interval if anything too wide for results on the same tokens, so a pair found here is not an
+    artefact of pairing.
+
+    Parameters
+    ----------
+    values : array_like, shape (n, 2)
+        The two metrics of n results, on the full samples.
+    replicates : array_like, shape (n_boot, n, 2)
+        The same on bootstrap resamples (``rankscale.analysis.bootstrap.resample``).
+    level : float
+        Level of the two-sided intervals.
+
+    Returns
+    -------
+    list of (i, j)
+        The disagreeing pairs, i < j, in order.
+
+    Examples
+    --------
+    >>> values = np.array([[0.20, 0.50], [0.30, 0.40]])  # 1 has the larger metric 0, 0 the larger metric 1
+    >>> reps = values + np.array([[[0.01, 0.0], [0.0, 0.01]], [[-0.01, 0.0], [0.0, -0.01]]])
+    >>> discordant_pairs(values, reps)
+    [(0, 1)]
+    >>> discordant_pairs(values[:, [0, 0]], reps[..., [0, 0]])  # one metric twice never disagrees
+    []
+    """
+    values, replicates = np.asarray(values, np.float64), np.asarray(replicates, np.float64)
+    if values.ndim != 2 or values.shape[1] != 2 or replicates.shape[1:] != values.shape:
+        raise ValueError(f"values must be (n, 2) and replicates (n_boot, n, 2), got {values.shape} and "
+                         f"{replicates.shape}")
+    found = []
+    for i, j in zip(*np.triu_indices(len(values), 1)):
+        sides = [side(interval(values[i, m] - values[j, m], replicates[:, i, m] - replicates[:, j, m], level))
+                 for m in (0, 1)]
+        if sides[0] * sides[1] == -1:
+            found.append((int(i), int(j)))
+    return found

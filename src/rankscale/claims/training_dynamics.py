@@ -4,10 +4,10 @@ the sampling noise of a finite evaluation text.
 ``series_checks`` says, for one checkpoint series, whether each of paper B's statements holds
 there (a ``Check``: the outcome, the number measured and its interval), or cannot be tested (too
 few checkpoints, no step-0 checkpoint); ``REQUIRES`` says what each needs; ``check_series`` runs
-it from the checkpoints' records, on the terms and resamples of ``rankscale.dynamics``.
+it from the checkpoints' records, on the terms and resamples of ``rankscale.analysis.dynamics``.
 ``closeness`` tests Fig. 6's "almost indistinguishable" on one model against the floor that
 sampling alone sets (``dynamics.aligned_distance``); ``below`` is its reading of an interval.
-Every interval is ``rankscale.bootstrap.interval``, the measured value -+ z standard deviations of
+Every interval is ``rankscale.analysis.bootstrap.interval``, the measured value -+ z standard deviations of
 the replicates (its docstring says why not percentiles). Only numpy.
 """
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rankscale import bootstrap
-from rankscale.dynamics import aligned_distance, alignment_distance, resampled_terms, terms_of, uniform_entropy
-from rankscale.metrics import ce_decomposition
+from rankscale.analysis import bootstrap
+from rankscale.analysis.dynamics import aligned_distance, alignment_distance, resampled_terms, terms_of, uniform_entropy
+from rankscale.analysis.metrics import ce_decomposition
 
 RULES = ("ee_falls", "sa_ends_down", "conf_rises", "ee_first", "uniform_at_init")
 # What a series needs for each rule to be tested on it, in words.

@@ -3,10 +3,10 @@
 Paper B fits ``log |M| = c_M + alpha_M log N`` (its eq. 9) for M in CE, EE, SA, Conf, per model
 family and over every model of every family pooled ("All"), and compares the exponents
 (``|Delta_M| = |alpha_M - alpha_CE|``, its Table 2). The chapters resample every model's
-evaluation tokens once for all four quantities (``rankscale.bootstrap.resample`` with
+evaluation tokens once for all four quantities (``rankscale.analysis.bootstrap.resample`` with
 ``terms_vector`` as the metric) and fit each group of models from those replicates
 (``group_bootstrap``), so that differences between quantities (``gap_difference``) get paired
-intervals (``rankscale.bootstrap.interval``)::
+intervals (``rankscale.analysis.bootstrap.interval``)::
 
     full = np.array([terms_vector(s) for s in samples])               # (models, 4)
     boot = bootstrap.resample(samples, terms_vector, n_boot, seed)    # (n_boot, models, 4)
@@ -22,13 +22,12 @@ number of evaluation tokens, which chapter B3 applies to its verdicts on SA and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 
 import numpy as np
 
-from rankscale import fit, metrics
-from rankscale.bootstrap import LEVEL, interval, line_fits, log_or_nan
+from rankscale.analysis import fit, metrics
+from rankscale.analysis.bootstrap import interval, LEVEL, line_fits, log_or_nan
 
 QUANTITIES = ("CE", *metrics.COMPONENTS)
 
@@ -280,187 +279,4 @@ def _size_slopes(sizes, values) -> np.ndarray:
 # Have the exponents converged at the evaluated token count? (chapters B5 and B3)
 
 
-@dataclass(frozen=True)
-class ExponentConvergence:
-    """How one group's size exponent of one quantity depends on the number of evaluation tokens.
 
-    grid : (g,) token counts; exponents : (g, repeats) the exponent fitted on each repeat's
-    subsample; full : the exponent on all tokens; error : ``metrics.sample_size_error`` of the
-    exponent at the largest count (its drift over the last doubling of the tokens: every
-    repeat holds all tokens there); tolerance : the allowed error; needed : the smallest count
-    from which the error stays within the tolerance (NaN: more than available); converged :
-    whether the error at the evaluated count is within the tolerance.
-    """
-
-    grid: np.ndarray
-    exponents: np.ndarray
-    full: float
-    error: float
-    tolerance: float
-    needed: float
-    converged: bool
-
-
-def subsample_models(records: Sequence, grid, n_repeats: int, seed: int = 0) -> list[dict[str, np.ndarray]]:
-    """``metrics.subsampled_decompositions`` of every model on one token grid.
-
-    Parameters
-    ----------
-    records : sequence
-        One per model: objects with per-token ``logp``, ``gt`` and ``window`` (n,) arrays
-        (``rankscale.records.Records``).
-    grid : (g,) array
-        Token counts (``metrics.token_grid``).
-    n_repeats, seed : int
-        Random orders of the windows per count, and their seed (the same for every model, so
-        models evaluated on the same windows see the same subsamples).
-
-    Returns
-    -------
-    list of dicts
-        Per model, arrays of shape (g, n_repeats) keyed as ``metrics.subsampled_decompositions``.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> rec = SimpleNamespace(logp=np.log(np.full(40, 0.5)), gt=np.arange(40) % 3, window=np.arange(40) // 10)
-    >>> subs = subsample_models([rec], [10, 40], n_repeats=2)
-    >>> subs[0]["CE"].shape, subs[0]["n_tokens"][-1].tolist()
-    ((2, 2), [40.0, 40.0])
-    """
-    return [metrics.subsampled_decompositions(r.logp, r.gt, r.window, grid, n_repeats=n_repeats, seed=seed)
-            for r in records]
-
-
-def exponent_convergence(sizes, subsamples: Sequence[Mapping[str, np.ndarray]], full_terms,
-                         tolerance: float) -> dict[str, ExponentConvergence]:
-    """Whether each quantity's size exponent (paper B's eq. 9) has converged at the evaluated
-    token count, for one group of models (a family, or every model pooled).
-
-    The error at a count is the spread of the exponent over repeats combined with the change of
-    its mean over the last doubling (``metrics.sample_size_error``); at the evaluated count only
-    the change remains. The tolerance is relative to CE's exponent, not the component's own,
-    because paper B compares every component's exponent with CE's (Table 2) and a component that
-    does not scale has an exponent near zero, relative to which no error is small.
-
-    Parameters
-    ----------
-    sizes : (m,) array
-        Non-embedding sizes, at least two distinct.
-    subsamples : sequence of m dicts
-        ``metrics.subsampled_decompositions`` of each model on one grid (``subsample_models``),
-        whose largest count is every token.
-    full_terms : (m, 4) array
-        CE, EE, SA, Conf on all tokens (``QUANTITIES`` order).
-    tolerance : float
-        The allowed error, as a fraction of |alpha_CE| on all tokens.
-
-    Returns
-    -------
-    dict
-        ``{quantity: ExponentConvergence}``.
-
-    Examples
-    --------
-    >>> full = np.array([[4.0, 3.0, 1.5, 0.5], [3.0, 2.2, 1.6, 0.8]])
-    >>> grid = np.array([[500.0], [1000.0]])  # two counts, one repeat each
-    >>> subs = [{"n_tokens": grid, **{q: np.full((2, 1), v) for q, v in zip(QUANTITIES, t)}} for t in full]
-    >>> subs[0]["SA"] = np.array([[1.9], [1.5]])  # the small model's SA still falls as tokens are added
-    >>> conv = exponent_convergence([1e4, 1e5], subs, full, tolerance=0.1)
-    >>> conv["CE"].converged, conv["SA"].converged, round(conv["SA"].error, 4)
-    (True, False, 0.1027)
-    """
-    grid = np.asarray(subsamples[0]["n_tokens"].mean(axis=1))
-    full = _size_slopes(sizes, full_terms)  # (4,)
-    allowed = tolerance * abs(float(full[0]))
-    out = {}
-    for q, quantity in enumerate(QUANTITIES):
-        exps = _size_slopes(sizes, np.stack([s[quantity] for s in subsamples]))  # (grid, repeats)
-        finite = bool(np.isfinite(exps).all())
-        error = float(metrics.sample_size_error(grid, exps)[-1]) if finite else float("nan")
-        needed = metrics.tokens_needed(grid, exps, allowed) if finite else float("nan")
-        out[quantity] = ExponentConvergence(grid, exps, float(full[q]), error, allowed, needed,
-                                            bool(np.isfinite(error) and error <= allowed))
-    return out
-
-
-def convergence_by_group(sizes, records: Sequence, groups: Mapping[str, Sequence[int]], *, min_tokens: int,
-                         n_grid: int, n_repeats: int, tolerance: float, seed: int = 0,
-                         ) -> dict[str, dict[str, ExponentConvergence]]:
-    """``exponent_convergence`` of every group of one corpus's models: the check chapter B5
-    reports and chapter B3 applies to its verdicts on SA and Confidence.
-
-    Parameters
-    ----------
-    sizes : (models,) array
-        Non-embedding sizes of every model.
-    records : sequence
-        One per model (``logp``, ``gt``, ``window``), as for ``subsample_models``.
-    groups : mapping
-        Group name -> indices of its models (each with at least two distinct sizes).
-    min_tokens, n_grid : int
-        The grid ``metrics.token_grid(fewest tokens of any model, min_tokens, n_grid)``.
-    n_repeats, tolerance, seed
-        As for ``subsample_models`` and ``exponent_convergence``.
-
-    Returns
-    -------
-    dict
-        ``{group: {quantity: ExponentConvergence}}``.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> rng = np.random.default_rng(0)
-    >>> recs = [SimpleNamespace(logp=-np.log1p(g) - 0.1, gt=g, window=np.arange(2000) // 20)
-    ...         for g in (rng.geometric(1 / s, 2000) - 1 for s in (30.0, 10.0))]
-    >>> conv = convergence_by_group([1e4, 1e5], recs, {"A": [0, 1]}, min_tokens=250, n_grid=4, n_repeats=3,
-    ...                             tolerance=0.1)
-    >>> sorted(conv["A"]), bool(conv["A"]["CE"].converged)
-    (['CE', 'Conf', 'EE', 'SA'], True)
-    """
-    sizes = np.asarray(sizes, np.float64)
-    grid = metrics.token_grid(min(len(r.logp) for r in records), min_tokens, n_grid)
-    subsamples = subsample_models(records, grid, n_repeats, seed)
-    full = np.array([terms_vector({"logp": r.logp, "gt": r.gt}) for r in records])
-    return {name: exponent_convergence(sizes[list(idx)], [subsamples[i] for i in idx], full[list(idx)], tolerance)
-            for name, idx in groups.items()}
-
-
-def instance_exponents(sizes, records: Sequence, counts, n_repeats: int, seed: int = 0) -> np.ndarray:
-    """Each quantity's size exponent on subsamples of ``counts`` evaluation instances (windows):
-    paper B's App. A.1 check of 1k against 10k instances.
-
-    Parameters
-    ----------
-    sizes : (m,) array
-        Non-embedding sizes, at least two distinct.
-    records : sequence of m records
-        Per-token ``logp``, ``gt``, ``window``; a count above a model's number of windows takes
-        all of them. Models evaluated on the same windows (one tokenizer) see the same subsamples.
-    counts : (c,) array
-        Numbers of windows.
-    n_repeats, seed : int
-        Random subsamples per count (the exponent is their mean), and their seed.
-
-    Returns
-    -------
-    ndarray of shape (c, 4)
-        Quantities in ``QUANTITIES`` order.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> rng = np.random.default_rng(0)
-    >>> recs = [SimpleNamespace(logp=np.log(rng.uniform(0.05, p, 60)), gt=rng.integers(0, 5, 60),
-    ...                         window=np.arange(60) // 6) for p in (0.5, 0.9)]
-    >>> exps = instance_exponents([1e4, 1e5], recs, [5, 10], n_repeats=2)
-    >>> ce_all = [-r.logp.mean() for r in recs]  # 10 windows: all of them, in every repeat
-    >>> exps.shape, bool(np.isclose(exps[1, 0], fit.fit_power_law([1e4, 1e5], ce_all).slope))
-    ((2, 4), True)
-    """
-    counts = np.atleast_1d(np.asarray(counts))
-    subs = [metrics.subsampled_decompositions(r.logp, r.gt, r.window, counts, n_repeats=n_repeats, seed=seed,
-                                              unit="windows") for r in records]
-    return np.stack([np.nanmean(_size_slopes(sizes, np.stack([s[q] for s in subs])), axis=-1) for q in QUANTITIES],
-                    axis=-1)

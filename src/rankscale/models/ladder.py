@@ -1,6 +1,6 @@
 """The offline ladders: small models this project trains itself, so the book needs no hub.
 
-A model set's ladder families (``rankscale.modelsets.Ladder``) share one byte-level BPE tokenizer,
+A model set's ladder families (``rankscale.sets.schema.Ladder``) share one byte-level BPE tokenizer,
 trained on the training parts of the offline corpora, and one token stream; every model, whatever
 its architecture (GPT-NeoX or Llama), trains on the same sequences for the same number of steps
 with AdamW, linear warmup and cosine decay. A model is written with ``save_pretrained`` (plus its
@@ -28,8 +28,8 @@ import numpy as np
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import get_corpus
-from rankscale.models import count_params, no_transformers_bars
-from rankscale.modelsets import Ladder, LadderSize, LadderTraining, ModelSet
+from rankscale.models.loading import count_params, no_transformers_bars
+from rankscale.sets.schema import Ladder, LadderSize, LadderTraining, ModelSet
 
 if TYPE_CHECKING:  # torch and transformers are imported by the functions that train, so that
     # reading a trained ladder's metadata (what the chapters do) stays light
@@ -58,7 +58,7 @@ def model_config(arch: str, size: LadderSize, vocab_size: int, seq_len: int):
     Parameters
     ----------
     arch : str
-        ``"neox"`` or ``"llama"`` (``rankscale.modelset_parts.ARCHITECTURES``); another raises RankscaleError.
+        ``"neox"`` or ``"llama"`` (``rankscale.sets.schema.ARCHITECTURES``); another raises RankscaleError.
     size : LadderSize
     vocab_size, seq_len : int
         Tokens of the tokenizer; maximum positions.
@@ -104,7 +104,7 @@ def set_dir(model_set: ModelSet, home: Path) -> Path:
 
     Examples
     --------
-    >>> from rankscale.modelsets import get
+    >>> from rankscale.sets import get
     >>> set_dir(get("tiny"), Path("/home/me")).as_posix()
     '/home/me/models/tiny'
     """
@@ -116,7 +116,7 @@ def model_dir(model_set: ModelSet, ladder: Ladder, size: LadderSize, home: Path)
 
     Examples
     --------
-    >>> from rankscale.modelsets import get
+    >>> from rankscale.sets import get
     >>> tiny = get("tiny")
     >>> model_dir(tiny, tiny.families[1].ladder, LadderSize(16, 1, 1), Path("/home/me")).as_posix()
     '/home/me/models/tiny/llama/d16-l1'
@@ -237,7 +237,7 @@ def peak_lr(size: LadderSize, training: LadderTraining) -> float:
 
     Examples
     --------
-    >>> from rankscale.modelsets import get
+    >>> from rankscale.sets import get
     >>> training = get("tiny").training
     >>> peak_lr(LadderSize(160, 4, 4), training), peak_lr(LadderSize(1024, 4, 4), training)
     (0.002, 0.0005)
@@ -262,7 +262,7 @@ def learning_rate(step: int, training: LadderTraining, peak: float) -> float:
 
     Examples
     --------
-    >>> from rankscale.modelsets import get
+    >>> from rankscale.sets import get
     >>> training = get("tiny").training  # 100 warmup steps of 1000
     >>> [round(learning_rate(step, training, 1.0), 3) for step in (0, 99, 550, 999)]
     [0.01, 1.0, 0.55, 0.1]
@@ -394,7 +394,7 @@ def missing_models(model_set: ModelSet, home: Path) -> list[tuple[str, Ladder, L
     Examples
     --------
     >>> import tempfile
-    >>> from rankscale.modelsets import get
+    >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as home:
     ...     missing = missing_models(get("tiny"), Path(home))
     >>> len(missing), missing[0][0], missing[0][2].name

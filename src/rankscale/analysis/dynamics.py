@@ -4,16 +4,16 @@
 B1: ``concentrated`` (is p_e on the small-error side of random ranking?), ``ceiling_excess`` and
 ``confidence_bound`` (paper B's ceiling Q_e <= 1/(e+1) on the geometric-mean scores).
 
-B2: each checkpoint contributes CE's decomposition (``rankscale.metrics.ce_decomposition``): its
+B2: each checkpoint contributes CE's decomposition (``rankscale.analysis.metrics.ce_decomposition``): its
 Error-Entropy, Self-Alignment and Confidence (``terms_of``), and the distance between its two
 distributions p_e and q_e (``alignment_distance``, over the ranks ``head_share`` says how much of
 the sample holds; ``aligned_distance`` is the floor that sampling alone sets). ``resampled_terms``
-recomputes them on bootstrap resamples of the evaluation tokens (``rankscale.bootstrap.resample``),
+recomputes them on bootstrap resamples of the evaluation tokens (``rankscale.analysis.bootstrap.resample``),
 *paired* across the checkpoints of a series when they predict the same targets, so that the spread
 of a difference between two checkpoints is the spread of that difference. ``interval_parts`` splits
 CE's drop between checkpoints into the components' parts; ``uniform_entropy`` is the Error-Entropy
 that ranking at random gives on a finite sample. The rules that judge a series or a model from
-these numbers are in ``rankscale.dynamics_checks``. Only numpy.
+these numbers are in ``rankscale.claims.training_dynamics``. Only numpy.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from rankscale import bootstrap
-from rankscale.metrics import ce_decomposition, ce_shares
+from rankscale.analysis import bootstrap
+from rankscale.analysis.metrics import ce_decomposition, ce_shares
 
 TERMS = ("CE", "EE", "SA", "Conf", "TV")
 
@@ -80,7 +80,7 @@ def ceiling_excess(decomposition) -> float:
 
     Examples
     --------
-    >>> from rankscale.metrics import ce_decomposition
+    >>> from rankscale.analysis.metrics import ce_decomposition
     >>> round(ceiling_excess(ce_decomposition(np.log([0.5, 0.2, 0.3]), np.array([0, 1, 1]))), 4)
     -0.6931
     """
@@ -104,7 +104,7 @@ def confidence_bound(decomposition) -> float:
 
     Examples
     --------
-    >>> from rankscale.metrics import ce_decomposition
+    >>> from rankscale.analysis.metrics import ce_decomposition
     >>> round(confidence_bound(ce_decomposition(np.log([0.5, 0.2, 0.3]), np.array([0, 1, 1]))), 4)
     0.4055
     """
@@ -139,7 +139,7 @@ def alignment_distance(decomposition, min_count: int = 1) -> float:
 
     Examples
     --------
-    >>> from rankscale.metrics import ce_decomposition
+    >>> from rankscale.analysis.metrics import ce_decomposition
     >>> dec = ce_decomposition(np.log([0.5, 0.5, 0.25, 0.25, 0.1]), np.array([0, 0, 1, 1, 2]))
     >>> round(alignment_distance(dec), 4), round(alignment_distance(dec, min_count=2), 4)
     (0.1882, 0.1667)
@@ -169,7 +169,7 @@ def head_share(decomposition, min_count: int) -> float:
 
     Examples
     --------
-    >>> from rankscale.metrics import ce_decomposition
+    >>> from rankscale.analysis.metrics import ce_decomposition
     >>> head_share(ce_decomposition(np.zeros(5), np.array([0, 0, 1, 1, 2])), 2)
     0.8
     """
@@ -203,7 +203,7 @@ def aligned_distance(decomposition, n_tokens: int, min_count: int = 1, n_sim: in
 
     Examples
     --------
-    >>> from rankscale.metrics import ce_decomposition
+    >>> from rankscale.analysis.metrics import ce_decomposition
     >>> dec = ce_decomposition(np.zeros(1000), np.repeat(np.arange(5), 200))
     >>> 0 < aligned_distance(dec, 1000) < aligned_distance(dec, 100) < 0.2
     True

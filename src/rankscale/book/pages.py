@@ -4,7 +4,7 @@ scorecard gathers.
 
 A chapter notebook does
 
-    family = runs.family_runs(profile, "pydocs")              # [Run, ...] (rankscale.runs)
+    family = runs.family_runs(profile, "pydocs")              # [Run, ...] (rankscale.records.runs)
     report.header(profile, {"pydocs": family})                 # model set, models, token counts
     ...
     report.verdict_table("A2", [report.Verdict(...), ...])     # displayed, and tagged for the scorecard
@@ -16,47 +16,17 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
-from rankscale import RankscaleError, __version__, modelsets
+from rankscale import RankscaleError, __version__
+from rankscale import sets
+from rankscale.claims.base import VERDICTS, Verdict
 
-VERDICTS = ("reproduced", "partly", "not reproduced", "not testable on this set")
 VERDICT_KEY = "rankscale/verdicts"  # display metadata key the scorecard looks for
-# One colour and marker per family, in the order families appear in a set; references in black.
-FAMILY_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink",
-                 "tab:olive", "tab:cyan")
-FAMILY_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "h", "*")
 
 
-def family_style(profile: str, family: str | None) -> dict:
-    """Matplotlib keywords (``color``, ``marker``) of a family, the same in every chapter.
-
-    Parameters
-    ----------
-    profile : str
-        A model set (``rankscale.modelsets.get``); a family's look follows its place in the set.
-    family : str or None
-        A family of the set; None (a reference model) is black stars.
-
-    Returns
-    -------
-    dict
-        ``{"color": ..., "marker": ...}``.
-
-    Examples
-    --------
-    >>> family_style("tiny", "Llama ladder"), family_style("tiny", None)
-    ({'color': 'tab:orange', 'marker': 's'}, {'color': 'black', 'marker': '*'})
-    """
-    if family is None:
-        return {"color": "black", "marker": "*"}
-    names = [f.name for f in modelsets.get(profile).families]
-    i = names.index(family) if family in names else len(names)
-    return {"color": FAMILY_COLORS[i % len(FAMILY_COLORS)], "marker": FAMILY_MARKERS[i % len(FAMILY_MARKERS)]}
-
-
-REFERENCE_DIR = Path(__file__).parent / "reference"  # package data; its README cites every file
+REFERENCE_DIR = Path(__file__).parents[1] / "reference"  # package data; its README cites every file
 
 
 def reference_dir() -> Path:
@@ -105,14 +75,14 @@ def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
     ----------
     profile : str
         The model set the chapter runs under.
-    runs_by_corpus : dict of str to list of rankscale.runs.Run
+    runs_by_corpus : dict of str to list of rankscale.records.runs.Run
         The runs the chapter reads, per corpus; the first corpus's runs name the models.
     """
     from IPython.display import Markdown, display
 
-    from rankscale.runs import by_family
+    from rankscale.records.runs import by_family
 
-    model_set = modelsets.get(profile)
+    model_set = sets.get(profile)
     first = next(iter(runs_by_corpus.values()))
     groups = [f"{family or 'reference'}: " + ", ".join(f"{r.name} ({r.non_embedding:,})" for r in members)
               for family, members in by_family(first).items()]
@@ -127,46 +97,6 @@ def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
         f"**Computed with** model set `{model_set.name}` · rankscale {__version__} · models (non-embedding "
         f"parameters) · {' · '.join(groups)} · held-out corpora: {', '.join(corpora)}"
     ))
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """One claim of a paper section, the paper's number where it gives one, ours, and the verdict.
-
-    Usually made by ``rankscale.claims.judge``, which fills ``rule``, ``kind`` and ``key`` from
-    the claim's definition in ``rankscale.claims``.
-
-    Parameters
-    ----------
-    claim, paper, ours : str
-        The claim in this book's words, the paper's number (where it gives one), ours.
-    verdict : str
-        One of ``VERDICTS``, else RankscaleError.
-    rule, kind, key : str
-        What is measured, the threshold and why; one of ``rankscale.claims.KINDS``; chapter
-        and number, e.g. ``"A2.1"``.
-
-    Examples
-    --------
-    >>> Verdict("RBP_1 follows a power law", "R^2 0.99", "R^2 0.98", "reproduced").kind
-    'empirical'
-    >>> Verdict("RBP_1 follows a power law", "", "", "confirmed")
-    Traceback (most recent call last):
-    ...
-    rankscale.RankscaleError: verdict 'confirmed' is not one of ('reproduced', 'partly', ...)
-    """
-
-    claim: str
-    paper: str
-    ours: str
-    verdict: str
-    rule: str = ""
-    kind: str = "empirical"
-    key: str = ""
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise RankscaleError(f"verdict {self.verdict!r} is not one of {VERDICTS}")
 
 
 def verdict_table(chapter: str, verdicts: list[Verdict]):
@@ -216,7 +146,7 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     Parameters
     ----------
     notebooks : list of str or pathlib.Path
-        Executed chapter notebooks (``rankscale.book.execute_chapter``).
+        Executed chapter notebooks (``rankscale.book.build.execute_chapter``).
     profile : str
         The profile every notebook must have been executed with.
 
@@ -280,8 +210,8 @@ def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
     Returns
     -------
     list of dict or None
-        Each notebook's ``metadata.rankscale.models`` (``{"family", "name", "non_embedding"}``,
-        see ``rankscale.runs.models_used``); None if no notebook records them (executed by hand).
+        Each notebook's ``metadata.rankscale.models.loading`` (``{"family", "name", "non_embedding"}``,
+        see ``rankscale.records.runs.models_used``); None if no notebook records them (executed by hand).
 
     Examples
     --------
@@ -306,152 +236,6 @@ def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
     return json.loads(next(iter(seen))) if seen else None
 
 
-NOT_TESTABLE = "not testable on this set"
-
-
-def grade(passed) -> str:
-    """The verdict of a claim tested in several places (corpora, families).
-
-    Parameters
-    ----------
-    passed : iterable of bool
-        Whether the claim holds, per place; empty raises RankscaleError (it is ``NOT_TESTABLE``).
-
-    Returns
-    -------
-    str
-        "reproduced" if it holds in all of them, "partly" if in some, "not reproduced" if in none.
-
-    Examples
-    --------
-    >>> grade([True, True]), grade([True, False]), grade([False])
-    ('reproduced', 'partly', 'not reproduced')
-    """
-    passed = list(passed)
-    if not passed:
-        raise RankscaleError("a claim graded on no evidence; mark it not testable on this set instead")
-    return "reproduced" if all(passed) else "partly" if any(passed) else "not reproduced"
-
-
-def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]]:
-    """The families of ``runs`` that a size claim can be tested on, and why not the others.
-
-    Parameters
-    ----------
-    runs : list of rankscale.runs.Run
-        Family runs.
-    min_sizes : int
-        Distinct non-embedding sizes a family needs.
-
-    Returns
-    -------
-    usable : dict of str to list of rankscale.runs.Run
-        The families with at least ``min_sizes`` distinct model sizes, in order.
-    reasons : list of str
-        One reason for each other family ("Llama ladder: 2 sizes, fewer than 3").
-
-    Examples
-    --------
-    >>> from rankscale.runs import Run
-    >>> runs = [Run(f, "", None, n, n, None) for f, n in [("NeoX", 3e3), ("NeoX", 6e3), ("NeoX", 3e4), ("Llama", 3e3)]]
-    >>> usable, reasons = fittable(runs)
-    >>> list(usable), reasons
-    (['NeoX'], ['Llama: 1 size, fewer than 3'])
-    """
-    from rankscale.runs import by_family
-
-    usable, reasons = {}, []
-    for family, members in by_family(runs).items():
-        n = len({run.non_embedding for run in members})
-        if n >= min_sizes:
-            usable[family] = members
-        else:
-            reasons.append(f"{family}: {n} size{'s' * (n != 1)}, fewer than {min_sizes}")
-    return usable, reasons
-
-
-def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
-    """Why a claim about every family pooled into one size fit (paper B's "All") cannot be tested:
-    it needs two families or more, one of ``min_sizes`` distinct sizes or more, so that the pooled
-    fit is more than the families' differences.
-
-    Parameters
-    ----------
-    runs : list of rankscale.runs.Run
-        Family runs.
-    min_sizes : int
-        Distinct sizes the largest family needs.
-
-    Returns
-    -------
-    str or None
-        None when the pooled claim can be tested; otherwise the reason, for the "ours" column
-        of a not-testable verdict.
-
-    Examples
-    --------
-    >>> from rankscale.runs import Run
-    >>> runs = [Run(f, "", None, n, n, None) for f, n in [("NeoX", 3e3), ("NeoX", 6e3), ("NeoX", 3e4), ("Llama", 3e3)]]
-    >>> why_not_pooled(runs) is None
-    True
-    >>> why_not_pooled(runs[:3])
-    'one family (NeoX): pooling families needs at least two'
-    """
-    from rankscale.runs import by_family
-
-    families = by_family(runs)
-    if len(families) < 2:
-        names = ", ".join(families) or "none"
-        return f"one family ({names}): pooling families needs at least two"
-    usable, reasons = fittable(runs, min_sizes)
-    if not usable:
-        return f"no family has {min_sizes} or more sizes ({'; '.join(reasons)})"
-    return None
-
-
-def size_plot(ax, profile: str, family: str | None, sizes, values, fitted=None, label: str = "", **style) -> None:
-    """Draw one family's points against non-embedding size on log-log axes, with its fit.
-
-    In the family's colour and marker (``family_style``); non-positive values, which a log axis
-    cannot show, are left out; the fitted power law is a line over the range of ``sizes``.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        The axes to draw on; set to log-log scales.
-    profile : str
-        The model set (for the family's look).
-    family : str or None
-        The family; None for a reference model.
-    sizes, values : array_like of shape (n,)
-        Non-embedding parameters and the quantity plotted, one per model.
-    fitted : rankscale.fit.PowerLawFit, optional
-        Anything with ``predict(sizes)``; None: points only.
-    label, **style
-        Legend label of the points; overrides of ``color`` and ``marker``, and ``alpha``.
-
-    Examples
-    --------
-    >>> from matplotlib.figure import Figure
-    >>> ax = Figure().subplots()
-    >>> size_plot(ax, "tiny", "NeoX ladder", [3e3, 3e4, 3e5], [2.0, 0.0, 1.0], label="CE")
-    >>> len(ax.lines[0].get_xdata()), ax.get_xscale(), ax.lines[0].get_color()
-    (2, 'log', 'tab:blue')
-    """
-    import numpy as np
-
-    sizes, values = np.asarray(sizes, float), np.asarray(values, float)
-    look = {**family_style(profile, family), **style}
-    shown = values > 0
-    ax.plot(sizes[shown], values[shown], linestyle="none", label=label, color=look["color"],
-            marker=look["marker"], alpha=look.get("alpha", 1.0))
-    if fitted is not None:
-        grid = np.geomspace(sizes.min(), sizes.max(), 50)
-        ax.plot(grid, fitted.predict(grid), "-", color=look["color"], alpha=0.7 * look.get("alpha", 1.0),
-                lw=1)
-    ax.set(xscale="log", yscale="log")
-
-
 PAPER_A_TOKENS = 500_000  # paper A, appendix A: every data point averages at least 5e5 evaluation tokens
 
 
@@ -461,7 +245,7 @@ def token_requirement(runs_by_corpus: dict[str, list], figure: str) -> str:
 
     Parameters
     ----------
-    runs_by_corpus : dict of str to list of rankscale.runs.Run
+    runs_by_corpus : dict of str to list of rankscale.records.runs.Run
         The runs the figure plots, per corpus.
     figure : str
         How the sentence names the figure.

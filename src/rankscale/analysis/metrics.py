@@ -69,27 +69,6 @@ def mean_target_probability(logp: np.ndarray) -> float:
     return float(np.mean(np.exp(np.asarray(logp, np.float64))))
 
 
-def discordant_pairs(a, b, margin: float = 0.0) -> int:
-    """How many pairs of results two metrics (larger is better for both) order oppositely, each
-    by more than a relative ``margin``: pairs (i, j) with a_i > (1 + margin) a_j and
-    b_j > (1 + margin) b_i, or the same with i and j swapped. Used to show that paper A's absolute
-    metric p_A does not determine its relative RBP_k (its §3, Fig. 2). a, b : (n,) positive values.
-
-    >>> discordant_pairs([0.1, 0.2, 0.3], [0.5, 0.4, 0.6])
-    1
-    >>> discordant_pairs([0.1, 0.2, 0.3], [0.5, 0.4, 0.6], margin=0.5)
-    0
-    """
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"a and b must be 1-d arrays of one length, got {a.shape} and {b.shape}")
-    i, j = np.triu_indices(len(a), 1)
-    scale = 1.0 + margin
-    i_wins_a = (a[i] > scale * a[j]) & (b[j] > scale * b[i])
-    j_wins_a = (a[j] > scale * a[i]) & (b[i] > scale * b[j])
-    return int(np.count_nonzero(i_wins_a | j_wins_a))
-
-
 @dataclass(frozen=True)
 class Decomposition:
     """Paper B's CE = EE + SA - Conf (its eqs. 2-8), over the RBE values that occur.
@@ -259,18 +238,6 @@ def window_success(rank: np.ndarray, window: np.ndarray, n: int, ks) -> np.ndarr
     return np.array(result)
 
 
-def rank_histogram(rank: np.ndarray, vocab_size: int | None = None) -> np.ndarray:
-    """Counts of each 1-based rank: ``counts[r]`` targets had rank r (``counts[0]`` is 0).
-
-    Length ``vocab_size + 1`` if given, else max(rank) + 1. Input to the lognormal and
-    power-law fits of the rank distribution (paper A, section 5.2).
-    """
-    rank = np.asarray(rank)
-    if rank.min() < 1:
-        raise ValueError("ranks must be 1-based (>= 1); use rank_1based(gt, ge)")
-    return np.bincount(rank, minlength=(vocab_size or 0) + 1)
-
-
 def summary(logp: np.ndarray, gt: np.ndarray, ge: np.ndarray, ks=(1, 10, 100, 1000)) -> dict[str, float]:
     """CE, RBP_k (paper A's ``ge + 1`` rank) and paper B's EE, SA, Conf of one extraction."""
     dec = ce_decomposition(logp, gt)
@@ -280,213 +247,134 @@ def summary(logp: np.ndarray, gt: np.ndarray, ge: np.ndarray, ks=(1, 10, 100, 10
     return out
 
 
-def subsampled_decompositions(logp: np.ndarray, rbe: np.ndarray, window: np.ndarray, n_tokens,
-                              n_repeats: int = 10, seed: int = 0, unit: str = "tokens") -> dict[str, np.ndarray]:
-    """CE, EE, SA and Conf of random subsets of whole windows holding about ``n`` targets each.
-
-    Each repeat shuffles the windows once (``seed`` fixes every shuffle) and, for each n of
-    ``n_tokens``, takes the shortest prefix of that order that holds at least n targets, so the
-    subsets of one repeat are nested. Whole windows keep neighbouring, correlated tokens
-    together, as an evaluation on less text would. Records with the same window ids get the same
-    shuffles, so models evaluated on the same windows see the same subsets.
-
-    Parameters
-    ----------
-    logp, rbe, window : (N,) arrays
-        Per-target log-probability, 0-based rank-based error and window id.
-    n_tokens : (m,) array
-        Target counts (or window counts, with ``unit="windows"``).
-    n_repeats, seed : int
-        Shuffles of the windows, and their seed.
-    unit : {"tokens", "windows"}
-        With ``"windows"`` each n counts windows (evaluation instances, as paper B's App. A.1
-        counts them): the first n windows of the shuffled order, or all of them where n exceeds
-        their number.
-
-    Returns
-    -------
-    dict of arrays of shape (m, n_repeats)
-        Keyed ``n_tokens`` (targets actually drawn), ``n_windows`` (windows drawn), ``CE``,
-        ``EE``, ``SA``, ``Conf``, ``ranks_seen`` (distinct RBE values) and ``ranks_seen_once``.
-
-    Examples
-    --------
-    >>> rbe, window = np.arange(40) % 4, np.arange(40) // 10
-    >>> out = subsampled_decompositions(np.log(np.full(40, 0.25)), rbe, window, [15, 40], n_repeats=2)
-    >>> out["n_tokens"].tolist(), out["n_windows"][0].tolist(), out["ranks_seen"][-1].tolist()
-    ([[20.0, 20.0], [40.0, 40.0]], [2.0, 2.0], [4.0, 4.0])
-    """
-    if unit not in ("tokens", "windows"):
-        raise ValueError(f"unit must be 'tokens' or 'windows', got {unit!r}")
-    logp, rbe = np.asarray(logp), np.asarray(rbe)
-    ids, token_window = np.unique(np.asarray(window), return_inverse=True)
-    sizes = np.bincount(token_window)
-    by_window = np.argsort(token_window, kind="stable")
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    grid = np.atleast_1d(np.asarray(n_tokens))
-    keys = ("n_tokens", "n_windows", "CE", "EE", "SA", "Conf", "ranks_seen", "ranks_seen_once")
-    out = {key: np.empty((len(grid), n_repeats)) for key in keys}
-    rng = np.random.default_rng(seed)
-    for r in range(n_repeats):
-        order = rng.permutation(len(ids))
-        filled = np.cumsum(sizes[order])
-        for i, n in enumerate(grid):
-            if unit == "windows":
-                n_windows = min(int(n), len(order))
-            else:
-                n_windows = min(int(np.searchsorted(filled, n)) + 1, len(order))
-            take = np.concatenate([by_window[starts[w]:starts[w + 1]] for w in order[:n_windows]])
-            dec = ce_decomposition(logp[take], rbe[take])
-            values = (len(take), n_windows, dec.ce, dec.error_entropy, dec.self_alignment, dec.confidence,
-                      len(dec.e), np.sum(dec.n_e == 1))
-            for key, value in zip(keys, values):
-                out[key][i, r] = value
-    return out
-
-
-def sample_size_error(n_tokens, values: np.ndarray) -> np.ndarray:
-    """Estimated error of an estimate at each token count of a grid: its spread plus its drift.
-
-    At count n the error is sqrt(sd(n)^2 + (mean(n) - mean(n/2))^2): the standard deviation over
-    repeats and the change of their mean over the last doubling of the data, with mean(n/2)
-    interpolated linearly in log n. For a bias that decays as 1/n, the change over a doubling
-    equals the bias left at n; a slower decay makes it an underestimate.
-
-    Parameters
-    ----------
-    n_tokens : (m,) array
-        Increasing token counts.
-    values : (m, repeats) array
-        Estimates of one quantity at each count (e.g. from ``subsampled_decompositions``).
-
-    Returns
-    -------
-    ndarray of shape (m,): the error at each count; NaN where n/2 is below the grid.
-
-    Examples
-    --------
-    >>> grid = np.array([1000, 2000, 4000])
-    >>> np.round(sample_size_error(grid, 2.0 + 50.0 / grid[:, None] * np.ones((1, 3))), 4).tolist()
-    [nan, 0.025, 0.0125]
-    """
-    n_tokens = np.asarray(n_tokens, np.float64)
-    values = np.asarray(values, np.float64)
-    if values.ndim != 2 or len(values) != len(n_tokens) or not np.all(np.diff(n_tokens) > 0):
-        raise ValueError(f"need increasing token counts and values of shape ({len(n_tokens)}, repeats), "
-                         f"got {values.shape}")
-    mean, sd = values.mean(axis=1), values.std(axis=1)
-    log_n = np.log(n_tokens)
-    half = np.interp(log_n - np.log(2), log_n, mean)
-    drift = np.where(n_tokens / 2 >= n_tokens[0], mean - half, np.nan)
-    return np.sqrt(sd ** 2 + drift ** 2)
-
-
-def tokens_needed(n_tokens, values: np.ndarray, tolerance: float) -> float:
-    """Smallest token count of a grid from which on ``sample_size_error`` stays within
-    ``tolerance``: at that count and at every larger one.
-
-    Parameters
-    ----------
-    n_tokens : (m,) array
-        Increasing token counts.
-    values : (m, repeats) array
-        Estimates at each count, as for ``sample_size_error``.
-    tolerance : float
-        The allowed error, in the units of ``values``.
-
-    Returns
-    -------
-    float
-        The count; NaN if the largest count misses, i.e. the estimate was still moving over the
-        last doubling and needs more tokens than the grid has.
-
-    Examples
-    --------
-    >>> grid = np.array([1000, 2000, 4000, 8000])
-    >>> exact = 2.0 + 50.0 / grid[:, None] * np.ones((1, 3))  # error 50 / n from 2000 tokens on
-    >>> tokens_needed(grid, exact, 0.02), tokens_needed(grid, exact, 0.001)
-    (4000.0, nan)
-    """
-    ok = sample_size_error(n_tokens, values) <= tolerance  # NaN compares False
-    if not ok[-1]:
-        return float("nan")
-    first_of_last_run = len(ok) - int(np.argmin(ok[::-1])) if not ok.all() else 0
-    return float(np.asarray(n_tokens)[first_of_last_run])
-
-
 # ---------------------------------------------------------------------------------------------
 # Sample-size helpers (chapter B5 and the convergence check of chapter B3)
 
 
-def token_grid(n_available: int, min_tokens: int, n_grid: int) -> np.ndarray:
-    """Subsample sizes for ``subsampled_decompositions``.
+def rbp_curve(rank, max_k: int) -> np.ndarray:
+    """RBP_k for every k from 0 to ``max_k`` at once, by counting ranks rather than sorting them.
 
     Parameters
     ----------
-    n_available : int
-        Every token (the largest count, always on the grid).
-    min_tokens : int
-        The smallest count (``n_available`` if that is smaller).
-    n_grid : int
-        Number of counts, evenly spaced in log, at least 2.
+    rank : array_like of int, shape (n,)
+        1-based ranks of the n targets.
+    max_k : int
+        The largest k.
 
     Returns
     -------
-    ndarray of int64: the counts, rounded, duplicates dropped (so possibly fewer than ``n_grid``).
+    ndarray of shape (max_k + 1,)
+        Entry k is the share of targets ranked k or better (``rankscale.analysis.metrics.rbp(rank, k)``);
+        entry 0 is 0.
 
     Examples
     --------
-    >>> token_grid(20000, 1000, 4)
-    array([ 1000,  2714,  7368, 20000])
-    >>> token_grid(500, 1000, 4)
-    array([500])
+    >>> rbp_curve(np.array([1, 1, 3, 10]), 5).tolist()
+    [0.0, 0.5, 0.5, 0.75, 0.75, 0.75]
     """
-    if n_available < 1 or min_tokens < 1 or n_grid < 2:
-        raise ValueError("token_grid needs n_available >= 1, min_tokens >= 1 and n_grid >= 2")
-    return np.unique(np.geomspace(min(min_tokens, n_available), n_available, n_grid).round().astype(np.int64))
+    rank = np.asarray(rank)
+    counts = np.bincount(np.minimum(rank, max_k + 1), minlength=max_k + 2)
+    return np.cumsum(counts)[: max_k + 1] / len(rank)
 
 
-def n_windows(window: np.ndarray) -> int:
-    """How many distinct windows (evaluation instances) a record holds, from its (N,) per-target
-    window ids (``Records.window``).
-
-    Examples
-    --------
-    >>> n_windows(np.array([0, 0, 1, 1, 1, 5]))
-    3
-    """
-    return int(len(np.unique(np.asarray(window))))
-
-
-def mean_interval(values: np.ndarray, level: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Normal interval of the mean over independent repeats (e.g. random subsamples): the mean -+ z
-    standard errors (sd over the repeats / sqrt(repeats)). Unlike ``rankscale.bootstrap.interval``
-    (a value -+ z sd of bootstrap replicates), the repeats are the measurements, their mean the estimate.
+def neg_log_rbp(rank, ks) -> np.ndarray:
+    """-log RBP_k at each k of ``ks``: the quantity paper A fits against size (eq. 5).
 
     Parameters
     ----------
-    values : (..., repeats) array
-        Repeated measurements along the last axis, at least two.
-    level : float, optional
-        Two-sided level; default ``rankscale.bootstrap.LEVEL`` (z = 1.96 at 95%).
+    rank : array_like of int, shape (n,)
+        1-based ranks of the n targets.
+    ks : sequence of int, length m
+        The k, each at least 1.
 
     Returns
     -------
-    (ndarray, ndarray)
-        Lower and upper ends, each of shape ``values.shape[:-1]``.
+    ndarray of shape (m,)
+        inf where no target is within the top k (RBP_k = 0), 0 where every target is; log-log
+        fits leave out both (``rankscale.analysis.fit.fit_if_positive``).
 
     Examples
     --------
-    >>> lo, hi = mean_interval(np.array([[1.0, 3.0]]))
-    >>> np.round([lo[0], hi[0]], 3).tolist()
-    [0.04, 3.96]
+    >>> neg_log_rbp(np.array([1, 2, 2, 4]), [1, 2]).round(4).tolist()
+    [1.3863, 0.2877]
+    >>> neg_log_rbp(np.array([3, 4]), [1])
+    array([inf])
     """
-    from statistics import NormalDist
+    ks = np.asarray(ks, dtype=np.int64)
+    with np.errstate(divide="ignore"):
+        return -np.log(rbp_curve(rank, int(ks.max()))[ks])
 
-    from rankscale.bootstrap import LEVEL
 
-    values = np.asarray(values, np.float64)
-    z = NormalDist().inv_cdf((1 + (LEVEL if level is None else level)) / 2)
-    mean = values.mean(axis=-1)
-    half = z * values.std(axis=-1, ddof=1) / np.sqrt(values.shape[-1])
-    return mean - half, mean + half
+def convention_gap(gt, ge) -> tuple[float, float]:
+    """How far RBP_k moves between paper A's eq. 3 rank and its released code's rank.
+
+    Eq. 3 ranks a target at ``ge + 1`` (ties counted against it), the released code at
+    ``gt + 1`` (ties for it). Over every k from 1 to the largest rank, the gap |RBP_k(ge) -
+    RBP_k(gt)| is compared with RBP_k's binomial standard error sqrt(RBP_k (1 - RBP_k) / n).
+
+    Parameters
+    ----------
+    gt, ge : array_like of int, shape (n,)
+        Per target, the number of tokens scoring strictly higher, and higher or equal (the
+        target itself not counted).
+
+    Returns
+    -------
+    gap : float
+        The largest absolute gap over k.
+    in_se : float
+        The largest gap in units of the standard error at the same k (inf where a gap meets a
+        zero standard error). At most 1: the convention moves no RBP_k by more than its own
+        sampling noise.
+
+    Examples
+    --------
+    >>> convention_gap(np.array([0, 0, 2, 5]), np.array([0, 0, 2, 5]))
+    (0.0, 0.0)
+    >>> gap, in_se = convention_gap(np.array([0, 0, 2, 5]), np.array([0, 1, 2, 5]))
+    >>> round(gap, 3), round(in_se, 3)
+    (0.25, 1.155)
+    """
+    gt, ge = np.asarray(gt), np.asarray(ge)
+    top = int(max(ge.max(), gt.max())) + 1
+    by_ge, by_gt = rbp_curve(ge + 1, top)[1:], rbp_curve(gt + 1, top)[1:]
+    gap = np.abs(by_ge - by_gt)
+    se = np.sqrt(by_ge * (1 - by_ge) / len(ge))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(gap > 0, gap / se, 0.0)
+    return float(gap.max()), float(ratio.max())
+
+
+def both_outcomes(at_rank_one, targets, min_targets: int, min_share: float) -> tuple[int, int]:
+    """Paper A's Fig. 1 on data: in how many bands of nearly equal probability are the targets
+    ranked first in some contexts and below first in others?
+
+    A band is tested if it holds at least ``min_targets`` targets, and shows both greedy
+    outcomes if at least ``min_share`` of them are at rank 1 and at least ``min_share`` below it.
+
+    Parameters
+    ----------
+    at_rank_one, targets : array_like of int, shape (bands,)
+        Per band, the targets ranked first and all its targets.
+    min_targets : int
+        The fewest targets a tested band holds.
+    min_share : float
+        The smallest share each outcome needs, in [0, 0.5].
+
+    Returns
+    -------
+    tested : int
+        Bands with at least ``min_targets`` targets.
+    shown : int
+        Tested bands that show both outcomes.
+
+    Examples
+    --------
+    >>> both_outcomes([50, 20, 3], [50, 40, 10], min_targets=30, min_share=0.05)
+    (2, 1)
+    """
+    at_rank_one, targets = np.asarray(at_rank_one, np.float64), np.asarray(targets, np.float64)
+    tested = targets >= max(min_targets, 1)
+    share = np.divide(at_rank_one, targets, out=np.zeros_like(targets), where=tested)
+    both = tested & (share >= min_share) & (share <= 1 - min_share)
+    return int(tested.sum()), int(both.sum())

@@ -22,7 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-from rankscale import RankscaleError, modelsets, paths
+from rankscale import RankscaleError, paths
+from rankscale import sets
 
 ROOT = paths.ROOT
 NOTEBOOKS = ROOT / "notebooks"
@@ -54,7 +55,7 @@ def code_fingerprint(profile: str, home: Path | None = None) -> str:
     Parameters
     ----------
     profile : str
-        A built-in model set or a TOML file (``rankscale.modelsets.get``).
+        A built-in model set or a TOML file (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where the results live; default ``rankscale.paths.home()``.
 
@@ -63,10 +64,10 @@ def code_fingerprint(profile: str, home: Path | None = None) -> str:
     str
         64 hexadecimal digits.
     """
-    from rankscale.report import reference_dir
-    from rankscale.results import jobs
+    from rankscale.book.pages import reference_dir
+    from rankscale.records.jobs import jobs
 
-    model_set = modelsets.get(profile)
+    model_set = sets.get(profile)
     files = sorted((ROOT / "src" / "rankscale").glob("*.py")) + sorted(reference_dir().glob("*.csv"))
     parts = [f.read_bytes() for f in files] + [repr(model_set).encode()]
     try:
@@ -135,7 +136,7 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     parameters : dict, optional
         Further papermill parameters (the scorecard's ``executed_dir``).
     models : list of dict, optional
-        ``rankscale.runs.models_used(profile)``, recorded in the metadata.
+        ``rankscale.records.runs.models_used(profile)``, recorded in the metadata.
 
     Returns
     -------
@@ -181,7 +182,7 @@ def executed_dir(profile: str, out: Path) -> Path:
     >>> executed_dir("tiny", Path("/tmp/out")).as_posix()
     '/tmp/out/_build/executed/tiny'
     """
-    return out / "_build" / "executed" / modelsets.get(profile).name
+    return out / "_build" / "executed" / sets.get(profile).name
 
 
 def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> list[Path]:
@@ -190,7 +191,7 @@ def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> li
     Parameters
     ----------
     profile : str
-        The model set; its results must be on disk (``rankscale.results.prepare``).
+        The model set; its results must be on disk (``rankscale.records.jobs.prepare``).
     out : pathlib.Path
         The book's output folder; notebooks go to ``executed_dir(profile, out)``.
     log : callable
@@ -205,7 +206,7 @@ def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> li
     """
     from tqdm import tqdm
 
-    from rankscale.runs import models_used
+    from rankscale.records.runs import models_used
 
     where = executed_dir(profile, out)
     where.mkdir(parents=True, exist_ok=True)
@@ -278,7 +279,7 @@ def build_book(profile: str = "tiny", out: str | Path | None = None, log=print, 
     Parameters
     ----------
     profile : str
-        A built-in model set or a TOML file (see ``rankscale.modelsets``).
+        A built-in model set or a TOML file (see ``rankscale.sets.builtin``).
     out : str or pathlib.Path, optional
         The book's output folder; default the repository root.
     log, progress
@@ -295,13 +296,13 @@ def build_book(profile: str = "tiny", out: str | Path | None = None, log=print, 
 
         build_book("tiny")
     """
-    from rankscale.results import prepare
+    from rankscale.records.jobs import prepare
 
     out = Path(out) if out is not None else ROOT
     if profile.endswith(".toml"):  # the kernels run in notebooks/: give them an absolute path
         profile = str(Path(profile).resolve())
-    model_set = modelsets.get(profile)
-    modelsets.require_available(model_set)  # a hub set that cannot be had fails here, before any work
+    model_set = sets.get(profile)
+    sets.require_available(model_set)  # a hub set that cannot be had fails here, before any work
     log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
         f"{len(model_set.references)} reference models, corpora {', '.join(model_set.corpora)}")
     prepare(profile, log=log, progress=progress)

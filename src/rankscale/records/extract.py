@@ -6,7 +6,7 @@ For each target t with fp32 logits z over the tokenizer's real tokens:
     gt   = #{v : z[v] >  z[t]}            (strictly higher)
     ge   = #{v != t : z[v] >= z[t]}       (higher or tied, target excluded)
 Paper A's 1-based rank is ``ge + 1`` (its eq. 3) and paper B's 0-based RBE is ``gt`` (its eq. 1);
-``rankscale.metrics`` derives both. It also keeps the log-probabilities of the ``TOP_K`` best
+``rankscale.analysis.metrics`` derives both. It also keeps the log-probabilities of the ``TOP_K`` best
 tokens, the head of each output distribution. With a ``temperature`` T other than 1 the logits
 are divided by T first (z / T in place of z above): the distribution a sampler at temperature T
 draws from, whose ranks are those of T = 1 (paper B, section 3.3; chapter B1 shows it).
@@ -15,10 +15,10 @@ The body runs in the model's dtype (bf16 on GPUs with ``dtype="auto"``), spread 
 GPUs by accelerate when ``device_map="auto"``; the output head always runs in fp32 on chunks of
 at most ``chunk_tokens`` hidden states, so memory is bounded by chunk x vocabulary, not batch x
 window x vocabulary. The batch size halves on out-of-memory until it fits. Results go to a
-directory of shards and a manifest (format in ``rankscale.records``); an interrupted run resumes
+directory of shards and a manifest (format in ``rankscale.records.store``); an interrupted run resumes
 shard by shard, and a finished one is reused. A GGUF model file is checked before anything is
 written, and its manifest records the file (``model_file``: path, SHA-256, quantisation,
-architecture; see ``rankscale.gguf_files.GGUFInfo``).
+architecture; see ``rankscale.models.gguf.GGUFInfo``).
 """
 
 from __future__ import annotations
@@ -33,10 +33,9 @@ from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import Corpus, get_corpus, token_windows
-from rankscale.gguf_files import GGUFInfo, check_gguf, is_gguf
-from rankscale.models import auto_dtype, count_params, load_model, max_positions, real_vocab_size
-from rankscale.records import (FORMAT, MANIFEST, TOP_K, Manifest, OutdatedRecords, Shard, file_sha256, plan_shards,
-                               read_shard, write_shard)
+from rankscale.models.gguf import check_gguf, GGUFInfo, is_gguf
+from rankscale.models.loading import auto_dtype, count_params, load_model, max_positions, real_vocab_size
+from rankscale.records.store import file_sha256, FORMAT, MANIFEST, Manifest, OutdatedRecords, plan_shards, read_shard, Shard, TOP_K, write_shard
 
 CPU_BATCH = 8  # default windows per forward pass on CPU, where larger batches gain nothing
 
@@ -62,7 +61,7 @@ def fp32_head(model, n_real: int) -> tuple[torch.Tensor, torch.Tensor | None]:
     model : transformers.PreTrainedModel
         A causal language model (``get_output_embeddings``).
     n_real : int
-        The tokenizer's real tokens (``rankscale.models.real_vocab_size``); padding rows are dropped.
+        The tokenizer's real tokens (``rankscale.models.loading.real_vocab_size``); padding rows are dropped.
 
     Returns
     -------
@@ -168,7 +167,7 @@ def rank_records(
     Parameters
     ----------
     model : transformers.PreTrainedModel
-        A causal language model, already loaded (``rankscale.models.load_model``).
+        A causal language model, already loaded (``rankscale.models.loading.load_model``).
     windows : list of ndarray of int, each of shape (length,)
         Token ids, every one below ``n_real``.
     n_real : int
@@ -340,8 +339,8 @@ def extract(
     Parameters
     ----------
     model : str
-        Local directory, ``.gguf`` file or hub id (see ``rankscale.models.load_model``). A GGUF
-        file is checked (``rankscale.gguf_files.check_gguf``) before ``out_dir`` is touched.
+        Local directory, ``.gguf`` file or hub id (see ``rankscale.models.loading.load_model``). A GGUF
+        file is checked (``rankscale.models.gguf.check_gguf``) before ``out_dir`` is touched.
     corpus : str
         A named corpus or a local ``.txt``/``.jsonl`` file.
     n_tokens : int or None

