@@ -38,13 +38,13 @@ def main() -> None:
     args = parser.parse_args()
     model_set = get(args.profile)
     n_boot = args.n_boot or model_set.n_boot
-    jobs.prepare(args.profile)
+    jobs.prepare(model_set)
     for corpus in model_set.corpora:
-        family_runs = runs.family_runs(args.profile, corpus)
+        family_runs = runs.family_runs(model_set, corpus)
         print(f"\n### {corpus}, {len(family_runs[0].records):,} tokens per model, model set {model_set.name}\n")
         print("| family | model | non-emb | CE | RBP_1 | RBP_10 | RBP_100 | EE | SA | Conf |")
         print("|---|---|---|---|---|---|---|---|---|---|")
-        for run in [*family_runs, *runs.reference_runs(args.profile, corpus)]:
+        for run in [*family_runs, *runs.reference_runs(model_set, corpus)]:
             r = run.records
             s = metrics.summary(r.logp, r.gt, r.ge, ks=(1, 10, 100))
             print(f"| {run.family or 'reference'} | {run.name} | {run.non_embedding:,} | {s['CE']:.4f} | {s['RBP_1']:.4f} "

@@ -22,8 +22,10 @@ import pytest
 import yaml
 
 from rankscale import RankscaleError
+from rankscale.sets import get
 from rankscale.book import build, pages
 from rankscale.claims import base
+from rankscale.records import runs
 
 CHROMIUM = shutil.which("chromium")
 # Lines a user gains nothing from: per-model bars of transformers, Jupyter's kernel transport
@@ -83,6 +85,36 @@ def smoke(tmp_path_factory, smoke_home) -> Build:
     print(log)
     assert [p.name for p in alone.iterdir()] == ["rankscale"]  # nothing was written beside the clone
     return Build(clone, log)
+
+
+def test_a_changed_threshold_re_executes_the_chapters_and_nothing_else_does(tmp_path, monkeypatch):
+    """The chapters' cache hashes every source file of the package, subpackages included: a claim's
+    threshold changed in a copy of the package re-executes the chapters, a rebuild with nothing
+    changed executes none."""
+    package = tmp_path / "rankscale"
+    shutil.copytree(build.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(build, "PACKAGE", package)
+    executed = []
+
+    def execute(name, profile, out, stamp, parameters=None, models=None):  # records the stamp only
+        executed.append(name)
+        nb = nbformat.v4.new_notebook(metadata={"rankscale": {"stamp": stamp, "profile": profile}})
+        nbformat.write(nb, out / f"{name}.ipynb")
+
+    monkeypatch.setattr(build, "execute_chapter", execute)
+    monkeypatch.setattr(runs, "models_used", lambda model_set: [])  # no ladder trained here
+    smoke, out = get("smoke"), tmp_path / "out"
+    build.execute_all(smoke, out, log=lambda *_: None, progress=False)
+    assert executed == [*build.CHAPTERS, build.SCORECARD]
+    executed.clear()
+    build.execute_all(smoke, out, log=lambda *_: None, progress=False)
+    assert executed == []
+    rules = package / "claims" / "paper_b.py"
+    source = rules.read_text()
+    assert source.count("B3_LAW_R2 = 0.8") == 1
+    rules.write_text(source.replace("B3_LAW_R2 = 0.8", "B3_LAW_R2 = 0.7"))
+    build.execute_all(smoke, out, log=lambda *_: None, progress=False)
+    assert executed == [*build.CHAPTERS, build.SCORECARD]
 
 
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
@@ -167,15 +199,15 @@ def test_stamp_depends_on_profile_and_code():
     assert smoke_stamp == build.chapter_stamp("a1_metric", "smoke", "code-1")
     assert smoke_stamp != build.chapter_stamp("a1_metric", "tiny", "code-1")
     assert smoke_stamp != build.chapter_stamp("a1_metric", "smoke", "code-2")
-    assert build.code_fingerprint("smoke") != build.code_fingerprint("tiny")
+    assert build.code_fingerprint(get("smoke")) != build.code_fingerprint(get("tiny"))
 
 
 def test_stamp_follows_the_papers_reference_tables(tmp_path, monkeypatch):
     monkeypatch.setenv("RANKSCALE_REFERENCE", str(tmp_path))
     (tmp_path / "rbp_paper_table1.csv").write_text("k,r2\n1,0.99\n")
-    before = build.code_fingerprint("smoke")
+    before = build.code_fingerprint(get("smoke"))
     (tmp_path / "rbp_paper_table1.csv").write_text("k,r2\n1,0.98\n")
-    assert build.code_fingerprint("smoke") != before
+    assert build.code_fingerprint(get("smoke")) != before
     assert pages.reference_table("rbp_paper_table1")["r2"].tolist() == [0.98]
     with pytest.raises(RankscaleError, match="RANKSCALE_REFERENCE"):
         pages.reference_table("no_such_table")

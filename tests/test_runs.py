@@ -59,19 +59,19 @@ def test_jobs_list_every_model_checkpoint_and_corpus_in_set_order(user_set):
 def test_prepare_then_runs_by_family(user_set):
     profile, home = user_set
     lines = []
-    jobs.prepare(profile, home, log=lines.append, progress=False)
+    jobs.prepare(get(profile), home, log=lines.append, progress=False)
     assert len(lines) == 1 and lines[0].startswith("extract: 4 results computed in "), lines
     corpus = next(iter(get(profile).corpora))
-    family = runs.family_runs(profile, corpus, home)
+    family = runs.family_runs(get(profile), corpus, home)
     assert [(r.family, r.name) for r in family] == [("A", "m1"), ("A", "m2"), ("B", "m1"), ("B", "m2")]
     assert list(runs.by_family(family)) == ["A", "B"] and all(len(r.records) == 300 for r in family)
     assert not np.array_equal(family[0].records.logp, family[1].records.logp)
-    (checkpoint,) = runs.checkpoint_runs(profile, corpus, home)
+    (checkpoint,) = runs.checkpoint_runs(get(profile), corpus, home)
     assert (checkpoint.family, checkpoint.name, checkpoint.step) == ("A", "m2", 0)
     np.testing.assert_array_equal(checkpoint.records.logp, family[2].records.logp)
-    assert runs.reference_runs(profile, corpus, home) == []
+    assert runs.reference_runs(get(profile), corpus, home) == []
     again = []
-    jobs.prepare(profile, home, log=again.append, progress=False)
+    jobs.prepare(get(profile), home, log=again.append, progress=False)
     assert again == ["extract: all 4 results are on disk"]
 
 
@@ -80,9 +80,9 @@ def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkey
     """The cluster route: `plan` prints independent extract commands writing under another root;
     that folder copied into the home's results/ is then found, whatever dtype it was computed in."""
     profile, home = user_set
-    jobs.prepare(profile, home, log=lambda *_: None, progress=False)
+    jobs.prepare(get(profile), home, log=lambda *_: None, progress=False)
     fresh = tmp_path / "fresh-home"
-    commands = jobs.plan_commands(profile, fresh, results=tmp_path / "scratch")
+    commands = jobs.plan_commands(get(profile), fresh, results=tmp_path / "scratch")
     assert len(commands) == 4 and all("--out " + shlex.quote(str(tmp_path / "scratch")) in c for c in commands)
     # run one command as a cluster task would (a subprocess of the CLI), then mark it as bf16
     args = shlex.split(commands[0])
@@ -93,7 +93,7 @@ def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkey
     manifest["identity"]["dtype"] = "bfloat16"
     (out / "manifest.json").write_text(json.dumps(manifest))
     shutil.copytree(tmp_path / "scratch", fresh / "results")
-    assert len(jobs.plan_commands(profile, fresh)) == 3  # the copied result counts as done
+    assert len(jobs.plan_commands(get(profile), fresh)) == 3  # the copied result counts as done
     monkeypatch.setattr("rankscale.records.extract.load_model", lambda *a, **k: pytest.fail("recomputed a finished result"))
     first = jobs.jobs(get(profile), fresh, checkpoints=False)[0]
     assert jobs.is_done(first)
@@ -118,7 +118,7 @@ def test_hub_results_are_keyed_by_id_and_revision(tmp_path):
 def test_a_corpus_the_set_does_not_evaluate(user_set):
     profile, home = user_set
     with pytest.raises(RankscaleError, match="does not evaluate corpus 'pydocs'"):
-        runs.family_runs(profile, "pydocs", home)
+        runs.family_runs(get(profile), "pydocs", home)
 
 
 def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
@@ -182,15 +182,15 @@ models = [{ model = "s1" }, { model = "s2" }]
     (tmp_path / "hot.toml").write_text("temperature_tokens = 120\n" + body)
     home = tmp_path / "home"
     assert jobs.temperature_jobs(get(str(tmp_path / "none.toml")), home) == []
-    assert runs.temperature_runs(str(tmp_path / "none.toml"), home) == {}
+    assert runs.temperature_runs(get(str(tmp_path / "none.toml")), home) == {}
     profile = str(tmp_path / "hot.toml")
     found = jobs.temperature_jobs(get(profile), home)
     assert [(j.family, j.name, j.temperature, j.n_tokens) for j in found] == [("A", "s2", t, 120)
                                                                               for t in (0.5, 1.0, 2.0)]
     assert len({j.out for j in found}) == 3 and found[0].out.name.endswith("-T0.5")
     assert "--temperature 2.0" in found[2].command(get(profile)) and "--temperature" not in found[1].command(get(profile))
-    assert len(jobs.plan_commands(profile, home)) == 2 + 3
-    hot = runs.temperature_runs(profile, home)
+    assert len(jobs.plan_commands(get(profile), home)) == 2 + 3
+    hot = runs.temperature_runs(get(profile), home)
     assert list(hot) == [0.5, 1.0, 2.0] and all(len(r.records) == 120 for r in hot.values())
     for t in (0.5, 2.0):
         np.testing.assert_array_equal(hot[t].records.gt, hot[1.0].records.gt)
@@ -202,9 +202,9 @@ models = [{ model = "s1" }, { model = "s2" }]
     wrong = dataclasses.replace(found[0], temperature=3.0)
     assert not jobs.is_done(wrong)
     lines = []
-    jobs.prepare(profile, home, log=lines.append, progress=False)
+    jobs.prepare(get(profile), home, log=lines.append, progress=False)
     assert len(lines) == 1 and lines[0].startswith("extract: 2 results computed"), lines  # the family's two
-    jobs.prepare(profile, home, log=lines.append, progress=False)
+    jobs.prepare(get(profile), home, log=lines.append, progress=False)
     assert lines[1] == "extract: all 5 results are on disk"
 
 

@@ -51,7 +51,7 @@ def random_model(family: str, width: int, vocab: int, seed: int):
 
 def chapter(name: str, profile: str, out) -> nbformat.NotebookNode:
     """Execute one chapter on ``profile`` and check that it ran cleanly and passed verdicts."""
-    path = build.execute_chapter(name, profile, out, stamp="test", models=runs.models_used(profile))
+    path = build.execute_chapter(name, profile, out, stamp="test", models=runs.models_used(get(profile)))
     nb = nbformat.read(path, as_version=4)
     outputs = [o for cell in nb.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     assert not [o for o in outputs if o.output_type == "error"]
@@ -106,7 +106,8 @@ models = [{", ".join(f'{{ model = "{h}" }}' for h in ids['GPT2'])}]
            "RANKSCALE_HOME": str(root / "home")}
     # as `make book` does, every result is extracted before any chapter runs (in a process of its
     # own, which reads the hub cache's location from the environment when it starts)
-    done = subprocess.run([sys.executable, "-c", f"from rankscale import results; jobs.prepare({str(toml)!r}, progress=False)"],
+    done = subprocess.run([sys.executable, "-c", "from rankscale.records.jobs import prepare; from rankscale.sets import get; "
+                           f"prepare(get({str(toml)!r}), progress=False)"],
                           env={**os.environ, **env}, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-3000:]
     return str(toml), env, root
@@ -145,7 +146,7 @@ def test_hub_families_through_the_chapters(reduced_standin, name, monkeypatch, t
 def user_toml(tmp_path_factory, smoke_home):
     """Two families of the smoke ladder's directories, as a user would list their own models,
     with one model shown as a reference."""
-    jobs.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
+    jobs.prepare(get("smoke"), smoke_home, log=lambda *_: None, progress=False)
     models = smoke_home / "models" / "smoke"
     root = tmp_path_factory.mktemp("user-toml")
     (root / "mine.toml").write_text(f"""
@@ -165,7 +166,7 @@ model = "{models}/llama/d40-l2"
 name = "a Llama ladder model"
 note = "shown as a reference model by this test"
 """)
-    jobs.prepare(str(root / "mine.toml"), smoke_home, log=lambda *_: None, progress=False)  # as `make book` does
+    jobs.prepare(get(str(root / "mine.toml")), smoke_home, log=lambda *_: None, progress=False)  # as `make book` does
     return str(root / "mine.toml")
 
 

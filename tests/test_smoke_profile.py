@@ -8,6 +8,7 @@ import pytest
 
 from rankscale.analysis import fit, metrics
 from rankscale.records import jobs, runs
+from rankscale.sets import get
 from rankscale.sets.builtin import BUILT_IN
 
 pytestmark = pytest.mark.slow  # trains and extracts the smoke ladder
@@ -18,8 +19,8 @@ SMOKE = BUILT_IN["smoke"]
 
 @pytest.fixture(scope="module")
 def smoke(smoke_home):
-    jobs.prepare("smoke", smoke_home, log=lambda *_: None, progress=False)
-    return runs.family_runs("smoke", "pydocs", smoke_home)
+    jobs.prepare(get("smoke"), smoke_home, log=lambda *_: None, progress=False)
+    return runs.family_runs(get("smoke"), "pydocs", smoke_home)
 
 
 def test_every_smoke_model_extracted(smoke):
@@ -50,7 +51,7 @@ def test_smoke_models_learned_and_scale_in_each_family(smoke):
 
 
 def test_checkpoints_extracted_in_training_order(smoke, smoke_home):
-    checkpoints = runs.checkpoint_runs("smoke", "pydocs", smoke_home)
+    checkpoints = runs.checkpoint_runs(get("smoke"), "pydocs", smoke_home)
     steps = SMOKE.training.checkpoint_steps
     assert [(run.family, run.name, run.step) for run in checkpoints] == [
         (f.name, size, step) for f in SMOKE.ladder_families for size in f.ladder.checkpoint_sizes for step in steps]

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from rankscale import RankscaleError, __version__
+from rankscale import RankscaleError, __version__, sets
 
 
 def _extract(args: argparse.Namespace) -> None:
@@ -62,12 +62,11 @@ def _metrics(args: argparse.Namespace) -> None:
 
 def _ladder(args: argparse.Namespace) -> None:
     from rankscale import paths
-    from rankscale import sets
     from rankscale.models.ladder import build_ladder, ladder_models
 
     start = time.perf_counter()
     home = Path(args.home) if args.home else paths.home()
-    model_set = sets.get(args.profile)
+    model_set = args.model_set
     if not model_set.ladder_families:
         raise RankscaleError(f"model set {model_set.name!r} has no ladder family; nothing to train")
     build_ladder(model_set, home, progress=not args.quiet)
@@ -82,22 +81,21 @@ def _book(args: argparse.Namespace) -> None:
     from rankscale.book.build import build_book
 
     start = time.perf_counter()
-    html = build_book(args.profile, args.out)
+    html = build_book(args.model_set, args.out)
     print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
 
 
 def _check_profile(args: argparse.Namespace) -> None:
-    from rankscale import sets
+    from rankscale.sets import require_available
 
-    model_set = sets.get(args.profile)
-    sets.require_available(model_set)
-    print(f"model set {model_set.name!r}: the book can be computed here")
+    require_available(args.model_set)
+    print(f"model set {args.model_set.name!r}: the book can be computed here")
 
 
 def _plan(args: argparse.Namespace) -> None:
     from rankscale.records.jobs import plan_commands
 
-    commands = plan_commands(args.profile, results=Path(args.results).resolve() if args.results else None)
+    commands = plan_commands(args.model_set, results=Path(args.results).resolve() if args.results else None)
     print("\n".join(commands))
     print(f"{len(commands)} extraction{'s' * (len(commands) != 1)} to run", file=sys.stderr)
 
@@ -209,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     """
     args = build_parser().parse_args(argv)
     try:
+        if getattr(args, "profile", None) is not None:  # the one place a command's model set is resolved
+            args.model_set = sets.get(args.profile)
         args.run(args)
     except RankscaleError as err:
         print(f"error: {err}", file=sys.stderr)

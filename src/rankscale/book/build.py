@@ -4,7 +4,7 @@ Jupyter Book, with one progress display per stage (train, extract, chapters, sit
     jupytext .py ─► papermill (profile injected) ─► executed .ipynb ─► jupyter-book build (no execution)
 
 Executed notebooks live in ``<out>/_build/executed/<set name>/`` and carry a stamp: a hash of
-the notebook source, the package's code, the papers' reference tables, the model set's definition
+the notebook source, every source file of the package, the papers' reference tables, the model set's definition
 and the manifests of every result it reads. A chapter is re-executed only when its stamp
 changed, so a second ``make book`` does no computing, and results copied in from a cluster are
 picked up. The site is built from a staging copy of the book sources plus the executed notebooks
@@ -23,9 +23,11 @@ import time
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale import sets
+from rankscale.sets import require_available
+from rankscale.sets.schema import ModelSet
 
 ROOT = paths.ROOT
+PACKAGE = Path(__file__).resolve().parents[1]  # every source file here is in the chapters' fingerprint
 NOTEBOOKS = ROOT / "notebooks"
 PAGES = ROOT / "book"
 CHAPTERS = (
@@ -47,15 +49,17 @@ def _sha256(*parts: bytes) -> str:
     return digest.hexdigest()
 
 
-def code_fingerprint(profile: str, home: Path | None = None) -> str:
-    """Hash of what every chapter's results depend on besides its own source: the package code,
-    the papers' reference tables, the model set's definition and, once they exist, the manifests
-    of the results it reads (they change with every retraining or re-extraction).
+def code_fingerprint(model_set: ModelSet, home: Path | None = None) -> str:
+    """Hash of what every chapter's results depend on besides its own source: every source file
+    of the package (``PACKAGE``, its subpackages included: a claim's threshold moves verdicts as
+    surely as a metric's formula moves numbers), the papers' reference tables, the model set's
+    definition and, once they exist, the manifests of the results it reads (they change with every
+    retraining or re-extraction).
 
     Parameters
     ----------
-    profile : str
-        A built-in model set or a TOML file (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where the results live; default ``rankscale.paths.home()``.
 
@@ -67,9 +71,9 @@ def code_fingerprint(profile: str, home: Path | None = None) -> str:
     from rankscale.book.pages import reference_dir
     from rankscale.records.jobs import jobs
 
-    model_set = sets.get(profile)
-    files = sorted((ROOT / "src" / "rankscale").glob("*.py")) + sorted(reference_dir().glob("*.csv"))
-    parts = [f.read_bytes() for f in files] + [repr(model_set).encode()]
+    sources = sorted(PACKAGE.rglob("*.py"), key=lambda f: f.relative_to(PACKAGE).as_posix())
+    parts = [part for f in sources for part in (f.relative_to(PACKAGE).as_posix().encode(), f.read_bytes())]
+    parts += [f.read_bytes() for f in sorted(reference_dir().glob("*.csv"))] + [repr(model_set).encode()]
     try:
         parts += [(job.out / "manifest.json").read_bytes() for job in jobs(model_set, home)
                   if (job.out / "manifest.json").exists()]
@@ -174,26 +178,27 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     return target
 
 
-def executed_dir(profile: str, out: Path) -> Path:
+def executed_dir(model_set: ModelSet, out: Path) -> Path:
     """Folder of one model set's executed notebooks under the book's output folder ``out``.
 
     Examples
     --------
-    >>> executed_dir("tiny", Path("/tmp/out")).as_posix()
+    >>> from rankscale.sets import get
+    >>> executed_dir(get("tiny"), Path("/tmp/out")).as_posix()
     '/tmp/out/_build/executed/tiny'
     """
-    return out / "_build" / "executed" / sets.get(profile).name
+    return out / "_build" / "executed" / model_set.name
 
 
-def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> list[Path]:
+def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True) -> list[Path]:
     """Execute every chapter whose stamp changed, then the scorecard, with one progress bar.
 
     Parameters
     ----------
-    profile : str
+    model_set : rankscale.sets.schema.ModelSet
         The model set; its results must be on disk (``rankscale.records.jobs.prepare``).
     out : pathlib.Path
-        The book's output folder; notebooks go to ``executed_dir(profile, out)``.
+        The book's output folder; notebooks go to ``executed_dir(model_set, out)``.
     log : callable
         Takes one line of progress text.
     progress : bool
@@ -208,16 +213,17 @@ def execute_all(profile: str, out: Path, log=print, progress: bool = True) -> li
 
     from rankscale.records.runs import models_used
 
-    where = executed_dir(profile, out)
+    profile = model_set.profile
+    where = executed_dir(model_set, out)
     where.mkdir(parents=True, exist_ok=True)
-    fingerprint = code_fingerprint(profile)
+    fingerprint = code_fingerprint(model_set)
     stamps = {name: chapter_stamp(name, profile, fingerprint) for name in CHAPTERS}
     stamps[SCORECARD] = chapter_stamp(SCORECARD, profile, fingerprint, "".join(stamps.values()))
     stale = [name for name, stamp in stamps.items() if _stamp_of(where / f"{name}.ipynb") != stamp]
     if not stale:
         log(f"chapters: all {len(stamps)} up to date")
     else:
-        models = models_used(profile)
+        models = models_used(model_set)
         start = time.perf_counter()
         with tqdm(stale, desc="chapters", unit="chapter", disable=not progress) as bar:
             for name in bar:
@@ -273,13 +279,13 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     return root, changed
 
 
-def build_book(profile: str = "tiny", out: str | Path | None = None, log=print, progress: bool = True) -> Path:
+def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, progress: bool = True) -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
 
     Parameters
     ----------
-    profile : str
-        A built-in model set or a TOML file (see ``rankscale.sets.builtin``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     out : str or pathlib.Path, optional
         The book's output folder; default the repository root.
     log, progress
@@ -294,19 +300,17 @@ def build_book(profile: str = "tiny", out: str | Path | None = None, log=print, 
     --------
     ``make book PROFILE=tiny`` runs (trains, extracts and executes; minutes)::
 
-        build_book("tiny")
+        build_book(rankscale.sets.get("tiny"))
     """
     from rankscale.records.jobs import prepare
 
     out = Path(out) if out is not None else ROOT
-    if profile.endswith(".toml"):  # the kernels run in notebooks/: give them an absolute path
-        profile = str(Path(profile).resolve())
-    model_set = sets.get(profile)
-    sets.require_available(model_set)  # a hub set that cannot be had fails here, before any work
+    profile = model_set.profile  # a TOML set's absolute path: the kernels run in notebooks/
+    require_available(model_set)  # a hub set that cannot be had fails here, before any work
     log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
         f"{len(model_set.references)} reference models, corpora {', '.join(model_set.corpora)}")
-    prepare(profile, log=log, progress=progress)
-    executed = execute_all(profile, out, log, progress)
+    prepare(model_set, log=log, progress=progress)
+    executed = execute_all(model_set, out, log, progress)
     source, changed = stage(out, executed)
     html = out / "_build" / "html"
     built_for = html / "profile.txt"  # written last: present only after a whole build of this set

@@ -20,7 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from rankscale import RankscaleError, __version__
-from rankscale import sets
+from rankscale.sets.schema import ModelSet
 from rankscale.claims.base import VERDICTS, Verdict
 
 VERDICT_KEY = "rankscale/verdicts"  # display metadata key the scorecard looks for
@@ -67,14 +67,14 @@ def reference_table(name: str):
     return pd.read_csv(path)
 
 
-def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
+def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
     """Show (IPython display) what the page was computed with: the model set, its models by family
     (non-embedding parameters), the reference models, and tokens, window and dtype per corpus.
 
     Parameters
     ----------
-    profile : str
-        The model set the chapter runs under.
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     runs_by_corpus : dict of str to list of rankscale.records.runs.Run
         The runs the chapter reads, per corpus; the first corpus's runs name the models.
     """
@@ -82,7 +82,6 @@ def header(profile: str, runs_by_corpus: dict[str, list]) -> None:
 
     from rankscale.records.runs import by_family
 
-    model_set = sets.get(profile)
     first = next(iter(runs_by_corpus.values()))
     groups = [f"{family or 'reference'}: " + ", ".join(f"{r.name} ({r.non_embedding:,})" for r in members)
               for family, members in by_family(first).items()]

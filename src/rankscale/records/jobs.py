@@ -22,7 +22,6 @@ from pathlib import Path
 
 from rankscale import RankscaleError, paths
 from rankscale.sets.schema import Model, ModelSet
-from rankscale.sets import get
 from rankscale.records.store import Manifest, OutdatedRecords
 from rankscale.hub import is_hub_id
 
@@ -86,6 +85,7 @@ class Job:
         Examples
         --------
         >>> job = Job("Pythia", "pythia-70m", "EleutherAI/pythia-70m", None, None, "wikipedia", 20000, Path("/r/x"))
+        >>> from rankscale.sets import get
         >>> job.command(get("tiny"))  # doctest: +NORMALIZE_WHITESPACE
         'python -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000
          --seed 42 --dtype auto --out /r/x'
@@ -184,6 +184,7 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
     A set of two hub models, one with a checkpoint, written as a TOML file:
 
     >>> import tempfile
+    >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = (Path(tmp) / "mine.toml").write_text('''
     ... [corpora]
@@ -251,6 +252,7 @@ def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]
     Examples
     --------
     >>> import tempfile
+    >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = (Path(tmp) / "mine.toml").write_text('''
     ... temperature_tokens = 1000
@@ -392,14 +394,14 @@ def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
             temperature=job.temperature)
 
 
-def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True) -> None:
+def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True) -> None:
     """Train the set's ladders and extract every result its chapters read, with one progress
     display per stage; a stage with nothing to do says so in one line.
 
     Parameters
     ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
     log : callable
@@ -417,7 +419,6 @@ def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] =
     from rankscale.models.ladder import build_ladder, missing_models
     from rankscale.sets import require_available
 
-    model_set = get(profile)
     home = home or paths.home()
     require_available(model_set)
     if model_set.ladder_families:
@@ -440,14 +441,14 @@ def prepare(profile: str, home: Path | None = None, log: Callable[[str], None] =
         log(f"extract: {len(todo)} results computed in {time.perf_counter() - start:.0f} s")
 
 
-def plan_commands(profile: str, home: Path | None = None, results: Path | None = None) -> list[str]:
+def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path | None = None) -> list[str]:
     """One ``extract`` command per result the set still needs, each independent and resumable
     (a cluster job array's tasks).
 
     Parameters
     ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
     results : pathlib.Path, optional
@@ -468,6 +469,7 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
     Examples
     --------
     >>> import tempfile
+    >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = (Path(tmp) / "mine.toml").write_text('''
     ... [corpora]
@@ -476,7 +478,7 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
     ... name = "Pythia"
     ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m" }]
     ... ''')
-    ...     commands = plan_commands(f"{tmp}/mine.toml", Path(tmp), results=Path("/scratch"))
+    ...     commands = plan_commands(get(f"{tmp}/mine.toml"), Path(tmp), results=Path("/scratch"))
     >>> for command in commands:  # doctest: +NORMALIZE_WHITESPACE
     ...     print(command)
     python -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000 --seed 42
@@ -484,14 +486,13 @@ def plan_commands(profile: str, home: Path | None = None, results: Path | None =
     python -m rankscale extract --model EleutherAI/pythia-160m --corpus wikipedia --tokens 20000 --seed 42
       --dtype auto --out /scratch/hub/EleutherAI--pythia-160m/wikipedia-20000
     """
-    model_set = get(profile)
     home = home or paths.home()
     if model_set.ladder_families:
         from rankscale.models.ladder import missing_models
 
         if missing_models(model_set, home):
             raise RankscaleError(f"train the ladder of {model_set.name!r} first "
-                                 f"(`python -m rankscale ladder --profile {profile}`); its models are "
+                                 f"(`python -m rankscale ladder --profile {model_set.profile}`); its models are "
                                  "small enough for any machine")
     return [job.command(model_set, None if results is None else results / job.out.relative_to(home / "results"))
             for job in pending(jobs(model_set, home) + temperature_jobs(model_set, home))]
@@ -540,6 +541,7 @@ def model_key(source: str, revision: str | None) -> str:
     >>> model_key("EleutherAI/pythia-70m", "step1000"), model_key("EleutherAI/pythia-70m", None)
     ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m')
     >>> import tempfile
+    >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     (Path(tmp) / "d16").mkdir()
     ...     _ = (Path(tmp) / "d16" / "config.json").write_text("{}")

@@ -5,7 +5,7 @@
 demonstration; a result not on disk yet (a chapter run by hand before ``make book``) is
 extracted first::
 
-    runs = runs.family_runs("tiny", "pydocs")      # [Run(family, name, non_embedding, records), ...]
+    runs = runs.family_runs(sets.get("tiny"), "pydocs")      # [Run(family, name, non_embedding, records), ...]
     for family, members in runs.by_family(runs).items(): ...
 """
 
@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 
 from rankscale.sets.schema import ModelSet
-from rankscale.sets import get
 from rankscale.hub import is_hub_id
 from rankscale.records.store import load_records, Records
 from rankscale.records.jobs import is_done, Job, jobs, read_manifest, run_job, temperature_jobs
@@ -69,16 +68,16 @@ def _load(job: Job, model_set: ModelSet) -> Run:
                records.manifest.params_total, records, job.note)
 
 
-def family_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
+def family_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -> list[Run]:
     """The families' final models on ``corpus``, family by family in set order, smallest first;
     a result not on disk yet (a chapter run by hand before ``prepare``) is extracted first.
 
     Parameters
     ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     corpus : str
-        One of the set's corpora (``corpora(profile)``).
+        One of the set's corpora (``model_set.corpora``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
 
@@ -86,20 +85,19 @@ def family_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run
     -------
     list of Run
     """
-    model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)]
 
 
-def reference_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
+def reference_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -> list[Run]:
     """The set's reference models on ``corpus`` (never part of a size fit); a result not on
     disk yet is extracted first.
 
     Parameters
     ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     corpus : str
-        One of the set's corpora (``corpora(profile)``).
+        One of the set's corpora (``model_set.corpora``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
 
@@ -108,20 +106,19 @@ def reference_runs(profile: str, corpus: str, home: Path | None = None) -> list[
     list of Run
         In set order, each with ``family`` None; empty for a set without references.
     """
-    model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], families=False, checkpoints=False)]
 
 
-def checkpoint_runs(profile: str, corpus: str, home: Path | None = None) -> list[Run]:
+def checkpoint_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -> list[Run]:
     """Every training checkpoint of the families' models on ``corpus``; a result not on disk
     yet is extracted first.
 
     Parameters
     ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     corpus : str
-        One of the set's corpora (``corpora(profile)``).
+        One of the set's corpora (``model_set.corpora``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
 
@@ -131,19 +128,18 @@ def checkpoint_runs(profile: str, corpus: str, home: Path | None = None) -> list
         Per model, in set order, its steps in training order (the last step of a ladder model
         is the final model); empty for a set without checkpoints.
     """
-    model_set = get(profile)
     return [_load(job, model_set) for job in jobs(model_set, home, [corpus], references=False)
             if job.step is not None]
 
 
-def temperature_runs(profile: str, home: Path | None = None) -> dict[float, Run]:
+def temperature_runs(model_set: ModelSet, home: Path | None = None) -> dict[float, Run]:
     """Chapter B1's temperature demonstration (``rankscale.records.jobs.temperature_jobs``); a result
     not on disk yet is extracted first.
 
     Parameters
     ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
 
@@ -153,7 +149,6 @@ def temperature_runs(profile: str, home: Path | None = None) -> dict[float, Run]
         Temperature -> the run of one model on the set's first corpus, the same tokens at each;
         empty where the set has none.
     """
-    model_set = get(profile)
     return {job.temperature: _load(job, model_set) for job in temperature_jobs(model_set, home)}
 
 
@@ -200,13 +195,13 @@ def sizes(runs: list[Run]) -> np.ndarray:
     return np.array([run.non_embedding for run in runs], dtype=float)
 
 
-def models_used(profile: str, home: Path | None = None) -> list[dict]:
+def models_used(model_set: ModelSet, home: Path | None = None) -> list[dict]:
     """Every model the chapters read, as each executed chapter's metadata records them.
 
     Parameters
     ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
+    model_set : rankscale.sets.schema.ModelSet
+        The model set, resolved once by the caller (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
 
@@ -220,6 +215,7 @@ def models_used(profile: str, home: Path | None = None) -> list[dict]:
     Examples
     --------
     >>> import tempfile
+    >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = (Path(tmp) / "mine.toml").write_text('''
     ... [corpora]
@@ -228,11 +224,10 @@ def models_used(profile: str, home: Path | None = None) -> list[dict]:
     ... name = "Pythia"
     ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m" }]
     ... ''')
-    ...     models_used(f"{tmp}/mine.toml", Path(tmp))  # doctest: +NORMALIZE_WHITESPACE
+    ...     models_used(get(f"{tmp}/mine.toml"), Path(tmp))  # doctest: +NORMALIZE_WHITESPACE
     [{'family': 'Pythia', 'name': 'pythia-70m', 'non_embedding': None},
      {'family': 'Pythia', 'name': 'pythia-160m', 'non_embedding': None}]
     """
-    model_set = get(profile)
     first = next(iter(model_set.corpora))
     out = []
     for job in jobs(model_set, home, [first], checkpoints=False):
@@ -310,22 +305,3 @@ def label(run: Run) -> str:
     step = f" @ step {run.step:,}" if run.step is not None else ""
     return f"{run.family or 'reference'}: {run.name}{step}"
 
-
-def corpora(profile: str) -> list[str]:
-    """The corpora a set evaluates, in its order (the chapters' default).
-
-    Parameters
-    ----------
-    profile : str
-        The model set (``rankscale.sets.get``).
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> corpora("tiny")
-    ['pydocs', 'stdlib', 'humaneval']
-    """
-    return list(get(profile).corpora)

@@ -255,6 +255,12 @@ class ModelSet:
     temperature_tokens: int = 0
 
     @property
+    def profile(self) -> str:
+        """What names this set to ``rankscale.sets.get`` (papermill's and the CLI's ``profile``):
+        the built-in set's name, or the TOML file's path."""
+        return self.name if self.source == "built-in" else self.source
+
+    @property
     def ladder_families(self) -> tuple[Family, ...]:
         """The families this project trains (``Family.ladder`` set), in set order."""
         return tuple(f for f in self.families if f.ladder is not None)

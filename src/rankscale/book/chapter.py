@@ -1,0 +1,102 @@
+"""What every chapter starts from: papermill's ``profile`` resolved into the model set once, the
+runs it reads per corpus, its families, which of them a size claim can be tested on and why not the
+others, and the bootstrap's resamples. A chapter's first code cell is one call::
+
+    chapter = open_chapter(profile, corpora, references=True)
+    model_set, corpora, family_runs = chapter.model_set, chapter.corpora, chapter.family_runs
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rankscale import sets
+from rankscale.book.pages import header
+from rankscale.claims.base import MIN_SIZES, fittable, why_not_pooled
+from rankscale.records import runs
+from rankscale.records.runs import Run
+from rankscale.sets.schema import ModelSet
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """The runs and settings of one chapter, resolved from its parameters (``open_chapter``).
+
+    Parameters
+    ----------
+    model_set : rankscale.sets.schema.ModelSet
+    corpora : list of str
+        The corpora the chapter reads, in set order; the first one names the families.
+    family_runs, reference_runs, checkpoint_runs : dict of str to list of Run
+        Per corpus: the families' final models, the references and the training checkpoints
+        (empty lists where the chapter did not ask for them, or the set has none).
+    families : list of str
+        The families, in set order.
+    usable : list of str
+        The families with at least ``MIN_SIZES`` distinct sizes, on which size claims are tested.
+    unusable : list of str
+        Why each other family is left out ("Llama ladder: 2 sizes, fewer than 3").
+    pooled_reason : str or None
+        Why the families cannot be pooled into one size fit (paper B's "All"); None where they can.
+    n_boot : int
+        Bootstrap resamples of every interval.
+    """
+
+    model_set: ModelSet
+    corpora: list[str]
+    family_runs: dict[str, list[Run]]
+    reference_runs: dict[str, list[Run]]
+    checkpoint_runs: dict[str, list[Run]]
+    families: list[str]
+    usable: list[str]
+    unusable: list[str]
+    pooled_reason: str | None
+    n_boot: int
+
+
+def open_chapter(profile: str, corpora: list[str] | None = None, *, references: bool = False,
+                 checkpoints: bool = False, n_boot: int | None = None, home: Path | None = None,
+                 show_header: bool = True) -> Chapter:
+    """Resolve a chapter's parameters once, load its runs, and show what it was computed with.
+
+    Parameters
+    ----------
+    profile : str
+        Papermill's parameter: a built-in model set or a TOML file (``rankscale.sets.get``).
+    corpora : list of str, optional
+        A subset of the set's corpora; None: all of them.
+    references, checkpoints : bool
+        Load the reference models' and the training checkpoints' runs too.
+    n_boot : int, optional
+        Bootstrap resamples; None: the set's.
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+    show_header : bool
+        Display the page's banner (``rankscale.book.pages.header``) of the families and references.
+
+    Returns
+    -------
+    Chapter
+
+    Examples
+    --------
+    A set whose results are on disk (``make book`` computes them before any chapter runs)::
+
+        chapter = open_chapter("tiny", references=True)
+        chapter.families, chapter.usable    # (['NeoX ladder', 'Llama ladder'], ['NeoX ladder', 'Llama ladder'])
+    """
+    model_set = sets.get(profile)
+    corpora = list(corpora or model_set.corpora)
+    family_runs = {corpus: runs.family_runs(model_set, corpus, home) for corpus in corpora}
+    reference_runs = {corpus: runs.reference_runs(model_set, corpus, home) if references else []
+                      for corpus in corpora}
+    checkpoint_runs = {corpus: runs.checkpoint_runs(model_set, corpus, home) if checkpoints else []
+                       for corpus in corpora}
+    if show_header:
+        header(model_set, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
+    first = family_runs[corpora[0]]
+    usable, unusable = fittable(first, MIN_SIZES)
+    return Chapter(model_set, corpora, family_runs, reference_runs, checkpoint_runs,
+                   families=list(runs.by_family(first)), usable=list(usable), unusable=unusable,
+                   pooled_reason=why_not_pooled(first, MIN_SIZES), n_boot=n_boot or model_set.n_boot)
