@@ -15,8 +15,8 @@ import numpy as np
 import torch
 from transformers import GPTNeoXConfig, GPTNeoXForCausalLM
 
-from rankscale.records.extract import rank_records
 from rankscale.models.loading import count_params
+from rankscale.records.extract import rank_records
 
 VOCAB = 4096
 NAIVE_KS = (1, 10, 100, 1000)

@@ -14,10 +14,11 @@ import argparse
 import time
 
 import torch
+
 from rankscale.models.ladder import model_class, model_config
 from rankscale.models.loading import count_params
-from rankscale.sets.schema import LadderSize
 from rankscale.sets import get
+from rankscale.sets.schema import LadderSize
 
 
 def step_seconds(model, batch_size: int, seq_len: int, vocab_size: int, steps: int, warmup: int) -> float:

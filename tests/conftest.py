@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from helpers import N_PAD, corpus_documents, save_random_model
+
 from rankscale.models.ladder import train_tokenizer
 
 

@@ -22,10 +22,10 @@ import pytest
 import yaml
 
 from rankscale import RankscaleError
-from rankscale.sets import get
 from rankscale.book import build, pages
 from rankscale.claims import base
 from rankscale.records import runs
+from rankscale.sets import get
 
 CHROMIUM = shutil.which("chromium")
 # Lines a user gains nothing from: per-model bars of transformers, Jupyter's kernel transport

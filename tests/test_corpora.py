@@ -9,8 +9,19 @@ import numpy as np
 import pytest
 
 from rankscale import RankscaleError, corpora
-from rankscale.corpora import (HUB_DATASETS, SOURCES, Sampling, Source, get_corpus, offline, split_documents,
-                               stdlib_dir, stdlib_files, strip_rst, token_windows)
+from rankscale.corpora import (
+    HUB_DATASETS,
+    SOURCES,
+    Sampling,
+    Source,
+    get_corpus,
+    offline,
+    split_documents,
+    stdlib_dir,
+    stdlib_files,
+    strip_rst,
+    token_windows,
+)
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from rankscale.analysis import dynamics, metrics
-from rankscale.claims import training_dynamics
 from rankscale.analysis.metrics import COMPONENTS
+from rankscale.claims import training_dynamics
 
 
 def test_interval_parts_sum_to_one_and_match_definitions():

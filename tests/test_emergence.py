@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import doctest
-
 import numpy as np
 import pytest
 
 from rankscale.analysis import bootstrap, emergence, metrics
-
-
-def test_doctests():
-    assert doctest.testmod(emergence).failed == 0
 
 
 def records(seed=0, n_windows=30):

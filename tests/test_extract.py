@@ -7,13 +7,13 @@ import json
 import numpy as np
 import pytest
 import torch
-
 from helpers import forward_reference
+
 from rankscale import RankscaleError
-from rankscale.records import extract as ex
-from rankscale.records import store as rs
 from rankscale.corpora import get_corpus, token_windows
 from rankscale.models.loading import auto_dtype, load_model, real_vocab_size
+from rankscale.records import extract as ex
+from rankscale.records import store as rs
 
 N_TOKENS = 3000
 

@@ -135,7 +135,58 @@ def test_window_success_prediction_and_its_inverse():
             fit.size_for_window_success(law, 2, p)
 
 
-def test_doctests():
-    import doctest
+# fit_if_positive: the one guard in front of a log-log fit (fit.bootstrap and the chapters use it)
+@pytest.mark.parametrize("bad", [0.0, -1.0, np.inf, np.nan])
+def test_values_a_log_cannot_take_give_none_where_fit_power_law_raises(bad):
+    sizes, values = [1e5, 1e6, 1e7], [3.0, bad, 1.0]
+    with pytest.raises(ValueError):
+        fit.fit_power_law(sizes, values)
+    assert fit.fit_if_positive(sizes, values) is None
 
-    assert doctest.testmod(fit).failed == 0
+
+def test_fittable_values_give_fit_power_law():
+    sizes, values = [1e5, 1e6, 1e7, 1e8], [3.0, 2.1, 1.4, 1.0]
+    assert fit.fit_if_positive(sizes, values) == fit.fit_power_law(sizes, values)
+    assert fit.fit_if_positive([1e5, 1e5, 1e6], [3.0, 2.9, 2.0]).n_points == 3  # two distinct sizes suffice
+    with pytest.raises(ValueError):
+        fit.fit_if_positive([1e5, 1e6], [3.0, 2.0, 1.0])  # a shape error is the caller's, not the data's
+
+
+def test_bootstrap_points_use_the_guard():
+    samples = [{"v": np.full(4, v)} for v in (2.0, 1.0, 0.5)]
+    b = fit.bootstrap([1e4, 1e5, 1e6], samples, lambda s: [s["v"].mean(), s["v"].mean() - 1.0], n_boot=3)
+    assert b.points[0] == fit.fit_if_positive([1e4, 1e5, 1e6], [2.0, 1.0, 0.5])
+    assert b.points[1] is None and np.isnan(b.slopes[1]).all()  # 1.0 - 1 = 0 has no logarithm
+
+
+def test_falling_law_on_noisy_and_rising_series():
+    sizes = np.logspace(6, 9, 5)
+    rng = np.random.default_rng(9)
+    assert fit.falling_law(fit.fit_power_law(sizes, 3 * sizes ** -0.1), 0.97) is True
+    noisy = 3 * sizes ** -0.01 * np.exp(rng.normal(0, 0.2, 5))
+    assert fit.falling_law(fit.fit_power_law(sizes, noisy), 0.9) is False
+    assert fit.falling_law(fit.fit_if_positive(sizes, np.r_[1.0, 0.0, 1.0, 1.0, 1.0]), 0.9) is None
+
+
+def test_offset_bootstrap_recovers_exponent_and_flags_unfittable_replicates():
+    sizes = np.logspace(3, 6, 6)
+    truth = 2.0 + 30.0 * sizes ** -0.4
+    noise = np.random.default_rng(5).normal(0, 1e-4, (20, len(sizes)))
+    reps = truth * (1 + noise)
+    reps[3, 0] = -1.0  # a replicate with a non-positive value cannot be fitted
+    b = fit.offset_bootstrap(sizes, truth, reps)
+    assert b.point.alpha == pytest.approx(0.4, rel=1e-4)
+    assert b.failed == 1 and np.isnan(b.alpha[3])
+    assert np.nanmax(np.abs(b.alpha - 0.4)) < 0.05
+    with pytest.raises(ValueError, match="four"):
+        fit.offset_bootstrap(sizes[:3], truth[:3], reps[:, :3])  # three sizes: three parameters
+
+
+def test_bootstrap_keeps_values_for_offset_fits():
+    sizes = np.array([1e4, 1e5, 1e6, 1e7])
+    rng = np.random.default_rng(6)
+    samples = [{"loss": 1.5 + 20 * s ** -0.3 + rng.normal(0, 0.01, 400)} for s in sizes]
+    b = fit.bootstrap(sizes, samples, lambda s: [s["loss"].mean()], n_boot=30)
+    assert b.values.shape == (1, 30, 4)
+    off = fit.offset_bootstrap(sizes, [s["loss"].mean() for s in samples], b.values[0])
+    assert off.failed == 0 and off.point.alpha == pytest.approx(0.3, abs=0.1)

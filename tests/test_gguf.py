@@ -15,14 +15,14 @@ from pathlib import Path
 import gguf
 import numpy as np
 import pytest
-
 from helpers import forward_reference
+
 from rankscale import RankscaleError
-from rankscale.records import extract as ex
 from rankscale.corpora import get_corpus, token_windows
 from rankscale.models.gguf import gguf_info
 from rankscale.models.loading import load_model, max_positions, real_vocab_size
-from rankscale.records.store import load_records, MANIFEST
+from rankscale.records import extract as ex
+from rankscale.records.store import MANIFEST, load_records
 
 # Windows shorter than the default 512 keep the test to seconds; the default follows from
 # max_positions, tested on its own.

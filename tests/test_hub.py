@@ -16,18 +16,18 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
+from helpers import N_PAD, WIDTH, forward_reference, save_random_model
 from tokenizers import Tokenizer
 from tokenizers.processors import TemplateProcessing
 from transformers import PreTrainedTokenizerFast
 
-from helpers import N_PAD, WIDTH, forward_reference, save_random_model
 from rankscale import RankscaleError
-from rankscale.records import extract as ex
 from rankscale.corpora import PAPER_SAMPLING, files_variable, get_corpus, token_windows
 from rankscale.models.loading import load_model, real_vocab_size
-from rankscale.sets.builtin import BUILT_IN, PAPER_CORPORA
-from rankscale.sets import require_available
+from rankscale.records import extract as ex
 from rankscale.records.store import load_records
+from rankscale.sets import require_available
+from rankscale.sets.builtin import BUILT_IN, PAPER_CORPORA
 
 
 @pytest.fixture(autouse=True)

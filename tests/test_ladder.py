@@ -14,8 +14,8 @@ import torch
 from safetensors.torch import load_file
 
 from rankscale import RankscaleError
-from rankscale.models import ladder as ld
 from rankscale.corpora import get_corpus
+from rankscale.models import ladder as ld
 from rankscale.models.loading import count_params, load_model
 from rankscale.sets.builtin import BUILT_IN
 from rankscale.sets.schema import Family, Ladder, LadderSize, LadderTraining, ModelSet

@@ -6,9 +6,9 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-
 from helpers import random_records
 
+from rankscale.analysis import fit, metrics, rank_models
 from rankscale.analysis import metrics as m
 
 
@@ -190,3 +190,47 @@ def test_mean_target_probability_is_the_mean_of_exp_logp():
     assert m.mean_target_probability(logp) == pytest.approx(brute, rel=1e-12)
     # p_A is not exp(-CE): by Jensen's inequality the mean probability is at least the geometric mean
     assert m.mean_target_probability(logp) > np.exp(-m.cross_entropy(logp))
+
+
+def test_rbp_curve_matches_sorted_rbp():
+    rank = np.random.default_rng(0).integers(1, 300, 5000)
+    ks = np.array([1, 2, 7, 50, 299, 400])
+    curve = metrics.rbp_curve(rank, 400)
+    np.testing.assert_allclose(curve[ks], metrics.rbp(rank, ks))
+    assert curve[0] == 0.0 and curve[-1] == 1.0
+
+
+def test_neg_log_rbp_matches_metrics_and_marks_unfittable_k():
+    rank = np.random.default_rng(7).integers(1, 50, 2000)
+    ks = [1, 5, 30]
+    np.testing.assert_allclose(metrics.neg_log_rbp(rank, ks), -np.log(metrics.rbp(rank, ks)))
+    edge = metrics.neg_log_rbp(np.array([2, 3, 3]), [1, 3])
+    assert edge[0] == np.inf and edge[1] == 0  # neither has a logarithm, so no size fit uses them
+    assert fit.fit_if_positive([1e3, 1e4, 1e5], [1.0, 0.5, edge[1]]) is None
+
+
+def test_convention_gap_is_zero_without_ties_and_large_with_many():
+    rng = np.random.default_rng(1)
+    gt = rng.geometric(0.5, 20_000) - 1  # half the targets first, as a trained model ranks them
+    assert metrics.convention_gap(gt, gt) == (0.0, 0.0)
+    ge = gt + (rng.random(len(gt)) < 0.2)  # a fifth of the targets tied with one other token
+    gap, in_se = metrics.convention_gap(gt, ge)
+    assert gap > 0.05 and in_se > 3
+    few = gt + (np.arange(len(gt)) == 0)  # one tie in 20,000 targets: within the noise
+    assert metrics.convention_gap(gt, few)[1] <= 1
+
+
+def test_both_outcomes_counts_bands_of_ranked_targets():
+    rng = np.random.default_rng(3)
+    rank = np.where(rng.random(1000) < 0.3, 1, rng.integers(2, 20, 1000))  # 30% first, the rest below
+    logp = np.log(rng.choice([0.01, 0.1], 1000))
+    edges = [0.009, 0.011, 0.09, 0.11]  # two bands, every target in one of them
+
+    def bands(r):
+        counts = rank_models.rank_counts_by_probability(logp, r, edges, max_rank=10)[::2]
+        return counts[:, 0], counts.sum(axis=1)
+
+    assert metrics.both_outcomes(*bands(rank), 30, 0.05) == (2, 2)
+    assert metrics.both_outcomes(*bands(np.ones_like(rank)), 30, 0.05) == (2, 0)  # greedy never misses
+    assert metrics.both_outcomes(*bands(rank), 10_000, 0.05) == (0, 0)  # no band holds enough targets
+    assert metrics.both_outcomes(*bands(rank), 30, 0.35) == (2, 0)  # 30% at rank 1 is below a 35% share

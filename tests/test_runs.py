@@ -13,11 +13,11 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-
 from helpers import save_random_model
+
 from rankscale import RankscaleError
-from rankscale.records import jobs, runs
 from rankscale.cli import main
+from rankscale.records import jobs, runs
 from rankscale.sets import get
 
 
@@ -104,15 +104,15 @@ def test_a_replaced_local_model_gets_a_new_result_folder(user_set, tokenizer):
     profile, home = user_set
     job = jobs.jobs(get(profile), home)[0]
     model = job.source
-    key = jobs.model_key(model, None)
-    assert jobs.model_key(model, None) == key  # reading the model changes nothing
+    key = jobs.folder_key(model, None)
+    assert jobs.folder_key(model, None) == key  # reading the model changes nothing
     save_random_model(model, tokenizer, seed=99)  # retrained in place
-    assert jobs.model_key(model, None) != key
+    assert jobs.folder_key(model, None) != key
 
 
 def test_hub_results_are_keyed_by_id_and_revision(tmp_path):
-    assert jobs.model_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
-    assert jobs.model_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
+    assert jobs.folder_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
+    assert jobs.folder_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
 
 
 def test_a_corpus_the_set_does_not_evaluate(user_set):
@@ -157,10 +157,10 @@ def test_a_gguf_file_is_keyed_by_its_content(tmp_path):
     for path in (a, b):
         path.parent.mkdir()
         path.write_bytes(b"GGUF" + bytes(100))
-    assert jobs.model_key(str(a), None) == jobs.model_key(str(b), None)
-    assert jobs.model_key(str(a), None).startswith("gguf/m-")
+    assert jobs.folder_key(str(a), None) == jobs.folder_key(str(b), None)
+    assert jobs.folder_key(str(a), None).startswith("gguf/m-")
     b.write_bytes(b"GGUF" + bytes(101))
-    assert jobs.model_key(str(a), None) != jobs.model_key(str(b), None)
+    assert jobs.folder_key(str(a), None) != jobs.folder_key(str(b), None)
 
 
 def test_temperature_demonstration_jobs_and_runs(tmp_path, tokenizer, corpus_file):

@@ -4,6 +4,7 @@ how many tokens a figure needs, against brute force."""
 from __future__ import annotations
 
 from collections import Counter
+
 import numpy as np
 import pytest
 from helpers import random_records

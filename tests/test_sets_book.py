@@ -17,14 +17,14 @@ import sys
 import nbformat
 import pytest
 import torch
-from transformers import GPT2Config, GPTNeoXConfig, GPTNeoXForCausalLM, GPT2LMHeadModel
-
 from helpers import corpus_documents
+from transformers import GPT2Config, GPT2LMHeadModel, GPTNeoXConfig, GPTNeoXForCausalLM
+
 from rankscale.book import build
-from rankscale.records import jobs, runs
-from rankscale.models.ladder import train_tokenizer
-from rankscale.sets import get
 from rankscale.book.pages import VERDICT_KEY
+from rankscale.models.ladder import train_tokenizer
+from rankscale.records import jobs, runs
+from rankscale.sets import get
 
 pytestmark = pytest.mark.slow  # chapters executed by papermill
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m rankscale extract|metrics|ladder|book|check-profile|plan``."""
+"""Command line: ``python -m rankscale extract|metrics|ladder|book|check-profile|plan``, one subcommand per task, each resolving its model set once."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def _batch_size(value: str) -> int | None:
 
 
 def _metrics(args: argparse.Namespace) -> None:
-    from rankscale.records.store import load_records
     from rankscale.analysis.metrics import rank_1based, summary
+    from rankscale.records.store import load_records
 
     records = load_records(args.dir)
     values = summary(records.logp, records.gt, records.ge, ks=args.k)

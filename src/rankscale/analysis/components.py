@@ -27,7 +27,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from rankscale.analysis import fit, metrics
-from rankscale.analysis.bootstrap import interval, LEVEL, line_fits, log_or_nan
+from rankscale.analysis.bootstrap import LEVEL, interval, line_fits, log_or_nan
 
 QUANTITIES = ("CE", *metrics.COMPONENTS)
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
 from rankscale.analysis.bootstrap import interval
 
 POOLED = "All"  # name of the fit over every model of every family (paper B's Tables 1-2)

@@ -8,18 +8,17 @@ compared through their ratio (``exponent_ratio``). The fits themselves are in
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import minimize, minimize_scalar
+from scipy.special import erfc, log_ndtr, logsumexp, zeta
 
 from rankscale.analysis import appendix_c, bootstrap
-import warnings
-from scipy.optimize import minimize, minimize_scalar
-from scipy.special import log_ndtr, logsumexp, zeta
 from rankscale.analysis.appendix_c import LOG_SQRT_2PI
 from rankscale.analysis.appendix_c import exact as appendix_c_exact
-from scipy.special import erfc
 
 FORMS = ("powerlaw", "1..inf", "1..V")  # the authors' fit, eq. 10 as written, eq. 10 over the vocabulary
 
@@ -130,11 +129,34 @@ def fit_rank_models(rank, vocab_size: int) -> RankModels:
     return RankModels(counts, forms, authors.power_law_alpha, zipf)
 
 
-class _NewtonStep:
-    """One Newton step of a lognormal form's log-likelihood from its full-sample maximum, in
-    (mu, ln sigma): the per-rank score (V, 2) and the Hessian of the mean log-likelihood, both by
-    finite differences of the form's own log-probabilities. ``ok`` is False for a degenerate fit
-    or where the Hessian is not negative definite (no step can be taken)."""
+class NewtonRefit:
+    """A lognormal form refitted to resamples of its tokens by one Newton step of the resample's
+    log-likelihood from the full-sample maximum, in (mu, ln sigma).
+
+    The per-rank score (V, 2) and the Hessian of the mean log-likelihood come from finite
+    differences of the form's own log-probabilities. ``ok`` is False for a degenerate fit or where
+    the Hessian is not negative definite (no step can be taken). Since a resample's maximum lies
+    within O(n^-1/2) of the full sample's, one step leaves an error of O(1/n), far below the
+    bootstrap spread (checked against full refits in the tests), at a small fraction of a refit's
+    cost.
+
+    Parameters
+    ----------
+    fit : LognormalRankFit
+        A lognormal fitted to ``counts``, in any form (``fit.support``).
+    counts : array_like of shape (V + 1,)
+        The full sample's rank histogram.
+    step : float
+        Finite-difference step in mu and ln sigma.
+
+    Examples
+    --------
+    >>> counts = np.bincount(np.repeat([1, 2, 3, 5, 8], [50, 20, 10, 5, 2]), minlength=11)
+    >>> fit = fit_lognormal_ranks(counts)
+    >>> newton = NewtonRefit(fit, counts)
+    >>> np.allclose(newton.refits([counts[1:] / counts.sum()]), [[fit.mu, fit.sigma]], atol=1e-4)  # its own maximum
+    True
+    """
 
     def __init__(self, fit: LognormalRankFit, counts, step: float = 1e-3):
         self.fit, h = fit, step
@@ -158,55 +180,16 @@ class _NewtonStep:
             self.ok = bool(np.isfinite(self.hessian).all() and np.isfinite(self.score).all()
                            and np.linalg.eigvalsh(self.hessian).max() < 0)
 
-    def refits(self, mean_score) -> np.ndarray:
-        """(B, 2) (mu, sigma) from (B, 2) mean scores of resamples; nan where no step can be taken."""
-        mean_score = np.atleast_2d(np.asarray(mean_score, np.float64))
+    def refits(self, shares) -> np.ndarray:
+        """(B, 2) (mu, sigma) refitted to each of B resamples, given as (B, V) shares of its
+        targets at ranks 1..V; nan where no step can be taken."""
+        shares = np.atleast_2d(np.asarray(shares, np.float64))
         if not self.ok:
-            return np.full((len(mean_score), 2), np.nan)
+            return np.full((len(shares), 2), np.nan)
+        mean_score = shares @ self.score
         with np.errstate(all="ignore"):
             theta = np.array([self.fit.mu, np.log(self.fit.sigma)]) - np.linalg.solve(self.hessian, mean_score.T).T
         return np.column_stack([theta[:, 0], np.exp(theta[:, 1])])
-
-
-def one_step_refits(fit: LognormalRankFit, counts, replicate_counts, step: float = 1e-3) -> np.ndarray:
-    """(mu, sigma) of ``fit`` redone on each resampled histogram, by one Newton step of the
-    resample's log-likelihood from the full-sample maximum.
-
-    Parameters
-    ----------
-    fit : LognormalRankFit
-        A lognormal fitted to ``counts``, in any form (``fit.support``).
-    counts : array_like of shape (V + 1,)
-        The full sample's rank histogram.
-    replicate_counts : array_like of shape (B, V + 1)
-        Histograms of resamples of the same tokens.
-    step : float
-        Finite-difference step in mu and ln sigma.
-
-    Returns
-    -------
-    ndarray of shape (B, 2)
-        (mu, sigma) per resample; nan for a degenerate fit.
-
-    Notes
-    -----
-    The step uses the full sample's Hessian in (mu, ln sigma); since a resample's maximum lies
-    within O(n^-1/2) of the full sample's, one step leaves an error of O(1/n), far below the
-    bootstrap spread (checked against full refits in the tests), at a small fraction of a
-    refit's cost.
-
-    Examples
-    --------
-    >>> counts = np.bincount(np.repeat([1, 2, 3, 5, 8], [50, 20, 10, 5, 2]), minlength=11)
-    >>> fit = fit_lognormal_ranks(counts)
-    >>> np.allclose(one_step_refits(fit, counts, [counts]), [[fit.mu, fit.sigma]], atol=1e-4)  # its own maximum
-    True
-    """
-    newton = _NewtonStep(fit, counts, step)
-    replicate_counts = np.atleast_2d(np.asarray(replicate_counts, np.float64))[:, 1:]
-    if not newton.ok:
-        return newton.refits(np.zeros((len(replicate_counts), 2)))
-    return newton.refits(replicate_counts @ newton.score / replicate_counts.sum(axis=1, keepdims=True))
 
 
 @dataclass(frozen=True)
@@ -232,7 +215,7 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
                           seed: int = 0) -> list[RankBootstrap]:
     """Resample the targets of models evaluated on the same text ``n_boot`` times, and on each
     resample recompute every model's measured CE and -log RBP_1, refit every lognormal form (one
-    Newton step, as ``one_step_refits``) and predict CE and -log p_1 from it
+    Newton step, ``NewtonRefit``) and predict CE and -log p_1 from it
     (``predict_ce_and_neg_log_p1``).
 
     Parameters
@@ -267,7 +250,7 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
     >>> b.measured.shape, b.params["1..V"].shape, bool(np.isfinite(b.predicted["powerlaw"]).all())
     ((5, 2), (5, 2), True)
     """
-    steps = [{name: _NewtonStep(form.fit, m.counts) for name, form in m.forms.items()} for m in models]
+    steps = [{name: NewtonRefit(form.fit, m.counts) for name, form in m.forms.items()} for m in models]
     n_ranks = max(len(m.counts) for m in models)  # V + 1 of the largest vocabulary
 
     def summary(sample) -> np.ndarray:
@@ -286,8 +269,7 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
         measured[~np.isfinite(measured)] = np.nan  # no target at rank 1 in a resample
         params, predicted = {}, {}
         for name, form in m.forms.items():
-            mean_score = share @ newton[name].score if newton[name].ok else np.zeros((n_boot, 2))
-            params[name] = newton[name].refits(mean_score)
+            params[name] = newton[name].refits(share)
             predicted[name] = _predict(params[name], form.fit)
         out.append(RankBootstrap(measured, params, predicted))
     return out
@@ -855,7 +837,7 @@ def vuong_test(counts, log_pmf_a, log_pmf_b) -> VuongTest:
     Notes
     -----
     Calibrated for non-nested models; the power law is nested in the finite-support lognormal
-    (see ``rankdist.fit_zipf_ranks``), so read z as the size of the gap in units of its
+    (see ``fit_zipf_ranks``), so read z as the size of the gap in units of its
     token-to-token noise.
 
     Examples

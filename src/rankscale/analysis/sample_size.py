@@ -1,11 +1,18 @@
-"""TODO docstring."""
+"""How many evaluation tokens the decomposition needs (chapter B5, beyond paper B): CE, EE, SA
+and Conf of nested subsets of whole windows, their error against the full evaluation as tokens
+grow, the tokens a figure needs for a given tolerance, and whether the size exponents of the
+components have converged at the token count evaluated.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
 import numpy as np
+
 from rankscale.analysis import metrics
 from rankscale.analysis.bootstrap import LEVEL
-from collections.abc import Mapping, Sequence
 from rankscale.analysis.components import QUANTITIES, _size_slopes, terms_vector
 
 

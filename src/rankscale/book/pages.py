@@ -20,8 +20,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from rankscale import RankscaleError, __version__
-from rankscale.sets.schema import ModelSet
 from rankscale.claims.base import VERDICTS, Verdict
+from rankscale.sets.schema import ModelSet
 
 VERDICT_KEY = "rankscale/verdicts"  # display metadata key the scorecard looks for
 

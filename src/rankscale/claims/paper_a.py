@@ -5,8 +5,7 @@ from __future__ import annotations
 from statistics import NormalDist
 
 from rankscale.analysis.bootstrap import LEVEL
-from rankscale.claims.base import Claim, MIN_SIZES, index_claims
-
+from rankscale.claims.base import MIN_SIZES, Claim, index_claims
 
 # ---------------------------------------------------------------------------------------------
 # A1
@@ -274,7 +273,7 @@ A5_MIN_R2 = 0.9  # paper A's own bar for a size law that holds (section 4.4)
 A5_LEVEL = 0.95  # every interval: the measured value -+ 1.96 SD of its bootstrap replicates (bootstrap.interval)
 # "Nearly identical" exponents: the range of slope(-log RBP_1) / slope(CE) over the 22 data-set/family pairs of
 # paper A's Table 1 (appendix B) whose two fits both have R^2 >= 0.9, pairs that appendix B calls "very close"
-# and section 5.2 "nearly identical" (tests/test_claims.py recomputes it from the reference table).
+# and section 5.2 "nearly identical" (tests/test_claims_a4_a5.py recomputes it from the reference table).
 A5_NEARLY_IDENTICAL = (0.74, 1.32)
 A5_VUONG_P = 0.05  # the lognormal's advantage over the power law must be significant at 5% (Vuong's test)
 # The fitted CDF within 5 percentage points of the data's at every rank: the KS distance's own sampling noise is
@@ -289,7 +288,7 @@ _A5_FITS = {
     "powerlaw": "the powerlaw package's lognormal, as paper A's code fits it (powerlaw.Fit(ranks, discrete=True, "
                 "xmin=1)), against that package's power law",
     "1..inf": "eq. 10 exactly as written (point densities normalised over ranks 1..infinity, eq. 11, "
-              "rankdist.fit_lognormal_eq10), against the unbounded power law",
+              "rank_models.fit_lognormal_eq10), against the unbounded power law",
     "1..V": "eq. 10 normalised over the vocabulary's ranks 1..V, against the power law over 1..V",
 }
 _A5_PREDICTED = {
@@ -308,7 +307,7 @@ _A5_BAND = f"{A5_NEARLY_IDENTICAL[0]}-{A5_NEARLY_IDENTICAL[1]}"
 
 def _a5_lognormal_rule(form: str, units: str) -> str:
     return (f"{units}: the lognormal fitted as {_A5_FITS[form]}, is not degenerate (extreme parameters, "
-            f"rankdist.degeneracy), beats the power law in Vuong's test (log-likelihood ratio > 0, p < {A5_VUONG_P}; "
+            f"rank_models.degeneracy), beats the power law in Vuong's test (log-likelihood ratio > 0, p < {A5_VUONG_P}; "
             f"the comparison paper A's code makes) and its CDF is within {A5_MAX_KS} of the data's at every rank "
             "(KS distance; its sampling noise is below 0.02 for 5,000 or more tokens).")
 

@@ -7,7 +7,6 @@ from statistics import NormalDist
 from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import Claim, index_claims
 
-
 # ---------------------------------------------------------------------------------------------
 # B1
 
@@ -149,12 +148,11 @@ CLAIMS_B2 = index_claims(
 # its side and fails otherwise; a claim of parity ("at least as well", "largely invariant") fails
 # only where the interval lies wholly on the other side, because it says that no difference
 # shows. Rules on SA and Conf are applied only where the quantity's size exponent has converged
-# at the evaluated token count (chapter B5's check, components.convergence_by_group with the B5_*
+# at the evaluated token count (chapter B5's check, sample_size.convergence_by_group with the B5_*
 # settings below); an exponent still drifting as tokens are added describes the sample, not the
 # models.
 
-from rankscale.analysis.bootstrap import LEVEL as _B_LEVEL
-
+_B_LEVEL = LEVEL
 _B_Z = NormalDist().inv_cdf((1 + _B_LEVEL) / 2)
 _B_INTERVAL = (f"{_B_LEVEL:.0%} interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "
                "replicates over resamples of every model's tokens)")
@@ -257,7 +255,7 @@ CLAIMS_B4 = index_claims(
 # How the components and their exponents depend on the number of evaluation tokens (beyond
 # paper B, except B5.3, its App. A.1). Subsamples are whole windows (metrics.
 # subsampled_decompositions); the settings below also define the convergence check that B3
-# applies to its SA and Conf verdicts (components.convergence_by_group).
+# applies to its SA and Conf verdicts (sample_size.convergence_by_group).
 
 B5_MIN_TOKENS = 1000  # smallest subsample of the token grid: a few windows, far below any set's evaluation
 B5_N_GRID = 8  # token counts from B5_MIN_TOKENS to every token, evenly spaced in log
@@ -296,6 +294,6 @@ CLAIMS_B5 = index_claims(
     Claim("B5.5", "The set's held-out data suffice for every reported value and exponent", "beyond the paper",
           f"Every model's CE, EE, SA and Conf within {B5_VALUE_TOLERANCE:.0%} of CE, and every graded fit's "
           f"exponents within {B5_EXPONENT_TOLERANCE} × |α_CE|, at the evaluated token count (spread plus drift "
-          "over the last doubling, metrics.sample_size_error); per corpus.",
+          "over the last doubling, sample_size.sample_size_error); per corpus.",
           "not addressed (1,000 instances per dataset, App. A.2)"),
 )

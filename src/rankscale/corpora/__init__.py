@@ -36,14 +36,31 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError
-from rankscale.corpora.hub_datasets import files_variable, HUB_DATASETS, hub_description, hub_documents, HubDataset, local_files
-from rankscale.corpora.offline import (OFFLINE_HELDOUT_FRACTION, PYDOCS_DIR, PYDOCS_PACKAGE, SOURCES, SPLIT_SEED,
-                                       docstring_documents, humaneval_documents, pydocs_description,
-                                       pydocs_documents, stdlib_dir, stdlib_documents, stdlib_files,
-                                       topic_documents)
+from rankscale.corpora.hub_datasets import (
+    HUB_DATASETS,
+    HubDataset,
+    files_variable,
+    hub_description,
+    hub_documents,
+    local_files,
+)
+from rankscale.corpora.offline import (
+    OFFLINE_HELDOUT_FRACTION,
+    PYDOCS_DIR,
+    PYDOCS_PACKAGE,
+    SOURCES,
+    SPLIT_SEED,
+    docstring_documents,
+    humaneval_documents,
+    pydocs_description,
+    pydocs_documents,
+    stdlib_dir,
+    stdlib_documents,
+    stdlib_files,
+    topic_documents,
+)
 from rankscale.corpora.rst import section_labels, strip_rst, strip_rst_tree
-from rankscale.corpora.splits import (DEFAULT_SPLIT, SPLITS, Source, describe_split, load_split,
-                                      split_documents)
+from rankscale.corpora.splits import DEFAULT_SPLIT, SPLITS, Source, describe_split, load_split, split_documents
 from rankscale.corpora.windows import PAPER_SAMPLING, Sampling, token_windows
 
 __all__ = [

@@ -21,7 +21,6 @@ import shutil
 import time
 from dataclasses import asdict
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import numpy as np

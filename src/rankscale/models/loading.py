@@ -6,9 +6,8 @@ by a hub id such as ``EleutherAI/pythia-70m``. All go through ``AutoModelForCaus
 so a model trained by this project, a GGUF file and a hub model take the same path. GGUF files'
 metadata, and whether transformers can load one, are ``rankscale.models.gguf``'s.
 
-``check_params`` recomputes a registry model's non-embedding count from its config and reports
-it next to the papers' one (``rankscale.sets.registry``). torch and transformers are imported only
-where a function needs them, so the registry and the hub checks answer at once.
+torch and transformers are imported only where a function needs them, so the hub checks answer
+at once.
 """
 
 from __future__ import annotations
@@ -19,9 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankscale import RankscaleError
-from rankscale.models.gguf import check_gguf, gguf_config, gguf_info, GGUFInfo, is_gguf
-from rankscale.hub import hub_reachable
-from rankscale.hub import is_hub_id
+from rankscale.hub import hub_reachable, is_hub_id
+from rankscale.models.gguf import GGUFInfo, check_gguf, gguf_config, gguf_info, is_gguf
 from rankscale.sets.registry import REFERENCE_SOURCE, registry_model
 
 if TYPE_CHECKING:
@@ -406,82 +404,4 @@ def config_params(config: PretrainedConfig) -> ParamCount:
         return count_params(AutoModelForCausalLM.from_config(config))
 
 
-@dataclass(frozen=True)
-class ParamCheck:
-    """A registry model's non-embedding count computed from its config, next to the papers' one
-    (made by ``check_params``).
 
-    ``used`` is the count results should carry: the computed one where there is one (it describes
-    the weights actually evaluated, and is what extraction manifests record), the reference
-    otherwise; ``source`` says which, and ``agrees`` whether the two counts match.
-
-    Parameters
-    ----------
-    hub_id : str
-        A key of ``rankscale.sets.registry.REGISTRY``.
-    reference : int
-        The papers' non-embedding count.
-    computed : int or None
-        The count from the model's config; None where no config could be had.
-
-    Examples
-    --------
-    >>> check = ParamCheck("EleutherAI/pythia-70m", 18_915_328, None)
-    >>> check.used, check.agrees, check.source == REFERENCE_SOURCE
-    (18915328, True, True)
-    >>> ParamCheck("EleutherAI/pythia-70m", 18_915_328, 18_915_000).agrees
-    False
-    """
-
-    hub_id: str
-    reference: int
-    computed: int | None
-
-    @property
-    def used(self) -> int:
-        return self.reference if self.computed is None else self.computed
-
-    @property
-    def source(self) -> str:
-        return REFERENCE_SOURCE if self.computed is None else "the model's config"
-
-    @property
-    def agrees(self) -> bool:
-        """True unless both counts exist and differ."""
-        return self.computed is None or self.computed == self.reference
-
-
-def check_params(hub_id: str, config: str | Path | None = None) -> ParamCheck:
-    """Recompute a registry model's non-embedding parameters from its config and compare.
-
-    Parameters
-    ----------
-    hub_id : str
-        A key of ``REGISTRY``.
-    config : str or pathlib.Path, optional
-        A directory holding the model's ``config.json`` (a snapshot, or ``save_pretrained``'s);
-        default: the local hub cache, else the hub (a few kB) when reachable (not gated ones).
-
-    Returns
-    -------
-    ParamCheck
-
-    Raises
-    ------
-    RankscaleError
-        If ``hub_id`` is not in the registry, or ``config`` holds no ``config.json``.
-
-    Examples
-    --------
-    >>> check_params("EleutherAI/pythia-70m").used  # doctest: +SKIP
-    18915328
-    """
-    entry = registry_model(hub_id)
-    if config is not None:
-        if not (Path(config) / "config.json").is_file():
-            raise RankscaleError(f"{config} holds no config.json; give the directory of the model's config")
-        found = _read_config(str(config))
-    else:
-        found = _read_config(hub_id) or (_read_config(hub_id, download=True) if hub_reachable() else None)
-    computed = None if found is None else config_params(found).non_embedding
-    return ParamCheck(hub_id=hub_id, reference=entry.non_embedding, computed=computed)

@@ -33,9 +33,20 @@ from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import Corpus, get_corpus, token_windows
-from rankscale.models.gguf import check_gguf, GGUFInfo, is_gguf
+from rankscale.models.gguf import GGUFInfo, check_gguf, is_gguf
 from rankscale.models.loading import auto_dtype, count_params, load_model, max_positions, real_vocab_size
-from rankscale.records.store import file_sha256, FORMAT, MANIFEST, Manifest, OutdatedRecords, plan_shards, read_shard, Shard, TOP_K, write_shard
+from rankscale.records.store import (
+    FORMAT,
+    MANIFEST,
+    TOP_K,
+    Manifest,
+    OutdatedRecords,
+    Shard,
+    file_sha256,
+    plan_shards,
+    read_shard,
+    write_shard,
+)
 
 CPU_BATCH = 8  # default windows per forward pass on CPU, where larger batches gain nothing
 
@@ -278,13 +289,13 @@ def _load_gguf(path: str, sha256: str, dtype: str, device: str, device_map: str 
     return load_model(path, dtype=dtype, device=device, device_map=device_map)
 
 
-def model_key(model: str) -> str:
+def manifest_model(model: str) -> str:
     """How a result names its model: a local directory or GGUF file by its absolute path, a hub id
     as given.
 
     Examples
     --------
-    >>> model_key("EleutherAI/pythia-70m")
+    >>> manifest_model("EleutherAI/pythia-70m")
     'EleutherAI/pythia-70m'
     """
     path = Path(model).expanduser()
@@ -296,7 +307,7 @@ def _identity(model: str, revision: str | None, corpus: Corpus, n_tokens: int | 
     """The settings that define a result; a directory holds results for exactly one of these. A
     temperature is named only where it is not 1, so results of before it existed keep theirs; an
     offline corpus's text version (``Corpus.text_version``) is always named."""
-    identity = {"model": model_key(model), "revision": revision, "corpus": corpus.name, "n_tokens": n_tokens,
+    identity = {"model": manifest_model(model), "revision": revision, "corpus": corpus.name, "n_tokens": n_tokens,
                 "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
     if corpus.text_version is not None:
         identity["text_version"] = corpus.text_version

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale.sets.schema import Model, ModelSet
-from rankscale.records.store import Manifest, OutdatedRecords
 from rankscale.hub import is_hub_id
+from rankscale.records.store import Manifest, OutdatedRecords
+from rankscale.sets.schema import Model, ModelSet
 
 
 @dataclass(frozen=True)
@@ -140,14 +140,14 @@ def _model_jobs(model_set: ModelSet, home: Path, family: str | None, model: Mode
     source = resolve_source(model.source)
     n_tokens = model_set.tokens(corpus, reference=family is None)
     jobs = [Job(family, model.name, source, model.revision, None, corpus, n_tokens,
-                result_dir(home, model_key(source, model.revision), model_set, corpus, n_tokens), model.note)]
+                result_dir(home, folder_key(source, model.revision), model_set, corpus, n_tokens), model.note)]
     if with_checkpoints:
         n_ck = _checkpoint_tokens(model_set, corpus)
         for ck in model.checkpoints:
             ck_source = resolve_source(ck.source) if ck.source else source
             revision = ck.revision if ck.source is None else None
             jobs.append(Job(family, model.name, ck_source, revision, ck.step, corpus, n_ck,
-                            result_dir(home, model_key(ck_source, revision), model_set, corpus, n_ck)))
+                            result_dir(home, folder_key(ck_source, revision), model_set, corpus, n_ck)))
     return jobs
 
 
@@ -217,12 +217,12 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
                 continue
             for meta in (m for m in ladder if m["family"] == family.name):
                 out.append(Job(family.name, meta["size"], meta["path"], None, None, corpus, n_tokens,
-                               result_dir(home, ladder_key(model_set, meta), model_set, corpus, n_tokens)))
+                               result_dir(home, ladder_folder_key(model_set, meta), model_set, corpus, n_tokens)))
                 for step in meta["checkpoint_steps"] if checkpoints else ():
                     n_ck = _checkpoint_tokens(model_set, corpus)
                     out.append(Job(family.name, meta["size"], str(Path(meta["path"]) / "checkpoints" / f"step{step}"),
                                    None, step, corpus, n_ck,
-                                   result_dir(home, ladder_key(model_set, meta, step), model_set, corpus, n_ck)))
+                                   result_dir(home, ladder_folder_key(model_set, meta, step), model_set, corpus, n_ck)))
         for model in model_set.references if references else ():
             out += _model_jobs(model_set, home, None, model, corpus, with_checkpoints=False)
     return out
@@ -518,8 +518,8 @@ def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def model_key(source: str, revision: str | None) -> str:
-    """Folder under ``results/`` for a model's results (ladder models use ``ladder_key``).
+def folder_key(source: str, revision: str | None) -> str:
+    """Folder under ``results/`` for a model's results (ladder models use ``ladder_folder_key``).
 
     Parameters
     ----------
@@ -538,14 +538,14 @@ def model_key(source: str, revision: str | None) -> str:
 
     Examples
     --------
-    >>> model_key("EleutherAI/pythia-70m", "step1000"), model_key("EleutherAI/pythia-70m", None)
+    >>> folder_key("EleutherAI/pythia-70m", "step1000"), folder_key("EleutherAI/pythia-70m", None)
     ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m')
     >>> import tempfile
     >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     (Path(tmp) / "d16").mkdir()
     ...     _ = (Path(tmp) / "d16" / "config.json").write_text("{}")
-    ...     model_key(f"{tmp}/d16", None)
+    ...     folder_key(f"{tmp}/d16", None)
     'local/d16-...'
     """
     if is_hub_id(source):
@@ -557,7 +557,7 @@ def model_key(source: str, revision: str | None) -> str:
     return f"local/{_slug(path.name)}-{_fingerprint(path)}"
 
 
-def ladder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
+def ladder_folder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
     """Folder of a ladder model's results: named by the hash of its ``ladder.json``, so a
     retrained model never reuses old results, while a moved home still finds them.
 
@@ -580,7 +580,7 @@ def ladder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
     >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
     ...     _ = (Path(tmp) / "ladder.json").write_text("{}")
-    ...     ladder_key(get("tiny"), {"path": tmp, "arch": "neox", "size": "d16-l1"}, step=16)
+    ...     ladder_folder_key(get("tiny"), {"path": tmp, "arch": "neox", "size": "d16-l1"}, step=16)
     'ladder/tiny/neox/d16-l1-44136fa355/step16'
     """
     digest = hashlib.sha256((Path(meta["path"]) / "ladder.json").read_bytes()).hexdigest()[:10]
@@ -596,7 +596,7 @@ def result_dir(home: Path, key: str, model_set: ModelSet, corpus: str, n_tokens:
     home : pathlib.Path
         Where models and results live (``rankscale.paths.home()``).
     key : str
-        The model's folder (``model_key``, ``ladder_key``).
+        The model's folder (``folder_key``, ``ladder_folder_key``).
     model_set : ModelSet
         The set, for its window.
     corpus : str

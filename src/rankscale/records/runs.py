@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from rankscale.sets.schema import ModelSet
 from rankscale.hub import is_hub_id
-from rankscale.records.store import load_records, Records
-from rankscale.records.jobs import is_done, Job, jobs, read_manifest, run_job, temperature_jobs
+from rankscale.records.jobs import Job, is_done, jobs, read_manifest, run_job, temperature_jobs
+from rankscale.records.store import Records, load_records
+from rankscale.sets.schema import ModelSet
 
 
 @dataclass(frozen=True)

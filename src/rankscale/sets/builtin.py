@@ -1,62 +1,22 @@
-"""Model sets: which models the book evaluates, grouped into families, on which corpora and with
-which budgets. This module is the one home of every setting that differs between sets.
+"""The built-in model sets: which models the book evaluates, grouped into families, on which
+corpora and with which budgets. This module is the one home of every setting that differs between
+the sets the project ships.
 
-A set names its *families* (both papers fit each family on its own, and paper B also pools them
-as "All"), each an ordered list of models, smallest first. A model is a hub id (with an optional
-revision), a local directory written by ``save_pretrained``, or a GGUF file. A family can also be
-a *ladder*: small models this project trains itself (``rankscale.models.ladder``), so that the offline
-sets need no hub. *References* are models shown beside the families in the chapters that study
-one model's predictions, but never put into a size fit.
-
-The built-in sets are ``smoke`` (the test suite), ``tiny`` (the default, offline), ``reduced``
-and ``full`` (the papers' hub models). A user's own set is a TOML file::
-
-    name = "my-models"                # optional; the file's name by default
-    window = 512                      # optional: tokens per window (default: 512, or the
-                                      #   model's maximum length if shorter)
-    n_boot = 200                      # optional: bootstrap resamples of every fit
-    checkpoint_tokens = 40000         # optional: tokens per checkpoint and corpus
-    temperature_tokens = 4000         # optional: tokens of chapter B1's temperature demonstration
-                                      #   (first family's largest model on the first corpus,
-                                      #   at temperatures 0.5, 1 and 2); 0 or absent: none
-
-    [corpora]                         # corpus name or file -> target tokens per model
-    wikipedia = 100000                #   (0: every window the corpus's sampling gives)
-    "notes/held-out.jsonl" = 20000
-
-    [[families]]
-    name = "Pythia"
-    models = [
-      { model = "EleutherAI/pythia-70m" },
-      { model = "EleutherAI/pythia-160m", checkpoints = ["step0", "step1000", "step143000"] },
-    ]
-
-    [[families]]
-    name = "mine"
-    models = [{ model = "runs/small", name = "small" }, { model = "runs/large" }]
-
-    [[references]]
-    model = "downloads/model.Q4_K_M.gguf"
-
-Relative paths are read from the TOML file's folder. What a set is made of (``ModelSet``,
-``Family``, ``Model``, ``Checkpoint``, ``Ladder``, ``LadderSize``, ``LadderTraining``,
-``is_hub_id``) is defined in ``rankscale.sets.schema`` and importable from here. Only the
-standard library is imported, so ``make book`` can check a set (and a hub set's access to the
-hub) before installing anything.
+``smoke`` (the test suite) and ``tiny`` (the default) are offline: their families are ladders this
+project trains itself (``rankscale.models.ladder``), and ``tiny`` shows a real pretrained model from
+PyPI beside them as a reference. ``reduced`` and ``full`` are the papers' hub models
+(``rankscale.sets.registry``). A user's own set is a TOML file (``rankscale.sets.toml_sets``); what a
+set is made of is ``rankscale.sets.schema``. Standard library only.
 """
 
 from __future__ import annotations
 
-
-# The parts of a set live in rankscale.sets.schema; they are imported here under their own
-# names, so that ``from rankscale.sets.builtin import ModelSet`` (and the rest) keeps working.
-from rankscale.sets.schema import Checkpoint, Family, Ladder, LadderSize, LadderTraining, Model, ModelSet
 from rankscale.sets.registry import REGISTRY
+from rankscale.sets.schema import Checkpoint, Family, Ladder, LadderSize, LadderTraining, Model, ModelSet
 
 # ---------------------------------------------------------------------------------------------
 # The built-in sets
 
-OFFLINE_CORPORA = ("pydocs", "stdlib", "humaneval")
 OFFLINE_TRAIN = ("pydocs:train", "stdlib:train", "humaneval:train")
 
 # GPT-NeoX ladder, from 3.3e3 to 1.24e6 non-embedding parameters (2.57 decades). Width leads: at

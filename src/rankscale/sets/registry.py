@@ -1,7 +1,6 @@
 """The papers' models: every hub model the two papers evaluate, with its family and the papers'
 non-embedding parameter count. The hub model sets of ``rankscale.sets.builtin`` are built from it, and
-``rankscale.models.loading.check_params`` compares a model's own count with the papers'. Standard library
-only, so that the hub checks of ``make book`` answer before anything is installed.
+the tests recompute every count from the model's public config. Standard library only, so that the hub checks of ``make book`` answer before anything is installed.
 """
 
 from __future__ import annotations

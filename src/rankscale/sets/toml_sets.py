@@ -1,14 +1,48 @@
-"""TODO docstring."""
+"""A user's own model set, read from a TOML file, with a one-line error naming the file, the entry
+and the fix for every mistake.
+
+The layout::
+
+    name = "my-models"                # optional; the file's name by default
+    window = 512                      # optional: tokens per window (default: 512, or the
+                                      #   model's maximum length if shorter)
+    n_boot = 200                      # optional: bootstrap resamples of every fit
+    checkpoint_tokens = 40000         # optional: tokens per checkpoint and corpus
+    temperature_tokens = 4000         # optional: tokens of chapter B1's temperature demonstration
+                                      #   (first family's largest model on the first corpus,
+                                      #   at temperatures 0.5, 1 and 2); 0 or absent: none
+
+    [corpora]                         # corpus name or file -> target tokens per model
+    wikipedia = 100000                #   (0: every window the corpus's sampling gives)
+    "notes/held-out.jsonl" = 20000
+
+    [[families]]
+    name = "Pythia"
+    models = [
+      { model = "EleutherAI/pythia-70m" },
+      { model = "EleutherAI/pythia-160m", checkpoints = ["step0", "step1000", "step143000"] },
+    ]
+
+    [[families]]
+    name = "mine"
+    models = [{ model = "runs/small", name = "small" }, { model = "runs/large" }]
+
+    [[references]]
+    model = "downloads/model.Q4_K_M.gguf"
+
+Relative paths are read from the TOML file's folder. Standard library only.
+"""
 
 from __future__ import annotations
+
 import re
 import tomllib
 from pathlib import Path
+
 from rankscale import RankscaleError
-from rankscale.sets.schema import Checkpoint, Family, Model, ModelSet
 from rankscale.hub import is_hub_id
 from rankscale.sets.builtin import BUILT_IN
-
+from rankscale.sets.schema import Checkpoint, Family, Model, ModelSet
 
 _TOP_KEYS = {"name", "corpora", "families", "references", "window", "n_boot", "checkpoint_tokens", "dtype",
              "seed", "temperature_tokens"}

@@ -11,10 +11,9 @@ from pathlib import Path
 import pytest
 
 from rankscale import RankscaleError
-from rankscale.sets import builtin
+from rankscale.sets import builtin, get
 from rankscale.sets.builtin import BUILT_IN
 from rankscale.sets.schema import Checkpoint
-from rankscale.sets import get
 from rankscale.sets.toml_sets import load_toml
 
 
@@ -129,9 +128,9 @@ def test_the_offline_sets_need_nothing_and_settings_live_in_the_set():
     for name in builtin.OFFLINE_SETS:
         model_set = BUILT_IN[name]
         assert model_set.hub_models() == [] and model_set.training is not None
-        assert set(model_set.corpora) == set(builtin.OFFLINE_CORPORA)
+        assert set(model_set.corpora) == {"pydocs", "stdlib", "humaneval"}
         assert all(model_set.tokens(c) for c in model_set.corpora)
     # the real pretrained model is a reference of tiny only, with its own (smaller) budget
     assert BUILT_IN["smoke"].references == () and [m.name for m in BUILT_IN["tiny"].references] == [
         builtin.SMOLLM2.name]
-    assert all(BUILT_IN["tiny"].tokens(c, reference=True) <= BUILT_IN["tiny"].tokens(c) for c in builtin.OFFLINE_CORPORA)
+    assert all(BUILT_IN["tiny"].tokens(c, reference=True) <= BUILT_IN["tiny"].tokens(c) for c in ("pydocs", "stdlib", "humaneval"))
