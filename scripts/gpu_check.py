@@ -16,9 +16,10 @@ ties
 batch size
     Records at batch sizes 1, 4 and 8 are identical.
 out of memory
-    ``extract._rank_shard`` starting at batch 8 where only 4 fits halves the batch and finishes
-    with the records of batch 4. On a GPU the out-of-memory is real (the allocator is capped
-    between the two batch sizes' peaks); on the CPU it is simulated, and the line says so.
+    ``extract._rank_shard`` starting at batch 8, where it does not fit, halves the batch until it
+    fits and finishes with the records ``rank_records`` gives at that batch size. On a GPU the
+    out-of-memory is real (the allocator is capped below batch 8's peak and above a smaller
+    batch's); on the CPU it is simulated, and the line says so.
 
 The exit status is 1 if any check fails. Run: ``.venv/bin/python scripts/gpu_check.py`` on a GPU
 machine; ``--small --device cpu`` runs shrunken models in seconds.
@@ -41,16 +42,19 @@ from model_shapes import NAMES, build_model, random_windows, shapes  # noqa: E40
 from rankscale.extract import _rank_shard, fp32_head, rank_records  # noqa: E402
 
 # The fp32 rounding margin, relative to |h| max_v |w_v|, within which fp32 and fp64 may order two
-# logits apart. The fp32 head's logits of these shapes (bf16 hidden states, 0.02-scale rows) err by
-# at most 7e-8 of that scale on the CPU (over 3M logits per shape), so two logits' errors stay far inside
-# 1e-6. In pythia-160m's head, 1e-5 would hold several tokens each side of a target and so excuse
-# an off-by-one count at nine targets in ten (1e-6: one in three).
+# logits apart. The fp32 head's logits of these shapes (bf16 hidden states, 0.02-scale rows) err
+# by at most 7e-8 of that scale on the CPU (over 3M logits per shape), so two logits' errors stay
+# far inside 1e-6. In pythia-160m's head, 1e-5 would hold several tokens each side of a target and
+# so excuse an off-by-one count at nine targets in ten (1e-6: one in three).
 REL_TOL = 1e-6
 LOGP_TOL = 1e-4  # absolute, on log-probabilities computed in fp32 (rank_records) and in fp64
 N_REFERENCE = 300  # random targets compared with the fp64 reference, per model
-BATCH_SIZES = (1, 4, 8)  # the last is where the out-of-memory check starts, half of it where it must end
+BATCH_SIZES = (1, 4, 8)  # the largest is where the out-of-memory check starts
 TIE_SOURCES, TIE_COPIES = 3, 2  # head rows copied, and into how many other real rows each
 TIES_PER_WINDOW = 8  # positions of each window given a tied token, so that every window has some
+# Least gap between two batch sizes' peaks for a memory cap halfway between them to separate them:
+# the cap counts reserved memory, which the allocator rounds up to 2 MiB blocks and fragments.
+CAP_MARGIN = 256 << 20
 
 
 @dataclass(frozen=True)
@@ -112,7 +116,8 @@ def body_hidden(model, windows: list[np.ndarray], batch_size: int) -> torch.Tens
 
     The windows must all have one length: they are then batched as ``rank_records`` batches
     them, so each matmul has the same shape there and here and the bf16 hidden states are
-    identical.
+    identical (``rank_records`` runs the body with TF32 off, torch's default, which this script
+    leaves as it is).
 
     Returns
     -------
@@ -236,17 +241,22 @@ def record_differences(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> di
     return {name: int((a[name] != b[name]).reshape(len(a[name]), -1).any(1).sum()) for name in a}
 
 
-def _describe(differences: dict[str, int]) -> str:
-    return ", ".join(f"{name} at {n}" for name, n in differences.items() if n) or "identical"
+def describe_differences(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> str:
+    """``identical``, or the fields that differ, at how many records, and by how much ``logp``
+    does: rounding-sized differences point at the kernels, large ones at a bug."""
+    parts = [f"{name} at {n}" + (f" (max |logp difference| {np.abs(a[name] - b[name]).max():.1e})"
+                                 if name == "logp" else "")
+             for name, n in record_differences(a, b).items() if n]
+    return ", ".join(parts) or "identical"
 
 
 def check_batch_sizes(by_batch: dict[int, dict[str, np.ndarray]]) -> Outcome:
     """The ``batch size`` check: every batch size's records identical to the first's."""
     (first, base), *others = by_batch.items()
-    found = {size: record_differences(base, records) for size, records in others}
-    return Outcome("batch size", not any(n for diff in found.values() for n in diff.values()),
+    found = {size: describe_differences(records, base) for size, records in others}
+    return Outcome("batch size", all(d == "identical" for d in found.values()),
                    f"{len(base['gt'])} records at batch " + ", ".join(map(str, by_batch)) + ": "
-                   + "; ".join(f"{size} vs {first}: {_describe(diff)}" for size, diff in found.items()))
+                   + "; ".join(f"{size} vs {first}: {d}" for size, d in found.items()))
 
 
 def records_by_batch_size(model, windows: list[np.ndarray], n_real: int, device: str
@@ -272,23 +282,59 @@ def records_by_batch_size(model, windows: list[np.ndarray], n_real: int, device:
     return by_batch, peaks
 
 
+def memory_cap(peaks: dict[int, int], margin: int = CAP_MARGIN) -> tuple[int, int] | None:
+    """A memory cap under which the largest batch size cannot run and a smaller one can.
+
+    The head's peak stops growing once a batch fills a head chunk (Qwen2.5-0.5B's chunk holds
+    fewer targets than 4 windows), so the half of the largest batch may peak as high as it; the
+    cap goes halfway to the largest smaller batch size whose peak is at least ``margin`` lower.
+
+    Parameters
+    ----------
+    peaks : dict of int to int
+        Peak bytes allocated by ``rank_records`` at each batch size.
+    margin : int
+        Least gap between the two peaks.
+
+    Returns
+    -------
+    (cap, fits) : tuple of int, or None
+        The cap in bytes and the batch size that fits under it; None if no smaller batch size
+        peaks ``margin`` lower.
+
+    Examples
+    --------
+    >>> memory_cap({1: 3000, 4: 5000, 8: 5010}, margin=1000)
+    (4005, 1)
+    >>> memory_cap({1: 3000, 4: 5000, 8: 5010}, margin=3000) is None
+    True
+    """
+    first = max(peaks)
+    lower = [size for size in sorted(peaks, reverse=True) if size < first and peaks[first] - peaks[size] >= margin]
+    return ((peaks[first] + peaks[lower[0]]) // 2, lower[0]) if lower else None
+
+
 def check_out_of_memory(model, windows: list[np.ndarray], n_real: int, device: str,
                         by_batch: dict[int, dict[str, np.ndarray]], peaks: dict[int, int]) -> Outcome:
     """The ``out of memory`` check: ``_rank_shard`` from the largest of ``BATCH_SIZES``, which
     does not fit, halves until a batch fits and records what ``rank_records`` records at that
     batch size.
 
-    On a GPU the caching allocator is capped halfway between the peaks of the largest batch size
-    and its half (``torch.cuda.set_per_process_memory_fraction``), so the out-of-memory is real.
-    On the CPU, which has no such cap, the body raises ``torch.OutOfMemoryError`` for batches
-    larger than the half.
+    On a GPU the caching allocator is capped below the largest batch size's peak
+    (``memory_cap``, ``torch.cuda.set_per_process_memory_fraction``), so the out-of-memory is
+    real. On the CPU, which has no such cap, the body raises ``torch.OutOfMemoryError`` for
+    batches larger than half the largest.
     """
     first = max(BATCH_SIZES)
     progress = tqdm(total=sum(len(w) - 1 for w in windows), disable=True)
     if torch.device(device).type == "cuda":
-        limit = (peaks[first // 2] + peaks[first]) // 2
-        how = (f"real: memory capped at {limit / 2**30:.2f} GiB, between the peaks of batch {first // 2} "
-               f"({peaks[first // 2] / 2**30:.2f} GiB) and {first} ({peaks[first] / 2**30:.2f} GiB)")
+        cap = memory_cap(peaks)
+        if cap is None:
+            return Outcome("out of memory", False, "no memory cap separates the batch sizes: their peaks (GiB) are "
+                           + ", ".join(f"{size}: {peak / 2**30:.2f}" for size, peak in peaks.items()))
+        limit, fits = cap
+        how = (f"real: memory capped at {limit / 2**30:.2f} GiB, between the peaks of batch {fits} "
+               f"({peaks[fits] / 2**30:.2f} GiB) and {first} ({peaks[first] / 2**30:.2f} GiB)")
         gc.collect()
         torch.cuda.empty_cache()  # the cap counts reserved memory: start from the model alone
         torch.cuda.set_per_process_memory_fraction(limit / torch.cuda.get_device_properties(device).total_memory,
@@ -310,9 +356,9 @@ def check_out_of_memory(model, windows: list[np.ndarray], n_real: int, device: s
         finally:
             hook.remove()
     expected = by_batch[fitted] if fitted in by_batch else rank_records(model, windows, n_real, batch_size=fitted)
-    differences = record_differences(records, expected)
-    return Outcome("out of memory", fitted < first and not any(differences.values()),
-                   f"{how}; batch {first} -> {fitted}, records vs batch {fitted} alone: {_describe(differences)}")
+    differences = describe_differences(records, expected)
+    return Outcome("out of memory", fitted < first and differences == "identical",
+                   f"{how}; batch {first} -> {fitted}, records vs batch {fitted} alone: {differences}")
 
 
 def check_model(shape, device: str, n_windows: int, window_len: int, n_reference: int = N_REFERENCE) -> list[Outcome]:

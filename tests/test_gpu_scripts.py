@@ -134,3 +134,15 @@ def test_batch_check_names_what_differs():
     outcome = gpu_check.check_batch_sizes({1: records, 4: records, 8: changed})
     assert not outcome.passed
     assert outcome.detail.endswith("4 vs 1: identical; 8 vs 1: top_logp at 1")
+    changed["logp"] = np.array([0, 0, 2e-7, 0], np.float32)
+    assert "logp at 1 (max |logp difference| 2.0e-07), top_logp at 1" in gpu_check.check_batch_sizes(
+        {1: records, 8: changed}).detail
+
+
+def test_memory_cap_skips_a_batch_that_peaks_as_high():
+    """Qwen2.5-0.5B's head chunk is full at 4 windows, so batch 4 peaks like batch 8: the cap must
+    separate 8 from 1."""
+    gib = 1 << 30
+    assert gpu_check.memory_cap({1: 3 * gib, 4: 5 * gib, 8: 6 * gib}) == (11 * gib // 2, 4)
+    assert gpu_check.memory_cap({1: 3 * gib, 4: 5 * gib, 8: 5 * gib + (1 << 20)}) == (4 * gib + (1 << 19), 1)
+    assert gpu_check.memory_cap({1: 5 * gib, 4: 5 * gib, 8: 5 * gib}) is None
