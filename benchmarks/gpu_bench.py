@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from extract_bench import best_times, naive_extract
-from model_shapes import NAMES, build_model, random_windows, shapes
+from model_shapes import NAMES, build_model, random_windows, resolve_device, shapes
 from rankscale.extract import rank_records
 from rankscale.models import count_params
 
@@ -199,12 +199,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=3, help="best of this many runs of the fast paths")
     parser.add_argument("--json", type=Path, help="write the table's rows here")
     args = parser.parse_args(argv)
-    device_type = torch.device(args.device).type
-    if device_type not in DEFAULT_BATCH:
-        parser.error(f"--device {args.device}: only cuda and cpu are supported (peak memory is read from "
-                     "CUDA's allocator)")
-    if device_type == "cuda" and not torch.cuda.is_available():
-        parser.error(f"--device {args.device}: this torch ({torch.__version__}) sees no CUDA device; use --device cpu")
+    try:
+        device = resolve_device(args.device)
+    except ValueError as err:
+        parser.error(f"--{err}")
+    device_type = torch.device(device).type
     batch_size = args.batch_size or DEFAULT_BATCH[device_type]
     n_windows = args.windows or BATCHES_PER_RUN * batch_size
     if min(batch_size, n_windows, args.naive_windows, args.repeats) < 1:
@@ -213,8 +212,8 @@ def main(argv: list[str] | None = None) -> None:
 
     rows = []
     for shape in shapes(args.small, args.models):
-        rows.append(measure(shape, args.device, n_windows, window_len, batch_size, args.naive_windows, args.repeats))
-        release(args.device)
+        rows.append(measure(shape, device, n_windows, window_len, batch_size, args.naive_windows, args.repeats))
+        release(device)
     print(f"{'shrunken models (--small)' if args.small else 'full-size models'}, randomly initialised, bf16 body, "
           f"fp32 head; {n_windows} windows of {window_len} tokens, best of {args.repeats}; torch {torch.__version__}; "
           f"tokens/s count targets (window length - 1 per window)")

@@ -100,6 +100,36 @@ def shapes(small: bool, names: list[str] | None = None) -> list[ModelShape]:
     return [shape for shape in (SMALL if small else FULL) if names is None or shape.name in names]
 
 
+def resolve_device(name: str) -> str:
+    """``name`` checked, with a CUDA device's index made explicit (``cuda`` -> ``cuda:0``):
+    ``torch.cuda.set_per_process_memory_fraction`` refuses a device without one.
+
+    Raises
+    ------
+    ValueError
+        For a device other than the CPU or a CUDA GPU, or a GPU where torch sees none.
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    'cpu'
+    """
+    try:
+        device = torch.device(name)
+    except RuntimeError:
+        raise ValueError(f"device {name}: not a device name; use cpu, cuda or cuda:N") from None
+    if device.type == "cpu":
+        return "cpu"
+    if device.type != "cuda":
+        raise ValueError(f"device {name}: only cuda and cpu are supported (peak memory is read from CUDA's allocator)")
+    if not torch.cuda.is_available():
+        raise ValueError(f"device {name}: this torch ({torch.__version__}) sees no CUDA device; use --device cpu")
+    index = torch.cuda.current_device() if device.index is None else device.index
+    if index >= torch.cuda.device_count():
+        raise ValueError(f"device {name}: torch sees {torch.cuda.device_count()} CUDA device(s), numbered from 0")
+    return f"cuda:{index}"
+
+
 def build_model(shape: ModelShape, device: str, dtype: torch.dtype = torch.bfloat16, seed: int = 0):
     """A randomly initialised model of ``shape`` in ``dtype``, in eval mode, created directly on
     ``device`` (initialising 1.4B parameters on a CPU first would take longer than the benchmark).

@@ -38,7 +38,7 @@ import torch
 from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the shapes gpu_bench.py measures
-from model_shapes import NAMES, build_model, random_windows, shapes  # noqa: E402
+from model_shapes import NAMES, build_model, random_windows, resolve_device, shapes  # noqa: E402
 from rankscale.extract import _rank_shard, fp32_head, rank_records  # noqa: E402
 
 # The fp32 rounding margin, relative to |h| max_v |w_v|, within which fp32 and fp64 may order two
@@ -400,20 +400,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", nargs="+", choices=NAMES, help="a subset of the models (default: all)")
     parser.add_argument("--windows", type=int, default=max(BATCH_SIZES), help="windows per model")
     args = parser.parse_args(argv)
-    device_type = torch.device(args.device).type
-    if device_type not in ("cuda", "cpu"):
-        parser.error(f"--device {args.device}: only cuda and cpu are supported")
-    if device_type == "cuda" and not torch.cuda.is_available():
-        parser.error(f"--device {args.device}: this torch ({torch.__version__}) sees no CUDA device; use --device cpu")
+    try:
+        device = resolve_device(args.device)
+    except ValueError as err:
+        parser.error(f"--{err}")
+    device_type = torch.device(device).type
     if args.windows < max(BATCH_SIZES):
         parser.error(f"--windows must be at least {max(BATCH_SIZES)}, the largest batch size checked")
     window_len = 64 if args.small else 512
-    name = torch.cuda.get_device_name(args.device) if device_type == "cuda" else "CPU"
+    name = torch.cuda.get_device_name(device) if device_type == "cuda" else "CPU"
     print(f"{name}; {'shrunken' if args.small else 'full-size'} models, bf16 body, fp32 head; "
           f"{args.windows} windows of {window_len} tokens; torch {torch.__version__}")
     outcomes = []
     for shape in shapes(args.small, args.models):
-        for outcome in check_model(shape, args.device, args.windows, window_len):
+        for outcome in check_model(shape, device, args.windows, window_len):
             print(outcome.line(shape.name), flush=True)
             outcomes.append(outcome)
         gc.collect()  # the model is gone with check_model's frame; free it before building the next

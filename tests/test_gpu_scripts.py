@@ -66,6 +66,18 @@ def test_check_passes_on_every_model():
     assert "12 of 12 checks passed" in done.stdout
 
 
+def test_devices_are_checked_and_made_explicit():
+    assert model_shapes.resolve_device("cpu") == "cpu"
+    for name, message in [("mps", "only cuda and cpu"), ("gpu0", "not a device name")]:
+        with pytest.raises(ValueError, match=message):
+            model_shapes.resolve_device(name)
+    if torch.cuda.is_available():
+        assert model_shapes.resolve_device("cuda") == f"cuda:{torch.cuda.current_device()}"
+    else:
+        with pytest.raises(ValueError, match="sees no CUDA device"):
+            model_shapes.resolve_device("cuda")
+
+
 def test_script_examples():
     assert doctest.testmod(gpu_check).failed == 0
     assert doctest.testmod(model_shapes).failed == 0
