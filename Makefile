@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test bench book lock clean
+.PHONY: test bench bench-gpu book lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "rankscale needs Python 3.11 or newer; set PYTHON=/path/to/python3.11")'
@@ -36,6 +36,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/extract_bench.py
+
+# Extraction on a GPU (bf16 body, fp32 head) vs the bare forward pass, on random models of the
+# shapes of pythia-160m, pythia-1.4b and Qwen2.5-0.5B; needs the CUDA build of torch in .venv.
+bench-gpu: $(STAMP)
+	$(PY) benchmarks/gpu_bench.py
 
 # Train the ladder if absent, extract what is not cached, execute stale chapters under PROFILE
 # and build the site into _build/html.

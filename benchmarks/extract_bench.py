@@ -38,10 +38,11 @@ def bare_forward(model, windows, batch_size):
 @torch.no_grad()
 def naive_extract(model, windows):
     """How a first attempt looks: full softmax, then per token a host copy, top-k membership
-    tests and a comparison count, in a Python loop."""
+    tests and a comparison count, in a Python loop. Runs on the model's device (gpu_bench.py
+    times it on a GPU too)."""
     out = []
     for w in windows:
-        probs = torch.softmax(model(input_ids=torch.from_numpy(w)[None]).logits[0], -1)
+        probs = torch.softmax(model(input_ids=torch.from_numpy(w)[None].to(model.device)).logits[0], -1)
         for i, target in enumerate(w[1:]):
             row = probs[i].cpu()
             target = int(target)
