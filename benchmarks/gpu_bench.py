@@ -1,6 +1,6 @@
 """Throughput and peak memory of extraction with a bf16 body, on the shapes of pythia-160m,
 pythia-1.4b and Qwen2.5-0.5B (randomly initialised, ``model_shapes.py``): the bare forward pass
-(logits in the model's dtype) against forward + ``rankscale.extract.rank_records`` (fp32 head over
+(logits in the model's dtype) against forward + ``rankscale.records.extract.rank_records`` (fp32 head over
 the real rows) at the same batch size, and on pythia-160m the naive per-token extractor of
 ``extract_bench.py``.
 
@@ -22,8 +22,8 @@ import torch
 
 from extract_bench import best_times, naive_extract
 from model_shapes import NAMES, build_model, random_windows, resolve_device, shapes
-from rankscale.extract import rank_records
-from rankscale.models import count_params
+from rankscale.records.extract import rank_records
+from rankscale.models.loading import count_params
 
 # Issue 24's targets, for the full-size models on a GPU.
 OVERHEAD_TARGETS = {"pythia-1.4b": 0.10, "Qwen2.5-0.5B": 0.25}  # t_extract / t_bare - 1

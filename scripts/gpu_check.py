@@ -39,7 +39,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the shapes gpu_bench.py measures
 from model_shapes import NAMES, build_model, random_windows, resolve_device, shapes  # noqa: E402
-from rankscale.extract import _rank_shard, fp32_head, rank_records  # noqa: E402
+from rankscale.records.extract import _rank_shard, fp32_head, rank_records  # noqa: E402
 
 # The fp32 rounding margin, relative to |h| max_v |w_v|, within which fp32 and fp64 may order two
 # logits apart. The fp32 head's logits of these shapes (bf16 hidden states, 0.02-scale rows) err

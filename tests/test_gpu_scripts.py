@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 import torch
 
-from rankscale.extract import head_rank_counts
+from rankscale.records.extract import head_rank_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKS = ("reference", "ties", "batch size", "out of memory")
