@@ -49,20 +49,16 @@ from matplotlib.lines import Line2D
 from scipy.stats import kendalltau
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.book import pages, plots
+from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 from rankscale.sets import builtin
 from rankscale.claims import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_SHARE, A1_BAND_MIN_TARGETS, A_LEVEL
 
-model_set = sets.get(profile)
-corpora = corpora or runs.corpora(profile)
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-reference_runs = {corpus: runs.reference_runs(profile, corpus) for corpus in corpora}
-checkpoint_runs = {corpus: runs.checkpoint_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
-families = list(runs.by_family(family_runs[corpora[0]]))
+chapter = open_chapter(profile, corpora, references=True, checkpoints=True)
+model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
+family_runs, reference_runs, checkpoint_runs = chapter.family_runs, chapter.reference_runs, chapter.checkpoint_runs
 
 
 def who(run):
@@ -157,7 +153,7 @@ for ax, run in zip(axes.flat, panels):
         ax.axvspan(lo, hi, color="tab:red", alpha=0.25, label="probability bands" if i == 0 else None)
     ax.set(xscale="log", yscale="log", xlabel="probability of the correct token $p(t)$",
            ylabel="rank $R$ of the correct token (ge)", title=panel_title(run, corpora[0]))
-    ax.title.set_color(plots.family_style(profile, run.family)["color"])
+    ax.title.set_color(plots.family_style(model_set, run.family)["color"])
     fig.colorbar(mesh, ax=ax, label="targets")
     ax.legend(loc="upper right", fontsize=7)
 for ax in axes.flat[len(panels):]:
@@ -201,8 +197,7 @@ band = pd.DataFrame(band_rows)
 
 # %% mystnb={"figure": {"caption": "Ranks (`ge` convention) of the targets whose probability lies in a narrow band around each centre (the axis says how narrow), one row per model (the largest of each family, then each reference model), one column per corpus; $n$ is how many targets fall in the band (an empty bar means none did). Within one band the probability hardly changes: wherever a bar has more than one colour, equally confident predictions were ranked differently, and a greedy decoder gets some of them right and misses the others.", "name": "fig-a1-bands"}}
 shown = [who(run) for run in panels]
-fig, axes = plt.subplots(len(shown), len(corpora), figsize=(3.6 * len(corpora), 2.9 * len(shown)),
-                         sharey=True, squeeze=False)
+fig, axes = plots.corpus_panels(corpora, 3.6, 2.9, rows=len(shown), title=None, sharey=True)
 colors = plt.cm.viridis(np.linspace(0, 0.9, len(rank_groups)))
 for row_axes, (family, name) in zip(axes, shown):
     for ax, corpus in zip(row_axes, corpora):
@@ -216,7 +211,8 @@ for row_axes, (family, name) in zip(axes, shown):
         for i, n in enumerate(rows["targets"]):
             ax.text(i, 1.01, f"n={n}", ha="center", fontsize=7)
         ax.set(title=f"{family}: {name}\n{corpus}", xlabel=f"$p(t)$ within {A1_BAND_HALF_WIDTH:.0%} of", ylim=(0, 1.12))
-        ax.title.set(fontsize=9, color=plots.family_style(profile, None if family == "reference" else family)["color"])
+        look = plots.family_style(model_set, None if family == "reference" else family)
+        ax.title.set(fontsize=9, color=look["color"])
     row_axes[0].set_ylabel("share of the band's targets")
 axes[0, -1].legend(fontsize=7, loc="lower right")
 fig.tight_layout()
@@ -273,29 +269,27 @@ display(Markdown(
 
 # %% mystnb={"figure": {"caption": "RBP$_k$ (`ge` convention) against $p_A$ for every final model (filled, in its family's colour and marker), training checkpoint (open) and reference model (black star), one column per corpus, at the smallest $k$ of the chapter's list (top) and a larger one (bottom).", "name": "fig-a1-rbp-pa"}}
 shown_ks = [ks[0], ks[min(3, len(ks) - 1)]]
-fig, axes = plt.subplots(len(shown_ks), len(corpora), figsize=(4.4 * len(corpora), 3.8 * len(shown_ks)),
-                         squeeze=False)
+fig, axes = plots.corpus_panels(corpora, 4.4, 3.8, rows=len(shown_ks), title=None)
 for row_axes, k in zip(axes, shown_ks):
     for ax, corpus in zip(row_axes, corpora):
         here = points[points["corpus"] == corpus]
         for family in families:
-            look = plots.family_style(profile, family)
+            look = plots.family_style(model_set, family)
             mine = here[here["family"] == family]
             ck, final = mine[mine["kind"] == "checkpoint"], mine[mine["kind"] == "final"]
             ax.scatter(ck["p_A"], ck[f"RBP_{k}"], marker=look["marker"], facecolors="none",
                        edgecolors=look["color"], s=22)
             ax.scatter(final["p_A"], final[f"RBP_{k}"], marker=look["marker"], color=look["color"], s=30)
         ref = here[here["kind"] == "reference"]
-        ax.scatter(ref["p_A"], ref[f"RBP_{k}"], s=120, **plots.family_style(profile, None))
+        ax.scatter(ref["p_A"], ref[f"RBP_{k}"], s=120, **plots.family_style(model_set, None))
         ax.set(xscale="log", xlabel="$p_A$ (mean probability of the correct token)",
                ylabel=f"RBP$_{{{k}}}$ (ge)", title=f"RBP$_{{{k}}}$ against $p_A$, {corpus}")
-handles = [Line2D([], [], ls="none", **plots.family_style(profile, family), label=f"{family}, final models")
-           for family in families]
+handles = plots.family_handles(model_set, families, [f"{family}, final models" for family in families], ls="none")
 handles += [Line2D([], [], ls="none", marker="o", markerfacecolor="none", markeredgecolor="grey",
                    color="grey", label="open: training checkpoints")]
 if len(points[points["kind"] == "reference"]):
-    handles += [Line2D([], [], ls="none", markersize=12, **plots.family_style(profile, None),
-                       label="reference model (outside the families)")]
+    handles += plots.family_handles(model_set, [None], ["reference model (outside the families)"], ls="none",
+                                    markersize=12)
 axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
 plt.show()

@@ -50,22 +50,18 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.claims import base
+from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 from rankscale.claims import (A2_LARGE_KS, A2_MIN_R2, A2_MODERATE_KS, A2_MODERATE_R2, A_LEVEL, MIN_SIZES,
                               PAPER_A_VOCAB, scaled_k)
 from rankscale.sets.registry import REGISTRY
 
-model_set = sets.get(profile)
-corpora = corpora or runs.corpora(profile)
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, family_runs)
+chapter = open_chapter(profile, corpora)
+model_set, corpora, family_runs = chapter.model_set, chapter.corpora, chapter.family_runs
+families, usable, unusable = chapter.families, chapter.usable, chapter.unusable
 groups = runs.by_family(family_runs[corpora[0]])
-families = list(groups)
-usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
 vocab = {family: min(run.vocab_size for run in members) for family, members in groups.items()}
 small_k = 1
 # the moderate k at the paper's fraction of each family's vocabulary, and the large k (only ever scaled)
@@ -128,7 +124,7 @@ sizes_of = {(corpus, family): runs.sizes(members) for corpus in corpora
 
 def plot_regime(ks_of, title):
     """One panel per corpus; per family its colour, per k a shade (darker = smaller k)."""
-    fig, axes = plt.subplots(1, len(corpora), figsize=(4.3 * len(corpora), 3.9), squeeze=False)
+    fig, axes = plots.corpus_panels(corpora, 4.3, 3.9)
     for ax, corpus in zip(axes[0], corpora):
         for family in families:
             if (corpus, family, small_k) not in fits:
@@ -138,10 +134,9 @@ def plot_regime(ks_of, title):
                 f = fits[corpus, family, k]
                 label = (f"{family}, k={k}: slope {f.slope:.3f}, $R^2$={f.r2:.3f}" if f
                          else f"{family}, k={k}: not fittable")
-                plots.size_plot(ax, profile, family, sizes_of[corpus, family], values[corpus, family, k], f,
+                plots.size_plot(ax, model_set, family, sizes_of[corpus, family], values[corpus, family, k], f,
                                  label=label, alpha=1.0 - 0.55 * i / max(1, len(ks) - 1))
-        ax.set(title=corpus, xlabel="non-embedding parameters $S$")
-        ax.xaxis.set_minor_formatter(plt.NullFormatter())
+        plots.size_axes(ax, "S")
         ax.legend(fontsize=6)
     axes[0, 0].set_ylabel(r"$-\log \mathrm{RBP}_k$ (ge)")
     fig.suptitle(title)
@@ -253,16 +248,11 @@ why_not = f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
 law = fit.falling_law
 
 
-def r2_interval(c, fam, k):
-    _, r2 = boots[c, fam][k]
-    return bootstrap.interval(fits[c, fam, k].r2, r2, A_LEVEL)
-
-
 def fit_text(c, fam, k, interval=False):
     f = fits[c, fam, k]
     if f is None:
         return f"k={k:,} not fittable"
-    ci = r2_interval(c, fam, k) if interval else None
+    ci = plots.r2_interval(f, boots[c, fam][k][1], A_LEVEL) if interval else None
     return (f"k={k:,} R^2 {f.r2:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "") + f" slope {f.slope:.3f}")
 
 

@@ -56,9 +56,9 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
+from rankscale.book.chapter import open_chapter
 from rankscale.claims import base
 from rankscale.records import runs
 from rankscale.claims import (A3_ALPHA_K1_BELOW, A3_ALPHA_K100_BAND, A3_EXPONENT_KS, A3_LARGE_FRACTION, A3_MIN_R2,
@@ -66,14 +66,10 @@ from rankscale.claims import (A3_ALPHA_K1_BELOW, A3_ALPHA_K100_BAND, A3_EXPONENT
                               MIN_SIZES, PAPER_A_VOCAB, scaled_k)
 from rankscale.corpora import HUB_DATASETS
 
-model_set = sets.get(profile)
-n_boot = model_set.n_boot
-corpora = corpora or runs.corpora(profile)
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, family_runs)
+chapter = open_chapter(profile, corpora)
+model_set, corpora, family_runs, n_boot = chapter.model_set, chapter.corpora, chapter.family_runs, chapter.n_boot
+families, usable, unusable = chapter.families, chapter.usable, chapter.unusable
 groups = runs.by_family(family_runs[corpora[0]])
-families = list(groups)
-usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
 fitted_families = list(base.fittable(family_runs[corpora[0]], 2)[0])  # a line needs two sizes
 n_sizes = {family: len(np.unique(runs.sizes(members))) for family, members in groups.items()}
 # per family: the vocabulary (the smallest of its models'), the k grid and the k of Table 1 below it
@@ -157,7 +153,7 @@ display(Markdown(
 corpus_styles = ["-", "--", ":", "-."]
 fig, (ax_r2, ax_alpha) = plt.subplots(1, 2, figsize=(13, 4.6))
 for family in fitted_families:
-    look = plots.family_style(profile, family)
+    look = plots.family_style(model_set, family)
     for i, corpus in enumerate(corpora):
         line = {"ls": corpus_styles[i % len(corpus_styles)], "color": look["color"], "marker": look["marker"], "ms": 3}
         ks_fit = [k for k in k_grid[family] if fits[corpus, family][k] is not None]
@@ -171,7 +167,7 @@ for family in fitted_families:
         ax_alpha.plot(frac, alpha, **line, alpha=1.0 if family in usable else 0.5)
         ax_alpha.fill_between(frac, lo, hi, color=look["color"], alpha=0.12)
 in_paper = [family for family in families if family in paper_families]
-drawn = [(family, plots.family_style(profile, family)["color"], vocab[family]) for family in in_paper] or [
+drawn = [(family, plots.family_style(model_set, family)["color"], vocab[family]) for family in in_paper] or [
     (analogue_family, "grey", PAPER_A_VOCAB)]
 for family, color, v in drawn:
     rows = paper[(paper["family"] == family) & paper["k"].notna() & (paper["k"] < v)]
@@ -186,9 +182,9 @@ for ax in (ax_r2, ax_alpha):
 ax_r2.axhline(A3_MIN_R2, color="k", lw=0.5)
 ax_r2.set(ylabel="$R^2$ of the log-log fit", title="fit quality (paper A, Fig. 6a)")
 ax_alpha.set(ylabel=r"exponent $\alpha$ = -slope", title=f"exponent with {A_LEVEL:.0%} bootstrap band (Fig. 6b)")
-handles = [Line2D([], [], ls="-", **plots.family_style(profile, family),
-                  label=family + ("" if family in usable else f" (exponent only: fewer than {MIN_SIZES} sizes)"))
-           for family in fitted_families]
+handles = plots.family_handles(model_set, fitted_families,
+                               [family + ("" if family in usable else f" (exponent only: fewer than {MIN_SIZES} sizes)")
+                                for family in fitted_families], ls="-")
 handles += [Line2D([], [], ls=corpus_styles[i % len(corpus_styles)], color="grey", label=corpus)
             for i, corpus in enumerate(corpora)]
 handles += [Line2D([], [], ls="none", marker="x", color=color, label=f"paper A, Table 1 ({family})")

@@ -55,21 +55,17 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, emergence, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.claims import base
+from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 from rankscale.claims import A4_KS as ks
 from rankscale.claims import A4_LEVEL, A4_MIN_R2, A4_SHARPER, A4_TRANSITION, MIN_SIZES
 from rankscale.claims import A4_WINDOW_LENGTHS as window_lengths
 
-corpora = corpora or runs.corpora(profile)
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, family_runs)
-families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
-n_boot = sets.get(profile).n_boot
+chapter = open_chapter(profile, corpora)
+model_set, corpora, family_runs, n_boot = chapter.model_set, chapter.corpora, chapter.family_runs, chapter.n_boot
+families, usable, unusable = chapter.families, chapter.usable, chapter.unusable
 rows, counted, boot = [], {}, {}  # boot[corpus, family]: (n_boot, models, N, k) p_{N,k} on resampled windows
 for corpus, corpus_runs in family_runs.items():
     for run in corpus_runs:
@@ -132,20 +128,17 @@ for row, corpus in zip(axes, corpora):
             law = token_laws[corpus, family, k]
             for n in window_lengths:
                 pts = sel[sel["N"] == n]
-                plots.size_plot(ax, profile, family, pts["S"], pts["-log measured"],
+                plots.size_plot(ax, model_set, family, pts["S"], pts["-log measured"],
                                  sequence_fits[corpus, family, k, n], alpha=shade[n])
                 if law:
                     grid = np.geomspace(pts["S"].min(), pts["S"].max(), 50)
                     ax.plot(grid, n * law.predict(grid), "--", lw=1, alpha=0.6 * shade[n],
-                            color=plots.family_style(profile, family)["color"])
+                            color=plots.family_style(model_set, family)["color"])
         ax.set(title=f"{corpus}, k = {k}")
-        ax.xaxis.set_minor_formatter(plt.NullFormatter())
-for ax in axes[-1]:
-    ax.set_xlabel("non-embedding parameters $S$")
+plots.size_axes(axes, "S")
 for ax in axes[:, 0]:
     ax.set_ylabel(r"$-\log p_{N,k}$ (ge)")
-legend = ([Line2D([], [], linestyle="none", label=family, **plots.family_style(profile, family))
-           for family in families]
+legend = (plots.family_handles(model_set, families, linestyle="none")
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths]
           + [Line2D([], [], color="grey", ls="--", label="eq. 7: N × token-level fit")])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
@@ -199,14 +192,14 @@ for ax, k in zip(axes[0], ks):
         members = [run.name for run in runs.by_family(family_runs[corpus])[family]]
         i = members.index(model)
         ax.plot(sel["N"], sel["-log measured / (N * -log RBP_k)"], marker=markers[corpus], ms=4, lw=1,
-                color=plots.family_style(profile, family)["color"], alpha=0.35 + 0.65 * (i + 1) / len(members))
+                color=plots.family_style(model_set, family)["color"], alpha=0.35 + 0.65 * (i + 1) / len(members))
     ax.axhline(1, color="k", lw=0.8)
     ax.set(xscale="log", xlim=(window_lengths[1] / 1.3, window_lengths[-1] * 1.3), xlabel="run length $N$",
            title=f"k = {k}")
     ax.set_xticks(window_lengths[1:], [str(n) for n in window_lengths[1:]])
     ax.xaxis.set_minor_formatter(plt.NullFormatter())
 axes[0, 0].set_ylabel(r"$-\log p_{N,k}$ measured / $N(-\log \mathrm{RBP}_k)$")
-legend = ([Line2D([], [], color=plots.family_style(profile, family)["color"], label=family) for family in families]
+legend = (plots.family_handles(model_set, families, marker=None)
           + [Line2D([], [], color="grey", marker=markers[c], linestyle="none", label=c) for c in corpora])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
@@ -271,7 +264,7 @@ for ax, k in zip(axes[0], ks):
     ax.set(title=f"{corpus}, k = {k}" + ("" if falling else ": no falling token-level law"))
     for family in falling:
         law, sizes = token_laws[corpus, family, k], sizes_of[corpus, family]
-        color = plots.family_style(profile, family)["color"]
+        color = plots.family_style(model_set, family)["color"]
         ax.axvspan(np.log10(sizes.min()), np.log10(sizes.max()), color=color, alpha=0.12)
         lo = fit.size_for_window_success(law, window_lengths[0], 0.01)
         hi = fit.size_for_window_success(law, window_lengths[-1], 0.99)
@@ -284,10 +277,10 @@ for ax, k in zip(axes[0], ks):
             pts = success[(success["corpus"] == corpus) & (success["family"] == family) & (success["k"] == k)
                           & (success["N"] == n)]
             ax.plot(np.log10(pts["S"]), pts["measured p_Nk"], linestyle="none", ms=3, alpha=shade[n],
-                    **plots.family_style(profile, family))
+                    **plots.family_style(model_set, family))
     ax.set(xlabel=r"$\log_{10}$ non-embedding parameters $S$ (extrapolated)")
 axes[0, 0].set_ylabel("$p_{N,k}$ (linear axis)")
-legend = ([Line2D([], [], label=family, **plots.family_style(profile, family)) for family in families]
+legend = (plots.family_handles(model_set, families)
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()

@@ -36,12 +36,12 @@
 # - **the authors' fit**: paper A's released code fits the ranks with the `powerlaw` package
 #   (`powerlaw.Fit(ranks, discrete=True, xmin=1)`), whose discrete lognormal gives rank $r$ the
 #   continuous density's mass on $[r - \tfrac12, r + \tfrac12)$, and puts the fitted
-#   $(\mu, \sigma)$ into eq. 21 (`rankdist.fit_authors`);
+#   $(\mu, \sigma)$ into eq. 21 (`rank_models.fit_authors`);
 # - **eq. 10 as written**: probability proportional to $\psi(r)$ at each integer rank, normalised
 #   by the sum over ranks 1 to infinity (eq. 11), the model appendix C derives its closed forms
-#   for (`rankdist.fit_lognormal_eq10`);
+#   for (`rank_models.fit_lognormal_eq10`);
 # - **eq. 10 over 1..V**: the same point form normalised over the vocabulary's ranks 1 to $V$,
-#   the only ranks that can occur (`rankdist.fit_lognormal_ranks`); its predictions are exact
+#   the only ranks that can occur (`rank_models.fit_lognormal_ranks`); its predictions are exact
 #   sums over those ranks, since appendix C's integrals run to infinity.
 #
 # This chapter fits all three on every model of every family of the model set, each family on its
@@ -69,14 +69,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
-from matplotlib.lines import Line2D
 from scipy.special import logsumexp
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
 from rankscale.book import pages, plots
-from rankscale.claims import base
+from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 from rankscale.claims import (A5_APPROX_TOLERANCE, A5_DOMINANCE_MUS, A5_LEVEL, A5_MAX_KS, A5_MIN_R2,
                               A5_NEARLY_IDENTICAL, A5_VUONG_P, MIN_SIZES)
@@ -87,20 +85,17 @@ LABEL = {"powerlaw": "authors' fit (powerlaw package)", "1..inf": "eq. 10 as wri
 SHORT = {"powerlaw": "authors'", "1..inf": "eq. 10", "1..V": "1..V"}
 LINE = {"powerlaw": "-", "1..inf": "--", "1..V": ":"}
 
-corpora = corpora or runs.corpora(profile)
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-reference_runs = {corpus: runs.reference_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
-families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = base.fittable(family_runs[corpora[0]], MIN_SIZES)
-n_boot = sets.get(profile).n_boot
-rank_models, boots, model_rows, fit_rows = {}, {}, [], []
+chapter = open_chapter(profile, corpora, references=True)
+model_set, corpora, family_runs, reference_runs = (chapter.model_set, chapter.corpora, chapter.family_runs,
+                                                   chapter.reference_runs)
+families, usable, unusable, n_boot = chapter.families, chapter.usable, chapter.unusable, chapter.n_boot
+rank_fits, boots, model_rows, fit_rows = {}, {}, [], []  # rank_fits[corpus, family, model]: its RankModels
 for corpus in corpora:
     ranks = {}
     for run in family_runs[corpus] + reference_runs[corpus]:
         key = (corpus, run.family, run.name)
         rank = ranks[key] = metrics.rank_1based(run.records.gt, run.records.ge)
-        m = rank_models[key] = rank_models.fit_rank_models(rank, run.vocab_size)  # each over its own vocabulary
+        m = rank_fits[key] = rank_models.fit_rank_models(rank, run.vocab_size)  # each over its own vocabulary
         base = {"corpus": corpus, "family": run.family or "reference", "model": run.name, "S": run.non_embedding,
                 "V": run.vocab_size}
         model_rows.append({**base, "tokens": len(rank), "CE measured": metrics.cross_entropy(run.records.logp),
@@ -120,7 +115,7 @@ for corpus in corpora:
     for family, members in runs.by_family(family_runs[corpus]).items():  # one resample of the text per family
         keys = [(corpus, family, run.name) for run in members]
         samples = [{"rank": ranks[key], "logp": run.records.logp} for key, run in zip(keys, members)]
-        boots.update(zip(keys, rank_models.bootstrap_rank_models([rank_models[key] for key in keys], samples, n_boot)))
+        boots.update(zip(keys, rank_models.bootstrap_rank_models([rank_fits[key] for key in keys], samples, n_boot)))
 models_table = pd.DataFrame(model_rows)
 fits_table = pd.DataFrame(fit_rows)
 family_fits = fits_table[fits_table["family"] != "reference"]
@@ -145,11 +140,11 @@ def fit_label(form, f):
 def draw_ranks(ax, corpus, run):
     """One model's rank histogram (log bins, in its family's look) with the three fitted lognormals
     and the power law over 1..V."""
-    m = rank_models[corpus, run.family, run.name]
+    m = rank_fits[corpus, run.family, run.name]
     r = np.arange(1, run.vocab_size + 1)
     centres, freq = rank_models.log_binned_frequency(m.counts, n_bins)
     ax.plot(centres, freq, linestyle="none", ms=4, label="measured (log bins)",
-            **plots.family_style(profile, run.family))
+            **plots.family_style(model_set, run.family))
     for form in FORMS:
         f = m.forms[form]
         ax.plot(r, np.exp(f.fit.log_pmf()), color="0.15", ls=LINE[form], lw=1, label=fit_label(form, f))
@@ -173,7 +168,7 @@ def draw_ranks(ax, corpus, run):
 # empirical cumulative distributions over ranks 1..V) says how close each model comes in
 # absolute terms; an unbounded fit that puts mass beyond the vocabulary pays for it there. A fit
 # whose median runs far below rank 1 (almost all targets at rank 1 with a heavy tail) is
-# degenerate: its $(\mu, \sigma)$ are set by the far tail alone (`rankdist.degeneracy`) and are
+# degenerate: its $(\mu, \sigma)$ are set by the far tail alone (`rank_models.degeneracy`) and are
 # reported as such, not as numbers. {numref}`fig-a5-ranks` shows every family's models on the
 # first corpus, one row per family.
 
@@ -245,11 +240,11 @@ if references:
         ax = ax_row[-1]
         for family, members in by_family.items():
             largest = members[-1]
-            centres, freq = rank_models.log_binned_frequency(rank_models[corpus, family, largest.name].counts, n_bins)
+            centres, freq = rank_models.log_binned_frequency(rank_fits[corpus, family, largest.name].counts, n_bins)
             ax.plot(centres, freq, "-", lw=0.8, ms=3, label=f"{family}: {largest.name}",
-                    **plots.family_style(profile, family))
-        centres, freq = rank_models.log_binned_frequency(rank_models[corpus, None, run.name].counts, n_bins)
-        ax.plot(centres, freq, "-", lw=0.8, ms=5, label=f"reference: {run.name}", **plots.family_style(profile, None))
+                    **plots.family_style(model_set, family))
+        centres, freq = rank_models.log_binned_frequency(rank_fits[corpus, None, run.name].counts, n_bins)
+        ax.plot(centres, freq, "-", lw=0.8, ms=5, label=f"reference: {run.name}", **plots.family_style(model_set, None))
         ax.set(xscale="log", yscale="log", xlabel="rank $r$ (ge)")
         ax.set_title(f"measured, {corpus}: reference and each family's largest model", fontsize=8)
         ax.legend(fontsize=6, loc="lower left")
@@ -259,11 +254,6 @@ if references:
 
 
 # %%
-def span(values, fmt):
-    lo, hi = values.min(), values.max()
-    return format(lo, fmt) if format(lo, fmt) == format(hi, fmt) else f"{lo:{fmt}} to {hi:{fmt}}"
-
-
 if references:
     display(Markdown(pages.token_requirement(reference_runs, "{numref}`fig-a5-reference`")))
     lines = []
@@ -274,13 +264,14 @@ if references:
         lines.append(
             f"- {LABEL[form]}: "
             + (f"degenerate on {len(why)} of {len(sel)} model/corpus pairs ({why.iloc[0]}); " if len(why) else "")
-            + (f"$\\mu$ {span(fine['mu'], '.2f')}, $\\sigma$ {span(fine['sigma'], '.2f')}; " if len(fine) else "")
-            + f"Vuong $z$ {span(sel['Vuong z'], '.1f')}, KS distance {span(sel['KS lognormal'], '.3f')} (power law "
-              f"{span(sel['KS power law'], '.3f')}).")
-    share = pd.Series([rank_models[key].counts[1] / rank_models[key].counts.sum() for key in rank_models
+            + (f"$\\mu$ {plots.span(fine['mu'], '.2f')}, $\\sigma$ {plots.span(fine['sigma'], '.2f')}; "
+               if len(fine) else "")
+            + f"Vuong $z$ {plots.span(sel['Vuong z'], '.1f')}, KS distance {plots.span(sel['KS lognormal'], '.3f')} "
+              f"(power law {plots.span(sel['KS power law'], '.3f')}).")
+    share = pd.Series([rank_fits[key].counts[1] / rank_fits[key].counts.sum() for key in rank_fits
                        if key[1] is None])
-    display(Markdown(f"The reference models rank {span(share * 100, '.0f')}% of targets first. Over the corpora, "
-                     "their three fits:\n\n" + "\n".join(lines)))
+    display(Markdown(f"The reference models rank {plots.span(share * 100, '.0f')}% of targets first. Over the "
+                     "corpora, their three fits:\n\n" + "\n".join(lines)))
 
 # %% [markdown]
 # ## How $\mu$ and $\sigma$ move with size (appendix C; review version, Fig. 8d)
@@ -320,7 +311,7 @@ def family_fit_rows(form, c, family):
 fig, axes = plt.subplots(len(FORMS), 3, figsize=(13, 3.2 * len(FORMS)), squeeze=False)
 for row, form in zip(axes, FORMS):
     for family in families:
-        sel, look = family_fit_rows(form, corpus, family), plots.family_style(profile, family)
+        sel, look = family_fit_rows(form, corpus, family), plots.family_style(model_set, family)
         row[0].plot(sel["S"], sel["mu"], "-", lw=1, label=family, **look)
         row[1].plot(sel["S"], sel["sigma"], "-", lw=1, label=family, **look)
         label = family
@@ -332,12 +323,10 @@ for row, form in zip(axes, FORMS):
             row[2].plot(grid, f.predict(grid), "-", color=look["color"], lw=1)
         row[2].plot(sel["S"], sel["mu/sigma"], linestyle="none", label=label, **look)
     for ax, name in zip(row, [r"$\mu$", r"$\sigma$", r"$\mu/\sigma$"]):
-        ax.set(xscale="log", ylabel=name, title=f"{corpus}, {LABEL[form]}: {name}")
+        ax.set(ylabel=name, title=f"{corpus}, {LABEL[form]}: {name}")
         ax.title.set_fontsize(8)
-        ax.xaxis.set_minor_formatter(plt.NullFormatter())
         ax.legend(fontsize=6)
-for ax in axes[-1]:
-    ax.set_xlabel("non-embedding parameters $S$")
+plots.size_axes(axes, "S")
 fig.tight_layout()
 plt.show()
 
@@ -406,7 +395,7 @@ for row, form in zip(axes, FORMS):
         for family in families + (["reference"] if len(reference_fits) else []):
             sel = sel_form[sel_form["family"] == family]
             ax.plot(sel[measured], sel[predicted], linestyle="none", ms=5,
-                    **plots.family_style(profile, None if family == "reference" else family))
+                    **plots.family_style(model_set, None if family == "reference" else family))
         values = joined[[measured, predicted]].to_numpy()
         values = values[np.isfinite(values)]
         lims = [values.min() * 0.95, values.max() * 1.05]
@@ -414,9 +403,7 @@ for row, form in zip(axes, FORMS):
         ax.set(xlim=lims, ylim=lims, xlabel=f"{measured} (nats)", ylabel=f"predicted, {SHORT[form]} (nats)",
                title=f"{measured.replace(' measured', '')}: {LABEL[form]}")
         ax.title.set_fontsize(8)
-legend = [Line2D([], [], linestyle="none", label=family, **plots.family_style(profile, family)) for family in families]
-if len(reference_fits):
-    legend.append(Line2D([], [], linestyle="none", label="reference", **plots.family_style(profile, None)))
+legend = plots.family_handles(model_set, families + ([None] if len(reference_fits) else []), linestyle="none")
 axes[0, 0].legend(handles=legend, fontsize=6)
 fig.tight_layout()
 plt.show()
@@ -462,13 +449,11 @@ for row, c in zip(axes, corpora):
             for i, (label, alpha) in enumerate((("CE", 1.0), ("-log p_1" if version != "measured" else "-log RBP_1",
                                                                0.45))):
                 f = law_fits[c, family, version, i]
-                plots.size_plot(ax, profile, family, sizes, values[:, i], f, alpha=alpha,
+                plots.size_plot(ax, model_set, family, sizes, values[:, i], f, alpha=alpha,
                                  label=f"{family}, {label}" + (f": {f.slope:.3f}" if f else ""))
         ax.set(title=f"{c}: " + ("measured" if version == "measured" else f"predicted, {SHORT[version]}"))
-        ax.xaxis.set_minor_formatter(plt.NullFormatter())
         ax.legend(fontsize=5.5)
-for ax in axes[-1]:
-    ax.set_xlabel("non-embedding parameters $S$")
+plots.size_axes(axes, "S")
 for ax in axes[:, 0]:
     ax.set_ylabel("nats")
 fig.tight_layout()
@@ -571,11 +556,11 @@ for ax, (name, err) in zip(axes, errors.items()):
     ax.contour(mus, sigmas, np.ma.masked_invalid(np.abs(values)), levels=[A5_APPROX_TOLERANCE], colors="tab:cyan",
                linewidths=1)
     for family in families:
-        sel, look = unbounded[unbounded["family"] == family], plots.family_style(profile, family)
+        sel, look = unbounded[unbounded["family"] == family], plots.family_style(model_set, family)
         ax.plot(sel["mu"], sel["sigma"], linestyle="none", marker=look["marker"], mfc="white", mec=look["color"], ms=4)
     refs = unbounded[unbounded["family"] == "reference"]
     ax.plot(refs["mu"], refs["sigma"], linestyle="none", mfc="black", mec="white", ms=9,
-            marker=plots.family_style(profile, None)["marker"])
+            marker=plots.family_style(model_set, None)["marker"])
     ax.set(title=name, xlabel=r"$\mu$")
     ax.title.set_fontsize(8)
 axes[0].set_ylabel(r"$\sigma$")

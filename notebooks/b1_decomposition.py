@@ -48,20 +48,19 @@ from IPython.display import Markdown, display
 from rankscale import claims
 from rankscale.analysis import dynamics, metrics
 from rankscale.book import pages
+from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 
-corpora = corpora or runs.corpora(profile)
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-reference_runs = {corpus: runs.reference_runs(profile, corpus) for corpus in corpora}
+chapter = open_chapter(profile, corpora, references=True)
+model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
+family_runs, reference_runs = chapter.family_runs, chapter.reference_runs
 shown = {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora}  # every model, per corpus
-pages.header(profile, shown)
 decompositions = {corpus: [metrics.ce_decomposition(run.records.logp, run.records.gt) for run in shown[corpus]]
                   for corpus in corpora}
 # the models whose predictions are drawn one by one: each family's largest model, then the references
 featured = {corpus: [(run, dec) for run, dec in zip(shown[corpus], decompositions[corpus])
                      if run.family is None or run is runs.by_family(family_runs[corpus])[run.family][-1]]
             for corpus in corpora}
-families = list(runs.by_family(family_runs[corpora[0]]))
 references = reference_runs[corpora[0]]
 if references:
     display(Markdown(
@@ -345,7 +344,7 @@ display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}"
 # at all.
 
 # %%
-tempered = runs.temperature_runs(profile)
+tempered = runs.temperature_runs(model_set)
 if tempered:
     base = tempered[1.0]
     rows = []
@@ -356,7 +355,7 @@ if tempered:
                      "targets whose RBE differs from T = 1": int(np.sum(run.records.gt != base.records.gt)),
                      "same targets as T = 1": bool(np.array_equal(run.records.target, base.records.target))})
     temperature_table = pd.DataFrame(rows)
-    display(Markdown(f"Model: {runs.label(base)} on {runs.corpora(profile)[0]}, "
+    display(Markdown(f"Model: {runs.label(base)} on {next(iter(model_set.corpora))}, "
                      f"{len(base.records):,} tokens at each temperature."))
     display(temperature_table.style.format({q: "{:.4f}" for q in ["CE", "EE", "SA", "Conf"]}
                                            | {"p_0 (top-1)": "{:.4f}", "T": "{:g}"})
@@ -418,7 +417,7 @@ for corpus in corpora:
                        "p_0": float(dec.p_e[0]) if dec.e[0] == 0 else 0.0})
 checks = pd.DataFrame(checks)
 controls = [dynamics.concentrated(run.records.gt, run.vocab_size)
-            for run in runs.checkpoint_runs(profile, corpora[0]) if run.step == 0]
+            for run in runs.checkpoint_runs(model_set, corpora[0]) if run.step == 0]
 control_text = (f"control: the same rule holds for {sum(controls)} of the {len(controls)} untrained step-0 checkpoints "
                 f"on {corpora[0]}" if controls else "no step-0 checkpoint in this set to run the control on")
 identity["unit"] = identity["corpus"] + "/" + identity["family"] + ": " + identity["model"]

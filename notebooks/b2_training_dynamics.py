@@ -51,19 +51,17 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, dynamics, metrics
 from rankscale.book import pages, plots
+from rankscale.book.chapter import open_chapter
 from rankscale.claims import base, training_dynamics
 from rankscale.records import runs
 
 PAPER_FIG4_STEPS = [0, 128, 10_000]  # paper B, Table 3: the steps of its Fig. 4 ...
 PAPER_FIG6_STEPS = [0, 16, 128, 10_000]  # ... and Fig. 6, used where a model has all of them
-corpora = corpora or runs.corpora(profile)
-finals = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-checkpoints = {corpus: runs.checkpoint_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, finals)
-families = list(runs.by_family(finals[corpora[0]]))
+chapter = open_chapter(profile, corpora, checkpoints=True)  # the page's header: the final models
+model_set, corpora, families, n_boot = chapter.model_set, chapter.corpora, chapter.families, chapter.n_boot
+finals, checkpoints = chapter.family_runs, chapter.checkpoint_runs
 # checkpointed models of each family (smallest first) and the steps each was saved at
 ck_groups = runs.by_family(checkpoints[corpora[0]])
 checkpointed = {family: list(dict.fromkeys(run.name for run in ck_groups.get(family, []))) for family in families}
@@ -185,7 +183,7 @@ if with_checkpoints:
     for row, corpus in zip(axes, corpora):
         for ax, quantity in zip(row, quantities):
             for family in with_checkpoints:
-                style = plots.family_style(profile, family)
+                style = plots.family_style(model_set, family)
                 for i, name in enumerate(checkpointed[family]):
                     series = series_of(corpus, family, name)
                     ax.plot(series.step, series[quantity], ms=4, ls=LINE_STYLES[i % len(LINE_STYLES)],
@@ -286,7 +284,7 @@ if fig4:
         for ax, step in panels:
             entry = series_of(corpora[0], family, name).set_index("step").loc[step]
             dec = entry.decomposition
-            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=plots.family_style(profile, family)["color"])
+            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=plots.family_style(model_set, family)["color"])
             ax.axhline(1 / entry.vocab_size, color="grey", ls="--", lw=1)
             ax.set_title(f"{family}: {name} · step {step:,}\nEE = {dec.error_entropy:.2f}, "
                          f"log V = {np.log(entry.vocab_size):.2f}", fontsize=9)
@@ -416,18 +414,17 @@ if fig6:
 
 # %% mystnb={"figure": {"caption": "Top: the total-variation distance between $p_e$ and $q_e$, over the ranks that enough targets hold, across the training checkpoints of every checkpointed model, on each corpus (columns); dashed: the verdict's threshold. Bottom: the share of the targets those ranks hold.", "name": "fig-b2-distance"}}
 if with_checkpoints:
-    fig, axes = plt.subplots(2, len(corpora), figsize=(4.2 * len(corpora), 5.6), squeeze=False, sharex=True,
-                             sharey="row")
+    fig, axes = plots.corpus_panels(corpora, 4.2, 2.8, rows=2, title="{corpus}", title_size=10, sharex=True,
+                                    sharey="row")
     for col, corpus in enumerate(corpora):
         for family in with_checkpoints:
-            style = plots.family_style(profile, family)
+            style = plots.family_style(model_set, family)
             for i, name in enumerate(checkpointed[family]):
                 series = series_of(corpus, family, name)
                 for ax, column in zip(axes[:, col], ["TV", "compared"]):
                     ax.plot(series.step, series[column], ls=LINE_STYLES[i % len(LINE_STYLES)], color=style["color"],
                             marker=style["marker"], ms=4, label=f"{family}: {name}")
         axes[0, col].axhline(claims.B2_MAX_TV, color="grey", ls="--", lw=1)
-        axes[0, col].set_title(corpus, fontsize=10)
         axes[1, col].set_xscale("symlog", linthresh=1)
         axes[1, col].set_xlim(left=0)
         axes[1, col].set_xlabel("training step")
@@ -438,7 +435,6 @@ if with_checkpoints:
     plt.show()
 
 # %%
-n_boot = sets.get(profile).n_boot
 display(Markdown(
     f"Threshold: TV below {claims.B2_MAX_TV} (one observation tells the two distributions apart with probability "
     f"at most {(1 + claims.B2_MAX_TV) / 2:.0%}), over the ranks held by at least {claims.B2_MIN_GROUP} targets; "
@@ -529,12 +525,6 @@ def series_verdict(rule, measured):
                         + measured(list(tested.values())))
 
 
-def span(checks, digits=3):
-    values = [c.value for c in checks]
-    low, high = f"{min(values):+.{digits}f}", f"{max(values):+.{digits}f}"
-    return low if low == high else f"{low} to {high}"
-
-
 fig5_outcomes = {f"{r['corpus']}/{r['family']}: {r['model']}, RBE {r['target RBE e']}":
                  bool(r["sharpest drop after position"] in (r["target RBE e"] + 1, r["target RBE e"] + 2))
                  for _, r in drops.iterrows()}
@@ -544,13 +534,17 @@ fig5_outcomes |= {f"{corpus}/{family}: {fig5_model[family]}, RBE {e} (no such ta
 closeness["unit"] = closeness["corpus"] + "/" + closeness["family"] + ": " + closeness["model"]
 
 verdicts = pages.verdict_table("B2", [
-    series_verdict("ee_falls", lambda c: f"EE change first → last checkpoint {span(c)} nats; series with a "
+    series_verdict("ee_falls", lambda c: f"EE change first → last checkpoint "
+                                         f"{plots.span([x.value for x in c], '+.3f')} nats; series with a "
                                          f"significant rise between neighbours: "
                                          f"{sum('significant rise ' in x.note for x in c)}"),
-    series_verdict("sa_ends_down", lambda c: f"SA change from its peak to the last checkpoint {span(c)} nats"),
-    series_verdict("conf_rises", lambda c: f"Confidence change first → last checkpoint {span(c)} nats"),
+    series_verdict("sa_ends_down", lambda c: "SA change from its peak to the last checkpoint "
+                                             f"{plots.span([x.value for x in c], '+.3f')} nats"),
+    series_verdict("conf_rises", lambda c: "Confidence change first → last checkpoint "
+                                           f"{plots.span([x.value for x in c], '+.3f')} nats"),
     series_verdict("ee_first", lambda c: "gain of the SA + Conf part of CE's drop, later stretch over first "
-                                         f"interval: {span([x for x in c if np.isfinite(x.value)] or c, 2)}"),
+                                         "interval: " + plots.span([x.value for x in c if np.isfinite(x.value)]
+                                                                   or [x.value for x in c], "+.2f")),
     series_verdict("uniform_at_init", lambda c: "effective ranks at step 0 as a share of random ranking's: "
                                                 f"{min(x.value for x in c):.3f} to {max(x.value for x in c):.3f} "
                                                 f"(threshold {claims.B2_UNIFORM_RATIO})"),

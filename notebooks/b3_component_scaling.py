@@ -35,25 +35,21 @@ seed = 0
 
 # %%
 import matplotlib.pyplot as plt
-from matplotlib.ticker import FormatStrFormatter, LogFormatter, NullFormatter
+from matplotlib.ticker import FormatStrFormatter, LogFormatter
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
 from rankscale.book import pages, plots
-from rankscale.claims import base
+from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 
-corpora = corpora or runs.corpora(profile)
-n_boot = n_boot or sets.get(profile).n_boot
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, family_runs)
-families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = base.fittable(family_runs[corpora[0]], claims.MIN_SIZES)
-pooled_reason = base.why_not_pooled(family_runs[corpora[0]], claims.MIN_SIZES)
+chapter = open_chapter(profile, corpora, n_boot=n_boot)
+corpora, family_runs, n_boot = chapter.corpora, chapter.family_runs, chapter.n_boot
+model_set, families, usable, unusable = chapter.model_set, chapter.families, chapter.usable, chapter.unusable
+pooled_reason = chapter.pooled_reason
 groups = families + ([fit.POOLED] if len(families) > 1 else [])
 members_of = {**runs.by_family(family_runs[corpora[0]]), fit.POOLED: family_runs[corpora[0]]}
 n_sizes = {g: len({r.non_embedding for r in members_of[g]}) for g in groups}
@@ -119,11 +115,6 @@ def fitted(corpus, group, quantity):
     return fits[corpus].get(group, {}).get(quantity)
 
 
-def interval_text(lo_hi, digits=3, sign="+"):
-    """An interval as text; "[—]" where the bootstrap gave none (a replicate not finite)."""
-    return "[—]" if lo_hi is None else f"[{lo_hi[0]:{sign}.{digits}f}, {lo_hi[1]:{sign}.{digits}f}]"
-
-
 # %% [markdown]
 # ## Component against size (paper B, §4.1, Fig. 7)
 #
@@ -143,9 +134,9 @@ for row, corpus in zip(axes, corpora):
             label = f"{family}: α {f.slope:+.3f}, R² {f.r2:.2f}" if f else f"{family}: one size, no fit"
             if f and n_sizes[family] < claims.MIN_SIZES:
                 label = f"{family}: α {f.slope:+.3f} ({n_sizes[family]} sizes)"
-            plots.size_plot(ax, profile, family, part["size"], part[quantity].abs(), f, label=label)
+            plots.size_plot(ax, model_set, family, part["size"], part[quantity].abs(), f, label=label)
             negative = part[part[quantity] < 0]
-            style = plots.family_style(profile, family)
+            style = plots.family_style(model_set, family)
             ax.plot(negative["size"], negative[quantity].abs(), linestyle="none", marker=style["marker"],
                     color=style["color"], markerfacecolor="white")
         pooled = fitted(corpus, fit.POOLED, quantity)
@@ -156,11 +147,9 @@ for row, corpus in zip(axes, corpora):
         ax.set_title(f"{corpus} · |{quantity}|", fontsize=9)
         ax.yaxis.set_major_formatter(FormatStrFormatter("%.3g"))
         ax.yaxis.set_minor_formatter(MinorLabels(labelOnlyBase=False, minor_thresholds=(1, 0.5)))
-        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.legend(fontsize=6)
     row[0].set_ylabel("nats")
-for ax in axes[-1]:
-    ax.set_xlabel("non-embedding parameters")
+plots.size_axes(axes)
 fig.tight_layout()
 plt.show()
 
@@ -338,7 +327,8 @@ for corpus in corpora:
                                            for q in metrics.COMPONENTS}
         delta_ce[corpus, family] = full[corpus][last, 0] - full[corpus][first, 0]
 change_table = pd.DataFrame([{"corpus": c, "family": fam, "ΔCE (nats)": delta_ce[c, fam],
-                              **{f"{q} share": f"{shares[c, fam][q]:+.3f} {interval_text(share_intervals[c, fam][q])}"
+                              **{f"{q} share":
+                                 f"{shares[c, fam][q]:+.3f} {plots.interval_text(share_intervals[c, fam][q])}"
                                  for q in metrics.COMPONENTS}}
                              for c, fam in shares])
 display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index"))
@@ -388,10 +378,6 @@ pooled_units = [(c, fit.POOLED) for c in corpora] if pooled_reason is None else 
 too_few = {reason: None for reason in unusable}  # one untested unit per family with too few sizes
 
 
-def r2_interval(c, g, q):
-    return bootstrap.interval(fitted(c, g, q).r2, boots[c][g].r2[q_index[q]])
-
-
 def gap_interval(c, g, far, near):
     """|Δ_far| − |Δ_near| (Δ_M = α_M − α_CE) on all tokens and its paired interval."""
     point, replicates = components.gap_difference(boots[c][g], far, near)
@@ -426,15 +412,15 @@ def verdict(key, units, measure, needs=(), label="", paper=None, why_not=""):
 
 
 def law(c, g):
-    lo_hi = r2_interval(c, g, "EE")
+    lo_hi = plots.r2_interval(fitted(c, g, "EE"), boots[c][g].r2[q_index["EE"]])
     return (bootstrap.side(lo_hi, claims.B3_LAW_R2) > 0,
-            f"{fitted(c, g, 'EE').r2:.3f} {interval_text(lo_hi, sign='')}")
+            f"{fitted(c, g, 'EE').r2:.3f} {plots.interval_text(lo_hi, sign='')}")
 
 
 def ee_as_good(c, g):
     b, point = boots[c][g], fitted(c, g, "EE").r2 - fitted(c, g, "CE").r2
     lo_hi = bootstrap.interval(point, b.r2[1] - b.r2[0])
-    return bootstrap.side(lo_hi) >= 0, f"{point:+.3f} {interval_text(lo_hi)}"
+    return bootstrap.side(lo_hi) >= 0, f"{point:+.3f} {plots.interval_text(lo_hi)}"
 
 
 def no_law(q):
@@ -453,7 +439,7 @@ def ee_closest(c, g):
         drift = convergence[c][g][other].error + convergence[c][g]["EE"].error
         widened = None if lo_hi is None else (lo_hi[0] - drift, lo_hi[1] + drift)
         ok = ok and bootstrap.side(widened) > 0
-        parts.append(f"{other} {point:+.4f} {interval_text(lo_hi, 4)} ± {drift:.4f}")
+        parts.append(f"{other} {point:+.4f} {plots.interval_text(lo_hi, 4)} ± {drift:.4f}")
     return ok, "; ".join(parts)
 
 
@@ -462,13 +448,13 @@ def sa_farthest(c, g):
     for other in ("EE", "Conf"):
         point, lo_hi = gap_interval(c, g, "SA", other)
         ok = ok and bootstrap.side(lo_hi) > 0
-        parts.append(f"{other} {point:+.4f} {interval_text(lo_hi, 4)}")
+        parts.append(f"{other} {point:+.4f} {plots.interval_text(lo_hi, 4)}")
     return ok, "; ".join(parts)
 
 
 def sa_rises(c, g):
     f = fitted(c, g, "SA")
-    return bootstrap.side(f.ci) > 0, f"{f.slope:+.4f} {interval_text(f.ci, 4)}"
+    return bootstrap.side(f.ci) > 0, f"{f.slope:+.4f} {plots.interval_text(f.ci, 4)}"
 
 
 def invariant(c, g):
@@ -477,7 +463,7 @@ def invariant(c, g):
     for q in ("SA", "Conf"):
         lo_hi = share_intervals[c, g][q]
         ok = ok and bootstrap.within(lo_hi, band) is not False  # fails only wholly outside the band
-        parts.append(f"{q} {shares[c, g][q]:+.3f} {interval_text(lo_hi)}")
+        parts.append(f"{q} {shares[c, g][q]:+.3f} {plots.interval_text(lo_hi)}")
     return ok, ", ".join(parts)
 
 

@@ -35,26 +35,22 @@ seed = 0
 # %%
 import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
-from matplotlib.ticker import NullFormatter
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, components, fit, metrics
 from rankscale.book import pages, plots
+from rankscale.book.chapter import open_chapter
 from rankscale.claims import base
 from rankscale.records import runs
 
-corpora = corpora or runs.corpora(profile)
-n_boot = n_boot or sets.get(profile).n_boot
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, family_runs)
-families = list(runs.by_family(family_runs[corpora[0]]))
-usable, unusable = base.fittable(family_runs[corpora[0]], claims.MIN_SIZES)
+chapter = open_chapter(profile, corpora, n_boot=n_boot)
+corpora, family_runs, n_boot = chapter.corpora, chapter.family_runs, chapter.n_boot
+model_set, families, usable, unusable = chapter.model_set, chapter.families, chapter.usable, chapter.unusable
+pooled_reason = chapter.pooled_reason
 curved, uncurved = base.fittable(family_runs[corpora[0]], claims.B4_CURVATURE_MIN_SIZES)
-pooled_reason = base.why_not_pooled(family_runs[corpora[0]], claims.MIN_SIZES)
 terms, full, replicates = {}, {}, {}
 for corpus in corpora:
     members = family_runs[corpus]
@@ -109,7 +105,8 @@ display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 8 analogue: the magnitude shares $|M| / (|\\mathrm{EE}| + |\\mathrm{SA}| + |\\mathrm{Conf}|)$ of each model stacked to 100%, one panel per corpus, models in order of size (smallest on the left) with their names in their family's colour.", "name": "fig-b4-stacked"}}
 colors = {"EE": "C0", "SA": "C2", "Conf": "C3"}
-fig, axes = plt.subplots(1, len(corpora), figsize=(4.6 * len(corpora), 3.6), squeeze=False)
+fig, axes = plots.corpus_panels(corpora, 4.6, 3.6, title="{corpus}: share of |EE| + |SA| + |Conf| (%)",
+                                title_size=10)
 for ax, corpus in zip(axes[0], corpora):
     table = terms[corpus].sort_values("params", kind="stable").reset_index(drop=True)
     bottom = np.zeros(len(table))
@@ -118,29 +115,25 @@ for ax, corpus in zip(axes[0], corpora):
         bottom += 100 * table[f"{k} share of |terms|"].values
     ax.set_xticks(table.index, table.model, rotation=60, fontsize=7)
     for tick, family in zip(ax.get_xticklabels(), table.family):
-        tick.set_color(plots.family_style(profile, family)["color"])
+        tick.set_color(plots.family_style(model_set, family)["color"])
     ax.set_ylim(0, 100)
-    ax.set_title(f"{corpus}: share of |EE| + |SA| + |Conf| (%)", fontsize=10)
 axes[0, 0].legend(fontsize=8, loc="lower left")
 fig.tight_layout()
 plt.show()
 
 # %% mystnb={"figure": {"caption": "The signed contributions EE/CE (solid), SA/CE (dashed) and −Conf/CE (dotted), which sum to 1, against non-embedding parameters, one line per family and component in the family's colour and marker; the grey dotted line marks 1.", "name": "fig-b4-signed"}}
 lines = {"EE": "-", "SA": "--", "Conf": ":"}
-fig, axes = plt.subplots(1, len(corpora), figsize=(4.6 * len(corpora), 3.4), squeeze=False)
+fig, axes = plots.corpus_panels(corpora, 4.6, 3.4, title="{corpus}: signed contributions to CE", title_size=10)
 for ax, corpus in zip(axes[0], corpora):
     for family, part in terms[corpus].groupby("family", sort=False):
-        style = plots.family_style(profile, family)
+        style = plots.family_style(model_set, family)
         for k in metrics.COMPONENTS:
             ax.plot(part.params, part[f"{k}/CE (signed)"], linestyle=lines[k], marker=style["marker"],
                     color=style["color"], ms=4)
-    ax.set_xscale("log")
     ax.axhline(1, color="grey", ls=":", lw=1)
     ax.axhline(0, color="k", lw=0.5)
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel("non-embedding parameters")
-    ax.set_title(f"{corpus}: signed contributions to CE", fontsize=10)
-handles = ([Line2D([], [], linestyle="none", **plots.family_style(profile, f), label=f) for f in families]
+plots.size_axes(axes)
+handles = (plots.family_handles(model_set, families, linestyle="none")
            + [Line2D([], [], color="grey", linestyle=lines[k], label=label)
               for k, label in (("EE", "EE / CE"), ("SA", "SA / CE"), ("Conf", "−Conf / CE"))])
 axes[0, 0].legend(handles=handles, fontsize=7)
@@ -191,14 +184,9 @@ def direction(interval) -> str:
     return {1: "rises", -1: "falls", 0: "flat within noise"}[bootstrap.side(interval)]
 
 
-def interval_text(ci, digits=3, sign="+"):
-    """An interval as text; "[—]" where the bootstrap gave none (a replicate not finite)."""
-    return "[—]" if ci is None else f"[{ci[0]:{sign}.{digits}f}, {ci[1]:{sign}.{digits}f}]"
-
-
 trend_table = pd.DataFrame([{"corpus": c, "fit": g, "sizes": n_sizes[g], "share": label,
                              "slope of log share vs log N": point,
-                             "95% interval": interval_text(ci, 4), "trend": direction(ci)}
+                             "95% interval": plots.interval_text(ci, 4), "trend": direction(ci)}
                             for (c, g, label), (point, ci) in trends.items()])
 display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index"))
 
@@ -232,13 +220,13 @@ display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hid
 # carries, in nats rather than exponents, is tabulated in chapter B3.
 
 # %% mystnb={"figure": {"caption": "Local exponent $d \\log \\mathrm{CE} / d \\log N$ of the CE law per family (the family's colour), one panel per corpus: predicted from EE's contribution alone, $\\alpha_{\\mathrm{EE}} \\cdot \\mathrm{EE}/\\mathrm{CE}$ (solid), predicted from all three components' fitted exponents (dash-dot), measured between neighbouring models (dashed, open markers, drawn at the geometric midpoint of the pair), and the exponent of a single power law fitted over the family (dotted).", "name": "fig-b4-local-exponent"}}
-fig, axes = plt.subplots(1, len(corpora), figsize=(4.6 * len(corpora), 3.6), squeeze=False, sharey=True)
+fig, axes = plots.corpus_panels(corpora, 4.6, 3.6, title_size=10, sharey=True)
 for ax, corpus in zip(axes[0], corpora):
     for family, part in terms[corpus].groupby("family", sort=False):
         sizes = part.params.values.astype(float)
         if len(sizes) < 2 or not np.all(np.diff(sizes) > 0):
             continue  # one size, or two models of one size: no slope between neighbours
-        style = plots.family_style(profile, family)
+        style = plots.family_style(model_set, family)
         signed = {k: part[f"{k}/CE (signed)"].values for k in metrics.COMPONENTS}
         alpha_ee = fit.fit_power_law(sizes, part.EE.values).slope
         predicted = metrics.ce_exponent_from_components(signed, {"EE": alpha_ee, "SA": 0.0, "Conf": 0.0})
@@ -248,12 +236,9 @@ for ax, corpus in zip(axes[0], corpora):
         ax.plot(sizes, metrics.ce_exponent_from_components(signed, all_alphas), "-.", color=style["color"], lw=1)
         ax.plot(mids, measured, "--", marker=style["marker"], mfc="white", color=style["color"], ms=4)
         ax.axhline(fit.fit_power_law(sizes, part.CE.values).slope, color=style["color"], ls=":", lw=1)
-    ax.set_xscale("log")
-    ax.xaxis.set_minor_formatter(NullFormatter())
-    ax.set_xlabel("non-embedding parameters")
-    ax.set_title(corpus, fontsize=10)
+plots.size_axes(axes)
 axes[0, 0].set_ylabel("d log CE / d log N")
-handles = ([Line2D([], [], linestyle="none", **plots.family_style(profile, f), label=f) for f in families]
+handles = (plots.family_handles(model_set, families, linestyle="none")
            + [Line2D([], [], color="grey", ls="-", label="α_EE · EE/CE (only EE scales)"),
               Line2D([], [], color="grey", ls="-.", label="Σ_M share_M · α_M (all fitted)"),
               Line2D([], [], color="grey", ls="--", marker="o", mfc="white",
@@ -298,7 +283,7 @@ for corpus in corpora:
                                                                                         replicates[corpus][:, idx, 0])))
 bend_word = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}
 bend_table = pd.DataFrame([{"corpus": c, "family": fam, "sizes": n_sizes[fam], "curvature c of log CE": point,
-                            "95% interval": interval_text(ci, 5),
+                            "95% interval": plots.interval_text(ci, 5),
                             "CE law": bend_word[bootstrap.side(ci)],
                             "EE/CE trend": direction(trends[c, fam, GRADED][1])}
                            for (c, fam), (point, ci) in bends.items()],
@@ -382,7 +367,7 @@ for c in corpora:
         share = full[c][i, 1] / full[c][i, 0]
         ci = bootstrap.interval(share, replicates[c][:, i, 1] / replicates[c][:, i, 0])
         dominates[f"{c}/{family}"] = bootstrap.side(ci, claims.B4_DOMINANT_SHARE) > 0
-        texts.append(f"{c}/{family} ({members[i].name}) {share:.3f} {interval_text(ci, sign='')}")
+        texts.append(f"{c}/{family} ({members[i].name}) {share:.3f} {plots.interval_text(ci, sign='')}")
 v_dominates = claims.judge("B4.1", dominates, "EE/CE of the smallest model [95% interval]: " + "; ".join(texts))
 
 # B4.2: the share's trend, per family with enough sizes and pooled
@@ -395,7 +380,7 @@ for c, g in trend_units:
 v_falls = claims.judge(
     "B4.2", falls if trend_units else {},
     "slope of log(EE/CE) on log N [95% interval]: "
-    + "; ".join(f"{c}/{g} {trends[c, g, GRADED][0]:+.4f} {interval_text(trends[c, g, GRADED][1], 4)}"
+    + "; ".join(f"{c}/{g} {trends[c, g, GRADED][0]:+.4f} {plots.interval_text(trends[c, g, GRADED][1], 4)}"
                 for c, g in trend_units),
     why_not=f"no family has {claims.MIN_SIZES} or more sizes ({'; '.join(unusable)})")
 
@@ -412,7 +397,7 @@ for c, fam in curved_units:
     else:
         follows[f"{c}/{fam}"] = bend_side == -share_side
 why_not_curved = f"no family has {claims.B4_CURVATURE_MIN_SIZES} or more sizes ({'; '.join(uncurved)})"
-bend_text = "; ".join(f"{c}/{fam} {point:+.5f} {interval_text(ci, 5)}" for (c, fam), (point, ci) in bends.items())
+bend_text = "; ".join(f"{c}/{fam} {point:+.5f} {plots.interval_text(ci, 5)}" for (c, fam), (point, ci) in bends.items())
 v_slows = claims.judge("B4.3", slows if curved_units else {},
                        "curvature c of log CE [95% interval]: " + bend_text if curved_units else "",
                        why_not=why_not_curved)

@@ -45,23 +45,18 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import claims
-from rankscale import sets
 from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
 from rankscale.book import pages, plots
-from rankscale.claims import base
+from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 from rankscale.corpora import get_corpus
 
-corpora = corpora or runs.corpora(profile)
-model_set = sets.get(profile)
-family_runs = {corpus: runs.family_runs(profile, corpus) for corpus in corpora}
-pages.header(profile, family_runs)
+chapter = open_chapter(profile, corpora)
+model_set, corpora, family_runs, families = chapter.model_set, chapter.corpora, chapter.family_runs, chapter.families
+usable, unusable, pooled_reason = chapter.usable, chapter.unusable, chapter.pooled_reason
 models = family_runs[corpora[0]]  # the same models, in the same order, on every corpus
 sizes = runs.sizes(models)
 family_of = np.array([run.family for run in models])
-families = list(runs.by_family(models))
-usable, unusable = base.fittable(models, claims.MIN_SIZES)
-pooled_reason = base.why_not_pooled(models, claims.MIN_SIZES)
 # the fits whose exponents are graded: each family with enough sizes, and all models pooled
 groups = {family: np.flatnonzero(family_of == family) for family in usable}
 if pooled_reason is None:
@@ -186,7 +181,7 @@ fig, axes = plt.subplots(1, 1 + len(groups), figsize=(5.2 * (1 + len(groups)), 3
 axes = axes[0]
 for family in families:
     idx = np.flatnonzero(family_of == family)
-    style = plots.family_style(profile, family)
+    style = plots.family_style(model_set, family)
     for rank, m in enumerate(idx):
         sub = subsamples[corpus, m]
         axes[0].semilogx(sub["n_tokens"].mean(axis=1), sub["SA"].mean(axis=1), "-", marker=style["marker"], ms=3,

@@ -37,7 +37,7 @@ from rankscale.book import build, pages
 from rankscale.claims import base
 
 model_set = sets.get(profile)
-where = Path(executed_dir) if executed_dir else build.executed_dir(profile, build.ROOT)
+where = Path(executed_dir) if executed_dir else build.executed_dir(model_set, build.ROOT)
 # the book's chapters, in book order, read by name (never a .failed or .running copy beside them)
 present = [name for name in build.CHAPTERS if (where / f"{name}.ipynb").is_file()]
 missing = [name for name in build.CHAPTERS if name not in present]

@@ -140,7 +140,7 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     parameters : dict, optional
         Further papermill parameters (the scorecard's ``executed_dir``).
     models : list of dict, optional
-        ``rankscale.records.runs.models_used(profile)``, recorded in the metadata.
+        ``rankscale.records.runs.models_used(model_set)``, recorded in the metadata.
 
     Returns
     -------

@@ -1,15 +1,13 @@
-"""What the book's chapters share besides their data: the banner at the top of each page, the
-papers' reference tables, one look per family in every figure, and the verdict tables that the
-scorecard gathers.
+"""What the book's pages share besides their data and figures: the banner at the top of each
+chapter, the papers' reference tables, and the verdict tables that the scorecard gathers.
 
 A chapter notebook does
 
-    family = runs.family_runs(profile, "pydocs")              # [Run, ...] (rankscale.records.runs)
-    report.header(profile, {"pydocs": family})                 # model set, models, token counts
+    chapter = open_chapter(profile, corpora)                     # shows the banner (``header``)
     ...
-    report.verdict_table("A2", [report.Verdict(...), ...])     # displayed, and tagged for the scorecard
+    pages.verdict_table("A2", [claims.judge(...), ...])          # displayed, and tagged for the scorecard
 
-and nothing else of its own beyond plotting.
+and nothing else of its own beyond plotting (``rankscale.book.plots``).
 """
 
 from __future__ import annotations

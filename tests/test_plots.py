@@ -1,0 +1,110 @@
+"""The plotting steps and text helpers the chapters share (rankscale.book.plots): each draws what
+the chapters drew before it moved there."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.figure import Figure
+from matplotlib.ticker import NullFormatter
+
+from rankscale.analysis import bootstrap
+from rankscale.book import plots
+from rankscale.sets import get
+
+
+@pytest.fixture(scope="module")
+def model_set():
+    return get("tiny")
+
+
+def test_family_handles_one_per_family_in_its_look(model_set):
+    families = [family.name for family in model_set.families]
+    handles = plots.family_handles(model_set, families, ls="none")
+    assert [h.get_label() for h in handles] == families
+    for handle, family in zip(handles, families):
+        look = plots.family_style(model_set, family)
+        assert handle.get_color() == look["color"]
+        assert handle.get_marker() == look["marker"]
+        assert handle.get_linestyle() == "None"
+    assert len({h.get_color() for h in handles}) == len(families)  # families tell apart
+
+
+def test_family_handles_reference_labels_and_overrides(model_set):
+    family = model_set.families[0].name
+    ref, line = plots.family_handles(model_set, [None, family], ["reference model", "a line"], markersize=12)
+    assert (ref.get_label(), ref.get_color(), ref.get_marker(), ref.get_markersize()) == \
+        ("reference model", "black", "*", 12)
+    assert line.get_label() == "a line" and line.get_linestyle() == "-"
+    bare = plots.family_handles(model_set, [family], marker=None)[0]  # colour alone, as A4's independence figure
+    assert bare.get_marker() == "None" and bare.get_color() == plots.family_style(model_set, family)["color"]
+    with pytest.raises(ValueError):
+        plots.family_handles(model_set, [family], ["one", "two"])
+
+
+def test_size_axes_log_scale_label_under_the_bottom_row():
+    axes = Figure().subplots(2, 3, squeeze=False)
+    plots.size_axes(axes, "S")
+    for ax in axes.flat:
+        assert ax.get_xscale() == "log"
+        assert isinstance(ax.xaxis.get_minor_formatter(), NullFormatter)
+    assert [ax.get_xlabel() for ax in axes[-1]] == ["non-embedding parameters $S$"] * 3
+    assert [ax.get_xlabel() for ax in axes[0]] == [""] * 3
+
+
+def test_size_axes_one_panel_or_a_row_and_after_size_plot(model_set):
+    ax = Figure().subplots()
+    plots.size_plot(ax, model_set, model_set.families[0].name, [1e3, 1e4, 1e5], [3.0, 2.0, 1.5])
+    plots.size_axes(ax)
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert ax.get_xlabel() == plots.SIZE_LABEL == "non-embedding parameters"
+    assert isinstance(ax.xaxis.get_minor_formatter(), NullFormatter)
+    row = Figure().subplots(1, 2)
+    plots.size_axes(row)
+    assert [a.get_xlabel() for a in row] == ["non-embedding parameters"] * 2
+
+
+def test_corpus_panels_one_column_per_corpus():
+    corpora = ["pydocs", "stdlib", "humaneval"]
+    fig, axes = plots.corpus_panels(corpora, 4.6, 3.4, title="{corpus}: CE", title_size=10, figure=Figure())
+    assert axes.shape == (1, 3)
+    assert fig.get_size_inches().tolist() == [4.6 * 3, 3.4]
+    assert [ax.get_title() for ax in axes[0]] == ["pydocs: CE", "stdlib: CE", "humaneval: CE"]
+    assert axes[0, 0].title.get_fontsize() == 10
+
+
+def test_corpus_panels_rows_shared_axes_and_no_title():
+    fig, axes = plots.corpus_panels(["pydocs"], 4.2, 2.8, rows=2, title=None, sharey="row", figure=Figure())
+    assert axes.shape == (2, 1)  # still two-dimensional with one corpus
+    assert fig.get_size_inches().tolist() == [4.2, 2.8 * 2]
+    assert [ax.get_title() for ax in axes.flat] == ["", ""]
+    fig, axes = plots.corpus_panels(["a", "b"], 3.0, 3.0, figure=Figure(), sharey=True)
+    assert axes[0, 0].get_shared_y_axes().joined(axes[0, 0], axes[0, 1])
+    assert [ax.get_title() for ax in axes[0]] == ["a", "b"]
+
+
+def test_interval_text_formats_a_known_interval():
+    assert plots.interval_text((-0.01234, 0.5)) == "[-0.012, +0.500]"
+    assert plots.interval_text((0.91234, 0.99)) == "[+0.912, +0.990]"
+    assert plots.interval_text((0.91234, 0.99), 2, sign="") == "[0.91, 0.99]"
+    assert plots.interval_text((1e-5, 2e-5), 5) == "[+0.00001, +0.00002]"
+    assert plots.interval_text(None) == plots.interval_text(None, 4) == "[—]"
+
+
+def test_r2_interval_is_the_bootstrap_interval_of_r2():
+    replicates = np.array([0.80, 0.84, 0.86, 0.90])
+    fitted = SimpleNamespace(r2=0.85, slope=-0.1)
+    assert plots.r2_interval(fitted, replicates) == bootstrap.interval(0.85, replicates)
+    low, high = plots.r2_interval(fitted, replicates, level=0.5)
+    assert low < 0.85 < high and high - low < np.subtract(*plots.r2_interval(fitted, replicates)[::-1])
+    assert plots.r2_interval(fitted, [0.8, np.nan]) is None
+
+
+def test_span_one_value_or_a_range():
+    assert plots.span([0.301, 0.299], ".2f") == "0.30"
+    assert plots.span([0.5, -1.25, 2.0], "+.2f") == "-1.25 to +2.00"
+    assert plots.span(pd.Series([3.0, np.nan, 1.0]), ".1f") == "1.0 to 3.0"  # a Series skips NaN
+    assert plots.span(np.array([7.0]), ".0f") == "7"
