@@ -18,10 +18,7 @@ not parameters a chapter could change after seeing its data.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from rankscale import RankscaleError
-from rankscale.claims.base import KINDS, MIN_SIZES, NOT_TESTABLE, Claim, Verdict, grade
+from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
     A1_BAND_HALF_WIDTH,
@@ -105,67 +102,3 @@ __all__ = [
     "B5_N_REPEATS", "B5_VALUE_TOLERANCE", "B5_EXPONENT_TOLERANCE", "B5_PAPER_INSTANCES", "B5_SET_FRACTION",
     "B5_TREND_QUANTITIES", "CLAIMS_B5",
 ]
-
-CLAIMS: dict[str, Claim] = {**CLAIMS_A1, **CLAIMS_A2, **CLAIMS_A3, **CLAIMS_A4, **CLAIMS_A5,
-                             **CLAIMS_B1, **CLAIMS_B2, **CLAIMS_B3, **CLAIMS_B4, **CLAIMS_B5}
-
-
-def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
-          why_not: str = "") -> Verdict:
-    """The verdict of claim ``key`` from one outcome per unit of evidence.
-
-    The claim is reproduced if it holds on every tested unit, partly if on some, not reproduced
-    if on none (``rankscale.claims.base.grade``); untested units are named in ``ours``, and with no
-    tested unit the verdict is "not testable on this set", with ``why_not`` as the reason.
-
-    Parameters
-    ----------
-    key : str
-        A key of ``CLAIMS``, e.g. ``"A2.1"``.
-    outcomes : mapping of str to bool or None
-        Unit name -> True (the claim holds there), False (it does not) or None (the unit
-        cannot test it).
-    ours : str
-        What was measured, shown beside the verdict.
-    paper : str, optional
-        The paper's number where it is computed from its tables (default: the claim's own).
-    why_not : str
-        The reason shown when no unit can test the claim.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-        With the claim's text, rule, kind and key.
-
-    Raises
-    ------
-    RankscaleError
-        If no claim ``key`` is defined.
-
-    Examples
-    --------
-    >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
-    >>> judge("_doc", {"pydocs": True, "stdlib": False}, "+1, -1").verdict
-    'partly'
-    >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
-    'not testable on this set'
-    >>> del CLAIMS["_doc"]
-    >>> judge("Z9.9", {}, "")
-    Traceback (most recent call last):
-    ...
-    rankscale.RankscaleError: no claim 'Z9.9' in rankscale.claims; define it there, with its rule, first
-    """
-    if key not in CLAIMS:
-        raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
-    claim = CLAIMS[key]
-    tested = [bool(v) for v in outcomes.values() if v is not None]
-    if tested:
-        verdict = grade(tested)
-        untested = [unit for unit, v in outcomes.items() if v is None]
-        if untested:
-            ours = f"{ours} (not tested on: {', '.join(untested)})"
-    else:
-        verdict = NOT_TESTABLE
-        ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
-    return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
-                   kind=claim.kind, key=claim.key)

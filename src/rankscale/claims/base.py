@@ -1,7 +1,9 @@
-"""What a scored claim is: ``Claim`` and the kinds of claims (see ``rankscale.claims``)."""
+"""What a scored claim is and how it is graded: ``Claim``, the registry of every claim, ``Verdict``
+and ``judge`` (see ``rankscale.claims``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rankscale import RankscaleError
@@ -55,8 +57,12 @@ class Claim:
             raise RankscaleError(f"claim {self.key} states no rule")
 
 
+CLAIMS: dict[str, Claim] = {}  # every claim by key, filled by index_claims as paper_a and paper_b are read
+
+
 def index_claims(*claims: Claim) -> dict[str, Claim]:
-    """Claims by key, in order (each chapter's section of ``paper_a``/``paper_b`` is one such index).
+    """Claims by key, in order, each also entered in ``CLAIMS`` (each chapter's section of
+    ``paper_a``/``paper_b`` is one such index).
 
     Parameters
     ----------
@@ -67,11 +73,26 @@ def index_claims(*claims: Claim) -> dict[str, Claim]:
     -------
     dict of str to Claim
 
+    Raises
+    ------
+    RankscaleError
+        If a key is already taken by a different claim.
+
     Examples
     --------
-    >>> list(index_claims(Claim("X1.1", "a", "empirical", "r"), Claim("X1.2", "b", "analytic", "r")))
-    ['X1.1', 'X1.2']
+    >>> section = index_claims(Claim("X1.1", "a", "empirical", "r"), Claim("X1.2", "b", "analytic", "r"))
+    >>> list(section), CLAIMS["X1.2"].text
+    (['X1.1', 'X1.2'], 'b')
+    >>> index_claims(Claim("X1.1", "another", "empirical", "r"))
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: two claims share the key 'X1.1'
+    >>> del CLAIMS["X1.1"], CLAIMS["X1.2"]
     """
+    for claim in claims:
+        if CLAIMS.get(claim.key, claim) != claim:
+            raise RankscaleError(f"two claims share the key {claim.key!r}")
+        CLAIMS[claim.key] = claim
     return {c.key: c for c in claims}
 
 
@@ -219,3 +240,64 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
     if not usable:
         return f"no family has {min_sizes} or more sizes ({'; '.join(reasons)})"
     return None
+
+
+def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
+          why_not: str = "") -> Verdict:
+    """The verdict of claim ``key`` from one outcome per unit of evidence.
+
+    The claim is reproduced if it holds on every tested unit, partly if on some, not reproduced
+    if on none (``grade``); untested units are named in ``ours``, and with no
+    tested unit the verdict is "not testable on this set", with ``why_not`` as the reason.
+
+    Parameters
+    ----------
+    key : str
+        A key of ``CLAIMS``, e.g. ``"A2.1"``.
+    outcomes : mapping of str to bool or None
+        Unit name -> True (the claim holds there), False (it does not) or None (the unit
+        cannot test it).
+    ours : str
+        What was measured, shown beside the verdict.
+    paper : str, optional
+        The paper's number where it is computed from its tables (default: the claim's own).
+    why_not : str
+        The reason shown when no unit can test the claim.
+
+    Returns
+    -------
+    Verdict
+        With the claim's text, rule, kind and key.
+
+    Raises
+    ------
+    RankscaleError
+        If no claim ``key`` is defined.
+
+    Examples
+    --------
+    >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
+    >>> judge("_doc", {"pydocs": True, "stdlib": False}, "+1, -1").verdict
+    'partly'
+    >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
+    'not testable on this set'
+    >>> del CLAIMS["_doc"]
+    >>> judge("Z9.9", {}, "")
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: no claim 'Z9.9' in rankscale.claims; define it there, with its rule, first
+    """
+    if key not in CLAIMS:
+        raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
+    claim = CLAIMS[key]
+    tested = [bool(v) for v in outcomes.values() if v is not None]
+    if tested:
+        verdict = grade(tested)
+        untested = [unit for unit, v in outcomes.items() if v is None]
+        if untested:
+            ours = f"{ours} (not tested on: {', '.join(untested)})"
+    else:
+        verdict = NOT_TESTABLE
+        ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
+    return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
+                   kind=claim.kind, key=claim.key)
