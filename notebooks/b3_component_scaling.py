@@ -44,6 +44,7 @@ from rankscale import claims
 from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
+from rankscale.claims import paper_b
 from rankscale.records import runs
 
 chapter = open_chapter(profile, corpora, n_boot=n_boot)
@@ -232,7 +233,8 @@ display(paper_table2.style.format("{:.4f}"))
 # windows up to all of them, each group's exponent is refitted on every subsample, and the
 # exponent counts as converged at the evaluated token count if its mean moved by at most a
 # fixed fraction of $|\alpha_{\mathrm{CE}}|$ over the last doubling of the tokens (stated below).
-# The verdicts on SA and Confidence use only the groups where their exponents have converged.
+# A verdict that reads SA's exponent uses only the groups where it has converged; the verdicts
+# that compare exponents widen their intervals by this drift instead.
 
 # %%
 display(Markdown(f"Subsamples: {claims.B5_N_REPEATS} random orders of the windows, {claims.B5_N_GRID} token counts "
@@ -298,7 +300,7 @@ display(exponents.style.format({"exponent α": "{:+.4f}", "R²": "{:.3f}", "mean
 # replicates only their spread, the noise of the resampling, and centres every interval on the
 # value measured on all tokens. The bias itself is not noise that more resamples would average
 # away: it shrinks only with more evaluation tokens, which is what the convergence check
-# measures, and an exponent that has not converged is left out of the verdicts.
+# measures, and the verdicts below allow for it.
 #
 # ## How much of CE's change each component carries
 #
@@ -328,7 +330,7 @@ for corpus in corpora:
         delta_ce[corpus, family] = full[corpus][last, 0] - full[corpus][first, 0]
 change_table = pd.DataFrame([{"corpus": c, "family": fam, "ΔCE (nats)": delta_ce[c, fam],
                               **{f"{q} share":
-                                 f"{shares[c, fam][q]:+.3f} {plots.interval_text(share_intervals[c, fam][q])}"
+                                 f"{shares[c, fam][q]:+.3f} {bootstrap.interval_text(share_intervals[c, fam][q])}"
                                  for q in metrics.COMPONENTS}}
                              for c, fam in shares])
 display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index"))
@@ -336,10 +338,10 @@ display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index")
 # %% [markdown]
 # ## Verdicts
 #
-# Each rule is fixed in `rankscale.claims` (shown in the table) and graded by
-# `rankscale.claims.judge`: *reproduced* if it holds on every unit tested, *partly* on some,
-# *not reproduced* on none. Units are (corpus, family) pairs of families with at least three
-# sizes and, where a rule says so, the pooled fit of each corpus.
+# Each rule is fixed in `rankscale.claims` (shown in the table) and decided by a function of
+# `rankscale.claims.paper_b` from the fits above: *reproduced* if it holds on every unit tested,
+# *partly* on some, *not reproduced* on none. Units are (corpus, family) pairs of families with at
+# least three sizes and, where a rule says so, the pooled fit of each corpus.
 #
 # - *Intervals.* Every interval is the value on all tokens plus or minus 1.96 standard
 #   deviations of its replicates over the paired token resamples above
@@ -348,16 +350,17 @@ display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index")
 #   interval of an $R^2$ can reach above 1, the most an $R^2$ can be; only its lower end enters
 #   the rules that use it.
 # - *How an interval decides* (`rankscale.analysis.bootstrap.side`, `rankscale.analysis.bootstrap.within`). A
-#   claim that a difference or a direction exists (EE's exponent is the closest, SA rises, an
-#   $R^2$ reaches the threshold) needs the whole interval on its side. A claim of parity (EE
-#   fits *at least as well* as CE, SA and Confidence stay *largely invariant*) fails only when
-#   the whole interval lies on the other side, since it claims that no difference shows.
-# - *Convergence.* The rules on SA and Confidence are applied only where their exponents have
-#   converged (above); elsewhere those units are untested, and the verdict says why. The rule
-#   that EE's exponent is the closest to CE's compares it with SA's and Confidence's, so there
-#   each interval is widened by the two exponents' drift over the last doubling of the tokens:
-#   the comparison has to hold beyond both the resampling noise and what more tokens could
-#   still change.
+#   claim that a difference or a direction exists (EE fits *better* than CE, EE's exponent is the
+#   closest, SA rises, an $R^2$ reaches the threshold) needs the whole interval on its side. A
+#   claim of parity (SA and Confidence stay *largely invariant*) fails only when the whole
+#   interval lies on the other side, since it claims that no difference shows.
+# - *Convergence.* A rule waits for convergence only where it reads a converged quantity: the
+#   rule that SA rises reads SA's exponent, so it is tested only where that exponent has stopped
+#   drifting as tokens are added (above). The rules that compare exponents (EE's the closest to
+#   CE's, SA's the farthest) widen each interval by the two exponents' drift over the last
+#   doubling of the tokens instead, so the comparison has to hold beyond both the resampling
+#   noise and what more tokens could still change. Rules on an $R^2$ or on shares of CE's change
+#   read no exponent and are applied everywhere.
 #
 # The paper's column counts the same conditions on the cells of its own tables (its point
 # values: the paper gives no intervals).
@@ -372,127 +375,37 @@ def paper_cells(condition, rows=paper_families) -> str:
     return f"{hits}/{len(r2)} {what}"
 
 
-q_index = {q: i for i, q in enumerate(quantities)}
 family_units = [(c, fam) for c in corpora for fam in usable]
 pooled_units = [(c, fit.POOLED) for c in corpora] if pooled_reason is None else []
-too_few = {reason: None for reason in unusable}  # one untested unit per family with too few sizes
-
-
-def gap_interval(c, g, far, near):
-    """|Δ_far| − |Δ_near| (Δ_M = α_M − α_CE) on all tokens and its paired interval."""
-    point, replicates = components.gap_difference(boots[c][g], far, near)
-    return point, bootstrap.interval(point, replicates)
-
-
-def unconverged(c, g, qs):
-    """Why (c, g) cannot test a rule on ``qs``, or None where their exponents have converged."""
-    bad = [f"α_{q} drifts {convergence[c][g][q].error:.4f}, allowed {convergence[c][g][q].tolerance:.4f}"
-           for q in qs if not convergence[c][g][q].converged]
-    return f"{c}/{g} ({'; '.join(bad)})" if bad else None
-
-
-def verdict(key, units, measure, needs=(), label="", paper=None, why_not=""):
-    """Grade ``key`` on ``units`` ((corpus, group) pairs): ``measure(c, g)`` returns (outcome, text).
-    Units whose exponents of ``needs`` have not converged at the evaluated token count are
-    untested, and so are families with too few sizes; each such unit is named with its reason."""
-    family_claim = any(g != fit.POOLED for _, g in units)
-    outcomes, texts = (dict(too_few) if family_claim else {}), []
-    for c, g in units:
-        reason = unconverged(c, g, needs)
-        if reason:
-            outcomes[reason] = None
-            continue
-        outcome, text = measure(c, g)
-        outcomes[f"{c}/{g}"] = outcome
-        texts.append(f"{c}/{g} {text}")
-    if not texts:
-        reasons = [unit for unit in outcomes] or [why_not or f"no family has {claims.MIN_SIZES} or more sizes"]
-        return claims.judge(key, {}, "", paper=paper, why_not="; ".join(reasons))
-    return claims.judge(key, outcomes, f"{label}: " + "; ".join(texts), paper=paper)
-
-
-def law(c, g):
-    lo_hi = plots.r2_interval(fitted(c, g, "EE"), boots[c][g].r2[q_index["EE"]])
-    return (bootstrap.side(lo_hi, claims.B3_LAW_R2) > 0,
-            f"{fitted(c, g, 'EE').r2:.3f} {plots.interval_text(lo_hi, sign='')}")
-
-
-def ee_as_good(c, g):
-    b, point = boots[c][g], fitted(c, g, "EE").r2 - fitted(c, g, "CE").r2
-    lo_hi = bootstrap.interval(point, b.r2[1] - b.r2[0])
-    return bootstrap.side(lo_hi) >= 0, f"{point:+.3f} {plots.interval_text(lo_hi)}"
-
-
-def no_law(q):
-    def measure(c, g):
-        r2 = fitted(c, g, q).r2
-        return r2 < claims.B3_NO_LAW_R2, f"{r2:.3f}"
-    return measure
-
-
-def ee_closest(c, g):
-    """EE closer than SA and than Conf: each difference's interval, widened by the drift of
-    both exponents over the last doubling of the tokens, wholly above 0."""
-    ok, parts = True, []
-    for other in ("SA", "Conf"):
-        point, lo_hi = gap_interval(c, g, other, "EE")
-        drift = convergence[c][g][other].error + convergence[c][g]["EE"].error
-        widened = None if lo_hi is None else (lo_hi[0] - drift, lo_hi[1] + drift)
-        ok = ok and bootstrap.side(widened) > 0
-        parts.append(f"{other} {point:+.4f} {plots.interval_text(lo_hi, 4)} ± {drift:.4f}")
-    return ok, "; ".join(parts)
-
-
-def sa_farthest(c, g):
-    ok, parts = True, []
-    for other in ("EE", "Conf"):
-        point, lo_hi = gap_interval(c, g, "SA", other)
-        ok = ok and bootstrap.side(lo_hi) > 0
-        parts.append(f"{other} {point:+.4f} {plots.interval_text(lo_hi, 4)}")
-    return ok, "; ".join(parts)
-
-
-def sa_rises(c, g):
-    f = fitted(c, g, "SA")
-    return bootstrap.side(f.ci) > 0, f"{f.slope:+.4f} {plots.interval_text(f.ci, 4)}"
-
-
-def invariant(c, g):
-    parts, ok = [], True
-    band = (-claims.B3_INVARIANT_SHARE, claims.B3_INVARIANT_SHARE)
-    for q in ("SA", "Conf"):
-        lo_hi = share_intervals[c, g][q]
-        ok = ok and bootstrap.within(lo_hi, band) is not False  # fails only wholly outside the band
-        parts.append(f"{q} {shares[c, g][q]:+.3f} {plots.interval_text(lo_hi)}")
-    return ok, ", ".join(parts)
-
-
+unit = {(c, g): paper_b.ComponentUnit(f"{c}/{g}", boots[c][g], convergence[c][g], shares.get((c, g)),
+                                      share_intervals.get((c, g)))
+        for c, g in family_units + pooled_units}
+by_family = [unit[u] for u in family_units]
+every = [unit[u] for u in family_units + pooled_units]
+pooled = [unit[u] for u in pooled_units]
 pooled_paper = ", ".join(f"{d} {paper_table1.loc['All', (d, 'EE')]:.2f}" for d in ["Wikipedia", "C4", "GitHub"])
 all_rows = [*paper_families, "All"]
 verdicts = [
-    verdict("B3.1", family_units, law, label="R²_EE [95% interval]",
-            paper=f"R² ≥ {claims.B3_LAW_R2} in {paper_cells(lambda r, g: r['EE'] >= claims.B3_LAW_R2)}"),
-    verdict("B3.2", family_units + pooled_units, ee_as_good, label="R²_EE − R²_CE [95% interval]",
-            paper=f"R²_EE ≥ R²_CE in {paper_cells(lambda r, g: r['EE'] >= r['CE'], all_rows)}"),
-    verdict("B3.3", family_units, no_law("SA"), needs=("SA",), label="R²_SA",
-            paper=f"R² below {claims.B3_NO_LAW_R2} in {paper_cells(lambda r, g: r['SA'] < claims.B3_NO_LAW_R2)}"),
-    verdict("B3.4", pooled_units, no_law("Conf"), needs=("Conf",), label="pooled R²_Conf",
-            paper=f"R² below {claims.B3_NO_LAW_R2} in "
-                  f"{paper_cells(lambda r, g: r['Conf'] < claims.B3_NO_LAW_R2, ['All'])}",
-            why_not=pooled_reason or ""),
-    verdict("B3.5", family_units + pooled_units, ee_closest,
-            label="|Δ_M| − |Δ_EE| [95% interval] ± drift of the two exponents",
-            paper=f"smallest |Δ| in {paper_cells(lambda r, g: (g['EE'] < g['SA']) & (g['EE'] < g['Conf']), all_rows)}"),
-    verdict("B3.6", family_units + pooled_units, sa_farthest, needs=("SA", "Conf"),
-            label="|Δ_SA| − |Δ_M| [95% interval]",
-            paper=f"largest |Δ| in {paper_cells(lambda r, g: (g['SA'] > g['EE']) & (g['SA'] > g['Conf']), all_rows)}"),
-    verdict("B3.7", pooled_units, law, label="pooled R²_EE [95% interval]",
-            paper=f"R²_EE ≥ {claims.B3_LAW_R2} in {paper_cells(lambda r, g: r['EE'] >= claims.B3_LAW_R2, ['All'])}: "
-                  + pooled_paper, why_not=pooled_reason or ""),
-    verdict("B3.8", family_units + pooled_units, sa_rises, needs=("SA",), label="α_SA [95% interval]",
-            paper="upward trend (Fig. 7, 16 models of several families; qualitative)"),
-    verdict("B3.9", family_units, invariant, needs=("SA", "Conf"),
-            label="share of ΔCE, smallest to largest model [95% interval]",
-            paper="“remain largely invariant” (qualitative)"),
+    paper_b.ee_law("B3.1", by_family, untested=unusable,
+                   paper=f"R² ≥ {claims.B3_LAW_R2} in {paper_cells(lambda r, g: r['EE'] >= claims.B3_LAW_R2)}"),
+    paper_b.ee_fits_better(every, untested=unusable,
+                           paper=f"R²_EE > R²_CE in {paper_cells(lambda r, g: r['EE'] > r['CE'], all_rows)}"),
+    paper_b.no_law("B3.3", "SA", by_family, untested=unusable,
+                   paper=f"R² below {claims.B3_NO_LAW_R2} in "
+                         f"{paper_cells(lambda r, g: r['SA'] < claims.B3_NO_LAW_R2)}"),
+    paper_b.no_law("B3.4", "Conf", pooled, why_not=pooled_reason or "",
+                   paper=f"R² below {claims.B3_NO_LAW_R2} in "
+                         f"{paper_cells(lambda r, g: r['Conf'] < claims.B3_NO_LAW_R2, ['All'])}"),
+    paper_b.ee_closest(every, untested=unusable,
+                       paper=f"smallest |Δ| in "
+                             f"{paper_cells(lambda r, g: (g['EE'] < g['SA']) & (g['EE'] < g['Conf']), all_rows)}"),
+    paper_b.sa_farthest(every, untested=unusable,
+                        paper=f"largest |Δ| in "
+                              f"{paper_cells(lambda r, g: (g['SA'] > g['EE']) & (g['SA'] > g['Conf']), all_rows)}"),
+    paper_b.ee_law("B3.7", pooled, why_not=pooled_reason or "",
+                   paper=f"R²_EE ≥ {claims.B3_LAW_R2} in "
+                         f"{paper_cells(lambda r, g: r['EE'] >= claims.B3_LAW_R2, ['All'])}: " + pooled_paper),
+    paper_b.sa_rises(every, untested=unusable, paper="upward trend (Fig. 7, 16 models of several families; qualitative)"),
+    paper_b.sa_conf_invariant(by_family, untested=unusable, paper="“remain largely invariant” (qualitative)"),
 ]
 table = pages.verdict_table("B3", verdicts)

@@ -186,7 +186,7 @@ def direction(interval) -> str:
 
 trend_table = pd.DataFrame([{"corpus": c, "fit": g, "sizes": n_sizes[g], "share": label,
                              "slope of log share vs log N": point,
-                             "95% interval": plots.interval_text(ci, 4), "trend": direction(ci)}
+                             "95% interval": bootstrap.interval_text(ci, 4), "trend": direction(ci)}
                             for (c, g, label), (point, ci) in trends.items()])
 display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index"))
 
@@ -283,7 +283,7 @@ for corpus in corpora:
                                                                                         replicates[corpus][:, idx, 0])))
 bend_word = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}
 bend_table = pd.DataFrame([{"corpus": c, "family": fam, "sizes": n_sizes[fam], "curvature c of log CE": point,
-                            "95% interval": plots.interval_text(ci, 5),
+                            "95% interval": bootstrap.interval_text(ci, 5),
                             "CE law": bend_word[bootstrap.side(ci)],
                             "EE/CE trend": direction(trends[c, fam, GRADED][1])}
                            for (c, fam), (point, ci) in bends.items()],
@@ -367,7 +367,7 @@ for c in corpora:
         share = full[c][i, 1] / full[c][i, 0]
         ci = bootstrap.interval(share, replicates[c][:, i, 1] / replicates[c][:, i, 0])
         dominates[f"{c}/{family}"] = bootstrap.side(ci, claims.B4_DOMINANT_SHARE) > 0
-        texts.append(f"{c}/{family} ({members[i].name}) {share:.3f} {plots.interval_text(ci, sign='')}")
+        texts.append(f"{c}/{family} ({members[i].name}) {share:.3f} {bootstrap.interval_text(ci, sign='')}")
 v_dominates = claims.judge("B4.1", dominates, "EE/CE of the smallest model [95% interval]: " + "; ".join(texts))
 
 # B4.2: the share's trend, per family with enough sizes and pooled
@@ -380,7 +380,7 @@ for c, g in trend_units:
 v_falls = claims.judge(
     "B4.2", falls if trend_units else {},
     "slope of log(EE/CE) on log N [95% interval]: "
-    + "; ".join(f"{c}/{g} {trends[c, g, GRADED][0]:+.4f} {plots.interval_text(trends[c, g, GRADED][1], 4)}"
+    + "; ".join(f"{c}/{g} {trends[c, g, GRADED][0]:+.4f} {bootstrap.interval_text(trends[c, g, GRADED][1], 4)}"
                 for c, g in trend_units),
     why_not=f"no family has {claims.MIN_SIZES} or more sizes ({'; '.join(unusable)})")
 
@@ -397,7 +397,7 @@ for c, fam in curved_units:
     else:
         follows[f"{c}/{fam}"] = bend_side == -share_side
 why_not_curved = f"no family has {claims.B4_CURVATURE_MIN_SIZES} or more sizes ({'; '.join(uncurved)})"
-bend_text = "; ".join(f"{c}/{fam} {point:+.5f} {plots.interval_text(ci, 5)}" for (c, fam), (point, ci) in bends.items())
+bend_text = "; ".join(f"{c}/{fam} {point:+.5f} {bootstrap.interval_text(ci, 5)}" for (c, fam), (point, ci) in bends.items())
 v_slows = claims.judge("B4.3", slows if curved_units else {},
                        "curvature c of log CE [95% interval]: " + bend_text if curved_units else "",
                        why_not=why_not_curved)

@@ -220,8 +220,9 @@ plt.show()
 # relative to which no error would count as small. For the values the table gives, per family,
 # the largest requirement over the family's models; exponents are those of the graded fits above.
 # "more than available" means that the estimate was still moving over the last doubling up to
-# the full held-out set: the page's figure for it is not converged. Chapter B3 grades its claims
-# on SA and Confidence only where the exponent's row here reads converged.
+# the full held-out set: the page's figure for it is not converged. Chapter B3 grades its claim
+# that SA rises only where SA's exponent reads converged here, and widens its comparisons of
+# exponents by their drift.
 
 # %%
 rows = []

@@ -34,3 +34,10 @@ def test_discordant_pairs_centres_intervals_on_the_measured_difference():
     reps = values + rng.normal(0, 0.001, (100, 2, 2))
     reps[:, 0, 0] -= 0.2  # the replicates of result 0's metric 0 all sit far below its value
     assert bootstrap.discordant_pairs(values, reps) == [(0, 1)]
+
+def test_interval_text_formats_a_known_interval():
+    assert bootstrap.interval_text((-0.01234, 0.5)) == "[-0.012, +0.500]"
+    assert bootstrap.interval_text((0.91234, 0.99)) == "[+0.912, +0.990]"
+    assert bootstrap.interval_text((0.91234, 0.99), 2, sign="") == "[0.91, 0.99]"
+    assert bootstrap.interval_text((1e-5, 2e-5), 5) == "[+0.00001, +0.00002]"
+    assert bootstrap.interval_text(None) == bootstrap.interval_text(None, 4) == "[—]"

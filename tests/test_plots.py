@@ -86,12 +86,6 @@ def test_corpus_panels_rows_shared_axes_and_no_title():
     assert [ax.get_title() for ax in axes[0]] == ["a", "b"]
 
 
-def test_interval_text_formats_a_known_interval():
-    assert plots.interval_text((-0.01234, 0.5)) == "[-0.012, +0.500]"
-    assert plots.interval_text((0.91234, 0.99)) == "[+0.912, +0.990]"
-    assert plots.interval_text((0.91234, 0.99), 2, sign="") == "[0.91, 0.99]"
-    assert plots.interval_text((1e-5, 2e-5), 5) == "[+0.00001, +0.00002]"
-    assert plots.interval_text(None) == plots.interval_text(None, 4) == "[—]"
 
 
 def test_r2_interval_is_the_bootstrap_interval_of_r2():

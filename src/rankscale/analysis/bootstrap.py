@@ -182,6 +182,30 @@ def within(bounds: tuple[float, float] | None, band: tuple[float, float]) -> boo
     return None
 
 
+def interval_text(lo_hi, digits: int = 3, sign: str = "+") -> str:
+    """An interval as text; "[—]" where the bootstrap gave none (a replicate not finite).
+
+    Parameters
+    ----------
+    lo_hi : tuple of (float, float) or None
+        The interval (``rankscale.analysis.bootstrap.interval``).
+    digits : int
+        Decimals.
+    sign : str
+        The format's sign option: "+" writes the sign of positive ends too; "" only of negative ones.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> interval_text((-0.01234, 0.5)), interval_text((0.91, 0.995), 2, sign=""), interval_text(None)
+    ('[-0.012, +0.500]', '[0.91, 0.99]', '[—]')
+    """
+    return "[—]" if lo_hi is None else f"[{lo_hi[0]:{sign}.{digits}f}, {lo_hi[1]:{sign}.{digits}f}]"
+
+
 def line_fits(x, y) -> tuple[np.ndarray, np.ndarray]:
     """Least-squares slopes and R^2 of ``y`` on ``x`` along the last axis, every row at once.
 

@@ -213,30 +213,6 @@ def family_handles(model_set: ModelSet, families: list, labels: list[str] | None
             for family, label in zip(families, labels, strict=True)]
 
 
-def interval_text(lo_hi, digits: int = 3, sign: str = "+") -> str:
-    """An interval as text; "[—]" where the bootstrap gave none (a replicate not finite).
-
-    Parameters
-    ----------
-    lo_hi : tuple of (float, float) or None
-        The interval (``rankscale.analysis.bootstrap.interval``).
-    digits : int
-        Decimals.
-    sign : str
-        The format's sign option: "+" writes the sign of positive ends too; "" only of negative ones.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> interval_text((-0.01234, 0.5)), interval_text((0.91, 0.995), 2, sign=""), interval_text(None)
-    ('[-0.012, +0.500]', '[0.91, 0.99]', '[—]')
-    """
-    return "[—]" if lo_hi is None else f"[{lo_hi[0]:{sign}.{digits}f}, {lo_hi[1]:{sign}.{digits}f}]"
-
-
 def r2_interval(fitted, replicates, level: float = LEVEL) -> tuple[float, float] | None:
     """The bootstrap interval of a fit's R^2: its R^2 -+ z standard deviations of the refits' R^2
     (``rankscale.analysis.bootstrap.interval``).

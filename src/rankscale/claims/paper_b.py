@@ -1,11 +1,18 @@
-"""The claims of paper B (chapters B1-B5), with their rules and thresholds."""
+"""The claims of paper B (chapters B1-B5): their rules and thresholds, and the functions that decide them."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
 
-from rankscale.analysis.bootstrap import LEVEL
-from rankscale.claims.base import Claim, index_claims
+import numpy as np
+
+from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, within
+from rankscale.analysis.components import QUANTITIES, gap_difference
+from rankscale.analysis.fit import Bootstrap
+from rankscale.analysis.sample_size import ExponentConvergence
+from rankscale.claims.base import MIN_SIZES, Claim, Verdict, index_claims, judge
 
 # ---------------------------------------------------------------------------------------------
 # B1
@@ -147,10 +154,12 @@ CLAIMS_B2 = index_claims(
 # direction exists ("closest", "rises", "R^2 of at least") holds where the interval lies wholly on
 # its side and fails otherwise; a claim of parity ("at least as well", "largely invariant") fails
 # only where the interval lies wholly on the other side, because it says that no difference
-# shows. Rules on SA and Conf are applied only where the quantity's size exponent has converged
-# at the evaluated token count (chapter B5's check, sample_size.convergence_by_group with the B5_*
-# settings below); an exponent still drifting as tokens are added describes the sample, not the
-# models.
+# shows. A rule is gated only on the quantity it reads: B3.8, on SA's exponent, is applied only
+# where that exponent has converged at the evaluated token count (chapter B5's check,
+# sample_size.convergence_by_group with the B5_* settings below), since an exponent still drifting
+# as tokens are added describes the sample, not the models; the rules that compare exponents
+# (B3.5, B3.6) widen their intervals by that drift instead; rules on R^2 or on shares of CE's
+# change read no exponent and are not gated.
 
 _B_LEVEL = LEVEL
 _B_Z = NormalDist().inv_cdf((1 + _B_LEVEL) / 2)
@@ -172,27 +181,27 @@ CLAIMS_B3 = index_claims(
           f"R² of the fit of log |EE| on log size, its {_B_INTERVAL} wholly above {B3_LAW_R2}, per corpus and "
           f"family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE fits that "
           "it describes that way fall below it, so the rule is, if anything, stricter than the paper."),
-    Claim("B3.2", "EE fits a power law at least as well as CE (paper B §4.1-4.2, Table 1: EE's R² exceeds CE's "
+    Claim("B3.2", "EE fits a power law better than CE (paper B §4.2 and Table 1: EE's R² exceeds CE's "
                   "“in nearly all settings”)", "empirical",
-          f"R²(EE) − R²(CE), its {_B_PAIRED}, per corpus and family and for the pooled fit; fails "
-          "only where it lies wholly below 0 (EE distinguishably worse), since “at least as well” is a parity claim."),
+          f"R²(EE) − R²(CE), its {_B_PAIRED} wholly above 0, per corpus and family and for the pooled fit: the "
+          "paper claims that EE's fits are better, so an interval that holds 0 does not show it."),
     Claim("B3.3", "Self-Alignment lacks a power law in size (paper B §4.2 (ii), Table 1; the paper excepts Qwen)",
           "empirical",
           f"R² of the fit of log |SA| below {B3_NO_LAW_R2} (in the gap between the paper's strong and weak SA fits), "
-          "per corpus and family, where SA's exponent has converged at the evaluated tokens (chapter B5's check)."),
+          "per corpus and family."),
     Claim("B3.4", "Confidence has no power law across families pooled (paper B §4.2 (iii): R² “extremely low” in "
                   "the mixed-model case; Table 1 “All”)", "empirical",
-          f"R² of the pooled fit of log |Conf| below {B3_NO_LAW_R2}, per corpus, where Conf's pooled exponent has "
-          "converged (chapter B5's check). Per-family Conf fits, which the paper calls “unstable”, not low, are "
-          "shown, not graded."),
+          f"R² of the pooled fit of log |Conf| below {B3_NO_LAW_R2}, per corpus. Per-family Conf fits, which the "
+          "paper calls “unstable”, not low, are shown, not graded."),
     Claim("B3.5", "EE's size exponent is the closest to CE's (paper B §4.2, Table 2: smallest |Δ| “across all "
                   "cases”)", "empirical",
           f"|Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each with its {_B_PAIRED} widened by both "
           "exponents' drift over the last doubling of tokens (chapter B5's error), wholly above 0; per corpus and "
           "family and for the pooled fit."),
     Claim("B3.6", "SA's size exponent is the farthest from CE's (paper B §4.2 (ii), Table 2)", "empirical",
-          f"|Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf|, each with its {_B_PAIRED}, both wholly above 0, per corpus "
-          "and family and for the pooled fit, where SA's and Conf's exponents have converged (chapter B5's check)."),
+          f"|Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf|, each with its {_B_PAIRED} widened by both exponents' drift over "
+          "the last doubling of tokens (chapter B5's error), both wholly above 0; per corpus and family and for the "
+          "pooled fit (B3.5's test, with SA in EE's place)."),
     Claim("B3.7", "Error-Entropy follows one power law across families (the pooled “All” fit, paper B §4.2 (i), "
                   "Table 1)", "empirical",
           f"The pooled fit's R²(EE), its {_B_INTERVAL} wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
@@ -204,9 +213,185 @@ CLAIMS_B3 = index_claims(
                   "they “do not scale”)", "empirical",
           f"Share of CE's change from the smallest to the largest model of a family carried by SA (ΔSA/ΔCE) and by "
           f"Conf (−ΔConf/ΔCE): fails where either share's {_B_PAIRED} lies wholly outside "
-          f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family, where both exponents converged "
-          "(chapter B5's check)."),
+          f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family."),
 )
+
+
+@dataclass(frozen=True)
+class ComponentUnit:
+    """What B3's rules read of one unit: one family's models on one corpus, or every model of the
+    corpus pooled (paper B's "All").
+
+    Attributes
+    ----------
+    name : str
+        The unit as verdicts name it, ``"corpus/family"`` or ``"corpus/All"``.
+    fits : rankscale.analysis.fit.Bootstrap
+        ``components.group_bootstrap`` of the unit's models: fits of CE, EE, SA and Conf on all
+        tokens (``points``, in ``components.QUANTITIES`` order) and their paired replicates
+        (``slopes``, ``r2``, each of shape (4, n_boot)).
+    convergence : mapping of str to rankscale.analysis.sample_size.ExponentConvergence
+        Each quantity's exponent against the number of evaluation tokens: its drift over the
+        last doubling (``error``), the drift allowed (``tolerance``), and ``converged``.
+    shares : mapping of str to float, optional
+        EE's, SA's and Conf's shares of CE's change from the family's smallest to its largest
+        model (``components.change_shares``); None for a pooled unit.
+    share_intervals : mapping of str to (float, float) or None, optional
+        Their ``bootstrap.interval`` (None where a replicate is not finite).
+    """
+
+    name: str
+    fits: Bootstrap
+    convergence: Mapping[str, ExponentConvergence]
+    shares: Mapping[str, float] | None = None
+    share_intervals: Mapping[str, tuple[float, float] | None] | None = None
+
+    def fit(self, quantity: str):
+        """The fit of ``quantity`` on all tokens (a ``PowerLawFit``, None where not fittable)."""
+        return self.fits.points[QUANTITIES.index(quantity)]
+
+    def r2_replicates(self, quantity: str) -> np.ndarray:
+        """(n_boot,) R^2 of ``quantity``'s fit on each resample."""
+        return self.fits.r2[QUANTITIES.index(quantity)]
+
+
+def _component_verdict(key: str, units: Sequence[ComponentUnit], measure, *, label: str, paper: str,
+                       needs: Sequence[str] = (), untested: Sequence[str] = (), why_not: str = "") -> Verdict:
+    """Grade ``key``: ``measure(unit)`` gives (outcome, text) on each unit whose exponents of
+    ``needs`` have converged; the others, and ``untested`` (reasons, e.g. a family with too few
+    sizes), are named as untested."""
+    outcomes, texts = dict.fromkeys(untested), []
+    for unit in units:
+        drifting = [f"α_{q} drifts {unit.convergence[q].error:.4f}, allowed {unit.convergence[q].tolerance:.4f}"
+                    for q in needs if not unit.convergence[q].converged]
+        if drifting:
+            outcomes[f"{unit.name} ({'; '.join(drifting)})"] = None
+            continue
+        outcome, text = measure(unit)
+        outcomes[unit.name] = bool(outcome)
+        texts.append(f"{unit.name} {text}")
+    if not texts:
+        reasons = [*outcomes] or [why_not or f"no family has {MIN_SIZES} or more sizes"]
+        return judge(key, {}, "", paper=paper, why_not="; ".join(reasons))
+    return judge(key, outcomes, f"{label}: " + "; ".join(texts), paper=paper)
+
+
+def ee_law(key: str, units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = (),
+           why_not: str = "") -> Verdict:
+    """B3.1 (families) and B3.7 (the pooled fit): EE's R^2 interval wholly above ``B3_LAW_R2``.
+
+    Parameters
+    ----------
+    key : str
+        ``"B3.1"`` or ``"B3.7"``.
+    units : sequence of ComponentUnit
+    paper : str
+        The paper's column.
+    untested : sequence of str
+        Units that cannot test the claim, each with its reason.
+    why_not : str
+        The reason where no unit can.
+
+    Returns
+    -------
+    Verdict
+    """
+    def measure(unit):
+        lo_hi = interval(unit.fit("EE").r2, unit.r2_replicates("EE"))
+        return side(lo_hi, B3_LAW_R2) > 0, f"{unit.fit('EE').r2:.3f} {interval_text(lo_hi, sign='')}"
+    return _component_verdict(key, units, measure, label="R²_EE [95% interval]", paper=paper, untested=untested,
+                              why_not=why_not)
+
+
+def ee_fits_better(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
+    """B3.2: R^2(EE) - R^2(CE), paired interval wholly above 0.
+
+    Parameters and return as ``ee_law``.
+    """
+    def measure(unit):
+        point = unit.fit("EE").r2 - unit.fit("CE").r2
+        lo_hi = interval(point, unit.r2_replicates("EE") - unit.r2_replicates("CE"))
+        return side(lo_hi) > 0, f"{point:+.3f} {interval_text(lo_hi)}"
+    return _component_verdict("B3.2", units, measure, label="R²_EE − R²_CE [95% interval]", paper=paper,
+                              untested=untested)
+
+
+def no_law(key: str, quantity: str, units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = (),
+           why_not: str = "") -> Verdict:
+    """B3.3 (SA per family) and B3.4 (Conf pooled): R^2 of ``quantity``'s fit below ``B3_NO_LAW_R2``.
+
+    Parameters and return as ``ee_law``; ``quantity`` is ``"SA"`` or ``"Conf"``. A quantity
+    that cannot be fitted (a value of zero) has no power law either.
+    """
+    def measure(unit):
+        fitted = unit.fit(quantity)
+        if fitted is None:
+            return True, "not fittable (a value is 0)"
+        return fitted.r2 < B3_NO_LAW_R2, f"{fitted.r2:.3f}"
+    label = f"{'pooled ' if key == 'B3.4' else ''}R²_{quantity}"
+    return _component_verdict(key, units, measure, label=label, paper=paper, untested=untested, why_not=why_not)
+
+
+def _farther(unit: ComponentUnit, far: str, near: str) -> tuple[bool, str]:
+    """Whether ``far``'s exponent lies farther from CE's than ``near``'s: |Δ_far| - |Δ_near|, its
+    paired interval widened by both exponents' drift, wholly above 0."""
+    point, replicates = gap_difference(unit.fits, far, near)
+    lo_hi = interval(point, replicates)
+    drift = unit.convergence[far].error + unit.convergence[near].error
+    widened = None if lo_hi is None else (lo_hi[0] - drift, lo_hi[1] + drift)
+    return side(widened) > 0, f"{point:+.4f} {interval_text(lo_hi, 4)} ± {drift:.4f}"
+
+
+def ee_closest(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
+    """B3.5: SA's and Conf's exponents both farther from CE's than EE's (``_farther``).
+
+    Parameters and return as ``ee_law``.
+    """
+    def measure(unit):
+        results = {other: _farther(unit, other, "EE") for other in ("SA", "Conf")}
+        return all(ok for ok, _ in results.values()), "; ".join(f"{q} {text}" for q, (_, text) in results.items())
+    return _component_verdict("B3.5", units, measure, label="|Δ_M| − |Δ_EE| [95% interval] ± drift of the two "
+                              "exponents", paper=paper, untested=untested)
+
+
+def sa_farthest(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
+    """B3.6: SA's exponent farther from CE's than EE's and than Conf's (``_farther``).
+
+    Parameters and return as ``ee_law``.
+    """
+    def measure(unit):
+        results = {other: _farther(unit, "SA", other) for other in ("EE", "Conf")}
+        return all(ok for ok, _ in results.values()), "; ".join(f"{q} {text}" for q, (_, text) in results.items())
+    return _component_verdict("B3.6", units, measure, label="|Δ_SA| − |Δ_M| [95% interval] ± drift of the two "
+                              "exponents", paper=paper, untested=untested)
+
+
+def sa_rises(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
+    """B3.8: SA's size exponent, its interval wholly above 0, where that exponent has converged.
+
+    Parameters and return as ``ee_law``.
+    """
+    def measure(unit):
+        f = unit.fit("SA")
+        return side(f.ci) > 0, f"{f.slope:+.4f} {interval_text(f.ci, 4)}"
+    return _component_verdict("B3.8", units, measure, label="α_SA [95% interval]", paper=paper, needs=("SA",),
+                              untested=untested)
+
+
+def sa_conf_invariant(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
+    """B3.9: SA's and Conf's shares of CE's change; fails where an interval lies wholly outside
+    ±``B3_INVARIANT_SHARE``.
+
+    Parameters and return as ``ee_law``; every unit needs ``shares`` and ``share_intervals``.
+    """
+    band = (-B3_INVARIANT_SHARE, B3_INVARIANT_SHARE)
+
+    def measure(unit):
+        inside = [within(unit.share_intervals[q], band) is not False for q in ("SA", "Conf")]
+        return all(inside), ", ".join(f"{q} {unit.shares[q]:+.3f} {interval_text(unit.share_intervals[q])}"
+                                      for q in ("SA", "Conf"))
+    return _component_verdict("B3.9", units, measure, label="share of ΔCE, smallest to largest model [95% interval]",
+                              paper=paper, untested=untested)
 
 
 # ---------------------------------------------------------------------------------------------
