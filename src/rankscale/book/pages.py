@@ -110,13 +110,14 @@ def verdict_table(chapter: str, verdicts: list[Verdict]):
     Returns
     -------
     pandas.DataFrame
-        The table shown: key (column ``""``), claim, kind, rule, paper, ours, verdict.
+        The table shown: key (column ``""``), claim, kind, rule, paper, ours, verdict, and the
+        units it held on of those that decided it ("2 of 3").
 
     Examples
     --------
-    >>> verdict_table("A2", [Verdict("c", "p", "o", "partly", key="A2.1")]).shape  # outside a notebook
+    >>> verdict_table("A2", [Verdict("c", "p", "o", "partly", key="A2.1", held=1, tested=3)])["held on"].tolist()
     <pandas.io.formats.style.Styler object at 0x...>
-    (1, 7)
+    ['1 of 3']
     """
     import pandas as pd
     from IPython.display import display
@@ -124,8 +125,9 @@ def verdict_table(chapter: str, verdicts: list[Verdict]):
     if not verdicts:
         raise RankscaleError(f"chapter {chapter} passes no verdicts; every chapter ends with at least one")
     rows = [{"chapter": chapter, **asdict(v)} for v in verdicts]
-    shown = ["key", "claim", "kind", "rule", "paper", "ours", "verdict"]
-    table = pd.DataFrame(rows)[shown].rename(columns={"key": ""})
+    shown = ["key", "claim", "kind", "rule", "paper", "ours", "verdict", "held on"]
+    table = pd.DataFrame([{**row, "held on": v.units_text} for row, v in zip(rows, verdicts)])[shown]
+    table = table.rename(columns={"key": ""})
     display(table.style.hide(axis="index").format(escape="html"), metadata={VERDICT_KEY: rows})
     return table
 
@@ -150,7 +152,8 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     Returns
     -------
     pandas.DataFrame
-        Columns chapter, key, claim, kind, rule, paper, ours, verdict; one row per verdict.
+        Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested and "held on"
+        (held of tested, as text; "" where no unit decided the claim); one row per verdict.
 
     Raises
     ------
@@ -191,8 +194,12 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
         if unknown:
             raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
                                  f"by an older rankscale: run `make book PROFILE={profile}` again")
-        rows += [{"kind": "empirical", "rule": "", "key": "", **row} for row in found]  # rows of older books
-    return pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict"])
+        rows += [{"kind": "empirical", "rule": "", "key": "", "held": 0, "tested": 0, **row}  # rows of older books
+                 for row in found]
+    table = pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict", "held",
+                                        "tested"])
+    table["held on"] = [f"{h} of {t}" if t else "" for h, t in zip(table["held"], table["tested"])]
+    return table
 
 
 def collect_models(notebooks: list[str | Path]) -> list[dict] | None:

@@ -4,21 +4,24 @@ A claim has a *kind*:
 
 - ``empirical``: something a paper says about data (models, corpora); only these are counted in the
   scorecard's totals and headline;
+- ``definitional``: a statement any trained model meets (it ranks targets better than chance);
+  checked and shown apart, not counted;
 - ``analytic``: an identity or a derivation that holds by construction (CE = EE + SA - Conf, an
   approximation's accuracy); shown, checked, never counted as a replication;
 - ``beyond the paper``: a question of this companion's own.
 
 Its *rule* says what is measured, the threshold, and why that threshold. A chapter measures, then
 calls ``judge`` with one outcome per unit of evidence (a corpus and family, a model, ...): the
-claim is reproduced if it holds for every unit, partly if for some, not reproduced if for none;
-units that cannot test it (None) are left out, and a claim with no testable unit is "not testable
-on this set", with the reason. Thresholds are constants of this module, imported by the chapters,
+claim is reproduced if it holds for every unit, partly if for some (the verdict counts them:
+"2 of 3"), not reproduced if for none; units that cannot test it (None) or that the measurement
+cannot decide (``UNDETERMINED``) are left out and named. A claim that no unit decides is
+"undetermined" where some unit was measured, else "not testable on this set", with the reason. Thresholds are constants of this module, imported by the chapters,
 not parameters a chapter could change after seeing its data.
 """
 
 from __future__ import annotations
 
-from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, Claim, judge
+from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
     A1_BAND_HALF_WIDTH,
@@ -71,6 +74,7 @@ from rankscale.claims.paper_b import (
     B3_LAW_R2,
     B3_NO_LAW_R2,
     B4_CURVATURE_MIN_SIZES,
+    B4_MIN_SEEDS,
     B4_DOMINANT_SHARE,
     B5_EXPONENT_TOLERANCE,
     B5_MIN_TOKENS,
@@ -89,7 +93,7 @@ from rankscale.claims.paper_b import (
 
 # the chapters read every claim and threshold as claims.<NAME>
 __all__ = [
-    "KINDS", "MIN_SIZES", "Claim", "CLAIMS", "judge", "A_LEVEL", "A1_BAND_CENTRES", "A1_BAND_HALF_WIDTH",
+    "KINDS", "MIN_SIZES", "UNDETERMINED", "Claim", "CLAIMS", "judge", "A_LEVEL", "A1_BAND_CENTRES", "A1_BAND_HALF_WIDTH",
     "A1_BAND_MIN_TARGETS", "A1_BAND_MIN_SHARE", "CLAIMS_A1", "PAPER_A_VOCAB", "A2_MIN_R2", "A2_MODERATE_KS",
     "A2_MODERATE_R2", "A2_LARGE_KS", "scaled_k", "CLAIMS_A2", "A3_N_K", "A3_R2_BOUND_K", "A3_MIN_R2",
     "A3_LARGE_FRACTION", "A3_EXPONENT_KS", "A3_ALPHA_K1_BELOW", "A3_ALPHA_K100_BAND", "A3_R2_KS",
@@ -98,7 +102,7 @@ __all__ = [
     "A5_VUONG_P", "A5_MAX_KS", "A5_APPROX_TOLERANCE", "A5_DOMINANCE_MUS", "CLAIMS_A5", "B1_MAX_RESIDUAL",
     "B1_BOUND_SLACK", "CLAIMS_B1", "B2_UNIFORM_RATIO", "B2_MIN_GROUP", "B2_MAX_TV",
     "B2_FIG5_RBES", "CLAIMS_B2", "B3_LAW_R2", "B3_NO_LAW_R2", "B3_INVARIANT_SHARE", "CLAIMS_B3",
-    "B4_DOMINANT_SHARE", "B4_CURVATURE_MIN_SIZES", "CLAIMS_B4", "B5_MIN_TOKENS", "B5_N_GRID",
+    "B4_DOMINANT_SHARE", "B4_CURVATURE_MIN_SIZES", "B4_MIN_SEEDS", "CLAIMS_B4", "B5_MIN_TOKENS", "B5_N_GRID",
     "B5_N_REPEATS", "B5_VALUE_TOLERANCE", "B5_EXPONENT_TOLERANCE", "B5_PAPER_INSTANCES", "B5_SET_FRACTION",
     "B5_TREND_QUANTITIES", "CLAIMS_B5",
 ]

@@ -6,9 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
 from rankscale import RankscaleError
 
-KINDS = ("empirical", "analytic", "beyond the paper")
+KINDS = ("empirical", "definitional", "analytic", "beyond the paper")
+# "definitional": a statement any trained model meets by what training is (it ranks targets better than
+# chance); checked and shown, but, like "analytic", not counted among the papers' empirical claims
 MIN_SIZES = 3  # a size claim needs a family of at least three sizes: a line through two points fits exactly
 
 
@@ -41,7 +45,7 @@ class Claim:
     >>> Claim("X1.2", "x grows with size", "anecdotal", "slope above 0")
     Traceback (most recent call last):
     ...
-    rankscale.RankscaleError: claim X1.2: kind 'anecdotal' is not one of ('empirical', 'analytic', 'beyond the paper')
+    rankscale.RankscaleError: claim X1.2: kind 'anecdotal' is not one of ('empirical', 'definitional', 'analytic', 'beyond the paper')
     """
 
     key: str
@@ -96,7 +100,10 @@ def index_claims(*claims: Claim) -> dict[str, Claim]:
     return {c.key: c for c in claims}
 
 
-VERDICTS = ("reproduced", "partly", "not reproduced", "not testable on this set")
+VERDICTS = ("reproduced", "partly", "not reproduced", "undetermined", "not testable on this set")
+UNDETERMINED = "undetermined"  # a unit's outcome where it was measured but the measurement cannot decide
+# (a fit at its bound, a curvature of single-seed points): counted apart from "not testable", which
+# means the set lacks what the claim needs
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,9 @@ class Verdict:
     rule, kind, key : str
         What is measured, the threshold and why; one of ``rankscale.claims.KINDS``; chapter
         and number, e.g. ``"A2.1"``.
+    held, tested : int
+        Of the units whose outcome decided the verdict, how many there are and on how many the
+        claim held (0 and 0 for a claim no unit decided).
 
     Examples
     --------
@@ -133,6 +143,13 @@ class Verdict:
     rule: str = ""
     kind: str = "empirical"
     key: str = ""
+    held: int = 0
+    tested: int = 0
+
+    @property
+    def units_text(self) -> str:
+        """How many of the units that decided the claim it held on ("2 of 3"), or "" where none did."""
+        return f"{self.held} of {self.tested}" if self.tested else ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -242,43 +259,48 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
     return None
 
 
-def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
-          why_not: str = "") -> Verdict:
+def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper: str | None = None,
+          why_not: str = "", why_undetermined: str = "") -> Verdict:
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
-    The claim is reproduced if it holds on every tested unit, partly if on some, not reproduced
-    if on none (``grade``); untested units are named in ``ours``, and with no
-    tested unit the verdict is "not testable on this set", with ``why_not`` as the reason.
+    The claim is reproduced if it holds on every unit that decides it, partly if on some, not
+    reproduced if on none (``grade``); units that cannot test it and units the measurement could
+    not decide are named in ``ours``. With no deciding unit the verdict is "undetermined" where
+    some unit was measured but undecided (``why_undetermined`` says why), else "not testable on
+    this set" (``why_not`` says why).
 
     Parameters
     ----------
     key : str
         A key of ``CLAIMS``, e.g. ``"A2.1"``.
-    outcomes : mapping of str to bool or None
-        Unit name -> True (the claim holds there), False (it does not) or None (the unit
-        cannot test it).
+    outcomes : mapping of str to bool, UNDETERMINED or None
+        Unit name -> True (the claim holds there), False (it does not), ``UNDETERMINED`` (the
+        unit was measured but the measurement cannot decide) or None (the unit cannot test it).
     ours : str
         What was measured, shown beside the verdict.
     paper : str, optional
         The paper's number where it is computed from its tables (default: the claim's own).
-    why_not : str
-        The reason shown when no unit can test the claim.
+    why_not, why_undetermined : str
+        The reason shown when no unit can test the claim, or when none could decide it.
 
     Returns
     -------
     Verdict
-        With the claim's text, rule, kind and key.
+        With the claim's text, rule, kind and key, and how many deciding units it held on.
 
     Raises
     ------
     RankscaleError
-        If no claim ``key`` is defined.
+        If no claim ``key`` is defined, or an outcome is none of the four.
 
     Examples
     --------
     >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
-    >>> judge("_doc", {"pydocs": True, "stdlib": False}, "+1, -1").verdict
-    'partly'
+    >>> v = judge("_doc", {"pydocs": True, "stdlib": False, "humaneval": UNDETERMINED}, "+1, -1")
+    >>> v.verdict, v.units_text, v.ours
+    ('partly', '1 of 2', '+1, -1 (undetermined on: humaneval)')
+    >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
+    'undetermined'
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
     'not testable on this set'
     >>> del CLAIMS["_doc"]
@@ -290,14 +312,23 @@ def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str |
     if key not in CLAIMS:
         raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
     claim = CLAIMS[key]
-    tested = [bool(v) for v in outcomes.values() if v is not None]
-    if tested:
-        verdict = grade(tested)
-        untested = [unit for unit, v in outcomes.items() if v is None]
-        if untested:
-            ours = f"{ours} (not tested on: {', '.join(untested)})"
+    odd = [unit for unit, v in outcomes.items()
+           if not (v is None or v is UNDETERMINED or isinstance(v, (bool, np.bool_)))]
+    if odd:
+        raise RankscaleError(f"claim {key}: outcomes of {odd} are none of True, False, UNDETERMINED, None")
+    decided = [bool(v) for v in outcomes.values() if v is not None and v is not UNDETERMINED]
+    undecided = [unit for unit, v in outcomes.items() if v is UNDETERMINED]
+    untested = [unit for unit, v in outcomes.items() if v is None]
+    if decided:
+        verdict = grade(decided)
+        for label, units in (("undetermined on", undecided), ("not tested on", untested)):
+            if units:
+                ours = f"{ours} ({label}: {', '.join(units)})"
+    elif undecided:
+        verdict = UNDETERMINED
+        ours = "; ".join(part for part in (why_undetermined or "the measurement cannot decide", ours) if part)
     else:
         verdict = NOT_TESTABLE
         ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
     return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
-                   kind=claim.kind, key=claim.key)
+                   kind=claim.kind, key=claim.key, held=sum(decided), tested=len(decided))
