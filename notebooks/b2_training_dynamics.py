@@ -345,7 +345,9 @@ display(drops.style.hide(axis="index"))
 # below the target: after position 3 for a target at rank 2 and after position 5 for a target at
 # rank 4 (the paper's text labels the second case "RBE = 1"; a target at rank 4 has RBE 3). Its
 # caption says the scores drop for the tokens ranked *below* the target, which puts the break
-# right after the target's own position, $e+1$; the verdict accepts either reading.
+# right after the target's own position, $e+1$; the verdict accepts either reading, but the
+# figure's point is that the break follows the target, so it must sit at the same offset for
+# both targets: a break that stays at one position while the target moves down fails.
 #
 # ## The score distribution aligns with the RBE distribution (paper B, §3.3, Fig. 6)
 #
@@ -465,7 +467,8 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # `rankscale.claims` before the data are seen. The training-dynamics rules are applied to every
 # series of checkpoints, one per (family, checkpointed model, corpus), with
 # `rankscale.claims.training_dynamics.check_series`; Fig. 6's closeness to every final model of every family on
-# every corpus; Fig. 5's break to each family's largest final model on every corpus. A claim is
+# every corpus; Fig. 5's break to each family's largest final model on every corpus
+# (`rankscale.claims.training_dynamics.break_follows_target`). A claim is
 # *reproduced* if it holds on every unit that can test it, *partly* if on some, *not reproduced*
 # if on none; units that cannot test it (a family without checkpoints, a series without a step-0
 # checkpoint or with fewer than three checkpoints) are named in the "ours" column, and a claim no
@@ -476,8 +479,6 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # on the uncertainty: another text, another seed or another training run would add to it.
 
 # %%
-RULE_CLAIMS = {"ee_falls": "B2.1", "sa_ends_down": "B2.2", "conf_rises": "B2.3", "ee_first": "B2.4",
-               "uniform_at_init": "B2.5"}
 series_results = {}  # (corpus, family, model) -> {rule: training_dynamics.Check}
 for corpus in corpora:
     for family in with_checkpoints:
@@ -500,52 +501,35 @@ def shown_check(check, ratio=False):
 
 if series_results:
     display(pd.DataFrame([{"corpus": corpus, "family": family, "model": name,
-                           **{f"{RULE_CLAIMS[rule]} {rule}": shown_check(check, rule == "uniform_at_init")
+                           **{f"{training_dynamics.RULE_CLAIMS[rule]} {rule}": shown_check(check, rule == "uniform_at_init")
                               for rule, check in checks.items()}}
                           for (corpus, family, name), checks in series_results.items()]).style.hide(axis="index"))
 
 
-def series_verdict(rule, measured):
-    """The verdict of one training-dynamics rule over every series (a family without checkpoints
-    is a unit that cannot test it)."""
-    outcomes = {f"{corpus}/{family}: {name}": checks[rule].holds
-                for (corpus, family, name), checks in series_results.items()}
-    outcomes |= {f"{family} (no checkpoints)": None for family in families if not checkpointed[family]}
-    tested = {key: checks[rule] for key, checks in series_results.items() if checks[rule].holds is not None}
-    if not tested:
-        needs = training_dynamics.REQUIRES[rule]
-        return claims.judge(RULE_CLAIMS[rule], outcomes, "",
-                            why_not="no family of this set has training checkpoints" if not series_results
-                            else f"no checkpoint series has {needs}")
-    per_family = ", ".join(f"{family} {sum(c.holds for (_, f, _), c in tested.items() if f == family)}/"
-                           f"{sum(f == family for (_, f, _) in tested)}"
-                           for family in dict.fromkeys(f for (_, f, _) in tested))
-    return claims.judge(RULE_CLAIMS[rule], outcomes,
-                        f"holds in {sum(c.holds for c in tested.values())}/{len(tested)} series ({per_family}); "
-                        + measured(list(tested.values())))
+breaks = {}
+for (corpus, family, model), part in drops.groupby(["corpus", "family", "model"], sort=False):
+    breaks[f"{corpus}/{family}: {model}"] = dict(zip(part["target RBE e"], part["sharpest drop after position"]))
+for corpus in corpora:
+    for family in families:
+        breaks.setdefault(f"{corpus}/{family}: {fig5_model[family]}", {})
+without_checkpoints = [family for family in families if not checkpointed[family]]
 
 
-fig5_outcomes = {f"{r['corpus']}/{r['family']}: {r['model']}, RBE {r['target RBE e']}":
-                 bool(r["sharpest drop after position"] in (r["target RBE e"] + 1, r["target RBE e"] + 2))
-                 for _, r in drops.iterrows()}
-fig5_outcomes |= {f"{corpus}/{family}: {fig5_model[family]}, RBE {e} (no such target)": None
-                  for corpus in corpora for family in families for e in claims.B2_FIG5_RBES
-                  if drops[(drops.corpus == corpus) & (drops.family == family) & (drops["target RBE e"] == e)].empty}
 closeness["unit"] = closeness["corpus"] + "/" + closeness["family"] + ": " + closeness["model"]
 
 verdicts = pages.verdict_table("B2", [
-    series_verdict("ee_falls", lambda c: f"EE change first → last checkpoint "
+    training_dynamics.series_verdict("ee_falls", series_results, without_checkpoints, lambda c: f"EE change first → last checkpoint "
                                          f"{plots.span([x.value for x in c], '+.3f')} nats; series with a "
                                          f"significant rise between neighbours: "
                                          f"{sum('significant rise ' in x.note for x in c)}"),
-    series_verdict("sa_ends_down", lambda c: "SA change from its peak to the last checkpoint "
+    training_dynamics.series_verdict("sa_ends_down", series_results, without_checkpoints, lambda c: "SA change from its peak to the last checkpoint "
                                              f"{plots.span([x.value for x in c], '+.3f')} nats"),
-    series_verdict("conf_rises", lambda c: "Confidence change first → last checkpoint "
+    training_dynamics.series_verdict("conf_rises", series_results, without_checkpoints, lambda c: "Confidence change first → last checkpoint "
                                            f"{plots.span([x.value for x in c], '+.3f')} nats"),
-    series_verdict("ee_first", lambda c: "gain of the SA + Conf part of CE's drop, later stretch over first "
+    training_dynamics.series_verdict("ee_first", series_results, without_checkpoints, lambda c: "gain of the SA + Conf part of CE's drop, later stretch over first "
                                          "interval: " + plots.span([x.value for x in c if np.isfinite(x.value)]
                                                                    or [x.value for x in c], "+.2f")),
-    series_verdict("uniform_at_init", lambda c: "effective ranks at step 0 as a share of random ranking's: "
+    training_dynamics.series_verdict("uniform_at_init", series_results, without_checkpoints, lambda c: "effective ranks at step 0 as a share of random ranking's: "
                                                 f"{min(x.value for x in c):.3f} to {max(x.value for x in c):.3f} "
                                                 f"(threshold {claims.B2_UNIFORM_RATIO})"),
     claims.judge("B2.6", dict(zip(closeness["unit"], closeness["below threshold"])),
@@ -559,10 +543,5 @@ verdicts = pages.verdict_table("B2", [
                    f"would measure {closeness['TV if aligned'].min():.3f} to {closeness['TV if aligned'].max():.3f} "
                    "on the same samples",
                  why_not="no final model"),
-    claims.judge("B2.7", fig5_outcomes,
-                 "; ".join(f"{family}/{model}: " + ", ".join(
-                     f"{r['corpus']} rank {r['target position (1-based)']} after {r['sharpest drop after position']}"
-                     for _, r in part.iterrows())
-                     for (family, model), part in drops.groupby(["family", "model"], sort=False)),
-                 why_not="no final model has targets at RBE 1 or 3"),
+    training_dynamics.break_follows_target(breaks),
 ])

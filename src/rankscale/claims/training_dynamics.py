@@ -14,7 +14,7 @@ the replicates (its docstring says why not percentiles). Only numpy.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,8 +22,12 @@ import numpy as np
 from rankscale.analysis import bootstrap
 from rankscale.analysis.dynamics import aligned_distance, alignment_distance, resampled_terms, terms_of, uniform_entropy
 from rankscale.analysis.metrics import ce_decomposition
+from rankscale.claims.base import Verdict, judge
+from rankscale.claims.paper_b import B2_FIG5_RBES
 
 RULES = ("ee_falls", "sa_ends_down", "conf_rises", "ee_first", "uniform_at_init")
+RULE_CLAIMS = {"ee_falls": "B2.1", "sa_ends_down": "B2.2", "conf_rises": "B2.3", "ee_first": "B2.4",
+               "uniform_at_init": "B2.5"}  # the claim each rule decides
 # What a series needs for each rule to be tested on it, in words.
 REQUIRES = {
     "ee_falls": "two checkpoints",
@@ -305,3 +309,82 @@ def closeness(logp, rbe, threshold: float, n_boot: int, min_count: int = 1, seed
     if not floor < threshold:
         check = Check(None, tv, check.low, check.high, "sample too small: the floor reaches the threshold")
     return check, floor
+
+
+def series_verdict(rule: str, results: Mapping[tuple[str, str, str], Mapping[str, Check]],
+                   without_checkpoints: Sequence[str], measured: Callable[[list[Check]], str]) -> Verdict:
+    """The verdict of one of ``RULES`` over every checkpoint series (B2.1-B2.5).
+
+    Parameters
+    ----------
+    rule : str
+        One of ``RULES``.
+    results : mapping of (str, str, str) to mapping of str to Check
+        (corpus, family, model) -> ``check_series`` of that series.
+    without_checkpoints : sequence of str
+        Families with no checkpoints: units that cannot test the rule.
+    measured : callable
+        The tested series' checks -> what was measured, in words, for the "ours" column.
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> results = {("pydocs", "NeoX", "d16"): {"ee_falls": Check(True, -0.5)},
+    ...            ("pydocs", "NeoX", "d40"): {"ee_falls": Check(False, 0.1)}}
+    >>> v = series_verdict("ee_falls", results, ["Llama"], lambda checks: "EE change")
+    >>> v.key, v.verdict, v.ours
+    ('B2.1', 'partly', 'holds in 1/2 series (NeoX 1/2); EE change (not tested on: Llama (no checkpoints))')
+    """
+    outcomes = {f"{corpus}/{family}: {name}": checks[rule].holds for (corpus, family, name), checks in results.items()}
+    outcomes |= {f"{family} (no checkpoints)": None for family in without_checkpoints}
+    tested = {key: checks[rule] for key, checks in results.items() if checks[rule].holds is not None}
+    if not tested:
+        return judge(RULE_CLAIMS[rule], outcomes, "", why_not="no family of this set has training checkpoints"
+                     if not results else f"no checkpoint series has {REQUIRES[rule]}")
+    families = dict.fromkeys(family for (_, family, _) in tested)
+    per_family = ", ".join(f"{family} {sum(c.holds for (_, f, _), c in tested.items() if f == family)}/"
+                           f"{sum(f == family for (_, f, _) in tested)}" for family in families)
+    return judge(RULE_CLAIMS[rule], outcomes, f"holds in {sum(c.holds for c in tested.values())}/{len(tested)} "
+                 f"series ({per_family}); " + measured(list(tested.values())))
+
+
+def break_follows_target(breaks: Mapping[str, Mapping[int, int | None]]) -> Verdict:
+    """B2.7: the output probability breaks off just below the target, and the break moves with it.
+
+    On each unit, for targets at each RBE e of ``B2_FIG5_RBES``, the position after which the
+    mean probability of the ranked tokens falls most steeply (``metrics.sharpest_drop``) must lie
+    at e+1 or e+2 (the caption's and the text's reading of Fig. 5), at the same offset from the
+    target for every e: a break that stays put while the target moves fails.
+
+    Parameters
+    ----------
+    breaks : mapping of str to mapping of int to int or None
+        Unit (corpus, family and model) -> {e: the break's position (1-based), None where the
+        model has no target at RBE e}.
+
+    Returns
+    -------
+    Verdict
+        A unit missing some e is untested.
+
+    Examples
+    --------
+    >>> break_follows_target({"pydocs/NeoX: d160": {1: 3, 3: 5}}).verdict
+    'reproduced'
+    >>> break_follows_target({"pydocs/NeoX: d160": {1: 3, 3: 3}}).verdict  # the break does not move
+    'not reproduced'
+    """
+    outcomes = {}
+    for unit, by_e in breaks.items():
+        missing = [e for e in B2_FIG5_RBES if by_e.get(e) is None]
+        if missing:
+            outcomes[f"{unit} (no target at RBE {', '.join(map(str, missing))})"] = None
+            continue
+        offsets = {by_e[e] - e for e in B2_FIG5_RBES}
+        outcomes[unit] = len(offsets) == 1 and offsets <= {1, 2}
+    text = "; ".join(f"{unit}: " + ", ".join(f"rank {e + 1} after {p}" for e, p in by_e.items() if p is not None)
+                     for unit, by_e in breaks.items())
+    return judge("B2.7", outcomes, text, why_not="no final model has targets at RBE 1 or 3")
