@@ -45,10 +45,10 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims
 from rankscale.analysis import dynamics, metrics
 from rankscale.book import pages
 from rankscale.book.chapter import open_chapter
+from rankscale.claims import paper_b
 from rankscale.records import runs
 
 chapter = open_chapter(profile, corpora, references=True)
@@ -310,7 +310,7 @@ bounds = pd.DataFrame([{"corpus": corpus, "family": run.family or "reference", "
                         "max log Q_e + log(e+1)": dynamics.ceiling_excess(dec), "Conf": dec.confidence,
                         "bound log sum 1/(e+1)": dynamics.confidence_bound(dec)}
                        for corpus in corpora for run, dec in zip(shown[corpus], decompositions[corpus])])
-bounds["Q_e ≤ 1/(e+1) for all e"] = bounds["max log Q_e + log(e+1)"] <= claims.B1_BOUND_SLACK
+bounds["Q_e ≤ 1/(e+1) for all e"] = paper_b.bound_holds(bounds["max log Q_e + log(e+1)"])
 display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}", "max log Q_e + log(e+1)": "{:.3f}"})
         .hide(axis="index"))
 
@@ -398,7 +398,7 @@ if tempered:
 #
 # ## Verdicts
 #
-# Each verdict is graded by `rankscale.claims.judge` under a rule fixed in `rankscale.claims`
+# Each verdict is decided by a function of `rankscale.claims.paper_b` under a rule fixed in `rankscale.claims`
 # before the data are seen (shown in the table's "rule" column). The units of evidence are every
 # final model of every family and every reference model, on every corpus (the "ours" column
 # breaks the count down by family, references counted separately), and, for the temperature
@@ -424,42 +424,10 @@ identity["unit"] = identity["corpus"] + "/" + identity["family"] + ": " + identi
 identity["group"] = identity["family"]
 bounds["unit"] = bounds["corpus"] + "/" + bounds["family"] + ": " + bounds["model"]
 bounds["group"] = bounds["family"]
-
-
-def by_group(table, column):
-    """'NeoX ladder 9/9, reference 3/3': how many (model, corpus) pairs pass, per family."""
-    return ", ".join(f"{group} {int(part[column].sum())}/{len(part)}"
-                     for group, part in table.groupby("group", sort=False))
-
-
-identity["exact"] = identity["residual"].abs() < claims.B1_MAX_RESIDUAL
-verdicts = [
-    claims.judge("B1.1", dict(zip(identity["unit"], identity["exact"])),
-                 f"largest |residual| {max_residual:.1e} nats; model-corpus pairs below {claims.B1_MAX_RESIDUAL:g}: "
-                 f"{by_group(identity, 'exact')}"),
-    claims.judge("B1.2", dict(zip(checks["unit"], checks["concentrated"])),
-                 f"model-corpus pairs with P(e < k) ≥ k/V at every k: {by_group(checks, 'concentrated')}; "
-                 f"with RBE 0 the most frequent value: {by_group(checks, 'mode at 0')}; "
-                 f"p_0 from {checks['p_0'].min():.3f} to {checks['p_0'].max():.3f}; {control_text}"),
-    claims.judge("B1.3", dict(zip(bounds["unit"], bounds["Q_e ≤ 1/(e+1) for all e"])),
-                 f"model-corpus pairs where it holds: {by_group(bounds, 'Q_e ≤ 1/(e+1) for all e')}; largest "
-                 f"log Q_e + log(e+1) {bounds['max log Q_e + log(e+1)'].max():.3f} nats; Conf "
-                 f"{bounds['Conf'].min():.3f} to {bounds['Conf'].max():.3f} against bounds ≥ "
-                 f"{bounds['bound log sum 1/(e+1)'].min():.2f}"),
-]
-if tempered:
-    at = temperature_table.set_index("T")
-    unchanged = {f"T = {t:g}": bool(at.loc[t, "same targets as T = 1"]
-                                    and at.loc[t, "targets whose RBE differs from T = 1"] == 0
-                                    and at.loc[t, "EE"] == at.loc[1.0, "EE"]) for t in at.index if t != 1.0}
-    verdicts.append(claims.judge(
-        "B1.4", unchanged,
-        f"{runs.label(base)}, {len(base.records):,} tokens: targets whose RBE differs from T = 1: "
-        + ", ".join(f"{int(at.loc[t, 'targets whose RBE differs from T = 1'])} at T = {t:g}" for t in at.index if t != 1.0)
-        + f"; EE {at.loc[1.0, 'EE']:.4f} at T = 1, largest change across T {moved['EE']:.1e}; CE from {at['CE'].min():.3f} to "
-          f"{at['CE'].max():.3f}, SA {at['SA'].min():.3f} to {at['SA'].max():.3f}, Conf {at['Conf'].min():.3f} to "
-          f"{at['Conf'].max():.3f}"))
-else:
-    verdicts.append(claims.judge("B1.4", {}, "",
-                                 why_not="the set extracts no tempered predictions (temperature_tokens = 0)"))
-verdicts = pages.verdict_table("B1", verdicts)
+verdicts = pages.verdict_table("B1", [
+    paper_b.identity_exact(identity),
+    paper_b.concentrates(checks, control_text),
+    paper_b.confidence_bounded(bounds),
+    paper_b.temperature_invariant(temperature_table.set_index("T") if tempered else None,
+                                  f"{runs.label(base)}, {len(base.records):,} tokens" if tempered else ""),
+])

@@ -58,6 +58,123 @@ CLAIMS_B1 = index_claims(
 )
 
 
+def _per_group(table, passed) -> str:
+    """'NeoX ladder 9/9, reference 3/3': of each group's units (column ``group``), how many pass."""
+    passed = np.asarray(passed, bool)
+    return ", ".join(f"{group} {int(passed[idx].sum())}/{len(idx)}"
+                     for group, idx in table.groupby("group", sort=False).indices.items())
+
+
+def identity_exact(identity) -> Verdict:
+    """B1.1: |CE - (EE + SA - Conf)| below ``B1_MAX_RESIDUAL`` on every unit.
+
+    Parameters
+    ----------
+    identity : pandas.DataFrame
+        One row per (model, corpus): ``unit``, ``group`` (family, or "reference") and
+        ``residual`` (nats).
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> table = pd.DataFrame({"unit": ["a", "b"], "group": ["NeoX", "NeoX"], "residual": [1e-13, 2e-3]})
+    >>> identity_exact(table).verdict, identity_exact(table).ours
+    ('partly', 'largest |residual| 2.0e-03 nats; model-corpus pairs below 1e-09: NeoX 1/2')
+    """
+    exact = identity["residual"].abs() < B1_MAX_RESIDUAL
+    return judge("B1.1", dict(zip(identity["unit"], exact)),
+                 f"largest |residual| {identity['residual'].abs().max():.1e} nats; model-corpus pairs below "
+                 f"{B1_MAX_RESIDUAL:g}: {_per_group(identity, exact)}")
+
+
+def concentrates(checks, control: str) -> Verdict:
+    """B1.2: p_e lies on the small-error side of random ranking on every unit.
+
+    Parameters
+    ----------
+    checks : pandas.DataFrame
+        One row per (model, corpus): ``unit``, ``group``, ``concentrated``
+        (``rankscale.analysis.dynamics.concentrated``: P(e < k) >= k/V at every k), ``mode at 0``
+        and ``p_0``.
+    control : str
+        The same rule on untrained checkpoints, in words.
+
+    Returns
+    -------
+    Verdict
+    """
+    return judge("B1.2", dict(zip(checks["unit"], checks["concentrated"])),
+                 f"model-corpus pairs with P(e < k) ≥ k/V at every k: {_per_group(checks, checks['concentrated'])}; "
+                 f"with RBE 0 the most frequent value: {_per_group(checks, checks['mode at 0'])}; "
+                 f"p_0 from {checks['p_0'].min():.3f} to {checks['p_0'].max():.3f}; {control}")
+
+
+def bound_holds(excess) -> np.ndarray:
+    """Whether Q_e <= 1/(e+1) at every e, given max_e (log Q_e + log(e+1)) per unit (B1.3's
+    test, allowing ``B1_BOUND_SLACK`` for the float32 records).
+
+    Examples
+    --------
+    >>> bound_holds([0.0, 5e-7, 1e-3]).tolist()
+    [True, True, False]
+    """
+    return np.asarray(excess, np.float64) <= B1_BOUND_SLACK
+
+
+def confidence_bounded(bounds) -> Verdict:
+    """B1.3: Q_e <= 1/(e+1) at every RBE value, on every unit (``bound_holds``).
+
+    Parameters
+    ----------
+    bounds : pandas.DataFrame
+        One row per (model, corpus): ``unit``, ``group``, ``max log Q_e + log(e+1)``, ``Conf`` and
+        ``bound log sum 1/(e+1)``.
+
+    Returns
+    -------
+    Verdict
+    """
+    holds = bound_holds(bounds["max log Q_e + log(e+1)"])
+    return judge("B1.3", dict(zip(bounds["unit"], holds)),
+                 f"model-corpus pairs where it holds: {_per_group(bounds, holds)}; largest log Q_e + log(e+1) "
+                 f"{bounds['max log Q_e + log(e+1)'].max():.3f} nats; Conf {bounds['Conf'].min():.3f} to "
+                 f"{bounds['Conf'].max():.3f} against bounds ≥ {bounds['bound log sum 1/(e+1)'].min():.2f}")
+
+
+def temperature_invariant(at, model: str) -> Verdict:
+    """B1.4: at every temperature, the same targets with the same RBE, so the same EE, as at T = 1.
+
+    Parameters
+    ----------
+    at : pandas.DataFrame or None
+        Indexed by temperature T (1.0 among them): ``same targets as T = 1``, ``targets whose
+        RBE differs from T = 1``, CE, EE, SA and Conf. None where the set extracts no tempered
+        predictions.
+    model : str
+        The model and its token count, in words.
+
+    Returns
+    -------
+    Verdict
+    """
+    if at is None:
+        return judge("B1.4", {}, "", why_not="the set extracts no tempered predictions (temperature_tokens = 0)")
+    others = [t for t in at.index if t != 1.0]
+    unchanged = {f"T = {t:g}": bool(at.loc[t, "same targets as T = 1"]
+                                    and at.loc[t, "targets whose RBE differs from T = 1"] == 0
+                                    and at.loc[t, "EE"] == at.loc[1.0, "EE"]) for t in others}
+    return judge("B1.4", unchanged,
+                 f"{model}: targets whose RBE differs from T = 1: "
+                 + ", ".join(f"{int(at.loc[t, 'targets whose RBE differs from T = 1'])} at T = {t:g}" for t in others)
+                 + f"; EE {at.loc[1.0, 'EE']:.4f} at T = 1, largest change across T {at['EE'].max() - at['EE'].min():.1e}"
+                 f"; CE from {at['CE'].min():.3f} to {at['CE'].max():.3f}, SA {at['SA'].min():.3f} to "
+                 f"{at['SA'].max():.3f}, Conf {at['Conf'].min():.3f} to {at['Conf'].max():.3f}")
+
+
 # ---------------------------------------------------------------------------------------------
 # B2
 
