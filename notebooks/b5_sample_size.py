@@ -48,6 +48,7 @@ from rankscale import claims
 from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
+from rankscale.claims import paper_b
 from rankscale.records import runs
 from rankscale.corpora import get_corpus
 
@@ -324,8 +325,8 @@ if trend_rows:
 # %% [markdown]
 # ## Verdicts
 #
-# Each rule is fixed in `rankscale.claims` (shown in the table) and graded by
-# `rankscale.claims.judge`: *reproduced* if it holds on every unit tested, *partly* on some,
+# Each rule is fixed in `rankscale.claims` (shown in the table) and decided by a function of
+# `rankscale.claims.paper_b`: *reproduced* if it holds on every unit tested, *partly* on some,
 # *not reproduced* on none. Only the App. A.1 row is a claim of paper B; the bias rows are this
 # companion's measurements (the one on EE holds by construction, so it is marked analytic), and
 # so is the last row, which asks whether this set's held-out data are enough for everything the
@@ -334,69 +335,25 @@ if trend_rows:
 # the whole interval must lie on the claimed side of the value on all tokens.
 
 # %%
-def family_units():
-    return [(c, fam) for c in corpora for fam in families]
-
-
-def bias(key, quantity, sign):
-    outcomes, texts = {}, []
-    for c, fam in family_units():
-        idx = np.flatnonzero(family_of == fam)
-        lo, hi = sample_size.mean_interval(np.stack([subsamples[c, m][quantity][0] for m in idx]))
-        on_all = [full[c, m][quantity] for m in idx]
-        sides = [bootstrap.side((a, b), value) for a, b, value in zip(lo, hi, on_all)]
-        outcomes[f"{c}/{fam}"] = all(s == sign for s in sides)
-        shifts = [subsamples[c, m][quantity][0].mean() - full[c, m][quantity] for m in idx]
-        texts.append(f"{c}/{fam} {min(shifts):+.4f} to {max(shifts):+.4f}")
-    return claims.judge(key, outcomes, f"{quantity}(about {grids[corpora[0]][0]:,} tokens) − {quantity}(all), "
-                                       "range over the family's models, nats: " + "; ".join(texts))
-
-
-too_few = {reason: None for reason in unusable}
-if pooled_reason is not None and len(families) > 1:
-    too_few[f"pooled fit ({pooled_reason})"] = None
+smallest = {q: {f"{c}/{fam}": (np.stack([subsamples[c, m][q][0] for m in np.flatnonzero(family_of == fam)]),
+                               np.array([full[c, m][q] for m in np.flatnonzero(family_of == fam)]))
+               for c in corpora for fam in families} for q in ("SA", "EE")}
+no_trend = unusable + ([f"pooled fit ({pooled_reason})"] if pooled_reason is not None and len(families) > 1 else [])
 no_fit = f"no fit to test: {'; '.join(unusable + ([pooled_reason] if pooled_reason else []))}"
-trend_quantities = [quantities.index(q) for q in claims.B5_TREND_QUANTITIES]
-
-
-def same_signs(exps):
-    return bool(np.all(np.sign(exps[0, trend_quantities]) == np.sign(exps[1, trend_quantities])))
-
-
-def signs_text(exps):
-    return ", ".join(f"α_{quantities[k]} {exps[0, k]:+.4f}→{exps[1, k]:+.4f}" for k in trend_quantities)
-
-
-paper_outcomes, paper_texts = dict(too_few), []
-for (c, group), exps in instance_trends.items():
-    paper_outcomes[f"{c}/{group}"] = same_signs(exps)
-    paper_texts.append(f"{c}/{group} {signs_text(exps)}")
 short = {c: max(n_windows[c]) for c in corpora if min(n_windows[c]) < large_paper}
-for c, most in short.items():
-    paper_outcomes[f"{c} (at most {most:,} windows per model)"] = None
 why_not_paper = (f"an instance is an evaluation window; every corpus holds fewer than {large_paper:,} per model ("
                  + ", ".join(f"{c} {'/'.join(f'{n:,}' for n in sorted(set(n_windows[c])))}" for c in corpora) + ")"
                  if groups else no_fit)
-v_paper = claims.judge("B5.3", paper_outcomes if instance_trends else {},
-                       (f"size exponents, {small_paper:,}→{large_paper:,} windows: " + "; ".join(paper_texts))
-                       if instance_trends else "", paper="identical trends with 1k and 10k instances",
-                       why_not=why_not_paper)
-
-tenth_outcomes = dict(too_few)
-for (c, group), (tenth, fewest, exps) in tenth_trends.items():
-    tenth_outcomes[f"{c}/{group}"] = same_signs(exps)
-v_tenth = claims.judge(
-    "B5.4", tenth_outcomes if tenth_trends else {},
-    ("size exponents, a tenth of the windows → all: "
-     + "; ".join(f"{c}/{group} ({tenth:,}→{fewest:,}) {signs_text(exps)}"
-                 for (c, group), (tenth, fewest, exps) in tenth_trends.items())) if tenth_trends else "",
-    why_not=no_fit)
-
-enough = {c: bool(needs[needs.corpus == c].converged.all()) for c in corpora}
-v_enough = claims.judge(
-    "B5.5", enough,
-    "converged within the available tokens: "
-    + "; ".join(f"{c} {int(needs[needs.corpus == c].converged.sum())}/{int((needs.corpus == c).sum())} "
-                "(figure, fit) cases" for c in corpora))
-
-verdicts = pages.verdict_table("B5", [bias("B5.1", "SA", 1), bias("B5.2", "EE", -1), v_paper, v_tenth, v_enough])
+verdicts = pages.verdict_table("B5", [
+    paper_b.subsample_bias("B5.1", "SA", 1, smallest["SA"], grids[corpora[0]][0]),
+    paper_b.subsample_bias("B5.2", "EE", -1, smallest["EE"], grids[corpora[0]][0]),
+    paper_b.same_trends("B5.3", {f"{c}/{g}": exps for (c, g), exps in instance_trends.items()},
+                        label=f"{small_paper:,}→{large_paper:,} windows",
+                        untested=no_trend + [f"{c} (at most {most:,} windows per model)" for c, most in short.items()],
+                        paper="identical trends with 1k and 10k instances", why_not=why_not_paper),
+    paper_b.same_trends("B5.4", {f"{c}/{g}": exps for (c, g), (_, _, exps) in tenth_trends.items()},
+                        label="a tenth of the windows → all",
+                        notes={f"{c}/{g}": f"({tenth:,}→{fewest:,})" for (c, g), (tenth, fewest, _) in tenth_trends.items()},
+                        untested=no_trend, why_not=no_fit),
+    paper_b.data_suffice({c: needs[needs.corpus == c].converged.tolist() for c in corpora}),
+])

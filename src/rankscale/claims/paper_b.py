@@ -11,7 +11,7 @@ import numpy as np
 from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, within
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap
-from rankscale.analysis.sample_size import ExponentConvergence
+from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
 from rankscale.claims.base import MIN_SIZES, UNDETERMINED, Claim, Verdict, index_claims, judge
 
 # ---------------------------------------------------------------------------------------------
@@ -744,3 +744,111 @@ CLAIMS_B5 = index_claims(
           "over the last doubling, sample_size.sample_size_error); per corpus.",
           "not addressed (1,000 instances per dataset, App. A.2)"),
 )
+
+
+def subsample_bias(key: str, quantity: str, sign: int, units: Mapping[str, tuple[np.ndarray, np.ndarray]],
+                   n_tokens: int) -> Verdict:
+    """B5.1 (SA biased up, ``sign`` +1) and B5.2 (EE biased down, ``sign`` -1): on every model of a
+    unit, the interval of the mean over subsamples of about ``n_tokens`` tokens lies wholly on
+    the ``sign`` side of the value on all tokens.
+
+    Parameters
+    ----------
+    key : str
+        ``"B5.1"`` or ``"B5.2"``.
+    quantity : str
+        ``"SA"`` or ``"EE"``.
+    sign : int
+        +1 (biased upwards) or -1 (downwards).
+    units : mapping of str to ((m, repeats) array, (m,) array)
+        Unit (corpus and family) -> the quantity of each of its m models on each subsample, and on
+        all tokens.
+    n_tokens : int
+        The subsamples' size, for the text.
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> up = (np.array([[1.2, 1.3, 1.25]]), np.array([1.0]))
+    >>> subsample_bias("B5.1", "SA", 1, {"pydocs/NeoX": up}, 1000).verdict
+    'reproduced'
+    """
+    outcomes, texts = {}, []
+    for unit, (subsampled, on_all) in units.items():
+        lo, hi = mean_interval(subsampled)
+        outcomes[unit] = all(side((a, b), value) == sign for a, b, value in zip(lo, hi, on_all))
+        shifts = np.asarray(subsampled).mean(axis=1) - on_all
+        texts.append(f"{unit} {shifts.min():+.4f} to {shifts.max():+.4f}")
+    return judge(key, outcomes, f"{quantity}(about {n_tokens:,} tokens) − {quantity}(all), range over the family's "
+                                "models, nats: " + "; ".join(texts))
+
+
+def same_trends(key: str, exponents: Mapping[str, np.ndarray], *, label: str, notes: Mapping[str, str] | None = None,
+                untested: Sequence[str] = (), paper: str | None = None, why_not: str = "") -> Verdict:
+    """B5.3 and B5.4: the size exponents of ``B5_TREND_QUANTITIES`` have the same signs on the
+    smaller and the larger sample, per unit.
+
+    Parameters
+    ----------
+    key : str
+        ``"B5.3"`` or ``"B5.4"``.
+    exponents : mapping of str to (2, 4) array
+        Unit (corpus and fit) -> the mean size exponents of CE, EE, SA and Conf
+        (``components.QUANTITIES`` order) on the smaller sample (row 0) and the larger (row 1).
+    label : str
+        What the two samples are, for the text.
+    notes : mapping of str to str, optional
+        Unit -> what to add after its name (the two sample sizes).
+    untested : sequence of str
+        Units that cannot test the claim, each with its reason.
+    paper, why_not : str
+        The paper's column; the reason where no unit can test the claim.
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> flips = np.array([[-0.1, -0.1, 0.02, 0.0], [-0.1, -0.1, -0.01, 0.0]])  # SA's sign flips
+    >>> same_trends("B5.4", {"pydocs/NeoX": flips}, label="a tenth → all").verdict
+    'not reproduced'
+    """
+    notes = notes or {}
+    trend = [QUANTITIES.index(q) for q in B5_TREND_QUANTITIES]
+    outcomes = dict.fromkeys(untested)
+    texts = []
+    for unit, exps in exponents.items():
+        exps = np.asarray(exps)
+        outcomes[unit] = bool(np.all(np.sign(exps[0, trend]) == np.sign(exps[1, trend])))
+        texts.append(f"{unit}{' ' + notes[unit] if unit in notes else ''} "
+                     + ", ".join(f"α_{QUANTITIES[k]} {exps[0, k]:+.4f}→{exps[1, k]:+.4f}" for k in trend))
+    return judge(key, outcomes if exponents else {}, f"size exponents, {label}: " + "; ".join(texts) if exponents
+                 else "", paper=paper, why_not=why_not)
+
+
+def data_suffice(converged: Mapping[str, Sequence[bool]]) -> Verdict:
+    """B5.5: on each corpus, every (figure, fit) case has converged within the available tokens.
+
+    Parameters
+    ----------
+    converged : mapping of str to sequence of bool
+        Corpus -> whether each of its cases (a model's value, a fit's exponent) reaches the
+        tolerance within the tokens there are (``sample_size.tokens_needed`` is finite).
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> data_suffice({"pydocs": [True, True], "stdlib": [True, False]}).verdict
+    'partly'
+    """
+    return judge("B5.5", {c: bool(all(cases)) for c, cases in converged.items()},
+                 "converged within the available tokens: "
+                 + "; ".join(f"{c} {sum(map(bool, cases))}/{len(cases)} (figure, fit) cases"
+                             for c, cases in converged.items()))
