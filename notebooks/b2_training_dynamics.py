@@ -544,4 +544,6 @@ verdicts = pages.verdict_table("B2", [
                    "on the same samples",
                  why_not="no final model"),
     training_dynamics.break_follows_target(breaks),
+    training_dynamics.series_verdict("ee_largest_at_init", series_results, without_checkpoints, lambda c: (
+        "EE(0) − max(SA(0), |Conf(0)|) " + plots.span([x.value for x in c], "+.3f") + " nats")),
 ])

@@ -71,14 +71,15 @@ def test_series_checks_failures_and_what_short_series_cannot_test():
     values, boot = series([dynamics.uniform_entropy(N, VOCAB) - 1.0, 4.1, 3.0], [0.1, 0.05, 0.2], [0.0, 0.1, -0.1])
     checks = training_dynamics.series_checks([0, 10, 20], values, boot, VOCAB, N)
     assert {rule: c.holds for rule, c in checks.items()} == {
-        "ee_falls": False, "sa_ends_down": False, "conf_rises": False, "ee_first": False, "uniform_at_init": False}
+        "ee_falls": False, "sa_ends_down": False, "conf_rises": False, "ee_first": False, "uniform_at_init": False,
+        "ee_largest_at_init": True}
     values, boot = series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1])
     two = training_dynamics.series_checks([5, 50], values, boot, VOCAB, N)
     assert two["ee_first"].holds is None and two["ee_first"].note == "needs three checkpoints"
     assert two["uniform_at_init"].holds is None and two["ee_falls"].holds is True
     values, boot = series([4.0], [0.2], [0.0])
     one = training_dynamics.series_checks([0], values, boot, VOCAB, N)
-    assert [rule for rule, c in one.items() if c.holds is not None] == ["uniform_at_init"]
+    assert [rule for rule, c in one.items() if c.holds is not None] == ["uniform_at_init", "ee_largest_at_init"]
     with pytest.raises(ValueError):
         training_dynamics.series_checks([0, 0], *series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1]), VOCAB, N)
 
@@ -88,6 +89,19 @@ def test_ee_first_is_not_shown_where_ce_does_not_drop_in_every_resample():
     values, boot = series([6.0, 3.0, 3.0], [0.1, 0.4, 0.4], [0.0, 0.2, 0.2], noise=0.02)
     check = training_dynamics.series_checks([1, 2, 3], values, boot, VOCAB, N)["ee_first"]
     assert check.holds is False and "parts not defined" in check.note
+
+
+def test_ee_largest_at_init_compares_with_sa_and_the_magnitude_of_confidence():
+    def margin(sa0, conf0, noise=0.01):
+        values, boot = series([3.0, 2.5], [sa0, 0.1], [conf0, 0.2], noise=noise)
+        return training_dynamics.series_checks([0, 100], values, boot, VOCAB, N)["ee_largest_at_init"]
+    check = margin(0.5, -0.4)
+    assert check.holds and check.value == pytest.approx(2.5) and check.low < 2.5 < check.high
+    assert not margin(3.2, 0.0).holds  # SA larger at init
+    assert not margin(0.5, -3.5).holds  # Confidence's magnitude larger, though Conf itself is negative
+    assert not margin(2.98, 0.0, noise=0.05).holds  # ahead by less than the noise
+    values, boot = series([3.0, 2.5], [0.5, 0.1], [0.0, 0.2])
+    assert training_dynamics.series_checks([5, 100], values, boot, VOCAB, N)["ee_largest_at_init"].holds is None
 
 
 def test_uniform_entropy_is_exact():

@@ -254,6 +254,12 @@ CLAIMS_B2 = index_claims(
           "below the target (after e+1); either reading is accepted, but Fig. 5's point is that the break follows "
           "the target.",
           "break after position 3 (rank 2) and 5 (rank 4)"),
+    Claim("B2.8", "Error-Entropy has the largest initial value of the three components, which is why training "
+                  "reduces it first (paper B, §3.2)", "empirical",
+          f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), its {_INTERVAL} lying above 0. "
+          "Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); Confidence can be "
+          "negative, so its magnitude is compared.",
+          "qualitative (§3.2)"),
 )
 
 

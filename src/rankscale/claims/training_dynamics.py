@@ -25,9 +25,9 @@ from rankscale.analysis.metrics import ce_decomposition
 from rankscale.claims.base import Verdict, judge
 from rankscale.claims.paper_b import B2_FIG5_RBES
 
-RULES = ("ee_falls", "sa_ends_down", "conf_rises", "ee_first", "uniform_at_init")
+RULES = ("ee_falls", "sa_ends_down", "conf_rises", "ee_first", "uniform_at_init", "ee_largest_at_init")
 RULE_CLAIMS = {"ee_falls": "B2.1", "sa_ends_down": "B2.2", "conf_rises": "B2.3", "ee_first": "B2.4",
-               "uniform_at_init": "B2.5"}  # the claim each rule decides
+               "uniform_at_init": "B2.5", "ee_largest_at_init": "B2.8"}  # the claim each rule decides
 # What a series needs for each rule to be tested on it, in words.
 REQUIRES = {
     "ee_falls": "two checkpoints",
@@ -35,6 +35,7 @@ REQUIRES = {
     "conf_rises": "two checkpoints",
     "ee_first": "three checkpoints",
     "uniform_at_init": "a step-0 checkpoint",
+    "ee_largest_at_init": "a step-0 checkpoint",
 }
 
 
@@ -111,6 +112,11 @@ def _diff(values: Mapping[str, np.ndarray], boot: Mapping[str, np.ndarray], term
     return value, bootstrap.interval(value, boot[term][:, b] - boot[term][:, a], level)
 
 
+def _ee_margin(values) -> np.ndarray:
+    """EE - max(SA, |Conf|) at the first checkpoint, one value per row of ``values`` ({term: (r, m)})."""
+    return values["EE"][:, 0] - np.maximum(values["SA"][:, 0], np.abs(values["Conf"][:, 0]))
+
+
 def _other_part(values, a: int, b: int) -> np.ndarray:
     """(SA drop + Confidence rise) / CE drop over checkpoints a -> b, one value per row of
     ``values`` ({term: (r, m)}); NaN where CE does not drop (CE = EE + SA - Conf, so its drop is
@@ -145,6 +151,8 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
     - ``uniform_at_init`` (Fig. 4, "nearly uniform" at step 0): exp(EE(0) - ``uniform_entropy``)
       is at least ``uniform_ratio``: the untrained model spreads the targets over at least that
       share of the effective number of ranks that random ranking reaches on the same sample.
+    - ``ee_largest_at_init`` (§3.2, "EE has the largest initial value"): at step 0, EE exceeds SA
+      and |Conf| (interval of EE - max(SA, |Conf|) above 0).
 
     Every interval is ``bootstrap.interval`` of the measured value and its paired replicates.
 
@@ -179,7 +187,7 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
     >>> checks = series_checks([0, 1000], values, boot, vocab_size=100, n_tokens=5000)
     >>> {rule: c.holds for rule, c in checks.items()}  # doctest: +NORMALIZE_WHITESPACE
     {'ee_falls': True, 'sa_ends_down': True, 'conf_rises': True, 'ee_first': None,
-     'uniform_at_init': True}
+     'uniform_at_init': True, 'ee_largest_at_init': True}
     """
     steps = np.asarray(steps)
     values = {t: np.asarray(values[t], np.float64) for t in ("EE", "SA", "Conf")}
@@ -214,6 +222,9 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
         ratio = math.exp(values["EE"][0] - uniform_entropy(n_tokens, vocab_size))
         checks["uniform_at_init"] = Check(bool(ratio >= uniform_ratio), ratio,
                                           note=f"EE(0) s.d. over resamples {np.std(boot['EE'][:, 0]):.3f} nats")
+        point = {t: v[None, :1] for t, v in values.items()}
+        margin = bootstrap.interval(float(_ee_margin(point)[0]), _ee_margin({t: boot[t][:, :1] for t in values}), level)
+        checks["ee_largest_at_init"] = Check(bootstrap.side(margin) == 1, float(_ee_margin(point)[0]), *_ends(margin))
     return checks
 
 
