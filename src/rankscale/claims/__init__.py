@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from rankscale import RankscaleError
-from rankscale.claims.base import KINDS, MIN_SIZES, NOT_TESTABLE, Claim, Verdict, grade
+from rankscale.claims.base import KINDS, MIN_SIZES, Claim, Verdict, verdict_of
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
     A1_BAND_HALF_WIDTH,
@@ -112,7 +112,7 @@ CLAIMS: dict[str, Claim] = {**CLAIMS_A1, **CLAIMS_A2, **CLAIMS_A3, **CLAIMS_A4, 
 
 def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
           why_not: str = "") -> Verdict:
-    """The verdict of claim ``key`` from one outcome per unit of evidence.
+    """The verdict of claim ``key`` from one outcome per unit of evidence (``base.verdict_of``).
 
     The claim is reproduced if it holds on every tested unit, partly if on some, not reproduced
     if on none (``rankscale.claims.base.grade``); untested units are named in ``ours``, and with no
@@ -157,15 +157,4 @@ def judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str |
     """
     if key not in CLAIMS:
         raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
-    claim = CLAIMS[key]
-    tested = [bool(v) for v in outcomes.values() if v is not None]
-    if tested:
-        verdict = grade(tested)
-        untested = [unit for unit, v in outcomes.items() if v is None]
-        if untested:
-            ours = f"{ours} (not tested on: {', '.join(untested)})"
-    else:
-        verdict = NOT_TESTABLE
-        ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
-    return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
-                   kind=claim.kind, key=claim.key)
+    return verdict_of(CLAIMS[key], outcomes, ours, paper, why_not)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rankscale import RankscaleError
@@ -143,6 +144,53 @@ def grade(passed) -> str:
     if not passed:
         raise RankscaleError("a claim graded on no evidence; mark it not testable on this set instead")
     return "reproduced" if all(passed) else "partly" if any(passed) else "not reproduced"
+
+
+def verdict_of(claim: Claim, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
+               why_not: str = "") -> Verdict:
+    """The verdict of ``claim`` from one outcome per unit of evidence: what ``rankscale.claims.judge``
+    does once it has found the claim by its key (the chapters' rule modules, which ``claims``
+    imports, call this one, so that they need not import ``claims``).
+
+    Parameters
+    ----------
+    claim : Claim
+        The claim judged.
+    outcomes : mapping of str to bool or None
+        Unit name -> True (the claim holds there), False (it does not) or None (the unit
+        cannot test it).
+    ours : str
+        What was measured, shown beside the verdict; the untested units are appended to it.
+    paper : str, optional
+        The paper's number where it is computed from its tables (default: ``claim.paper``).
+    why_not : str
+        The reason shown when no unit can test the claim.
+
+    Returns
+    -------
+    Verdict
+        ``grade`` of the tested units, or ``NOT_TESTABLE`` with ``why_not`` when there are none.
+
+    Examples
+    --------
+    >>> claim = Claim("X1.1", "x grows", "empirical", "x rises between the two ends")
+    >>> v = verdict_of(claim, {"pydocs": True, "stdlib": None}, "+1")
+    >>> v.verdict, v.ours
+    ('reproduced', '+1 (not tested on: stdlib)')
+    >>> verdict_of(claim, {}, "", why_not="one size").ours
+    'one size'
+    """
+    tested = [bool(v) for v in outcomes.values() if v is not None]
+    if tested:
+        verdict = grade(tested)
+        untested = [unit for unit, v in outcomes.items() if v is None]
+        if untested:
+            ours = f"{ours} (not tested on: {', '.join(untested)})"
+    else:
+        verdict = NOT_TESTABLE
+        ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
+    return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
+                   kind=claim.kind, key=claim.key)
 
 
 def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]]:

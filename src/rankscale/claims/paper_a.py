@@ -1,11 +1,22 @@
-"""The claims of paper A (chapters A1-A5), with their rules and thresholds."""
+"""The claims of paper A (chapters A1-A5): their rules and thresholds, and the functions that decide them.
+
+Each chapter measures and builds its tables; the functions here take those tables, decide every
+unit's outcome under the claim's rule and return the claim's ``Verdict``, with the "ours" text made
+from the same numbers. A rule read on one unit (a model, a family's fit) is a small function of its
+own, tested apart (``lognormal_preferred``, ``shared_exponent``, ...).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from statistics import NormalDist
 
+import numpy as np
+import pandas as pd
+
+from rankscale.analysis import bootstrap
 from rankscale.analysis.bootstrap import LEVEL
-from rankscale.claims.base import MIN_SIZES, Claim, index_claims
+from rankscale.claims.base import MIN_SIZES, Claim, Verdict, index_claims, verdict_of
 
 # ---------------------------------------------------------------------------------------------
 # A1
@@ -390,3 +401,487 @@ CLAIMS_A5 = index_claims(
           f"fits, with exact sums: at the last mu, |CE - log c| <= |CE| / 2, i.e. log c is most of CE. Analytic: "
           "it depends on (mu, sigma) only.", "log c dominates"),
 )
+
+# The three fits of the lognormal (rankscale.analysis.rank_models.FORMS) as the verdicts and the chapter name them
+A5_FORM_LABELS = {"powerlaw": "authors' fit (powerlaw package)", "1..inf": "eq. 10 as written (1..∞)",
+                  "1..V": "eq. 10 over 1..V"}
+# The claim that grades each version of the shared exponent (A5.7-A5.10) and of the match (A5.11-A5.13)
+_A5_SHARED_KEYS = {"measured": "A5.7", "powerlaw": "A5.8", "1..inf": "A5.9", "1..V": "A5.10"}
+_A5_MATCH_KEYS = {"powerlaw": "A5.11", "1..inf": "A5.12", "1..V": "A5.13"}
+_A5_LOGNORMAL_KEYS = {("powerlaw", "family"): "A5.1", ("powerlaw", "reference"): "A5.2", ("1..inf", "all"): "A5.3",
+                      ("1..V", "all"): "A5.4"}
+
+
+def _judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
+           why_not: str = "") -> Verdict:
+    """``rankscale.claims.judge`` for a claim of paper A (``claims`` imports this module, so not it)."""
+    return verdict_of(_CLAIMS_A[key], outcomes, ours, paper, why_not)
+
+
+def _no_family(unusable: Sequence[str]) -> str:
+    """Why a size claim cannot be tested when no family has enough sizes."""
+    return f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
+
+
+def _interval(row: Mapping, name: str) -> tuple[float, float] | None:
+    """The interval ``(row["<name>: low"], row["<name>: high"])``, None where it is missing (NaN)."""
+    low, high = row[f"{name}: low"], row[f"{name}: high"]
+    return None if np.isnan(low) else (low, high)
+
+
+def _unit_row(table: pd.DataFrame, corpus: str, family: str, **more) -> pd.Series:
+    """The one row of ``table`` for a corpus and family (and the further ``column=value`` of ``more``)."""
+    pick = (table["corpus"] == corpus) & (table["family"] == family)
+    for column, value in more.items():
+        pick &= table[column] == value
+    return table[pick].iloc[0]
+
+
+def _a5_size_verdict(key: str, cases: Mapping[tuple[str, str], bool | None], ours: str, unusable: Sequence[str],
+                     paper: str | None = None) -> Verdict:
+    """A size claim of A5: one outcome per (corpus, family), the families with too few sizes named as untested."""
+    outcomes = {**{f"{c}/{fam}": ok for (c, fam), ok in cases.items()}, **{reason: None for reason in unusable}}
+    return _judge(key, outcomes, ours, paper=paper, why_not=_no_family(unusable))
+
+
+def lognormal_preferred(fit: Mapping) -> bool:
+    """Whether one model's fitted lognormal describes its ranks (A5.1-A5.4): not degenerate, preferred to
+    the power law by Vuong's test (z > 0, p < ``A5_VUONG_P``) and within ``A5_MAX_KS`` of the data's CDF.
+
+    Parameters
+    ----------
+    fit : mapping
+        One row of the chapter's fits table: ``"degenerate"`` (str, "" for a usable fit), ``"Vuong z"``,
+        ``"Vuong p"`` and ``"KS lognormal"`` (floats).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> fit = {"degenerate": "", "Vuong z": 3.0, "Vuong p": 0.003, "KS lognormal": 0.02}
+    >>> lognormal_preferred(fit), lognormal_preferred({**fit, "KS lognormal": 0.08})
+    (True, False)
+    """
+    return bool(fit["degenerate"] == "" and fit["Vuong z"] > 0 and fit["Vuong p"] < A5_VUONG_P
+                and fit["KS lognormal"] <= A5_MAX_KS)
+
+
+def a5_lognormal(fits: pd.DataFrame, form: str, models: str = "family", why_not: str = "") -> Verdict:
+    """A5.1-A5.4: whether every model's ranks are lognormal under one fit (``lognormal_preferred``).
+
+    Parameters
+    ----------
+    fits : pandas.DataFrame
+        One row per corpus, model and fit, with columns ``corpus``, ``family``, ``model``, ``fit`` (a key of
+        ``A5_FORM_LABELS``), ``degenerate``, ``Vuong z``, ``Vuong p``, ``KS lognormal``, ``KS power law`` and
+        ``mass beyond V`` (NaN for a degenerate fit); the rows of the models the claim is about.
+    form : str
+        The fit graded: ``"powerlaw"`` (A5.1, A5.2), ``"1..inf"`` (A5.3) or ``"1..V"`` (A5.4).
+    models : str
+        ``"family"`` (the families' models, A5.1), ``"reference"`` (reference models, A5.2; counted per model
+        rather than per family) or ``"all"`` (A5.3, A5.4).
+    why_not : str
+        Why no model can test it (the set has none of these models).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+        One unit per corpus and model.
+
+    Examples
+    --------
+    >>> fits = pd.DataFrame({"corpus": "c", "family": "F", "model": ["m1", "m2"], "fit": "1..V", "degenerate": "",
+    ...                      "Vuong z": [4.0, -1.0], "Vuong p": [1e-4, 0.3], "KS lognormal": 0.01,
+    ...                      "KS power law": 0.2, "mass beyond V": np.nan})
+    >>> a5_lognormal(fits, "1..V", "all").verdict
+    'partly'
+    """
+    chosen = fits[fits["fit"] == form]
+    outcomes = {f"{r['corpus']}/{r['family']}/{r['model']}": lognormal_preferred(r) for r in chosen.to_dict("records")}
+    ours = _lognormal_ours(chosen, form, "model" if models == "reference" else "family") if len(chosen) else ""
+    return _judge(_A5_LOGNORMAL_KEYS[form, models], outcomes, ours, why_not=why_not)
+
+
+def _lognormal_ours(chosen: pd.DataFrame, form: str, by: str) -> str:
+    """What A5.1-A5.4 measured: Vuong wins per ``by`` group, the KS distances, mass beyond V, degenerate fits."""
+    wins = (chosen["Vuong z"] > 0) & (chosen["Vuong p"] < A5_VUONG_P)
+    degenerate = (chosen["degenerate"] != "").sum()
+    per = "; ".join(f"{name}: {w.sum()} of {len(w)}" for name, w in wins.groupby(chosen[by], sort=False))
+    beyond = chosen["mass beyond V"].dropna()
+    ks, ks_law = chosen["KS lognormal"], chosen["KS power law"]
+    # mass beyond V under 0.05% would print as 0.0%: not worth a mention
+    return (f"{A5_FORM_LABELS[form]}: lognormal preferred in {wins.sum()} of {len(wins)} model/corpus pairs ({per}; "
+            f"Vuong z {chosen['Vuong z'].min():.1f} to {chosen['Vuong z'].max():.1f}); KS distance {ks.min():.3f}-"
+            f"{ks.max():.3f} (power law {ks_law.min():.3f}-{ks_law.max():.3f}); KS within {A5_MAX_KS}: "
+            f"{(ks <= A5_MAX_KS).sum()}"
+            + (f"; fitted mass beyond the vocabulary up to {beyond.max():.1%}" if len(beyond) and beyond.max() >= 0.0005
+               else "") + (f"; degenerate: {degenerate}" if degenerate else ""))
+
+
+def mu_sigma_steady(trend: Mapping) -> bool | None:
+    """Whether mu/sigma changes steadily with size in one family (A5.5): its line on ln S has
+    R^2 >= ``A5_MIN_R2`` and a slope whose interval excludes 0.
+
+    Parameters
+    ----------
+    trend : mapping
+        One row of the chapter's trends table: ``"R^2 of mu/sigma"``, ``"mu/sigma: low"``,
+        ``"mu/sigma: high"`` (NaN where not computed).
+
+    Returns
+    -------
+    bool or None
+        None where the fit or its interval is missing.
+
+    Examples
+    --------
+    >>> mu_sigma_steady({"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": -0.1})
+    True
+    >>> mu_sigma_steady({"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": 0.1})
+    False
+    """
+    bounds = _interval(trend, "mu/sigma")
+    if np.isnan(trend["R^2 of mu/sigma"]) or bounds is None:
+        return None
+    return bool(trend["R^2 of mu/sigma"] >= A5_MIN_R2 and bootstrap.side(bounds) != 0)
+
+
+def a5_steady(trends: pd.DataFrame, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+              paper: str | None = None) -> Verdict:
+    """A5.5: mu/sigma changes steadily with size, in every (corpus, family) of ``units`` (``mu_sigma_steady``).
+
+    Parameters
+    ----------
+    trends : pandas.DataFrame
+        One row per corpus and family (at least those of ``units``): ``corpus``, ``family``,
+        ``R^2 of mu/sigma``, ``d mu/sigma / d ln S``, ``mu/sigma: low``, ``mu/sigma: high``.
+    units : sequence of (str, str)
+        The (corpus, family) pairs with enough sizes.
+    unusable : sequence of str
+        One reason per family left out ("NeoX: 2 sizes, fewer than 3").
+    paper : str, optional
+        The paper's number.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    rows = {unit: _unit_row(trends, *unit) for unit in units}
+    ours = "authors' fits, mu/sigma against ln S: " + "; ".join(
+        f"{c}/{fam}: R^2 {r['R^2 of mu/sigma']:.3f}, slope {r['d mu/sigma / d ln S']:.3f} [{r['mu/sigma: low']:.3f}, "
+        f"{r['mu/sigma: high']:.3f}]" for (c, fam), r in rows.items())
+    return _a5_size_verdict("A5.5", {unit: mu_sigma_steady(r) for unit, r in rows.items()}, ours, unusable, paper)
+
+
+def mu_falls_sigma_mildly(trend: Mapping) -> bool | None:
+    """Whether mu falls while sigma rises by less (A5.6): the slope intervals on ln S of mu, sigma and
+    mu + sigma lie below, above and below 0.
+
+    Parameters
+    ----------
+    trend : mapping
+        One row of the chapter's trends table: ``"<name>: low"`` and ``"<name>: high"`` for ``name`` in
+        mu, sigma, mu + sigma (NaN where not computed).
+
+    Returns
+    -------
+    bool or None
+        None where an interval is missing.
+
+    Examples
+    --------
+    >>> trend = {"mu: low": -2.0, "mu: high": -1.0, "sigma: low": 0.1, "sigma: high": 0.3,
+    ...          "mu + sigma: low": -1.9, "mu + sigma: high": -0.7}
+    >>> mu_falls_sigma_mildly(trend), mu_falls_sigma_mildly({**trend, "sigma: low": -0.1})
+    (True, False)
+    """
+    bounds = [_interval(trend, name) for name in ("mu", "sigma", "mu + sigma")]
+    if None in bounds:
+        return None
+    return [bootstrap.side(b) for b in bounds] == [-1, 1, -1]
+
+
+def a5_drift(trends: pd.DataFrame, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+             paper: str | None = None) -> Verdict:
+    """A5.6: mu falls and sigma grows only mildly with size, in every (corpus, family) of ``units``
+    (``mu_falls_sigma_mildly``).
+
+    Parameters
+    ----------
+    trends : pandas.DataFrame
+        One row per corpus and family: ``corpus``, ``family``, ``d mu / d ln S``, ``d sigma / d ln S``, and
+        ``<name>: low``, ``<name>: high`` for ``name`` in mu, sigma, mu + sigma.
+    units, unusable, paper
+        As in ``a5_steady``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    rows = {unit: _unit_row(trends, *unit) for unit in units}
+    ours = "authors' fits, per ln S: " + "; ".join(
+        f"{c}/{fam}: d mu {r['d mu / d ln S']:.3f} [{r['mu: low']:.3f}, {r['mu: high']:.3f}], d sigma "
+        f"{r['d sigma / d ln S']:.3f} [{r['sigma: low']:.3f}, {r['sigma: high']:.3f}]" for (c, fam), r in rows.items())
+    return _a5_size_verdict("A5.6", {unit: mu_falls_sigma_mildly(r) for unit, r in rows.items()}, ours, unusable,
+                            paper)
+
+
+def _reaches_nearly_identical(bounds: tuple[float, float]) -> bool:
+    """Whether a ratio's interval reaches into ``A5_NEARLY_IDENTICAL``: only an interval wholly outside the
+    paper's own range for "nearly identical" counts against a claim."""
+    return bootstrap.within(bounds, A5_NEARLY_IDENTICAL) is not False
+
+
+def shared_exponent(slopes: Mapping) -> bool | None:
+    """Whether CE and -log p_1 share their exponent in one family (A5.7-A5.10): both fit power laws with
+    R^2 >= ``A5_MIN_R2`` and negative slopes, and the interval of slope(-log p_1) / slope(CE) reaches into
+    ``A5_NEARLY_IDENTICAL``.
+
+    Parameters
+    ----------
+    slopes : mapping
+        One row of the chapter's slopes table: ``"slope CE"``, ``"R^2 CE"``, ``"slope -log p_1"``,
+        ``"R^2 -log p_1"`` (NaN where not fitted), ``"ratio: low"`` and ``"ratio: high"``.
+
+    Returns
+    -------
+    bool or None
+        None where a fit or the interval is missing.
+
+    Examples
+    --------
+    >>> row = {"slope CE": -0.1, "R^2 CE": 0.99, "slope -log p_1": -0.12, "R^2 -log p_1": 0.95,
+    ...        "ratio: low": 1.1, "ratio: high": 1.3}
+    >>> shared_exponent(row), shared_exponent({**row, "ratio: low": 1.4, "ratio: high": 1.6})
+    (True, False)
+    """
+    bounds = _interval(slopes, "ratio")
+    if np.isnan(slopes["R^2 CE"]) or np.isnan(slopes["R^2 -log p_1"]) or bounds is None:
+        return None
+    laws = (min(slopes["R^2 CE"], slopes["R^2 -log p_1"]) >= A5_MIN_R2 and slopes["slope CE"] < 0
+            and slopes["slope -log p_1"] < 0)
+    return bool(laws and _reaches_nearly_identical(bounds))
+
+
+def a5_shared(slopes: pd.DataFrame, version: str, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+              paper: str | None = None) -> Verdict:
+    """A5.7-A5.10: CE and -log p_1 (measured, or predicted by one fit) share their exponent in every
+    (corpus, family) of ``units`` (``shared_exponent``).
+
+    Parameters
+    ----------
+    slopes : pandas.DataFrame
+        One row per corpus, family and version: ``corpus``, ``family``, ``version``, ``slope CE``,
+        ``R^2 CE``, ``slope -log p_1``, ``R^2 -log p_1``, ``ratio p_1/CE``, ``ratio: low``, ``ratio: high``.
+    version : str
+        ``"measured"`` (A5.7) or a fit: ``"powerlaw"`` (A5.8), ``"1..inf"`` (A5.9), ``"1..V"`` (A5.10).
+    units, unusable, paper
+        As in ``a5_steady``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> slopes = pd.DataFrame([{"corpus": "c", "family": "F", "version": "measured", "slope CE": -0.1,
+    ...                         "R^2 CE": 0.99, "slope -log p_1": -0.1, "R^2 -log p_1": 0.99, "ratio p_1/CE": 1.0,
+    ...                         "ratio: low": 0.9, "ratio: high": 1.1}])
+    >>> a5_shared(slopes, "measured", [("c", "F")], []).ours
+    'measured: c/F: slopes CE -0.100, p_1 -0.100 (R^2 0.99, 0.99), ratio 1.00 [0.90, 1.10]'
+    """
+    rows = {unit: _unit_row(slopes, *unit, version=version) for unit in units}
+    parts = []
+    for (c, fam), r in rows.items():
+        bounds = _interval(r, "ratio")
+        parts.append(f"{c}/{fam}: slopes CE {r['slope CE']:.3f}, p_1 {r['slope -log p_1']:.3f} (R^2 "
+                     f"{r['R^2 CE']:.2f}, {r['R^2 -log p_1']:.2f}), ratio {r['ratio p_1/CE']:.2f}"
+                     + (f" [{bounds[0]:.2f}, {bounds[1]:.2f}]" if bounds else " (no interval)"))
+    ours = ("measured" if version == "measured" else A5_FORM_LABELS[version]) + ": " + "; ".join(parts)
+    return _a5_size_verdict(_A5_SHARED_KEYS[version], {unit: shared_exponent(r) for unit, r in rows.items()}, ours,
+                            unusable, paper)
+
+
+def exponents_match(slopes: Mapping) -> bool | None:
+    """Whether one fit's predicted exponents match the measured ones in one family (A5.11-A5.13): the
+    intervals of slope(predicted) / slope(measured), of CE and of -log p_1, both reach into
+    ``A5_NEARLY_IDENTICAL``.
+
+    Parameters
+    ----------
+    slopes : mapping
+        One row of the chapter's slopes table: ``"CE pred/meas: low"``, ``"CE pred/meas: high"``,
+        ``"p_1 pred/meas: low"``, ``"p_1 pred/meas: high"`` (NaN where not computed).
+
+    Returns
+    -------
+    bool or None
+        None where an interval is missing.
+
+    Examples
+    --------
+    >>> row = {"CE pred/meas: low": 0.6, "CE pred/meas: high": 0.8, "p_1 pred/meas: low": 1.2,
+    ...        "p_1 pred/meas: high": 1.4}
+    >>> exponents_match(row), exponents_match({**row, "CE pred/meas: high": 0.7})
+    (True, False)
+    """
+    bounds = [_interval(slopes, "CE pred/meas"), _interval(slopes, "p_1 pred/meas")]
+    if None in bounds:
+        return None
+    return bool(_reaches_nearly_identical(bounds[0]) and _reaches_nearly_identical(bounds[1]))
+
+
+def a5_match(slopes: pd.DataFrame, form: str, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+             paper: str | None = None) -> Verdict:
+    """A5.11-A5.13: the exponents one fit predicts match the measured ones in every (corpus, family) of
+    ``units`` (``exponents_match``).
+
+    Parameters
+    ----------
+    slopes : pandas.DataFrame
+        As in ``a5_shared``, with ``CE pred/meas: low/high`` and ``p_1 pred/meas: low/high`` on the rows of
+        the fits.
+    form : str
+        ``"powerlaw"`` (A5.11), ``"1..inf"`` (A5.12) or ``"1..V"`` (A5.13).
+    units, unusable, paper
+        As in ``a5_steady``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    rows = {unit: _unit_row(slopes, *unit, version=form) for unit in units}
+    parts = []
+    for (c, fam), r in rows.items():
+        ce, p1 = _interval(r, "CE pred/meas"), _interval(r, "p_1 pred/meas")
+        parts.append(f"{c}/{fam}: CE " + (f"[{ce[0]:.2f}, {ce[1]:.2f}]" if ce else "(no interval)")
+                     + ", p_1 " + (f"[{p1[0]:.2f}, {p1[1]:.2f}]" if p1 else "(no interval)"))
+    return _a5_size_verdict(_A5_MATCH_KEYS[form], {unit: exponents_match(r) for unit, r in rows.items()},
+                            "predicted/measured slope " + "; ".join(parts), unusable, paper)
+
+
+def a5_approximations(errors: Mapping[str, float]) -> Verdict:
+    """A5.14: appendix C's approximations are within ``A5_APPROX_TOLERANCE`` at every fitted (mu, sigma).
+
+    Parameters
+    ----------
+    errors : mapping of str to float
+        Per fit (its name): the larger relative error of eq. 21's CE and eq. 16's -log p_1 against the exact
+        sums; NaN where a relative error is undefined (that fit cannot test it).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> v = a5_approximations({"m1": 0.01, "m2": 0.08})
+    >>> v.verdict, v.ours
+    ('partly', 'worst relative error of CE or -log p_1 8.0%; 1 of 2 fits within 5%')
+    """
+    outcomes = {name: None if np.isnan(err) else bool(err <= A5_APPROX_TOLERANCE) for name, err in errors.items()}
+    ours = (f"worst relative error of CE or -log p_1 {np.nanmax(list(errors.values())):.1%}; "
+            f"{sum(ok is True for ok in outcomes.values())} of {len(outcomes)} fits within "
+            f"{A5_APPROX_TOLERANCE:.0%}" if errors else "")
+    return _judge("A5.14", outcomes, ours, why_not="every fit is degenerate")
+
+
+def a5_vocabulary_bound(fits: pd.DataFrame) -> Verdict:
+    """A5.15: CE predicted by eq. 21 from the eq. 10 fit is within ``A5_APPROX_TOLERANCE`` of the 1..V
+    fit's exact entropy, model by model.
+
+    Parameters
+    ----------
+    fits : pandas.DataFrame
+        One row per corpus, model and fit: ``corpus``, ``family``, ``model``, ``fit`` (with rows of
+        ``"1..inf"`` and ``"1..V"``) and ``CE predicted`` (NaN for a degenerate fit).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+        One unit per corpus and model; a model with a degenerate fit cannot test it.
+
+    Examples
+    --------
+    >>> fits = pd.DataFrame({"corpus": "c", "family": "F", "model": ["m", "m"], "fit": ["1..inf", "1..V"],
+    ...                      "CE predicted": [3.3, 3.0]})
+    >>> v = a5_vocabulary_bound(fits)
+    >>> v.verdict, v.ours
+    ('not reproduced', '|CE(eq. 21, eq. 10 fit) / CE(1..V fit, exact) - 1| from 10.0% to 10.0%')
+    """
+    predicted = fits.pivot(index=["corpus", "family", "model"], columns="fit", values="CE predicted")
+    gap = (predicted["1..inf"] / predicted["1..V"] - 1).abs()
+    outcomes = {"/".join(key): None if np.isnan(g) else bool(g <= A5_APPROX_TOLERANCE) for key, g in gap.items()}
+    ours = (f"|CE(eq. 21, eq. 10 fit) / CE(1..V fit, exact) - 1| from {gap.min():.1%} to {gap.max():.1%}"
+            if gap.notna().any() else "")
+    return _judge("A5.15", outcomes, ours, why_not="every fit is degenerate")
+
+
+def log_c_dominates(ce: float, log_c: float) -> bool:
+    """Whether log c is most of CE (A5.16): |CE - log c| <= |CE| / 2.
+
+    >>> log_c_dominates(2.0, 1.5), log_c_dominates(2.0, 0.5)
+    (True, False)
+    """
+    return bool(abs(ce - log_c) <= abs(ce) / 2)
+
+
+def a5_dominance(end) -> Verdict:
+    """A5.16: at the last mu of ``A5_DOMINANCE_MUS`` log c is the dominant part of CE (``log_c_dominates``).
+
+    Parameters
+    ----------
+    end : rankscale.analysis.appendix_c.AppendixC or None
+        The exact sums at the path's last (mu, sigma) (``mu``, ``sigma``, ``log_c``, ``ce``); None where no
+        family fit gives sigma.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> from rankscale.analysis import appendix_c
+    >>> a5_dominance(None).verdict
+    'not testable on this set'
+    >>> a5_dominance(appendix_c.exact(-40.0, 2.0)).verdict  # log c about -202, CE about 0.004
+    'not reproduced'
+    """
+    ours = (f"at mu = {end.mu:g}, sigma = {end.sigma:.2f}: log c = {end.log_c:.1f}, mu^2/(2 sigma^2) = "
+            f"{end.mu**2 / (2 * end.sigma**2):.1f}, CE = {end.ce:.2f}" if end else "")
+    return _judge("A5.16", {"mu path": None if end is None else log_c_dominates(end.ce, end.log_c)}, ours,
+                  why_not="no family fit to take sigma from")
+
+
+def a5_table1_ratios(table: pd.DataFrame) -> pd.Series:
+    """slope(-log RBP_1) / slope(CE) over paper A's Table 1, on the (data set, family) pairs whose two fits both
+    have R^2 >= ``A5_MIN_R2``: the pairs the paper calls very close, whose range is ``A5_NEARLY_IDENTICAL``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Paper A's Table 1 (``pages.reference_table("rbp_paper_table1")``): ``dataset``, ``family``, ``metric``
+        (``"CE"``, ``"-log RBP_1"``, ...), ``slope``, ``r2``.
+
+    Returns
+    -------
+    pandas.Series
+        One ratio per kept pair.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"dataset": "D", "family": ["P", "P", "G", "G"],
+    ...                       "metric": ["CE", "-log RBP_1"] * 2, "slope": [-0.1, -0.09, -0.1, -0.2],
+    ...                       "r2": [0.99, 0.98, 0.99, 0.5]})
+    >>> a5_table1_ratios(table).round(2).tolist()
+    [0.9]
+    """
+    pairs = table[table["metric"] == "CE"].merge(table[table["metric"] == "-log RBP_1"], on=["dataset", "family"],
+                                                 suffixes=(" CE", " RBP_1"))
+    pairs = pairs[(pairs["r2 CE"] >= A5_MIN_R2) & (pairs["r2 RBP_1"] >= A5_MIN_R2)]
+    return pairs["slope RBP_1"] / pairs["slope CE"]
+
+
+_CLAIMS_A = {**CLAIMS_A1, **CLAIMS_A2, **CLAIMS_A3, **CLAIMS_A4, **CLAIMS_A5}
