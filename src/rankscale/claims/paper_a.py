@@ -9,12 +9,13 @@ own, tested apart (``lognormal_preferred``, ``shared_exponent``, ...).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
-from rankscale.analysis import bootstrap
+from rankscale.analysis import bootstrap, fit
 from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import MIN_SIZES, Claim, Verdict, index_claims, verdict_of
 
@@ -229,6 +230,432 @@ CLAIMS_A3 = index_claims(
           f"deciding.",
           "not in the paper"),
 )
+
+
+def _left_out(unusable: Sequence[str]) -> str:
+    """The families a size claim leaves out, appended to its "ours" text."""
+    return f"; left out: {'; '.join(unusable)}" if unusable else ""
+
+
+def _ci_text(ci: tuple[float, float] | None) -> str:
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
+
+
+@dataclass(frozen=True)
+class KSweep:
+    """One corpus and family's power-law fits of CE and of -log RBP_k against size (chapter A3), and the
+    bootstrap that refits them all on the same resamples, so that differences and ratios are paired.
+
+    Attributes
+    ----------
+    ce : rankscale.analysis.fit.PowerLawFit
+        CE's full-sample fit.
+    rbp : mapping of int to PowerLawFit or None
+        -log RBP_k's full-sample fit per k of ``ks``; None where some model has every target in its top k.
+    boot : rankscale.analysis.fit.Bootstrap
+        Its ``slopes`` and ``r2`` have shape (1 + len(ks), n_boot): row 0 CE, row 1 + i the i-th k of ``ks``;
+        NaN where a replicate cannot be fitted.
+    ks : tuple of int
+        The k of the bootstrap's rows, in order (the grid and every other k the chapter reads).
+    grid : tuple of int
+        The family's log-spaced k grid (``A3_N_K`` values from 1 to ``vocab``), a subset of ``ks``.
+    vocab : int
+        The family's vocabulary size.
+    level : float
+        Of every interval.
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
+    >>> boot = Bootstrap([None] * 2, np.array([[-0.1, -0.12], [-0.2, -0.2]]), np.ones((2, 2)))
+    >>> sweep = KSweep(PowerLawFit(-0.11, 0.0, 1.0, 3), {1: PowerLawFit(-0.2, 0.0, 1.0, 3)}, boot, (1,), (1,), 8)
+    >>> [round(x, 3) for x in sweep.slope_ratio()], sweep.alpha_interval(1)  # the fit at k = 1 has no interval
+    ([1.492, 2.145], None)
+    """
+
+    ce: object
+    rbp: Mapping[int, object]
+    boot: object
+    ks: tuple[int, ...]
+    grid: tuple[int, ...]
+    vocab: int
+    level: float = A_LEVEL
+
+    def _row(self, k: int) -> int:
+        return 1 + list(self.ks).index(k)
+
+    def r2(self, k: int) -> float:
+        """R^2 of -log RBP_k's fit, NaN where there is none."""
+        f = self.rbp[k]
+        return f.r2 if f is not None else np.nan
+
+    def alpha_interval(self, k: int) -> tuple[float, float] | None:
+        """The interval of alpha = -slope at ``k`` (None where there is no fit or no interval)."""
+        f = self.rbp.get(k)
+        return (-f.ci[1], -f.ci[0]) if f is not None and f.ci else None
+
+    def alpha_difference(self, k_a: int, k_b: int) -> tuple[float, float] | None:
+        """Paired interval of alpha(k_a) - alpha(k_b), None where a fit or a replicate is missing."""
+        if self.rbp.get(k_a) is None or self.rbp.get(k_b) is None:
+            return None
+        return bootstrap.interval(-(self.rbp[k_a].slope - self.rbp[k_b].slope),
+                                  -(self.boot.slopes[self._row(k_a)] - self.boot.slopes[self._row(k_b)]), self.level)
+
+    def slope_ratio(self) -> tuple[float, float] | None:
+        """Paired interval of slope(-log RBP_1) / slope(CE) (needs the fit at k = 1)."""
+        return bootstrap.interval(self.rbp[1].slope / self.ce.slope,
+                                  self.boot.slopes[self._row(1)] / self.boot.slopes[0], self.level)
+
+    def r2_gap(self, k: int) -> tuple[float, float] | None:
+        """Paired interval of R^2(-log RBP_k) - R^2(CE) (needs the fit at ``k``)."""
+        return bootstrap.interval(self.rbp[k].r2 - self.ce.r2, self.boot.r2[self._row(k)] - self.boot.r2[0],
+                                  self.level)
+
+    def below_bound(self) -> list[int]:
+        """The grid's k below paper A's k = 1000 as the same fraction of this vocabulary (A3.1's k)."""
+        return [k for k in self.grid if k < self.scaled_bound()]
+
+    def scaled_bound(self) -> float:
+        """``A3_R2_BOUND_K`` as the same fraction of this vocabulary as of ``PAPER_A_VOCAB``."""
+        return A3_R2_BOUND_K * self.vocab / PAPER_A_VOCAB
+
+    def near_vocabulary(self) -> list[int]:
+        """The grid's k from ``A3_LARGE_FRACTION`` of the vocabulary up to, not including, all of it (A3.2's k)."""
+        return [k for k in self.grid if A3_LARGE_FRACTION * self.vocab <= k < self.vocab]
+
+
+def table1_by_k(table: pd.DataFrame) -> dict:
+    """Paper A's Table 1 per metric: ``"CE"`` and each k of 1, 10, 100, 500, each a table indexed by
+    (dataset, family) with columns ``slope`` and ``r2``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``pages.reference_table("rbp_paper_table1")``: ``dataset``, ``family``, ``k`` (NaN for CE), ``slope``,
+        ``r2``.
+
+    Returns
+    -------
+    dict
+        ``{"CE" or k: DataFrame}``.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"dataset": "D", "family": "P", "k": [np.nan, 1.0], "slope": [-0.1, -0.05],
+    ...                       "r2": [0.99, 0.98]})
+    >>> float(table1_by_k(table)[1].loc[("D", "P"), "slope"])
+    -0.05
+    """
+    kinds = table.assign(kind=table["k"].map(lambda k: "CE" if pd.isna(k) else int(k)))
+    return {kind: kinds[kinds["kind"] == kind].set_index(["dataset", "family"]) for kind in ["CE", 1, 10, 100, 500]}
+
+
+def _unit_names(sweeps: Mapping[tuple[str, str], object]) -> dict:
+    return {unit: f"{unit[0]}/{unit[1]}" for unit in sweeps}
+
+
+def a3_r2_bound(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A3.1: every fit below k = 1000 (as a fraction of the vocabulary) is a falling power law with
+    R^2 >= ``A3_MIN_R2``, in every (corpus, family).
+
+    Parameters
+    ----------
+    sweeps : mapping of (str, str) to KSweep
+        The (corpus, family) units with enough sizes, in order.
+    unusable : sequence of str
+        One reason per family left out.
+    table1 : pandas.DataFrame
+        Paper A's Table 1 (``dataset``, ``family``, ``k``, ``slope``, ``r2``), graded under the same rule
+        for the paper column.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names = _unit_names(sweeps)
+    outcomes = {names[u]: all(fit.falling_law(s.rbp[k], A3_MIN_R2) for k in s.below_bound())
+                for u, s in sweeps.items()}
+    texts = []
+    for u, s in sweeps.items():
+        worst = min(s.below_bound(), key=lambda k, s=s: s.r2(k) if s.rbp[k] else -np.inf)
+        f = s.rbp[worst]
+        absolute = np.nanmin([s.r2(k) for k in s.grid if k < A3_R2_BOUND_K])
+        texts.append((f"{names[u]}: lowest R^2 {f.r2:.3f} (k={worst}) for k < {s.scaled_bound():.0f}" if f else
+                      f"{names[u]}: k={worst} not fittable")
+                     + f" (for k < {A3_R2_BOUND_K} absolute, not graded: {absolute:.3f})")
+    paper_small = table1[table1["k"] < A3_R2_BOUND_K].groupby(["dataset", "family"]).apply(
+        lambda g: bool(((g["r2"] >= A3_MIN_R2) & (g["slope"] < 0)).all()), include_groups=False)
+    return _judge("A3.1", outcomes, "; ".join(texts) + _left_out(unusable),
+                  paper=f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k); Table 1 (k = 1-500): "
+                        f"{int(paper_small.sum())} of {len(paper_small)} (dataset, family) pass this rule",
+                  why_not=_no_family(unusable))
+
+
+def r2_drop(sweep: KSweep) -> tuple[tuple[float, float] | None, list[int]]:
+    """Paired interval of mean R^2 near the vocabulary minus mean R^2 below the bound (A3.2), over the k
+    fitted on every resample.
+
+    Parameters
+    ----------
+    sweep : KSweep
+
+    Returns
+    -------
+    interval : tuple of (float, float) or None
+        None where no k near the vocabulary (or none below the bound) is fitted on every resample.
+    near : list of int
+        The k near the vocabulary used.
+    """
+    fitted = [k for k in sweep.ks if np.isfinite(sweep.boot.r2[sweep._row(k)]).all()]
+    near = [k for k in sweep.near_vocabulary() if k in fitted]
+    below = [k for k in sweep.below_bound() if k in fitted]
+    if not near or not below:
+        return None, near
+    value = np.mean([sweep.r2(k) for k in near]) - np.mean([sweep.r2(k) for k in below])
+    diff = (sweep.boot.r2[[sweep._row(k) for k in near]].mean(axis=0)
+            - sweep.boot.r2[[sweep._row(k) for k in below]].mean(axis=0))
+    return bootstrap.interval(value, diff, sweep.level), near
+
+
+def a3_r2_drop(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A3.2: R^2 drops near the vocabulary: the interval of ``r2_drop`` lies below 0, in every unit.
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names, outcomes, texts = _unit_names(sweeps), {}, []
+    for u, s in sweeps.items():
+        ci, near = r2_drop(s)
+        outcomes[names[u]] = None if ci is None else bootstrap.side(ci) < 0
+        texts.append(f"{names[u]}: no k from {A3_LARGE_FRACTION:.0%} of |V| fittable on every resample" if ci is None
+                     else f"{names[u]}: mean R^2 {np.mean([s.r2(k) for k in near]):.3f} (k = {near[0]}-{near[-1]}) "
+                          f"vs {np.mean([s.r2(k) for k in s.below_bound()]):.3f}, difference "
+                          f"[{ci[0]:.3f}, {ci[1]:.3f}]")
+    paper_drop = table1[table1["k"].notna()].groupby(["dataset", "family"]).apply(
+        lambda g: bool(g.loc[g["k"] == 10000, "r2"].mean() < g.loc[g["k"] < A3_R2_BOUND_K, "r2"].mean()),
+        include_groups=False)
+    return _judge("A3.2", outcomes, "; ".join(texts) + _left_out(unusable),
+                  paper=f"drops after k ~ 1000; Table 1: R^2 at k = 10,000 below the mean for k < 1000 in "
+                        f"{int(paper_drop.sum())} of {len(paper_drop)} (dataset, family)", why_not=_no_family(unusable))
+
+
+def exponent_grows(sweep: KSweep) -> bool | None:
+    """Whether alpha(100) > alpha(1) beyond noise (A3.3): the paired interval of the difference lies above 0.
+
+    Returns None where either fit or the interval is missing.
+    """
+    k_lo, k_hi = A3_EXPONENT_KS
+    if sweep.rbp.get(k_lo) is None or sweep.rbp.get(k_hi) is None:
+        return None
+    ci = sweep.alpha_difference(k_hi, k_lo)
+    return None if ci is None else bootstrap.side(ci) > 0
+
+
+def _alpha_text(sweep: KSweep, k: int) -> str:
+    f = sweep.rbp.get(k)
+    if f is None:
+        return f"k={k} " + ("not fittable" if k <= sweep.vocab else "above the vocabulary")
+    return f"alpha {-f.slope:.3f} {_ci_text(sweep.alpha_interval(k))} at k={k}"
+
+
+def a3_exponent_grows(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                      table1: pd.DataFrame) -> Verdict:
+    """A3.3: the exponent is larger at k = 100 than at k = 1 in every unit (``exponent_grows``); the paper's
+    k = 100 as a fraction of the vocabulary is shown, not graded.
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    k_lo, k_hi = A3_EXPONENT_KS
+    names, outcomes, texts = _unit_names(sweeps), {}, []
+    for u, s in sweeps.items():
+        outcomes[names[u]] = grows = exponent_grows(s)
+        k_scaled = scaled_k(k_hi, s.vocab)
+        diff = s.alpha_difference(k_hi, k_lo) if grows is not None else None
+        scaled = s.alpha_difference(k_scaled, k_lo) if k_scaled != k_lo and s.rbp.get(k_scaled) else None
+        texts.append(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}; difference {_ci_text(diff)}"
+                     + (f" (at k={k_scaled}, the paper's fraction, not graded: difference {_ci_text(scaled)})"
+                        if k_scaled != k_hi else ""))
+    by_k = table1_by_k(table1)
+    paper_grows = by_k[100]["slope"] < by_k[1]["slope"]
+    return _judge("A3.3", outcomes, "; ".join(texts) + _left_out(unusable),
+                  paper=f"alpha grows with k; Table 1: alpha(100) > alpha(1) in {int(paper_grows.sum())} of "
+                        f"{len(paper_grows)} (dataset, family)", why_not=_no_family(unusable))
+
+
+def exponents_sized(alpha_1: float, alpha_100: float) -> bool:
+    """Whether the exponents have the paper's sizes (A3.4): alpha(1) < ``A3_ALPHA_K1_BELOW`` and alpha(100) in
+    [``A3_ALPHA_K100_BAND``) (the values that round to 0.2; the upper edge excluded).
+
+    >>> exponents_sized(0.05, 0.15), exponents_sized(0.05, 0.25), exponents_sized(0.1, 0.2)
+    (True, False, False)
+    """
+    return bool(alpha_1 < A3_ALPHA_K1_BELOW and A3_ALPHA_K100_BAND[0] <= alpha_100 < A3_ALPHA_K100_BAND[1])
+
+
+def a3_exponent_sizes(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                      table1: pd.DataFrame) -> Verdict:
+    """A3.4: ``exponents_sized`` at k = 1 and k = 100 in every unit (None where either is not fitted).
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    k_lo, k_hi = A3_EXPONENT_KS
+    names = _unit_names(sweeps)
+    outcomes = {names[u]: None if s.rbp.get(k_lo) is None or s.rbp.get(k_hi) is None
+                else exponents_sized(-s.rbp[k_lo].slope, -s.rbp[k_hi].slope) for u, s in sweeps.items()}
+    by_k = table1_by_k(table1)
+    a1, a100 = -by_k[1]["slope"], -by_k[100]["slope"]
+    below = a1 < A3_ALPHA_K1_BELOW
+    in_band = (a100 >= A3_ALPHA_K100_BAND[0]) & (a100 < A3_ALPHA_K100_BAND[1])
+    return _judge("A3.4", outcomes, "; ".join(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}"
+                                              for u, s in sweeps.items()) + _left_out(unusable),
+                  paper=f"alpha below {A3_ALPHA_K1_BELOW} at k = 1, close to 0.2 at k = 100; Table 1: alpha(1) "
+                        f"{a1.min():.3f}-{a1.max():.3f} ({int(below.sum())} of {len(a1)} below "
+                        f"{A3_ALPHA_K1_BELOW}), alpha(100) {a100.min():.3f}-{a100.max():.3f} ({int(in_band.sum())} of "
+                        f"{len(a100)} in [{A3_ALPHA_K100_BAND[0]}, {A3_ALPHA_K100_BAND[1]})); both: "
+                        f"{int((below & in_band).sum())}", why_not=_no_family(unusable))
+
+
+def _undecided(ci: tuple[float, float] | None) -> str:
+    """" (undecided)" where an interval crosses an edge of ``A3_RATIO_BAND``."""
+    return "" if ci is None or bootstrap.within(ci, A3_RATIO_BAND) is not None else " (undecided)"
+
+
+def a3_slope_ratio(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A3.5: the slopes of CE and -log RBP_1 are very close: the paired interval of their ratio lies inside
+    ``A3_RATIO_BAND`` (holds), wholly outside it (fails) or across an edge (undecided, not counted).
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names, outcomes, texts = _unit_names(sweeps), {}, []
+    for u, s in sweeps.items():
+        if s.rbp[1] is None:
+            outcomes[names[u]] = None
+            texts.append(f"{names[u]}: -log RBP_1 not fittable")
+            continue
+        ci = s.slope_ratio()
+        outcomes[names[u]] = None if ci is None else bootstrap.within(ci, A3_RATIO_BAND)
+        texts.append(f"{names[u]}: ratio {s.rbp[1].slope / s.ce.slope:.2f} {_ci_text(ci)}{_undecided(ci)}")
+    by_k = table1_by_k(table1)
+    ratio = by_k[1]["slope"] / by_k["CE"]["slope"]
+    return _judge("A3.5", outcomes, "slope ratio -log RBP_1 / CE with its paired interval: " + "; ".join(texts)
+                  + _left_out(unusable),
+                  paper=f"very close in most cases; Table 1: ratio {ratio.min():.2f}-{ratio.max():.2f} (median "
+                        f"{ratio.median():.2f}), {int(ratio.between(*A3_RATIO_BAND).sum())} of {len(ratio)} within "
+                        f"[{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}]", why_not=_no_family(unusable))
+
+
+def r2_comparable(sweep: KSweep) -> bool | None:
+    """Whether -log RBP_k fits about as well as CE at every k of ``A3_R2_KS`` (A3.6): no paired interval of
+    R^2(-log RBP_k) - R^2(CE) lies wholly below 0. None where a fit or an interval is missing."""
+    gaps = [sweep.r2_gap(k) if sweep.rbp.get(k) is not None else None for k in A3_R2_KS]
+    return None if None in gaps else all(bootstrap.side(ci) >= 0 for ci in gaps)
+
+
+def a3_r2_comparable(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                     table1: pd.DataFrame) -> Verdict:
+    """A3.6: ``r2_comparable`` in every unit.
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names = _unit_names(sweeps)
+    texts = [f"{names[u]}: R^2 CE {s.ce.r2:.3f}; " + ", ".join(
+        f"k={k} {s.r2(k):.3f} (difference {_ci_text(s.r2_gap(k))})" if s.rbp.get(k) else f"k={k} not fittable"
+        for k in A3_R2_KS) for u, s in sweeps.items()]
+    by_k = table1_by_k(table1)
+    gap = pd.concat([by_k[k]["r2"] - by_k["CE"]["r2"] for k in A3_R2_KS])
+    return _judge("A3.6", {names[u]: r2_comparable(s) for u, s in sweeps.items()}, "; ".join(texts)
+                  + _left_out(unusable),
+                  paper=f"R^2 about 0.99, comparable to CE's; Table 1, k = {', '.join(map(str, A3_R2_KS))}: "
+                        f"R^2(RBP_k) - R^2(CE) {gap.min():+.3f} to {gap.max():+.3f}", why_not=_no_family(unusable))
+
+
+def offset_ratio(ce, rbp1, level: float = A_LEVEL) -> tuple[float, float] | None:
+    """Interval of alpha(-log RBP_1) / alpha(CE) of the offset power laws (A3.7), paired over replicates.
+
+    Parameters
+    ----------
+    ce, rbp1 : rankscale.analysis.fit.OffsetBootstrap
+        The offset fits of CE and -log RBP_1 on the full sample (``point``) and their replicates' ``alpha``.
+    level : float
+
+    Returns
+    -------
+    tuple of (float, float) or None
+        None where a full-sample fit failed (or a replicate's, ``bootstrap.interval``).
+    """
+    if ce.point is None or rbp1.point is None:
+        return None
+    return bootstrap.interval(rbp1.point.alpha / ce.point.alpha, rbp1.alpha / ce.alpha, level)
+
+
+def a3_offset_exponents(offsets: Mapping[tuple[str, str], tuple], sweeps: Mapping[tuple[str, str], KSweep],
+                        too_few: Sequence[str]) -> Verdict:
+    """A3.7: with a floor fitted, the exponents of CE and -log RBP_1 agree: the interval of ``offset_ratio``
+    lies inside ``A3_RATIO_BAND`` (holds), wholly outside (fails) or across an edge (undecided).
+
+    Parameters
+    ----------
+    offsets : mapping of (str, str) to (OffsetBootstrap, OffsetBootstrap)
+        Per (corpus, family) with ``A3_OFFSET_MIN_SIZES`` or more sizes: the offset fits of CE and -log RBP_1.
+    sweeps : mapping of (str, str) to KSweep
+        The plain fits of the same units (their ratio is shown beside).
+    too_few : sequence of str
+        One reason per family with too few sizes for the offset fit.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    outcomes, texts = {}, []
+    for (c, fam), (ce, rbp1) in offsets.items():
+        ci = offset_ratio(ce, rbp1)
+        outcomes[f"{c}/{fam}"] = None if ci is None else bootstrap.within(ci, A3_RATIO_BAND)
+        if ce.point is None or rbp1.point is None:
+            texts.append(f"{c}/{fam}: no offset fit")
+            continue
+        plain = sweeps[c, fam]
+        failed = ce.failed + rbp1.failed
+        texts.append(f"{c}/{fam}: alpha CE {ce.point.alpha:.3f}, -log RBP_1 {rbp1.point.alpha:.3f}, ratio "
+                     f"{rbp1.point.alpha / ce.point.alpha:.2f} {_ci_text(ci)}"
+                     + (f" ({failed} replicates not fitted)" if failed else "") + _undecided(ci)
+                     + f"; without offsets {plain.rbp[1].slope / plain.ce.slope:.2f}")
+    return _judge("A3.7", outcomes, "; ".join(texts) + (f"; left out: {'; '.join(too_few)}" if too_few and offsets
+                                                        else ""),
+                  why_not=f"no family has {A3_OFFSET_MIN_SIZES} or more sizes ({'; '.join(too_few)})")
 
 
 # ---------------------------------------------------------------------------------------------
