@@ -226,3 +226,95 @@ def test_a3_offset_exponents_in_the_band():
     assert "stdlib/NeoX: no offset fit" in v.ours
     v = paper_a.a3_offset_exponents({}, {}, ["NeoX: 3 sizes, fewer than 4"])
     assert v.ours == "no family has 4 or more sizes (NeoX: 3 sizes, fewer than 4)"
+
+
+# ---------------------------------------------------------------------------------------------
+# A2's decisions (rankscale.claims.paper_a), on constructed fits
+
+LARGE = (1630, 2445)  # the paper's k = 20,000 and 30,000 in a 4,096-token vocabulary
+
+
+def regime(fits, spread=None):
+    """RegimeFits with two replicates per k, value -+ spread: fits {k: (slope, R^2) or None}, spread
+    {k: (slope spread, R^2 spread)}."""
+    spread = spread or {}
+    slopes, r2 = {}, {}
+    for k, v in fits.items():
+        d = spread.get(k, (0.0, 0.0))
+        slopes[k], r2[k] = (np.array([v[i] - d[i], v[i] + d[i]]) if v else np.full(2, np.nan) for i in (0, 1))
+    return paper_a.RegimeFits({k: v and PowerLawFit(v[0], 0.0, v[1], 3) for k, v in fits.items()}, slopes, r2,
+                              (1, 4, 8), LARGE)
+
+
+def k_fits(r2=0.99, slope=-0.1, **changes):
+    """Fits at every k of A2 (1, 10, 50, 100, the scaled 4 and 8, and LARGE); ``changes`` as k<k>=(slope, R^2)."""
+    fits = {k: (slope, r2) for k in (1, 4, 8, 10, 50, 100, *LARGE)}
+    return {**fits, **{int(name[1:]): v for name, v in changes.items()}}
+
+
+def table1_k(r2s=(0.99, 0.97, 0.97, 0.97)):
+    return pd.DataFrame([{"dataset": "Wikipedia", "family": "Pythia", "k": k, "slope": -0.1, "r2": r}
+                         for k, r in zip((1.0, 10.0, 50.0, 100.0), r2s)])
+
+
+def test_a2_k1_law_at_its_bar():
+    at_bar, below = regime(k_fits(k1=(-0.1, claims.A2_MIN_R2))), regime(k_fits(k1=(-0.1, claims.A2_MIN_R2 - 1e-9)))
+    v = paper_a.a2_k1_law({UNITS[0]: at_bar, UNITS[1]: below}, ["Llama: 2 sizes, fewer than 3"], table1_k())
+    assert (v.key, v.verdict) == ("A2.1", "partly")
+    assert v.ours.startswith("pydocs/NeoX: k=1 R^2 0.900 [0.900, 0.900] slope -0.100; stdlib/NeoX: k=1 R^2 0.900")
+    assert v.ours.endswith("; left out: Llama: 2 sizes, fewer than 3")
+    assert v.paper == "Table 1, k = 1: R^2 0.990-0.990; 1 of 1 (dataset, family) pass this rule"
+    assert paper_a.a2_k1_law({UNITS[0]: regime(k_fits(k1=(0.1, 0.99)))}, [], table1_k()).verdict == "not reproduced"
+    v = paper_a.a2_k1_law({UNITS[0]: regime(k_fits(k1=None))}, [], table1_k())
+    assert v.verdict == "not testable on this set" and "k=1 not fittable" in v.ours
+
+
+def test_moderate_law_needs_every_moderate_k():
+    bar = claims.A2_MODERATE_R2
+    assert paper_a.moderate_law(regime(k_fits(r2=bar)))
+    assert not paper_a.moderate_law(regime(k_fits(r2=bar, k50=(-0.1, bar - 1e-9))))
+    assert paper_a.moderate_law(regime(k_fits(k4=(-0.1, 0.5)))), "the scaled k are not graded"
+    assert paper_a.moderate_law(regime(k_fits(k100=None))) is None
+    v = paper_a.a2_moderate({UNITS[0]: regime(k_fits()), UNITS[1]: regime(k_fits(k10=(-0.1, 0.9)))}, [],
+                            table1_k(r2s=(0.99, 0.97, 0.96, 0.97)))
+    assert (v.key, v.verdict) == ("A2.2", "partly")
+    assert "(at the paper's fractions, not graded: k=1 R^2 0.990 slope -0.100, k=4" in v.ours
+    assert v.paper == "R^2 ≥ 0.97; Table 1, k = 10 and 50 and 100: R^2 0.960-0.970; 0 of 1 (dataset, family) pass this rule"
+
+
+def test_law_breaks_at_either_large_k():
+    bar = claims.A2_MIN_R2
+    assert not paper_a.law_breaks(regime(k_fits(r2=bar))), "a falling law at the bar holds"
+    assert paper_a.law_breaks(regime(k_fits(k2445=(-0.1, bar - 1e-9))))
+    assert paper_a.law_breaks(regime(k_fits(k1630=(0.05, 0.99)))), "a rising line is no falling law"
+    assert not paper_a.law_breaks(regime(k_fits(k2445=None))), "a k with nothing to fit is left out"
+    assert paper_a.law_breaks(regime(k_fits(k1630=None, k2445=None))) is None
+    v = paper_a.a2_breakdown({UNITS[0]: regime(k_fits()), UNITS[1]: regime(k_fits(k1630=(-0.1, 0.5)))}, [])
+    assert (v.key, v.verdict) == ("A2.3", "partly")
+    assert v.ours.startswith("pydocs/NeoX: k=1,630 R^2 0.990 slope -0.100, k=2,445 R^2 0.990 slope -0.100")
+    assert paper_a.a2_breakdown({}, ["NeoX: 2 sizes, fewer than 3"]).verdict == "not testable on this set"
+
+
+def test_slope_rises_and_a2_gpt2_grows():
+    assert paper_a.slope_rises(regime(k_fits(k2445=(1e-9, 0.5))))
+    assert not paper_a.slope_rises(regime(k_fits(k2445=(0.0, 0.5)))), "a flat line does not grow"
+    assert paper_a.slope_rises(regime(k_fits(k1630=None, k2445=None))) is None
+    rising = regime(k_fits(k1630=(0.02, 0.5)), spread={1630: (0.01, 0.0)})
+    v = paper_a.a2_gpt2_grows({UNITS[0]: rising, UNITS[1]: regime(k_fits())}, has_gpt2=True)
+    assert (v.key, v.verdict) == ("A2.4", "partly")
+    assert v.ours.startswith("pydocs/NeoX: k=1,630 slope 0.020 [0.000, 0.040], k=2,445 slope -0.100 [-0.100, -0.100]")
+    assert paper_a.a2_gpt2_grows({}, has_gpt2=False).ours == "the set has no family of the paper's GPT-2 models"
+    assert paper_a.a2_gpt2_grows({}, has_gpt2=True).ours == "the GPT-2 family has fewer than 3 sizes"
+
+
+def test_scatter_interval_below_zero():
+    worse = regime(k_fits(k2445=(-0.1, 0.5)))
+    assert paper_a.scatter_interval(worse) == pytest.approx((-0.49, -0.49))
+    noisy = regime(k_fits(k2445=(-0.1, 0.5)), spread={2445: (0.0, 0.3)})  # -0.49 -+ 0.59
+    v = paper_a.a2_scatter({UNITS[0]: worse, UNITS[1]: noisy}, [])
+    assert (v.key, v.verdict) == ("A2.5", "partly")
+    assert v.ours.startswith("pydocs/NeoX: R^2 0.990 at k=1,630, 0.500 at k=2,445; difference [-0.490, -0.490]")
+    assert paper_a.a2_scatter({UNITS[0]: regime(k_fits())}, []).verdict == "not reproduced", "equal fits"
+    untestable = regime(k_fits(), spread={2445: (0.0, np.nan)})
+    v = paper_a.a2_scatter({UNITS[0]: untestable}, [])
+    assert v.verdict == "not testable on this set" and "or a resample of it has every target" in v.ours

@@ -143,6 +143,219 @@ CLAIMS_A2 = index_claims(
 )
 
 
+@dataclass(frozen=True)
+class RegimeFits:
+    """One corpus and family's fits of -log RBP_k against size at chapter A2's k, with their bootstrap.
+
+    Attributes
+    ----------
+    fits : mapping of int to rankscale.analysis.fit.PowerLawFit or None
+        The full-sample fit per k (1, the paper's moderate k, their scaled values and ``large``); None where
+        some model has every target inside the top k.
+    slopes, r2 : mapping of int to (n_boot,) arrays
+        The same fits' slope and R^2 on every resample of the tokens (the same resamples for every k, so
+        differences between k are paired); NaN where a replicate cannot be fitted.
+    moderate_scaled : tuple of int
+        The paper's moderate k as the same fractions of this family's vocabulary (shown, not graded).
+    large : tuple of (int, int)
+        The paper's k = 20,000 and 30,000 as the same fractions of this family's vocabulary.
+    level : float
+        Of every interval.
+    """
+
+    fits: Mapping[int, object]
+    slopes: Mapping[int, np.ndarray]
+    r2: Mapping[int, np.ndarray]
+    moderate_scaled: tuple[int, ...]
+    large: tuple[int, int]
+    level: float = A_LEVEL
+
+    def fit_text(self, k: int, interval: bool = False) -> str:
+        """"k=10 R^2 0.990 slope -0.059", with R^2's interval if ``interval``."""
+        f = self.fits[k]
+        if f is None:
+            return f"k={k:,} not fittable"
+        ci = bootstrap.interval(f.r2, self.r2[k], self.level) if interval else None
+        return f"k={k:,} R^2 {f.r2:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "") + f" slope {f.slope:.3f}"
+
+
+def table1_pass_text(table1: pd.DataFrame, ks: Sequence[int], bar: float) -> str:
+    """Paper A's Table 1 at ``ks``: its R^2 range and how many (dataset, family) fits are falling power laws
+    with R^2 >= ``bar`` at every one of these k (A2's paper column).
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        ``dataset``, ``family``, ``k``, ``slope``, ``r2``.
+    ks : sequence of int
+    bar : float
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> table1 = pd.DataFrame({"dataset": "D", "family": ["P", "G"], "k": 1.0, "slope": -0.1, "r2": [0.95, 0.85]})
+    >>> table1_pass_text(table1, [1], 0.9)
+    'Table 1, k = 1: R^2 0.850-0.950; 1 of 2 (dataset, family) pass this rule'
+    """
+    rows = table1[table1["k"].isin(ks)]
+    passed = rows.groupby(["dataset", "family"]).apply(lambda g: bool(((g["r2"] >= bar) & (g["slope"] < 0)).all()),
+                                                       include_groups=False)
+    return (f"Table 1, k = {' and '.join(str(int(k)) for k in sorted(rows['k'].unique()))}: R^2 "
+            f"{rows['r2'].min():.3f}-{rows['r2'].max():.3f}; {int(passed.sum())} of {len(passed)} (dataset, family) "
+            f"pass this rule")
+
+
+def a2_k1_law(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A2.1: -log RBP_1 is a falling power law with R^2 >= ``A2_MIN_R2`` (``fit.falling_law``) in every
+    (corpus, family).
+
+    Parameters
+    ----------
+    units : mapping of (str, str) to RegimeFits
+        The (corpus, family) units with enough sizes, in order.
+    unusable : sequence of str
+        One reason per family left out.
+    table1 : pandas.DataFrame
+        Paper A's Table 1, graded under the same rule for the paper column (``table1_pass_text``).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    return _judge("A2.1", {f"{c}/{fam}": fit.falling_law(u.fits[1], A2_MIN_R2) for (c, fam), u in units.items()},
+                  "; ".join(f"{c}/{fam}: {u.fit_text(1, True)}" for (c, fam), u in units.items())
+                  + _left_out(unusable), paper=table1_pass_text(table1, [1], A2_MIN_R2), why_not=_no_family(unusable))
+
+
+def moderate_law(regime: RegimeFits) -> bool | None:
+    """Whether the fits at every moderate k of ``A2_MODERATE_KS`` are falling power laws with R^2 >=
+    ``A2_MODERATE_R2`` (A2.2); None where one of them is not fitted."""
+    found = [fit.falling_law(regime.fits[k], A2_MODERATE_R2) for k in A2_MODERATE_KS]
+    return None if None in found else all(found)
+
+
+def a2_moderate(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str],
+                table1: pd.DataFrame) -> Verdict:
+    """A2.2: ``moderate_law`` in every (corpus, family); the scaled k are shown, not graded.
+
+    Parameters
+    ----------
+    units, unusable, table1
+        As in ``a2_k1_law``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    return _judge("A2.2", {f"{c}/{fam}": moderate_law(u) for (c, fam), u in units.items()},
+                  "; ".join(f"{c}/{fam}: " + ", ".join(u.fit_text(k) for k in A2_MODERATE_KS)
+                            + " (at the paper's fractions, not graded: "
+                            + ", ".join(u.fit_text(k) for k in u.moderate_scaled) + ")"
+                            for (c, fam), u in units.items()) + _left_out(unusable),
+                  paper=f"R^2 ≥ {A2_MODERATE_R2}; " + table1_pass_text(table1, A2_MODERATE_KS, A2_MODERATE_R2),
+                  why_not=_no_family(unusable))
+
+
+def law_breaks(regime: RegimeFits) -> bool | None:
+    """Whether the power law breaks down near the vocabulary (A2.3): at either large k the fit is not a
+    falling power law with R^2 >= ``A2_MIN_R2``; a k with nothing to fit is left out, and None where
+    neither can be fitted."""
+    found = [fit.falling_law(regime.fits[k], A2_MIN_R2) for k in regime.large]
+    tested = [ok for ok in found if ok is not None]
+    return not all(tested) if tested else None
+
+
+def a2_breakdown(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str]) -> Verdict:
+    """A2.3: ``law_breaks`` in every (corpus, family).
+
+    Parameters
+    ----------
+    units, unusable
+        As in ``a2_k1_law``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    return _judge("A2.3", {f"{c}/{fam}": law_breaks(u) for (c, fam), u in units.items()},
+                  "; ".join(f"{c}/{fam}: " + ", ".join(u.fit_text(k) for k in u.large) for (c, fam), u in units.items())
+                  + _left_out(unusable), why_not=_no_family(unusable))
+
+
+def slope_rises(regime: RegimeFits) -> bool | None:
+    """Whether -log RBP_k grows with size at either large k (A2.4): a positive fitted slope (the point
+    estimate, as the paper reads its figure); None where neither k is fitted."""
+    found = [regime.fits[k].slope > 0 for k in regime.large if regime.fits[k] is not None]
+    return any(found) if found else None
+
+
+def a2_gpt2_grows(units: Mapping[tuple[str, str], RegimeFits], has_gpt2: bool) -> Verdict:
+    """A2.4: ``slope_rises`` on the paper's GPT-2 family, per corpus.
+
+    Parameters
+    ----------
+    units : mapping of (str, str) to RegimeFits
+        The (corpus, family) units of a family of the paper's GPT-2 models with enough sizes.
+    has_gpt2 : bool
+        Whether the set has a family of the paper's GPT-2 models at all (then an empty ``units`` means it has
+        too few sizes).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    texts = []
+    for (c, fam), u in units.items():
+        parts = []
+        for k in u.large:
+            f = u.fits[k]
+            ci = bootstrap.interval(f.slope, u.slopes[k], u.level) if f is not None else None
+            parts.append(f"k={k:,} not fittable" if f is None else
+                         f"k={k:,} slope {f.slope:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""))
+        texts.append(f"{c}/{fam}: " + ", ".join(parts))
+    return _judge("A2.4", {f"{c}/{fam}": slope_rises(u) for (c, fam), u in units.items()}, "; ".join(texts),
+                  why_not=("the set has no family of the paper's GPT-2 models" if not has_gpt2 else
+                           f"the GPT-2 family has fewer than {MIN_SIZES} sizes"))
+
+
+def scatter_interval(regime: RegimeFits) -> tuple[float, float] | None:
+    """Paired interval of R^2(larger large k) - R^2(smaller large k) (A2.5), None where either k (or a
+    replicate) cannot be fitted."""
+    small, large = regime.large
+    if regime.fits[small] is None or regime.fits[large] is None:
+        return None
+    return bootstrap.interval(regime.fits[large].r2 - regime.fits[small].r2, regime.r2[large] - regime.r2[small],
+                              regime.level)
+
+
+def a2_scatter(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str]) -> Verdict:
+    """A2.5: the fit is worse at the larger large k: the interval of ``scatter_interval`` lies below 0, in every
+    (corpus, family).
+
+    Parameters
+    ----------
+    units, unusable
+        As in ``a2_k1_law``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    outcomes, texts = {}, []
+    for (c, fam), u in units.items():
+        small, large = u.large
+        ci = scatter_interval(u)
+        outcomes[f"{c}/{fam}"] = None if ci is None else bootstrap.side(ci) < 0
+        texts.append(f"{c}/{fam}: not testable (k={large:,} or a resample of it has every target of a model inside "
+                     f"the top k)" if ci is None else
+                     f"{c}/{fam}: R^2 {u.fits[small].r2:.3f} at k={small:,}, {u.fits[large].r2:.3f} at k={large:,}; "
+                     f"difference [{ci[0]:.3f}, {ci[1]:.3f}]")
+    return _judge("A2.5", outcomes, "; ".join(texts) + _left_out(unusable), why_not=_no_family(unusable))
+
+
 # ---------------------------------------------------------------------------------------------
 # A3
 
