@@ -142,6 +142,24 @@ CLAIMS_A2 = index_claims(
           "k = 30,000 much more random than 20,000"),
 )
 
+# Shared by the decisions of every chapter
+
+def _judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
+           why_not: str = "") -> Verdict:
+    """``rankscale.claims.judge`` for a claim of paper A (``claims`` imports this module, so not it)."""
+    return verdict_of(_CLAIMS_A[key], outcomes, ours, paper, why_not)
+
+def _no_family(unusable: Sequence[str]) -> str:
+    """Why a size claim cannot be tested when no family has enough sizes."""
+    return f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
+
+def _left_out(unusable: Sequence[str]) -> str:
+    """The families a size claim leaves out, appended to its "ours" text."""
+    return f"; left out: {'; '.join(unusable)}" if unusable else ""
+
+def _ci_text(ci: tuple[float, float] | None) -> str:
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
+
 
 @dataclass(frozen=True)
 class RegimeFits:
@@ -445,13 +463,6 @@ CLAIMS_A3 = index_claims(
 )
 
 
-def _left_out(unusable: Sequence[str]) -> str:
-    """The families a size claim leaves out, appended to its "ours" text."""
-    return f"; left out: {'; '.join(unusable)}" if unusable else ""
-
-
-def _ci_text(ci: tuple[float, float] | None) -> str:
-    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
 
 
 @dataclass(frozen=True)
@@ -1052,15 +1063,6 @@ _A5_LOGNORMAL_KEYS = {("powerlaw", "family"): "A5.1", ("powerlaw", "reference"):
                       ("1..V", "all"): "A5.4"}
 
 
-def _judge(key: str, outcomes: Mapping[str, bool | None], ours: str, paper: str | None = None,
-           why_not: str = "") -> Verdict:
-    """``rankscale.claims.judge`` for a claim of paper A (``claims`` imports this module, so not it)."""
-    return verdict_of(_CLAIMS_A[key], outcomes, ours, paper, why_not)
-
-
-def _no_family(unusable: Sequence[str]) -> str:
-    """Why a size claim cannot be tested when no family has enough sizes."""
-    return f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
 
 
 def _interval(row: Mapping, name: str) -> tuple[float, float] | None:
@@ -1084,13 +1086,13 @@ def _a5_size_verdict(key: str, cases: Mapping[tuple[str, str], bool | None], our
     return _judge(key, outcomes, ours, paper=paper, why_not=_no_family(unusable))
 
 
-def lognormal_preferred(fit: Mapping) -> bool:
+def lognormal_preferred(row: Mapping) -> bool:
     """Whether one model's fitted lognormal describes its ranks (A5.1-A5.4): not degenerate, preferred to
     the power law by Vuong's test (z > 0, p < ``A5_VUONG_P``) and within ``A5_MAX_KS`` of the data's CDF.
 
     Parameters
     ----------
-    fit : mapping
+    row : mapping
         One row of the chapter's fits table: ``"degenerate"`` (str, "" for a usable fit), ``"Vuong z"``,
         ``"Vuong p"`` and ``"KS lognormal"`` (floats).
 
@@ -1100,12 +1102,12 @@ def lognormal_preferred(fit: Mapping) -> bool:
 
     Examples
     --------
-    >>> fit = {"degenerate": "", "Vuong z": 3.0, "Vuong p": 0.003, "KS lognormal": 0.02}
-    >>> lognormal_preferred(fit), lognormal_preferred({**fit, "KS lognormal": 0.08})
+    >>> row = {"degenerate": "", "Vuong z": 3.0, "Vuong p": 0.003, "KS lognormal": 0.02}
+    >>> lognormal_preferred(row), lognormal_preferred({**row, "KS lognormal": 0.08})
     (True, False)
     """
-    return bool(fit["degenerate"] == "" and fit["Vuong z"] > 0 and fit["Vuong p"] < A5_VUONG_P
-                and fit["KS lognormal"] <= A5_MAX_KS)
+    return bool(row["degenerate"] == "" and row["Vuong z"] > 0 and row["Vuong p"] < A5_VUONG_P
+                and row["KS lognormal"] <= A5_MAX_KS)
 
 
 def a5_lognormal(fits: pd.DataFrame, form: str, models: str = "family", why_not: str = "") -> Verdict:
