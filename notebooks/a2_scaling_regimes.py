@@ -49,13 +49,11 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from rankscale import claims
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
-from rankscale.claims import (A2_LARGE_KS, A2_MIN_R2, A2_MODERATE_KS, A2_MODERATE_R2, A_LEVEL, MIN_SIZES,
-                              PAPER_A_VOCAB, scaled_k)
+from rankscale.claims import A2_LARGE_KS, A2_MODERATE_KS, A_LEVEL, PAPER_A_VOCAB, paper_a, scaled_k
 from rankscale.sets.registry import REGISTRY
 
 chapter = open_chapter(profile, corpora)
@@ -241,107 +239,21 @@ table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}",
 # %%
 paper = pages.reference_table("rbp_paper_table1")
 units = [(c, fam) for c in corpora for fam in usable]
-left_out = f"; left out: {'; '.join(unusable)}" if unusable else ""
-why_not = f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
 
 
-law = fit.falling_law
-
-
-def fit_text(c, fam, k, interval=False):
-    f = fits[c, fam, k]
-    if f is None:
-        return f"k={k:,} not fittable"
-    ci = plots.r2_interval(f, boots[c, fam][k][1], A_LEVEL) if interval else None
-    return (f"k={k:,} R^2 {f.r2:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "") + f" slope {f.slope:.3f}")
-
-
-def paper_rule(ks, bar):
-    """Paper A's Table 1 at ``ks``: its R^2 range and how many (dataset, family) fits pass ``bar`` at every k."""
-    rows = paper[paper["k"].isin(ks)]
-    passed = rows.groupby(["dataset", "family"]).apply(lambda g: bool(((g["r2"] >= bar) & (g["slope"] < 0)).all()),
-                                                       include_groups=False)
-    return (f"Table 1, k = {' and '.join(str(int(k)) for k in sorted(rows['k'].unique()))}: R^2 "
-            f"{rows['r2'].min():.3f}-{rows['r2'].max():.3f}; {int(passed.sum())} of {len(passed)} (dataset, family) "
-            f"pass this rule")
-
-
-verdicts = [
-    claims.judge("A2.1", {f"{c}/{fam}": law(fits[c, fam, small_k], A2_MIN_R2) for c, fam in units},
-                 "; ".join(f"{c}/{fam}: {fit_text(c, fam, small_k, True)}" for c, fam in units) + left_out,
-                 paper=paper_rule([1], A2_MIN_R2), why_not=why_not),
-]
-
-
-def moderate(c, fam):
-    found = [law(fits[c, fam, k], A2_MODERATE_R2) for k in A2_MODERATE_KS]
-    return None if None in found else all(found)
-
-
-verdicts.append(claims.judge(
-    "A2.2", {f"{c}/{fam}": moderate(c, fam) for c, fam in units},
-    "; ".join(f"{c}/{fam}: " + ", ".join(fit_text(c, fam, k) for k in A2_MODERATE_KS)
-              + " (at the paper's fractions, not graded: "
-              + ", ".join(fit_text(c, fam, k) for k in moderate_scaled[fam]) + ")" for c, fam in units) + left_out,
-    paper=f"R^2 ≥ {A2_MODERATE_R2}; " + paper_rule(A2_MODERATE_KS, A2_MODERATE_R2), why_not=why_not))
-
-
-def breaks(c, fam):
-    found = [law(fits[c, fam, k], A2_MIN_R2) for k in large_ks[fam]]
-    tested = [ok for ok in found if ok is not None]
-    return not all(tested) if tested else None
-
-
-verdicts.append(claims.judge(
-    "A2.3", {f"{c}/{fam}": breaks(c, fam) for c, fam in units},
-    "; ".join(f"{c}/{fam}: " + ", ".join(fit_text(c, fam, k) for k in large_ks[fam]) for c, fam in units) + left_out,
-    why_not=why_not))
-
+regimes = {(c, fam): paper_a.RegimeFits({k: f for (c_, fam_, k), f in fits.items() if (c_, fam_) == (c, fam)},
+                                        {k: slopes for k, (slopes, _) in boots[c, fam].items()},
+                                        {k: r2 for k, (_, r2) in boots[c, fam].items()},
+                                        tuple(moderate_scaled[fam]), tuple(large_ks[fam]))
+           for c, fam in boots}
+usable_regimes = {unit: regimes[unit] for unit in units}
 gpt2 = [fam for fam in families if paper_family(groups[fam]) == "GPT2"]
-gpt2_units = [(c, fam) for c in corpora for fam in gpt2 if fam in usable]
-
-
-def slope_text(c, fam, k):
-    f = fits[c, fam, k]
-    if f is None:
-        return f"k={k:,} not fittable"
-    ci = bootstrap.interval(f.slope, boots[c, fam][k][0], A_LEVEL)
-    return f"k={k:,} slope {f.slope:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
-
-
-def grows(c, fam):
-    found = [fits[c, fam, k].slope > 0 for k in large_ks[fam] if fits[c, fam, k] is not None]
-    return any(found) if found else None
-
-
-verdicts.append(claims.judge(
-    "A2.4", {f"{c}/{fam}": grows(c, fam) for c, fam in gpt2_units},
-    "; ".join(f"{c}/{fam}: " + ", ".join(slope_text(c, fam, k) for k in large_ks[fam]) for c, fam in gpt2_units),
-    why_not=("the set has no family of the paper's GPT-2 models" if not gpt2 else
-             f"the GPT-2 family has fewer than {MIN_SIZES} sizes")))
-
-
-def scatter_grows(c, fam):
-    """The paired interval of R^2(larger k) - R^2(smaller k) at the two large k, or None where it cannot be had."""
-    small, large = large_ks[fam]
-    if fits[c, fam, small] is None or fits[c, fam, large] is None:
-        return None
-    return bootstrap.interval(fits[c, fam, large].r2 - fits[c, fam, small].r2,
-                              boots[c, fam][large][1] - boots[c, fam][small][1], A_LEVEL)
-
-
-def scatter_text(c, fam):
-    small, large = large_ks[fam]
-    ci = scatter_grows(c, fam)
-    if ci is None:
-        return f"{c}/{fam}: not testable (k={large:,} or a resample of it has every target of a model inside the top k)"
-    return (f"{c}/{fam}: R^2 {fits[c, fam, small].r2:.3f} at k={small:,}, {fits[c, fam, large].r2:.3f} at "
-            f"k={large:,}; difference [{ci[0]:.3f}, {ci[1]:.3f}]")
-
-
-verdicts.append(claims.judge(
-    "A2.5", {f"{c}/{fam}": None if scatter_grows(c, fam) is None else bootstrap.side(scatter_grows(c, fam)) < 0
-             for c, fam in units},
-    "; ".join(scatter_text(c, fam) for c, fam in units) + left_out, why_not=why_not))
+verdicts = [
+    paper_a.a2_k1_law(usable_regimes, unusable, paper),
+    paper_a.a2_moderate(usable_regimes, unusable, paper),
+    paper_a.a2_breakdown(usable_regimes, unusable),
+    paper_a.a2_gpt2_grows({(c, fam): regimes[c, fam] for c in corpora for fam in gpt2 if fam in usable}, bool(gpt2)),
+    paper_a.a2_scatter(usable_regimes, unusable),
+]
 
 verdicts = pages.verdict_table("A2", verdicts)

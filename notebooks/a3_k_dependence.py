@@ -55,14 +55,12 @@ import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 
-from rankscale import claims
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims import base
+from rankscale.claims import base, paper_a
 from rankscale.records import runs
-from rankscale.claims import (A3_ALPHA_K1_BELOW, A3_ALPHA_K100_BAND, A3_EXPONENT_KS, A3_LARGE_FRACTION, A3_MIN_R2,
-                              A3_N_K, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, A3_RATIO_BAND, A_LEVEL,
+from rankscale.claims import (A3_EXPONENT_KS, A3_MIN_R2, A3_N_K, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, A_LEVEL,
                               MIN_SIZES, PAPER_A_VOCAB, scaled_k)
 from rankscale.corpora import HUB_DATASETS
 
@@ -81,7 +79,6 @@ k_hi_scaled = {family: scaled_k(k_hi, v) for family, v in vocab.items()}  # the 
 all_ks = {family: metrics.k_grid(v, A3_N_K, extra=[*table_ks_here[family], *A3_EXPONENT_KS, *A3_R2_KS,
                                                          k_hi_scaled[family]])
           for family, v in vocab.items()}
-scaled_r2_k = {family: A3_R2_BOUND_K * v / PAPER_A_VOCAB for family, v in vocab.items()}
 paper = pages.reference_table("rbp_paper_table1")
 paper_families = list(dict.fromkeys(paper["family"]))
 
@@ -104,7 +101,7 @@ def with_interval(point, slopes):
                            bootstrap.interval(point.slope, slopes, A_LEVEL))
 
 
-fits, ce_fits, boots, full_values = {}, {}, {}, {}
+fits, ce_fits, boots, full_values, sweeps = {}, {}, {}, {}, {}
 for corpus in corpora:
     for family, members in runs.by_family(family_runs[corpus]).items():
         if family not in fitted_families:
@@ -118,6 +115,8 @@ for corpus in corpora:
         full_values[corpus, family] = np.array([ce_and_neg_log_rbp(sample, ks) for sample in samples]).T
         ce_fits[corpus, family] = with_interval(b.points[0], b.slopes[0])
         fits[corpus, family] = {k: with_interval(b.points[i + 1], b.slopes[i + 1]) for i, k in enumerate(ks)}
+        sweeps[corpus, family] = paper_a.KSweep(ce_fits[corpus, family], fits[corpus, family], b, tuple(ks),
+                                                tuple(k_grid[family]), vocab[family])
 
 
 def entry(family, k):
@@ -262,20 +261,6 @@ paper_table.style.format(precision=3)
 # (the other reading of $k$; for a 50k-token vocabulary the two coincide):
 
 # %%
-def alpha_interval(c, fam, k):
-    f = fits[c, fam].get(k)
-    return (-f.ci[1], -f.ci[0]) if f is not None and f.ci else None
-
-
-def alpha_difference(c, fam, k_a, k_b):
-    """Paired interval of alpha(k_a) - alpha(k_b), or None where a replicate cannot be fitted."""
-    if fits[c, fam].get(k_a) is None or fits[c, fam].get(k_b) is None:
-        return None
-    b = boots[c, fam]
-    return bootstrap.interval(-(fits[c, fam][k_a].slope - fits[c, fam][k_b].slope),
-                              -(b.slopes[entry(fam, k_a)] - b.slopes[entry(fam, k_b)]), A_LEVEL)
-
-
 def ci_text(ci):
     return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
 
@@ -286,12 +271,12 @@ for c in corpora:
         f_lo, f_hi, f_sc = (fits[c, fam].get(k) for k in (k_lo, k_hi, k_hi_scaled[fam]))
         exponent_rows.append({
             "corpus": c, "family": fam, "sizes": n_sizes[fam],
-            f"alpha (k={k_lo})": -f_lo.slope if f_lo else np.nan, f"CI k={k_lo}": ci_text(alpha_interval(c, fam, k_lo)),
-            f"alpha (k={k_hi})": -f_hi.slope if f_hi else np.nan, f"CI k={k_hi}": ci_text(alpha_interval(c, fam, k_hi)),
+            f"alpha (k={k_lo})": -f_lo.slope if f_lo else np.nan, f"CI k={k_lo}": ci_text(sweeps[c, fam].alpha_interval(k_lo)),
+            f"alpha (k={k_hi})": -f_hi.slope if f_hi else np.nan, f"CI k={k_hi}": ci_text(sweeps[c, fam].alpha_interval(k_hi)),
             f"alpha(k={k_hi}) - alpha(k={k_lo}), CI":
-                ci_text(alpha_difference(c, fam, k_hi, k_lo)) if f_lo and f_hi else "-",
+                ci_text(sweeps[c, fam].alpha_difference(k_hi, k_lo)) if f_lo and f_hi else "-",
             f"k = {k_hi} as a fraction": k_hi_scaled[fam], "alpha there": -f_sc.slope if f_sc else np.nan,
-            "its difference from k=1, CI": ci_text(alpha_difference(c, fam, k_hi_scaled[fam], k_lo))
+            "its difference from k=1, CI": ci_text(sweeps[c, fam].alpha_difference(k_hi_scaled[fam], k_lo))
             if f_lo and f_sc and k_hi_scaled[fam] != k_lo else "-"})
 pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep="-")
 
@@ -305,31 +290,16 @@ pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep=
 # their paired intervals:
 
 # %%
-def slope_ratio(c, fam):
-    """Paired interval of slope(-log RBP_1) / slope(CE)."""
-    b = boots[c, fam]
-    return bootstrap.interval(fits[c, fam][1].slope / ce_fits[c, fam].slope, b.slopes[entry(fam, 1)] / b.slopes[0],
-                              A_LEVEL)
-
-
-def r2_gap(c, fam, k):
-    """Paired interval of R^2(-log RBP_k) - R^2(CE)."""
-    b = boots[c, fam]
-    return bootstrap.interval(fits[c, fam][k].r2 - ce_fits[c, fam].r2, b.r2[entry(fam, k)] - b.r2[0], A_LEVEL)
-
-
 r2_ks = list(A3_R2_KS)
 ratio_rows = [{"source": "ours", "dataset": c, "family": fam, "sizes": n_sizes[fam],
                "slope CE": ce_fits[c, fam].slope, "slope -log RBP_1": fits[c, fam][1].slope,
                "ratio": fits[c, fam][1].slope / ce_fits[c, fam].slope,
-               f"ratio {A_LEVEL:.0%} CI": ci_text(slope_ratio(c, fam)),
+               f"ratio {A_LEVEL:.0%} CI": ci_text(sweeps[c, fam].slope_ratio()),
                "R² CE": ce_fits[c, fam].r2,
-               **{f"R²(k={k}) - R²(CE), CI": ci_text(r2_gap(c, fam, k)) if fits[c, fam].get(k) else "-"
+               **{f"R²(k={k}) - R²(CE), CI": ci_text(sweeps[c, fam].r2_gap(k)) if fits[c, fam].get(k) else "-"
                   for k in r2_ks}}
               for c in corpora for fam in fitted_families if fits[c, fam][1] is not None]
-paper_slopes = paper.assign(kind=paper["k"].map(lambda k: "CE" if pd.isna(k) else int(k)))
-paper_by = {kind: paper_slopes[paper_slopes["kind"] == kind].set_index(["dataset", "family"])
-            for kind in ["CE", 1, 10, 100, 500]}
+paper_by = paper_a.table1_by_k(paper)
 paper_ratio = (paper_by[1]["slope"] / paper_by["CE"]["slope"]).rename("ratio")
 ratio_rows += [{"source": "paper A (Table 1)", "dataset": ds, "family": fam, "sizes": np.nan,
                 "slope CE": paper_by["CE"]["slope"][ds, fam], "slope -log RBP_1": paper_by[1]["slope"][ds, fam],
@@ -367,13 +337,6 @@ for c, fam in offset_units:
                        fit.offset_bootstrap(sizes, full_values[c, fam][i1], b.values[i1]))
 
 
-def offset_ratio(c, fam):
-    ce, rbp1 = offsets[c, fam]
-    if ce.point is None or rbp1.point is None:
-        return None
-    return bootstrap.interval(rbp1.point.alpha / ce.point.alpha, rbp1.alpha / ce.alpha, A_LEVEL)
-
-
 if offset_units:
     offset_rows = []
     for c, fam in offset_units:
@@ -383,7 +346,7 @@ if offset_units:
             row |= {f"{name}: floor E": o.point.floor if o.point else np.nan,
                     f"{name}: alpha": o.point.alpha if o.point else np.nan}
         row |= {"alpha ratio (offset)": rbp1.point.alpha / ce.point.alpha if ce.point and rbp1.point else np.nan,
-                f"{A_LEVEL:.0%} CI": ci_text(offset_ratio(c, fam)),
+                f"{A_LEVEL:.0%} CI": ci_text(paper_a.offset_ratio(ce, rbp1)),
                 "replicates not fitted": ce.failed + rbp1.failed,
                 "slope ratio (no offset)": fits[c, fam][1].slope / ce_fits[c, fam].slope if fits[c, fam][1] else np.nan}
         offset_rows.append(row)
@@ -412,182 +375,12 @@ else:
 # Table 1 fares under the same rule, where the table has the numbers.
 
 # %%
-units = [(c, fam) for c in corpora for fam in usable]
-left_out = f"; left out: {'; '.join(unusable)}" if unusable else ""
-why_not = f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
-small = {fam: [k for k in k_grid[fam] if k < scaled_r2_k[fam]] for fam in usable}
-small_abs = {fam: [k for k in k_grid[fam] if k < A3_R2_BOUND_K] for fam in usable}
-large = {fam: [k for k in k_grid[fam] if A3_LARGE_FRACTION * vocab[fam] <= k < vocab[fam]] for fam in usable}
-
-
-def r2_of(c, fam, k):
-    f = fits[c, fam][k]
-    return f.r2 if f is not None else np.nan
-
-
-# A3.1: R^2 high below the scaled bound
-def bound_text(c, fam):
-    worst = min(small[fam], key=lambda k: r2_of(c, fam, k) if fits[c, fam][k] else -np.inf)
-    f = fits[c, fam][worst]
-    absolute = np.nanmin([r2_of(c, fam, k) for k in small_abs[fam]])
-    return (f"{c}/{fam}: lowest R^2 {f.r2:.3f} (k={worst}) for k < {scaled_r2_k[fam]:.0f}" if f else
-            f"{c}/{fam}: k={worst} not fittable") + f" (for k < {A3_R2_BOUND_K} absolute, not graded: {absolute:.3f})"
-
-
-paper_small = paper[paper["k"] < A3_R2_BOUND_K].groupby(["dataset", "family"]).apply(
-    lambda g: bool(((g["r2"] >= A3_MIN_R2) & (g["slope"] < 0)).all()), include_groups=False)
-verdicts = [claims.judge(
-    "A3.1", {f"{c}/{fam}": all(fit.falling_law(fits[c, fam][k], A3_MIN_R2) for k in small[fam])
-             for c, fam in units},
-    "; ".join(bound_text(c, fam) for c, fam in units) + left_out,
-    paper=f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k); Table 1 (k = 1-500): {int(paper_small.sum())} of "
-          f"{len(paper_small)} (dataset, family) pass this rule", why_not=why_not)]
-
-
-# A3.2: R^2 drops near the vocabulary (k < V), paired
-def drop_interval(c, fam):
-    b = boots[c, fam]
-    near = [k for k in large[fam] if np.isfinite(b.r2[entry(fam, k)]).all()]
-    below = [k for k in small[fam] if np.isfinite(b.r2[entry(fam, k)]).all()]
-    if not near or not below:
-        return None, near
-    value = np.mean([r2_of(c, fam, k) for k in near]) - np.mean([r2_of(c, fam, k) for k in below])
-    diff = b.r2[[entry(fam, k) for k in near]].mean(axis=0) - b.r2[[entry(fam, k) for k in below]].mean(axis=0)
-    return bootstrap.interval(value, diff, A_LEVEL), near
-
-
-def drop_text(c, fam):
-    ci, near = drop_interval(c, fam)
-    if ci is None:
-        return f"{c}/{fam}: no k from {A3_LARGE_FRACTION:.0%} of |V| fittable on every resample"
-    return (f"{c}/{fam}: mean R^2 {np.mean([r2_of(c, fam, k) for k in near]):.3f} (k = {near[0]}-{near[-1]}) vs "
-            f"{np.mean([r2_of(c, fam, k) for k in small[fam]]):.3f}, difference [{ci[0]:.3f}, {ci[1]:.3f}]")
-
-
-paper_drop = paper[paper["k"].notna()].groupby(["dataset", "family"]).apply(
-    lambda g: bool(g.loc[g["k"] == 10000, "r2"].mean() < g.loc[g["k"] < A3_R2_BOUND_K, "r2"].mean()),
-    include_groups=False)
-verdicts.append(claims.judge(
-    "A3.2", {f"{c}/{fam}": None if drop_interval(c, fam)[0] is None else bootstrap.side(drop_interval(c, fam)[0]) < 0
-             for c, fam in units},
-    "; ".join(drop_text(c, fam) for c, fam in units) + left_out,
-    paper=f"drops after k ~ 1000; Table 1: R^2 at k = 10,000 below the mean for k < 1000 in {int(paper_drop.sum())} "
-          f"of {len(paper_drop)} (dataset, family)", why_not=why_not))
-
-
-# A3.3: the exponent grows from k = 1 to k = 100, paired
-def grows(c, fam):
-    if fits[c, fam].get(k_lo) is None or fits[c, fam].get(k_hi) is None:
-        return None
-    ci = alpha_difference(c, fam, k_hi, k_lo)
-    return None if ci is None else bootstrap.side(ci) > 0
-
-
-def alpha_text(c, fam, k):
-    f = fits[c, fam].get(k)
-    if f is None:
-        return f"k={k} " + ("not fittable" if k <= vocab[fam] else "above the vocabulary")
-    return f"alpha {-f.slope:.3f} {ci_text(alpha_interval(c, fam, k))} at k={k}"
-
-
-def grows_text(c, fam):
-    diff = alpha_difference(c, fam, k_hi, k_lo) if grows(c, fam) is not None else None
-    scaled = alpha_difference(c, fam, k_hi_scaled[fam], k_lo) if k_hi_scaled[fam] != k_lo and fits[c, fam].get(
-        k_hi_scaled[fam]) else None
-    return (f"{c}/{fam}: {alpha_text(c, fam, k_lo)}, {alpha_text(c, fam, k_hi)}; difference {ci_text(diff)}"
-            + (f" (at k={k_hi_scaled[fam]}, the paper's fraction, not graded: difference {ci_text(scaled)})"
-               if k_hi_scaled[fam] != k_hi else ""))
-
-
-paper_grows = (paper_by[100]["slope"] < paper_by[1]["slope"])
-verdicts.append(claims.judge(
-    "A3.3", {f"{c}/{fam}": grows(c, fam) for c, fam in units},
-    "; ".join(grows_text(c, fam) for c, fam in units) + left_out,
-    paper=f"alpha grows with k; Table 1: alpha(100) > alpha(1) in {int(paper_grows.sum())} of {len(paper_grows)} "
-          "(dataset, family)", why_not=why_not))
-
-
-# A3.4: the exponents' size
-def sized(c, fam):
-    f_lo, f_hi = fits[c, fam].get(k_lo), fits[c, fam].get(k_hi)
-    if f_lo is None or f_hi is None:
-        return None
-    return bool(-f_lo.slope < A3_ALPHA_K1_BELOW and A3_ALPHA_K100_BAND[0] <= -f_hi.slope < A3_ALPHA_K100_BAND[1])
-
-
-a1_paper, a100_paper = -paper_by[1]["slope"], -paper_by[100]["slope"]
-in_band = (a100_paper >= A3_ALPHA_K100_BAND[0]) & (a100_paper < A3_ALPHA_K100_BAND[1])
-verdicts.append(claims.judge(
-    "A3.4", {f"{c}/{fam}": sized(c, fam) for c, fam in units},
-    "; ".join(f"{c}/{fam}: {alpha_text(c, fam, k_lo)}, {alpha_text(c, fam, k_hi)}" for c, fam in units) + left_out,
-    paper=f"alpha below {A3_ALPHA_K1_BELOW} at k = 1, close to 0.2 at k = 100; Table 1: alpha(1) "
-          f"{a1_paper.min():.3f}-{a1_paper.max():.3f} ({int((a1_paper < A3_ALPHA_K1_BELOW).sum())} of {len(a1_paper)} "
-          f"below {A3_ALPHA_K1_BELOW}), alpha(100) {a100_paper.min():.3f}-{a100_paper.max():.3f} "
-          f"({int(in_band.sum())} of {len(a100_paper)} in [{A3_ALPHA_K100_BAND[0]}, {A3_ALPHA_K100_BAND[1]})); both: "
-          f"{int(((a1_paper < A3_ALPHA_K1_BELOW) & in_band).sum())}", why_not=why_not))
-
-
-# A3.5: CE and -log RBP_1 slopes very close, equivalence on the paired ratio
-def ratio_text(c, fam):
-    if fits[c, fam][1] is None:
-        return f"{c}/{fam}: -log RBP_1 not fittable"
-    ci = slope_ratio(c, fam)
-    return (f"{c}/{fam}: ratio {fits[c, fam][1].slope / ce_fits[c, fam].slope:.2f} {ci_text(ci)}"
-            + ("" if ci is None or bootstrap.within(ci, A3_RATIO_BAND) is not None else " (undecided)"))
-
-
-paper_within = paper_ratio.between(*A3_RATIO_BAND)
-verdicts.append(claims.judge(
-    "A3.5", {f"{c}/{fam}": None if fits[c, fam][1] is None or slope_ratio(c, fam) is None
-             else bootstrap.within(slope_ratio(c, fam), A3_RATIO_BAND) for c, fam in units},
-    "slope ratio -log RBP_1 / CE with its paired interval: " + "; ".join(ratio_text(c, fam) for c, fam in units)
-    + left_out,
-    paper=f"very close in most cases; Table 1: ratio {paper_ratio.min():.2f}-{paper_ratio.max():.2f} (median "
-          f"{paper_ratio.median():.2f}), {int(paper_within.sum())} of {len(paper_ratio)} within "
-          f"[{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}]", why_not=why_not))
-
-
-# A3.6: R^2 of -log RBP_k (k = 1, 10, 100) comparable to CE's, paired sign
-def comparable(c, fam):
-    gaps = [r2_gap(c, fam, k) if fits[c, fam].get(k) is not None else None for k in r2_ks]
-    return None if None in gaps else all(bootstrap.side(ci) >= 0 for ci in gaps)
-
-
-def comparable_text(c, fam):
-    return f"{c}/{fam}: R^2 CE {ce_fits[c, fam].r2:.3f}; " + ", ".join(
-        f"k={k} {r2_of(c, fam, k):.3f} (difference {ci_text(r2_gap(c, fam, k))})" if fits[c, fam].get(k) else
-        f"k={k} not fittable" for k in r2_ks)
-
-
-paper_gap = pd.concat([paper_by[k]["r2"] - paper_by["CE"]["r2"] for k in r2_ks])
-verdicts.append(claims.judge(
-    "A3.6", {f"{c}/{fam}": comparable(c, fam) for c, fam in units},
-    "; ".join(comparable_text(c, fam) for c, fam in units) + left_out,
-    paper=f"R^2 about 0.99, comparable to CE's; Table 1, k = {', '.join(map(str, r2_ks))}: R^2(RBP_k) - R^2(CE) "
-          f"{paper_gap.min():+.3f} to {paper_gap.max():+.3f}", why_not=why_not))
-
-
-# A3.7: with offsets, do the exponents agree? (beyond the paper)
-def offset_text(c, fam):
-    ce, rbp1 = offsets[c, fam]
-    if ce.point is None or rbp1.point is None:
-        return f"{c}/{fam}: no offset fit"
-    ci = offset_ratio(c, fam)
-    return (f"{c}/{fam}: alpha CE {ce.point.alpha:.3f}, -log RBP_1 {rbp1.point.alpha:.3f}, ratio "
-            f"{rbp1.point.alpha / ce.point.alpha:.2f} {ci_text(ci)}"
-            + (f" ({ce.failed + rbp1.failed} replicates not fitted)" if ce.failed + rbp1.failed else "")
-            + ("" if ci is None or bootstrap.within(ci, A3_RATIO_BAND) is not None else " (undecided)")
-            + f"; without offsets {fits[c, fam][1].slope / ce_fits[c, fam].slope:.2f}")
-
-
+usable_sweeps = {(c, fam): sweeps[c, fam] for c in corpora for fam in usable}
 too_few = [f"{fam}: {n_sizes[fam]} sizes, fewer than {A3_OFFSET_MIN_SIZES}" for fam in families
            if n_sizes[fam] < A3_OFFSET_MIN_SIZES]
-verdicts.append(claims.judge(
-    "A3.7", {f"{c}/{fam}": None if offset_ratio(c, fam) is None else bootstrap.within(offset_ratio(c, fam),
-                                                                                         A3_RATIO_BAND)
-             for c, fam in offset_units},
-    "; ".join(offset_text(c, fam) for c, fam in offset_units) + (f"; left out: {'; '.join(too_few)}" if too_few
-                                                                  and offset_units else ""),
-    why_not=f"no family has {A3_OFFSET_MIN_SIZES} or more sizes ({'; '.join(too_few)})"))
+verdicts = [rule(usable_sweeps, unusable, paper) for rule in (
+    paper_a.a3_r2_bound, paper_a.a3_r2_drop, paper_a.a3_exponent_grows, paper_a.a3_exponent_sizes,
+    paper_a.a3_slope_ratio, paper_a.a3_r2_comparable)]
+verdicts.append(paper_a.a3_offset_exponents(offsets, sweeps, too_few))
 
 verdicts = pages.verdict_table("A3", verdicts)

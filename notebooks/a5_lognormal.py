@@ -71,17 +71,14 @@ import pandas as pd
 from IPython.display import Markdown, display
 from scipy.special import logsumexp
 
-from rankscale import claims
 from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
-from rankscale.claims import (A5_APPROX_TOLERANCE, A5_DOMINANCE_MUS, A5_LEVEL, A5_MAX_KS, A5_MIN_R2,
-                              A5_NEARLY_IDENTICAL, A5_VUONG_P, MIN_SIZES)
+from rankscale.claims import A5_APPROX_TOLERANCE, A5_DOMINANCE_MUS, A5_LEVEL, MIN_SIZES, paper_a
 
 FORMS = rank_models.FORMS
-LABEL = {"powerlaw": "authors' fit (powerlaw package)", "1..inf": "eq. 10 as written (1..∞)",
-         "1..V": "eq. 10 over 1..V"}
+LABEL = paper_a.A5_FORM_LABELS
 SHORT = {"powerlaw": "authors'", "1..inf": "eq. 10", "1..V": "1..V"}
 LINE = {"powerlaw": "-", "1..inf": "--", "1..V": ":"}
 
@@ -612,176 +609,43 @@ terms.style.hide(axis="index").format(precision=3)
 # not counted as replications.
 
 # %%
-def lognormal_cases(table, form):
-    sel = table[table["fit"] == form]
-    return {f"{r['corpus']}/{r['family']}/{r['model']}":
-            bool(r["degenerate"] == "" and r["Vuong z"] > 0 and r["Vuong p"] < A5_VUONG_P
-                 and r["KS lognormal"] <= A5_MAX_KS) for r in sel.to_dict("records")}
-
-
-def lognormal_ours(table, form, by="family"):
-    sel = table[table["fit"] == form]
-    wins = (sel["Vuong z"] > 0) & (sel["Vuong p"] < A5_VUONG_P)
-    degenerate = (sel["degenerate"] != "").sum()
-    per = "; ".join(f"{name}: {w.sum()} of {len(w)}" for name, w in wins.groupby(sel[by], sort=False))
-    beyond = sel["mass beyond V"].dropna()
-    return (f"{LABEL[form]}: lognormal preferred in {wins.sum()} of {len(wins)} model/corpus pairs ({per}; Vuong z "
-            f"{sel['Vuong z'].min():.1f} to {sel['Vuong z'].max():.1f}); KS distance {sel['KS lognormal'].min():.3f}-"
-            f"{sel['KS lognormal'].max():.3f} (power law {sel['KS power law'].min():.3f}-"
-            f"{sel['KS power law'].max():.3f}); KS within {A5_MAX_KS}: {(sel['KS lognormal'] <= A5_MAX_KS).sum()}"
-            + (f"; fitted mass beyond the vocabulary up to {beyond.max():.1%}" if len(beyond) and beyond.max() >= 0.0005
-               else "") + (f"; degenerate: {degenerate}" if degenerate else ""))
-
-
-no_family = f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
-untested_families = {reason: None for reason in unusable}
-
-
-def band(bounds):
-    """Whether a ratio's interval reaches into the paper's range for "nearly identical": only an
-    interval wholly outside it counts against the claim."""
-    return bootstrap.within(bounds, A5_NEARLY_IDENTICAL) is not False
-
-
-def slope_row(c, family, version):
-    return slopes[(slopes["corpus"] == c) & (slopes["family"] == family) & (slopes["version"] == version)].iloc[0]
-
-
-def interval_of(row, name):
-    lo, hi = row[f"{name}: low"], row[f"{name}: high"]
-    return None if np.isnan(lo) else (lo, hi)
-
-
-def shared_case(c, family, version):
-    r = slope_row(c, family, version)
-    if np.isnan(r["R^2 CE"]) or np.isnan(r["R^2 -log p_1"]) or interval_of(r, "ratio") is None:
-        return None
-    laws = min(r["R^2 CE"], r["R^2 -log p_1"]) >= A5_MIN_R2 and r["slope CE"] < 0 and r["slope -log p_1"] < 0
-    return bool(laws and band(interval_of(r, "ratio")))
-
-
-def shared_ours(version):
-    parts = []
-    for c, family in pairs:
-        r = slope_row(c, family, version)
-        bounds = interval_of(r, "ratio")
-        parts.append(f"{c}/{family}: slopes CE {r['slope CE']:.3f}, p_1 {r['slope -log p_1']:.3f} (R^2 "
-                     f"{r['R^2 CE']:.2f}, {r['R^2 -log p_1']:.2f}), ratio {r['ratio p_1/CE']:.2f}"
-                     + (f" [{bounds[0]:.2f}, {bounds[1]:.2f}]" if bounds else " (no interval)"))
-    return "; ".join(parts)
-
-
-def match_case(c, family, form):
-    r = slope_row(c, family, form)
-    bounds = [interval_of(r, "CE pred/meas"), interval_of(r, "p_1 pred/meas")]
-    if any(b is None for b in bounds):
-        return None
-    return bool(band(bounds[0]) and band(bounds[1]))
-
-
-def match_ours(form):
-    parts = []
-    for c, family in pairs:
-        r = slope_row(c, family, form)
-        b = [interval_of(r, "CE pred/meas"), interval_of(r, "p_1 pred/meas")]
-        parts.append(f"{c}/{family}: CE " + (f"[{b[0][0]:.2f}, {b[0][1]:.2f}]" if b[0] else "(no interval)")
-                     + ", p_1 " + (f"[{b[1][0]:.2f}, {b[1][1]:.2f}]" if b[1] else "(no interval)"))
-    return "predicted/measured slope " + "; ".join(parts)
-
-
-def trend_row(c, family):
-    return trends[(trends["corpus"] == c) & (trends["family"] == family)].iloc[0]
-
-
-def steady_case(c, family):
-    r = trend_row(c, family)
-    if np.isnan(r["R^2 of mu/sigma"]) or np.isnan(r["mu/sigma: low"]):
-        return None
-    return bool(r["R^2 of mu/sigma"] >= A5_MIN_R2
-                and bootstrap.side((r["mu/sigma: low"], r["mu/sigma: high"])) != 0)
-
-
-def drift_case(c, family):
-    r = trend_row(c, family)
-    if np.isnan(r["mu: low"]) or np.isnan(r["sigma: low"]) or np.isnan(r["mu + sigma: low"]):
-        return None
-    sides = [bootstrap.side((r[f"{name}: low"], r[f"{name}: high"])) for name in ("mu", "sigma", "mu + sigma")]
-    return sides == [-1, 1, -1]
-
-
 # appendix C's approximations at every non-degenerate unbounded fit
-approx_cases, approx_errors = {}, []
+approx_errors = {}
 for r in unbounded.to_dict("records"):
     e, a = appendix_c.exact(r["mu"], r["sigma"]), appendix_c.approx(r["mu"], r["sigma"])
-    err = max(abs(relative(a.ce, e.ce)), abs(relative(a.neg_log_p1, e.neg_log_p1)))
-    approx_errors.append(err)
-    approx_cases[f"{r['corpus']}/{r['family']}/{r['model']}/{SHORT[r['fit']]}"] = None if np.isnan(err) else bool(
-        err <= A5_APPROX_TOLERANCE)
-# the vocabulary bound: eq. 21 at the eq. 10 fit against the 1..V fit's exact entropy
-bound = fits_table.pivot(index=["corpus", "family", "model"], columns="fit", values="CE predicted")
-bound_gap = (bound["1..inf"] / bound["1..V"] - 1).abs()
-bound_cases = {"/".join(key): None if np.isnan(g) else bool(g <= A5_APPROX_TOLERANCE) for key, g in bound_gap.items()}
-end = path[-1] if path else None
+    approx_errors[f"{r['corpus']}/{r['family']}/{r['model']}/{SHORT[r['fit']]}"] = max(
+        abs(relative(a.ce, e.ce)), abs(relative(a.neg_log_p1, e.neg_log_p1)))
 paper_table = pages.reference_table("rbp_paper_table1")
-paper_pairs = paper_table[paper_table["metric"] == "CE"].merge(
-    paper_table[paper_table["metric"] == "-log RBP_1"], on=["dataset", "family"], suffixes=(" CE", " RBP_1"))
-paper_pairs = paper_pairs[(paper_pairs["r2 CE"] >= A5_MIN_R2) & (paper_pairs["r2 RBP_1"] >= A5_MIN_R2)]
-paper_ratio = paper_pairs["slope RBP_1"] / paper_pairs["slope CE"]
+paper_ratio = paper_a.a5_table1_ratios(paper_table)
 pythia_wiki = paper_table[(paper_table["dataset"] == "Wikipedia") & (paper_table["family"] == "Pythia")]
 pythia_measured = {m: float(pythia_wiki.loc[pythia_wiki["metric"] == m, "slope"].iloc[0]) for m in ("CE", "-log RBP_1")}
 
-
-def size_judge(key, cases, ours, paper=None):
-    return claims.judge(key, {**{f"{c}/{fam}": ok for (c, fam), ok in cases.items()}, **untested_families}, ours,
-                        paper=paper, why_not=no_family)
-
-
 verdicts = [
-    claims.judge("A5.1", lognormal_cases(family_fits, "powerlaw"), lognormal_ours(family_fits, "powerlaw")),
-    claims.judge("A5.2", lognormal_cases(reference_fits, "powerlaw"),
-                 lognormal_ours(reference_fits, "powerlaw", by="model") if len(reference_fits) else "",
-                 why_not="this set has no reference model"),
-    claims.judge("A5.3", lognormal_cases(fits_table, "1..inf"), lognormal_ours(fits_table, "1..inf")),
-    claims.judge("A5.4", lognormal_cases(fits_table, "1..V"), lognormal_ours(fits_table, "1..V")),
-    size_judge("A5.5", {p: steady_case(*p) for p in pairs},
-               "authors' fits, mu/sigma against ln S: " + "; ".join(
-                   f"{c}/{fam}: R^2 {trend_row(c, fam)['R^2 of mu/sigma']:.3f}, slope "
-                   f"{trend_row(c, fam)['d mu/sigma / d ln S']:.3f} [{trend_row(c, fam)['mu/sigma: low']:.3f}, "
-                   f"{trend_row(c, fam)['mu/sigma: high']:.3f}]" for c, fam in pairs),
-               paper=f"Pythia (authors' fits): R^2 {pythia_ratio.r2:.3f}, slope {pythia_ratio.slope:.3f} per ln S"),
-    size_judge("A5.6", {p: drift_case(*p) for p in pairs},
-               "authors' fits, per ln S: " + "; ".join(
-                   f"{c}/{fam}: d mu {trend_row(c, fam)['d mu / d ln S']:.3f} [{trend_row(c, fam)['mu: low']:.3f}, "
-                   f"{trend_row(c, fam)['mu: high']:.3f}], d sigma {trend_row(c, fam)['d sigma / d ln S']:.3f} "
-                   f"[{trend_row(c, fam)['sigma: low']:.3f}, {trend_row(c, fam)['sigma: high']:.3f}]"
-                   for c, fam in pairs),
-               paper=f"Pythia (authors' fits): d mu {pythia_mu.slope:.3f}, d sigma {pythia_sigma.slope:.3f} per ln S"),
-    size_judge("A5.7", {p: shared_case(*p, "measured") for p in pairs}, "measured: " + shared_ours("measured"),
-               paper=f"Table 1: ratio {paper_ratio.min():.2f}-{paper_ratio.max():.2f} over {len(paper_ratio)} "
-                     f"data-set/family pairs"),
-    size_judge("A5.8", {p: shared_case(*p, "powerlaw") for p in pairs}, LABEL["powerlaw"] + ": "
-               + shared_ours("powerlaw"),
-               paper=f"Pythia, authors' fits: slopes CE {pythia_ce.slope:.3f}, -log p_1 {pythia_p1.slope:.3f}, ratio "
-                     f"{pythia_p1.slope / pythia_ce.slope:.2f}"),
-    size_judge("A5.9", {p: shared_case(*p, "1..inf") for p in pairs}, LABEL["1..inf"] + ": " + shared_ours("1..inf")),
-    size_judge("A5.10", {p: shared_case(*p, "1..V") for p in pairs}, LABEL["1..V"] + ": " + shared_ours("1..V")),
-    size_judge("A5.11", {p: match_case(*p, "powerlaw") for p in pairs}, match_ours("powerlaw"),
-               paper=f"Pythia on Wikipedia, authors' fits against Table 1: CE "
-                     f"{pythia_ce.slope / pythia_measured['CE']:.2f}, -log p_1 "
-                     f"{pythia_p1.slope / pythia_measured['-log RBP_1']:.2f}"),
-    size_judge("A5.12", {p: match_case(*p, "1..inf") for p in pairs}, match_ours("1..inf")),
-    size_judge("A5.13", {p: match_case(*p, "1..V") for p in pairs}, match_ours("1..V")),
-    claims.judge("A5.14", approx_cases,
-                 f"worst relative error of CE or -log p_1 {np.nanmax(approx_errors):.1%}; "
-                 f"{sum(v is True for v in approx_cases.values())} of {len(approx_cases)} fits within "
-                 f"{A5_APPROX_TOLERANCE:.0%}" if approx_errors else "", why_not="every fit is degenerate"),
-    claims.judge("A5.15", bound_cases,
-                 f"|CE(eq. 21, eq. 10 fit) / CE(1..V fit, exact) - 1| from {bound_gap.min():.1%} to "
-                 f"{bound_gap.max():.1%}" if bound_gap.notna().any() else "", why_not="every fit is degenerate"),
-    claims.judge("A5.16", {"mu path": None if end is None else bool(abs(end.ce - end.log_c) <= abs(end.ce) / 2)},
-                 f"at mu = {end.mu:g}, sigma = {end.sigma:.2f}: log c = {end.log_c:.1f}, mu^2/(2 sigma^2) = "
-                 f"{end.mu**2 / (2 * end.sigma**2):.1f}, CE = {end.ce:.2f}" if end else "",
-                 why_not="no family fit to take sigma from"),
+    paper_a.a5_lognormal(family_fits, "powerlaw", "family"),
+    paper_a.a5_lognormal(reference_fits, "powerlaw", "reference", why_not="this set has no reference model"),
+    paper_a.a5_lognormal(fits_table, "1..inf", "all"),
+    paper_a.a5_lognormal(fits_table, "1..V", "all"),
+    paper_a.a5_steady(trends, pairs, unusable, paper=f"Pythia (authors' fits): R^2 {pythia_ratio.r2:.3f}, slope "
+                                                     f"{pythia_ratio.slope:.3f} per ln S"),
+    paper_a.a5_drift(trends, pairs, unusable, paper=f"Pythia (authors' fits): d mu {pythia_mu.slope:.3f}, d sigma "
+                                                    f"{pythia_sigma.slope:.3f} per ln S"),
+    paper_a.a5_shared(slopes, "measured", pairs, unusable,
+                      paper=f"Table 1: ratio {paper_ratio.min():.2f}-{paper_ratio.max():.2f} over {len(paper_ratio)} "
+                            f"data-set/family pairs"),
+    paper_a.a5_shared(slopes, "powerlaw", pairs, unusable,
+                      paper=f"Pythia, authors' fits: slopes CE {pythia_ce.slope:.3f}, -log p_1 {pythia_p1.slope:.3f}, "
+                            f"ratio {pythia_p1.slope / pythia_ce.slope:.2f}"),
+    paper_a.a5_shared(slopes, "1..inf", pairs, unusable),
+    paper_a.a5_shared(slopes, "1..V", pairs, unusable),
+    paper_a.a5_match(slopes, "powerlaw", pairs, unusable,
+                     paper=f"Pythia on Wikipedia, authors' fits against Table 1: CE "
+                           f"{pythia_ce.slope / pythia_measured['CE']:.2f}, -log p_1 "
+                           f"{pythia_p1.slope / pythia_measured['-log RBP_1']:.2f}"),
+    paper_a.a5_match(slopes, "1..inf", pairs, unusable),
+    paper_a.a5_match(slopes, "1..V", pairs, unusable),
+    paper_a.a5_approximations(approx_errors),
+    paper_a.a5_vocabulary_bound(fits_table),
+    paper_a.a5_dominance(path[-1] if path else None),
 ]
 
 # %% [markdown]

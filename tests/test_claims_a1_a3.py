@@ -5,20 +5,36 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from rankscale import claims
+from rankscale.analysis import bootstrap
+from rankscale.analysis.fit import (
+    Bootstrap,
+    OffsetBootstrap,
+    OffsetPowerLawFit,
+    PowerLawFit,
+)
+from rankscale.claims import paper_a
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 CHAPTERS = {"A1": "a1_metric.py", "A2": "a2_scaling_regimes.py", "A3": "a3_k_dependence.py"}
 SECTIONS = {"A1": claims.CLAIMS_A1, "A2": claims.CLAIMS_A2, "A3": claims.CLAIMS_A3}
 
 
+# The claims rankscale.claims.paper_a decides: every key it names outside the claims' definitions
+DECIDED_IN_PAPER_A = set(re.findall(r'(?<!Claim\()"([A-Z]\d\.\d+)"', Path(paper_a.__file__).read_text()))
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_claim_of_the_chapter_is_judged_and_nothing_else_grades(chapter):
     source = (NOTEBOOKS / CHAPTERS[chapter]).read_text()
     judged = set(re.findall(r'claims\.judge\(\s*"([A-Z]\d\.\d+)"', source))
-    assert judged == set(SECTIONS[chapter]), "each claim of the section is judged exactly by its chapter"
+    decided = DECIDED_IN_PAPER_A & set(SECTIONS[chapter])
+    assert not judged & decided, "a claim is decided in one place: its chapter or rankscale.claims.paper_a"
+    assert judged | decided == set(SECTIONS[chapter]), "each claim of the section is judged"
     for bypass in ("report.Verdict(", "report.grade(", "min_sizes", "min_r2"):
         assert bypass not in source, f"{CHAPTERS[chapter]} grades or sets thresholds outside rankscale.claims"
     parameters = source.split('# %% tags=["parameters"]')[1].split("# %%")[0]
@@ -64,3 +80,241 @@ def test_scaled_k_and_judge_with_undecided_units():
     assert v.kind == "empirical" and v.rule == claims.CLAIMS["A3.5"].rule
     v = claims.judge("A2.4", {}, "", why_not="the set has no family of the paper's GPT-2 models")
     assert v.verdict == "not testable on this set" and "GPT-2" in v.ours
+
+
+# ---------------------------------------------------------------------------------------------
+# A3's decisions (rankscale.claims.paper_a), on constructed fits
+
+VOCAB = 4096  # paper A's k = 1000 is k < 81.5 here, and "near the vocabulary" k >= 1638.4
+GRID = (1, 10, 100, 2048, 4000)
+
+
+def sweep(rbp, ce=(-0.1, 0.99), spread=None, grid=GRID):
+    """A KSweep whose bootstrap has two replicates per entry, value -+ spread (so an interval is value -+
+    1.96 spread, and a paired difference of two entries spreads by the difference of their spreads).
+
+    rbp : {k: (slope, R^2) or None (not fittable)}; spread : {"CE" or k: (slope spread, R^2 spread)}.
+    """
+    spread = spread or {}
+    ks = tuple(rbp)
+    entries = [ce, *(rbp[k] or (np.nan, np.nan) for k in ks)]
+    spreads = [spread.get(name, (0.0, 0.0)) for name in ("CE", *ks)]
+    slopes, r2 = (np.array([[v[i] - d[i], v[i] + d[i]] for v, d in zip(entries, spreads)]) for i in (0, 1))
+    fits = {k: None if rbp[k] is None else PowerLawFit(rbp[k][0], 0.0, rbp[k][1], 3,
+                                                       bootstrap.interval(rbp[k][0], slopes[1 + i]))
+            for i, k in enumerate(ks)}
+    return paper_a.KSweep(PowerLawFit(ce[0], 0.0, ce[1], 3), fits, Bootstrap([None] * len(entries), slopes, r2), ks,
+                          grid, VOCAB)
+
+
+GOOD = {1: (-0.05, 0.99), 10: (-0.1, 0.99), 100: (-0.2, 0.99), 2048: (-0.3, 0.5), 4000: (-0.3, 0.4)}
+
+
+def table1(ratio=1.0):
+    """A Table 1 of one data set and family: CE, and k = 1, 10, 100, 500 and 10,000."""
+    rows = [(np.nan, -0.1, 0.99), (1.0, -0.1 * ratio, 0.98), (10.0, -0.15, 0.98), (100.0, -0.2, 0.97),
+            (500.0, -0.25, 0.95), (10000.0, -0.3, 0.6)]
+    return pd.DataFrame([{"dataset": "Wikipedia", "family": "Pythia", "k": k, "slope": s, "r2": r} for k, s, r in rows])
+
+
+UNITS = [("pydocs", "NeoX"), ("stdlib", "NeoX")]
+
+
+def test_a3_r2_bound_at_the_bar_and_its_paper_column():
+    bar = claims.A3_MIN_R2
+    at_bar = sweep({**GOOD, 10: (-0.1, bar)})
+    v = paper_a.a3_r2_bound({UNITS[0]: at_bar, UNITS[1]: sweep(GOOD)}, [], table1())
+    assert (v.key, v.verdict) == ("A3.1", "reproduced"), "R^2 at the bar passes; k near |V| is not graded"
+    assert v.ours.startswith("pydocs/NeoX: lowest R^2 0.900 (k=10) for k < 82 (for k < 1000 absolute, not graded: "
+                             "0.900)")
+    assert v.paper.endswith("Table 1 (k = 1-500): 1 of 1 (dataset, family) pass this rule")
+    below = sweep({**GOOD, 10: (-0.1, bar - 1e-9)})
+    assert paper_a.a3_r2_bound({UNITS[0]: below, UNITS[1]: sweep(GOOD)}, [], table1()).verdict == "partly"
+    rising = sweep({**GOOD, 1: (0.05, 0.99)})
+    assert paper_a.a3_r2_bound({UNITS[0]: rising}, ["Llama: 2 sizes, fewer than 3"], table1()).verdict == \
+        "not reproduced"
+    unfitted = paper_a.a3_r2_bound({UNITS[0]: sweep({**GOOD, 1: None})}, [], table1())
+    assert unfitted.verdict == "not reproduced" and "k=1 not fittable" in unfitted.ours
+    v = paper_a.a3_r2_bound({}, ["NeoX: 2 sizes, fewer than 3"], table1())
+    assert v.verdict == "not testable on this set"
+    assert v.ours == "no family has 3 or more sizes (NeoX: 2 sizes, fewer than 3); ; left out: NeoX: 2 sizes, fewer than 3"
+
+
+def test_a3_r2_drop_needs_the_paired_interval_below_zero():
+    wide = {2048: (0.0, 0.4), 4000: (0.0, 0.4)}  # the difference's interval: -0.54 -+ 1.96 x 0.4
+    v = paper_a.a3_r2_drop({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 2048: (-0.3, 0.99), 4000: (-0.3, 0.99)})},
+                           [], table1())
+    assert (v.key, v.verdict) == ("A3.2", "partly")
+    assert v.ours.startswith("pydocs/NeoX: mean R^2 0.450 (k = 2048-4000) vs 0.990, difference [-0.540, -0.540]")
+    assert "in 1 of 1 (dataset, family)" in v.paper
+    assert paper_a.a3_r2_drop({UNITS[0]: sweep(GOOD, spread=wide)}, [], table1()).verdict == "not reproduced", \
+        "a drop within the noise is no drop"
+    interval, near = paper_a.r2_drop(sweep(GOOD, spread={2048: (0.0, np.nan)}))
+    assert near == [4000] and interval == pytest.approx((-0.59, -0.59)), "a k not fitted on every resample is dropped"
+    v = paper_a.a3_r2_drop({UNITS[0]: sweep({**GOOD, 2048: None, 4000: None})}, [], table1())
+    assert v.verdict == "not testable on this set" and "no k from 40% of |V| fittable" in v.ours
+
+
+def test_exponent_grows_at_zero_and_a3_exponent_grows():
+    assert paper_a.exponent_grows(sweep(GOOD))
+    assert not paper_a.exponent_grows(sweep({**GOOD, 100: (-0.05, 0.99)})), "an equal exponent does not grow"
+    assert paper_a.exponent_grows(sweep({**GOOD, 100: (-0.05 - 1e-9, 0.99)}))
+    assert not paper_a.exponent_grows(sweep(GOOD, spread={100: (0.1, 0.0)})), "an interval holding 0 is no growth"
+    assert paper_a.exponent_grows(sweep({**GOOD, 100: None})) is None
+    v = paper_a.a3_exponent_grows({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 100: (-0.01, 0.99)})}, [],
+                                  table1())
+    assert (v.key, v.verdict) == ("A3.3", "partly")
+    assert v.ours.startswith("pydocs/NeoX: alpha 0.050 [0.050, 0.050] at k=1, alpha 0.200 [0.200, 0.200] at k=100; "
+                             "difference [0.150, 0.150] (at k=8, the paper's fraction, not graded: difference -)")
+    assert v.paper.endswith("alpha(100) > alpha(1) in 1 of 1 (dataset, family)")
+
+
+def test_exponents_sized_band_edges_and_a3_exponent_sizes():
+    below, (low, high) = claims.A3_ALPHA_K1_BELOW, claims.A3_ALPHA_K100_BAND
+    assert paper_a.exponents_sized(below - 1e-9, low) and not paper_a.exponents_sized(below, low)
+    assert not paper_a.exponents_sized(0.05, high) and paper_a.exponents_sized(0.05, high - 1e-9)
+    assert not paper_a.exponents_sized(0.05, low - 1e-9)
+    v = paper_a.a3_exponent_sizes({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.2, 0.99)})}, [], table1())
+    assert (v.key, v.verdict) == ("A3.4", "partly")
+    assert "alpha(1) 0.100-0.100 (0 of 1 below 0.1), alpha(100) 0.200-0.200 (1 of 1 in [0.15, 0.25)); both: 0" in v.paper
+    v = paper_a.a3_exponent_sizes({UNITS[0]: sweep({**GOOD, 100: None})}, [], table1())
+    assert v.verdict == "not testable on this set" and "k=100 not fittable" in v.ours
+
+
+def test_a3_slope_ratio_inside_outside_and_across_the_band():
+    inside = sweep(GOOD, ce=(-0.05, 0.99))  # ratio 1
+    outside = sweep(GOOD, ce=(-0.01, 0.99))  # ratio 5
+    across = sweep(GOOD, ce=(-0.05, 0.99), spread={1: (0.01, 0.0)})  # ratio 1 -+ 0.39
+    v = paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: across}, [], table1())
+    assert (v.key, v.verdict) == ("A3.5", "reproduced")
+    assert v.ours.endswith("stdlib/NeoX: ratio 1.00 [0.608, 1.392] (undecided) (not tested on: stdlib/NeoX)")
+    assert paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: outside}, [], table1()).verdict == "partly"
+    assert paper_a.a3_slope_ratio({UNITS[0]: outside}, [], table1(ratio=2.0)).paper.startswith(
+        "very close in most cases; Table 1: ratio 2.00-2.00 (median 2.00), 0 of 1 within [0.8, 1.25]")
+    v = paper_a.a3_slope_ratio({UNITS[0]: sweep({**GOOD, 1: None})}, [], table1())
+    assert v.verdict == "not testable on this set" and "-log RBP_1 not fittable" in v.ours
+
+
+def test_r2_comparable_fails_only_on_a_gap_below_zero():
+    assert paper_a.r2_comparable(sweep(GOOD))  # R^2 0.99 against CE's 0.99
+    assert not paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.9)})), "k = 10 fits worse beyond the noise"
+    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.9)}, spread={10: (0.0, 0.1)})), "within the noise"
+    assert paper_a.r2_comparable(sweep({**GOOD, 100: None})) is None
+    v = paper_a.a3_r2_comparable({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.05, 0.5)})}, [], table1())
+    assert (v.key, v.verdict) == ("A3.6", "partly")
+    assert v.ours.startswith("pydocs/NeoX: R^2 CE 0.990; k=1 0.990 (difference [0.000, 0.000]), k=10 0.990")
+    assert v.paper.endswith("R^2(RBP_k) - R^2(CE) -0.020 to -0.010")
+
+
+def offset(alpha, replicates):
+    point = None if alpha is None else OffsetPowerLawFit(1.0, 2.0, alpha, 0.0, 4)
+    return OffsetBootstrap(point, np.array(replicates, float))
+
+
+def test_a3_offset_exponents_in_the_band():
+    agree = (offset(0.3, [0.3, 0.3]), offset(0.33, [0.33, 0.33]))
+    apart = (offset(0.3, [0.3, 0.3]), offset(0.9, [0.9, np.nan]))  # a replicate not fitted: no interval
+    far = (offset(0.3, [0.3, 0.3]), offset(0.9, [0.9, 0.9]))
+    plain = {unit: sweep(GOOD, ce=(-0.02, 0.99)) for unit in UNITS}
+    v = paper_a.a3_offset_exponents({UNITS[0]: agree, UNITS[1]: far}, plain, ["Llama: 3 sizes, fewer than 4"])
+    assert (v.key, v.verdict) == ("A3.7", "partly")
+    assert v.ours.startswith("pydocs/NeoX: alpha CE 0.300, -log RBP_1 0.330, ratio 1.10 [1.100, 1.100]; without "
+                             "offsets 2.50")
+    assert v.ours.endswith("; left out: Llama: 3 sizes, fewer than 4")
+    v = paper_a.a3_offset_exponents({UNITS[0]: apart, UNITS[1]: (offset(None, [np.nan] * 2), agree[1])}, plain, [])
+    assert v.verdict == "not testable on this set" and "(1 replicates not fitted)" in v.ours
+    assert "stdlib/NeoX: no offset fit" in v.ours
+    v = paper_a.a3_offset_exponents({}, {}, ["NeoX: 3 sizes, fewer than 4"])
+    assert v.ours == "no family has 4 or more sizes (NeoX: 3 sizes, fewer than 4)"
+
+
+# ---------------------------------------------------------------------------------------------
+# A2's decisions (rankscale.claims.paper_a), on constructed fits
+
+LARGE = (1630, 2445)  # the paper's k = 20,000 and 30,000 in a 4,096-token vocabulary
+
+
+def regime(fits, spread=None):
+    """RegimeFits with two replicates per k, value -+ spread: fits {k: (slope, R^2) or None}, spread
+    {k: (slope spread, R^2 spread)}."""
+    spread = spread or {}
+    slopes, r2 = {}, {}
+    for k, v in fits.items():
+        d = spread.get(k, (0.0, 0.0))
+        slopes[k], r2[k] = (np.array([v[i] - d[i], v[i] + d[i]]) if v else np.full(2, np.nan) for i in (0, 1))
+    return paper_a.RegimeFits({k: v and PowerLawFit(v[0], 0.0, v[1], 3) for k, v in fits.items()}, slopes, r2,
+                              (1, 4, 8), LARGE)
+
+
+def k_fits(r2=0.99, slope=-0.1, **changes):
+    """Fits at every k of A2 (1, 10, 50, 100, the scaled 4 and 8, and LARGE); ``changes`` as k<k>=(slope, R^2)."""
+    fits = {k: (slope, r2) for k in (1, 4, 8, 10, 50, 100, *LARGE)}
+    return {**fits, **{int(name[1:]): v for name, v in changes.items()}}
+
+
+def table1_k(r2s=(0.99, 0.97, 0.97, 0.97)):
+    return pd.DataFrame([{"dataset": "Wikipedia", "family": "Pythia", "k": k, "slope": -0.1, "r2": r}
+                         for k, r in zip((1.0, 10.0, 50.0, 100.0), r2s)])
+
+
+def test_a2_k1_law_at_its_bar():
+    at_bar, below = regime(k_fits(k1=(-0.1, claims.A2_MIN_R2))), regime(k_fits(k1=(-0.1, claims.A2_MIN_R2 - 1e-9)))
+    v = paper_a.a2_k1_law({UNITS[0]: at_bar, UNITS[1]: below}, ["Llama: 2 sizes, fewer than 3"], table1_k())
+    assert (v.key, v.verdict) == ("A2.1", "partly")
+    assert v.ours.startswith("pydocs/NeoX: k=1 R^2 0.900 [0.900, 0.900] slope -0.100; stdlib/NeoX: k=1 R^2 0.900")
+    assert v.ours.endswith("; left out: Llama: 2 sizes, fewer than 3")
+    assert v.paper == "Table 1, k = 1: R^2 0.990-0.990; 1 of 1 (dataset, family) pass this rule"
+    assert paper_a.a2_k1_law({UNITS[0]: regime(k_fits(k1=(0.1, 0.99)))}, [], table1_k()).verdict == "not reproduced"
+    v = paper_a.a2_k1_law({UNITS[0]: regime(k_fits(k1=None))}, [], table1_k())
+    assert v.verdict == "not testable on this set" and "k=1 not fittable" in v.ours
+
+
+def test_moderate_law_needs_every_moderate_k():
+    bar = claims.A2_MODERATE_R2
+    assert paper_a.moderate_law(regime(k_fits(r2=bar)))
+    assert not paper_a.moderate_law(regime(k_fits(r2=bar, k50=(-0.1, bar - 1e-9))))
+    assert paper_a.moderate_law(regime(k_fits(k4=(-0.1, 0.5)))), "the scaled k are not graded"
+    assert paper_a.moderate_law(regime(k_fits(k100=None))) is None
+    v = paper_a.a2_moderate({UNITS[0]: regime(k_fits()), UNITS[1]: regime(k_fits(k10=(-0.1, 0.9)))}, [],
+                            table1_k(r2s=(0.99, 0.97, 0.96, 0.97)))
+    assert (v.key, v.verdict) == ("A2.2", "partly")
+    assert "(at the paper's fractions, not graded: k=1 R^2 0.990 slope -0.100, k=4" in v.ours
+    assert v.paper == "R^2 ≥ 0.97; Table 1, k = 10 and 50 and 100: R^2 0.960-0.970; 0 of 1 (dataset, family) pass this rule"
+
+
+def test_law_breaks_at_either_large_k():
+    bar = claims.A2_MIN_R2
+    assert not paper_a.law_breaks(regime(k_fits(r2=bar))), "a falling law at the bar holds"
+    assert paper_a.law_breaks(regime(k_fits(k2445=(-0.1, bar - 1e-9))))
+    assert paper_a.law_breaks(regime(k_fits(k1630=(0.05, 0.99)))), "a rising line is no falling law"
+    assert not paper_a.law_breaks(regime(k_fits(k2445=None))), "a k with nothing to fit is left out"
+    assert paper_a.law_breaks(regime(k_fits(k1630=None, k2445=None))) is None
+    v = paper_a.a2_breakdown({UNITS[0]: regime(k_fits()), UNITS[1]: regime(k_fits(k1630=(-0.1, 0.5)))}, [])
+    assert (v.key, v.verdict) == ("A2.3", "partly")
+    assert v.ours.startswith("pydocs/NeoX: k=1,630 R^2 0.990 slope -0.100, k=2,445 R^2 0.990 slope -0.100")
+    assert paper_a.a2_breakdown({}, ["NeoX: 2 sizes, fewer than 3"]).verdict == "not testable on this set"
+
+
+def test_slope_rises_and_a2_gpt2_grows():
+    assert paper_a.slope_rises(regime(k_fits(k2445=(1e-9, 0.5))))
+    assert not paper_a.slope_rises(regime(k_fits(k2445=(0.0, 0.5)))), "a flat line does not grow"
+    assert paper_a.slope_rises(regime(k_fits(k1630=None, k2445=None))) is None
+    rising = regime(k_fits(k1630=(0.02, 0.5)), spread={1630: (0.01, 0.0)})
+    v = paper_a.a2_gpt2_grows({UNITS[0]: rising, UNITS[1]: regime(k_fits())}, has_gpt2=True)
+    assert (v.key, v.verdict) == ("A2.4", "partly")
+    assert v.ours.startswith("pydocs/NeoX: k=1,630 slope 0.020 [0.000, 0.040], k=2,445 slope -0.100 [-0.100, -0.100]")
+    assert paper_a.a2_gpt2_grows({}, has_gpt2=False).ours == "the set has no family of the paper's GPT-2 models"
+    assert paper_a.a2_gpt2_grows({}, has_gpt2=True).ours == "the GPT-2 family has fewer than 3 sizes"
+
+
+def test_scatter_interval_below_zero():
+    worse = regime(k_fits(k2445=(-0.1, 0.5)))
+    assert paper_a.scatter_interval(worse) == pytest.approx((-0.49, -0.49))
+    noisy = regime(k_fits(k2445=(-0.1, 0.5)), spread={2445: (0.0, 0.3)})  # -0.49 -+ 0.59
+    v = paper_a.a2_scatter({UNITS[0]: worse, UNITS[1]: noisy}, [])
+    assert (v.key, v.verdict) == ("A2.5", "partly")
+    assert v.ours.startswith("pydocs/NeoX: R^2 0.990 at k=1,630, 0.500 at k=2,445; difference [-0.490, -0.490]")
+    assert paper_a.a2_scatter({UNITS[0]: regime(k_fits())}, []).verdict == "not reproduced", "equal fits"
+    untestable = regime(k_fits(), spread={2445: (0.0, np.nan)})
+    v = paper_a.a2_scatter({UNITS[0]: untestable}, [])
+    assert v.verdict == "not testable on this set" and "or a resample of it has every target" in v.ours

@@ -1,11 +1,23 @@
-"""The claims of paper A (chapters A1-A5), with their rules and thresholds."""
+"""The claims of paper A (chapters A1-A5): their rules and thresholds, and the functions that decide them.
+
+Each chapter measures and builds its tables; the functions here take those tables, decide every
+unit's outcome under the claim's rule and return the claim's ``Verdict``, with the "ours" text made
+from the same numbers. A rule read on one unit (a model, a family's fit) is a small function of its
+own, tested apart (``lognormal_preferred``, ``shared_exponent``, ...).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
 
+import numpy as np
+import pandas as pd
+
+from rankscale.analysis import bootstrap, fit
 from rankscale.analysis.bootstrap import LEVEL
-from rankscale.claims.base import MIN_SIZES, Claim, index_claims
+from rankscale.claims.base import MIN_SIZES, Claim, Verdict, index_claims, judge
 
 # ---------------------------------------------------------------------------------------------
 # A1
@@ -130,6 +142,232 @@ CLAIMS_A2 = index_claims(
           "k = 30,000 much more random than 20,000"),
 )
 
+# Shared by the decisions of every chapter
+
+def _no_family(unusable: Sequence[str]) -> str:
+    """Why a size claim cannot be tested when no family has enough sizes."""
+    return f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
+
+def _left_out(unusable: Sequence[str]) -> str:
+    """The families a size claim leaves out, appended to its "ours" text."""
+    return f"; left out: {'; '.join(unusable)}" if unusable else ""
+
+def _ci_text(ci: tuple[float, float] | None) -> str:
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
+
+
+@dataclass(frozen=True)
+class RegimeFits:
+    """One corpus and family's fits of -log RBP_k against size at chapter A2's k, with their bootstrap.
+
+    Attributes
+    ----------
+    fits : mapping of int to rankscale.analysis.fit.PowerLawFit or None
+        The full-sample fit per k (1, the paper's moderate k, their scaled values and ``large``); None where
+        some model has every target inside the top k.
+    slopes, r2 : mapping of int to (n_boot,) arrays
+        The same fits' slope and R^2 on every resample of the tokens (the same resamples for every k, so
+        differences between k are paired); NaN where a replicate cannot be fitted.
+    moderate_scaled : tuple of int
+        The paper's moderate k as the same fractions of this family's vocabulary (shown, not graded).
+    large : tuple of (int, int)
+        The paper's k = 20,000 and 30,000 as the same fractions of this family's vocabulary.
+    level : float
+        Of every interval.
+    """
+
+    fits: Mapping[int, object]
+    slopes: Mapping[int, np.ndarray]
+    r2: Mapping[int, np.ndarray]
+    moderate_scaled: tuple[int, ...]
+    large: tuple[int, int]
+    level: float = A_LEVEL
+
+    def fit_text(self, k: int, interval: bool = False) -> str:
+        """"k=10 R^2 0.990 slope -0.059", with R^2's interval if ``interval``."""
+        f = self.fits[k]
+        if f is None:
+            return f"k={k:,} not fittable"
+        ci = bootstrap.interval(f.r2, self.r2[k], self.level) if interval else None
+        return f"k={k:,} R^2 {f.r2:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "") + f" slope {f.slope:.3f}"
+
+
+def table1_pass_text(table1: pd.DataFrame, ks: Sequence[int], bar: float) -> str:
+    """Paper A's Table 1 at ``ks``: its R^2 range and how many (dataset, family) fits are falling power laws
+    with R^2 >= ``bar`` at every one of these k (A2's paper column).
+
+    Parameters
+    ----------
+    table1 : pandas.DataFrame
+        ``dataset``, ``family``, ``k``, ``slope``, ``r2``.
+    ks : sequence of int
+    bar : float
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> table1 = pd.DataFrame({"dataset": "D", "family": ["P", "G"], "k": 1.0, "slope": -0.1, "r2": [0.95, 0.85]})
+    >>> table1_pass_text(table1, [1], 0.9)
+    'Table 1, k = 1: R^2 0.850-0.950; 1 of 2 (dataset, family) pass this rule'
+    """
+    rows = table1[table1["k"].isin(ks)]
+    passed = rows.groupby(["dataset", "family"]).apply(lambda g: bool(((g["r2"] >= bar) & (g["slope"] < 0)).all()),
+                                                       include_groups=False)
+    return (f"Table 1, k = {' and '.join(str(int(k)) for k in sorted(rows['k'].unique()))}: R^2 "
+            f"{rows['r2'].min():.3f}-{rows['r2'].max():.3f}; {int(passed.sum())} of {len(passed)} (dataset, family) "
+            f"pass this rule")
+
+
+def a2_k1_law(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A2.1: -log RBP_1 is a falling power law with R^2 >= ``A2_MIN_R2`` (``fit.falling_law``) in every
+    (corpus, family).
+
+    Parameters
+    ----------
+    units : mapping of (str, str) to RegimeFits
+        The (corpus, family) units with enough sizes, in order.
+    unusable : sequence of str
+        One reason per family left out.
+    table1 : pandas.DataFrame
+        Paper A's Table 1, graded under the same rule for the paper column (``table1_pass_text``).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    return judge("A2.1", {f"{c}/{fam}": fit.falling_law(u.fits[1], A2_MIN_R2) for (c, fam), u in units.items()},
+                  "; ".join(f"{c}/{fam}: {u.fit_text(1, True)}" for (c, fam), u in units.items())
+                  + _left_out(unusable), paper=table1_pass_text(table1, [1], A2_MIN_R2), why_not=_no_family(unusable))
+
+
+def moderate_law(regime: RegimeFits) -> bool | None:
+    """Whether the fits at every moderate k of ``A2_MODERATE_KS`` are falling power laws with R^2 >=
+    ``A2_MODERATE_R2`` (A2.2); None where one of them is not fitted."""
+    found = [fit.falling_law(regime.fits[k], A2_MODERATE_R2) for k in A2_MODERATE_KS]
+    return None if None in found else all(found)
+
+
+def a2_moderate(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str],
+                table1: pd.DataFrame) -> Verdict:
+    """A2.2: ``moderate_law`` in every (corpus, family); the scaled k are shown, not graded.
+
+    Parameters
+    ----------
+    units, unusable, table1
+        As in ``a2_k1_law``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    return judge("A2.2", {f"{c}/{fam}": moderate_law(u) for (c, fam), u in units.items()},
+                  "; ".join(f"{c}/{fam}: " + ", ".join(u.fit_text(k) for k in A2_MODERATE_KS)
+                            + " (at the paper's fractions, not graded: "
+                            + ", ".join(u.fit_text(k) for k in u.moderate_scaled) + ")"
+                            for (c, fam), u in units.items()) + _left_out(unusable),
+                  paper=f"R^2 ≥ {A2_MODERATE_R2}; " + table1_pass_text(table1, A2_MODERATE_KS, A2_MODERATE_R2),
+                  why_not=_no_family(unusable))
+
+
+def law_breaks(regime: RegimeFits) -> bool | None:
+    """Whether the power law breaks down near the vocabulary (A2.3): at either large k the fit is not a
+    falling power law with R^2 >= ``A2_MIN_R2``; a k with nothing to fit is left out, and None where
+    neither can be fitted."""
+    found = [fit.falling_law(regime.fits[k], A2_MIN_R2) for k in regime.large]
+    tested = [ok for ok in found if ok is not None]
+    return not all(tested) if tested else None
+
+
+def a2_breakdown(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str]) -> Verdict:
+    """A2.3: ``law_breaks`` in every (corpus, family).
+
+    Parameters
+    ----------
+    units, unusable
+        As in ``a2_k1_law``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    return judge("A2.3", {f"{c}/{fam}": law_breaks(u) for (c, fam), u in units.items()},
+                  "; ".join(f"{c}/{fam}: " + ", ".join(u.fit_text(k) for k in u.large) for (c, fam), u in units.items())
+                  + _left_out(unusable), why_not=_no_family(unusable))
+
+
+def slope_rises(regime: RegimeFits) -> bool | None:
+    """Whether -log RBP_k grows with size at either large k (A2.4): a positive fitted slope (the point
+    estimate, as the paper reads its figure); None where neither k is fitted."""
+    found = [regime.fits[k].slope > 0 for k in regime.large if regime.fits[k] is not None]
+    return any(found) if found else None
+
+
+def a2_gpt2_grows(units: Mapping[tuple[str, str], RegimeFits], has_gpt2: bool) -> Verdict:
+    """A2.4: ``slope_rises`` on the paper's GPT-2 family, per corpus.
+
+    Parameters
+    ----------
+    units : mapping of (str, str) to RegimeFits
+        The (corpus, family) units of a family of the paper's GPT-2 models with enough sizes.
+    has_gpt2 : bool
+        Whether the set has a family of the paper's GPT-2 models at all (then an empty ``units`` means it has
+        too few sizes).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    texts = []
+    for (c, fam), u in units.items():
+        parts = []
+        for k in u.large:
+            f = u.fits[k]
+            ci = bootstrap.interval(f.slope, u.slopes[k], u.level) if f is not None else None
+            parts.append(f"k={k:,} not fittable" if f is None else
+                         f"k={k:,} slope {f.slope:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""))
+        texts.append(f"{c}/{fam}: " + ", ".join(parts))
+    return judge("A2.4", {f"{c}/{fam}": slope_rises(u) for (c, fam), u in units.items()}, "; ".join(texts),
+                  why_not=("the set has no family of the paper's GPT-2 models" if not has_gpt2 else
+                           f"the GPT-2 family has fewer than {MIN_SIZES} sizes"))
+
+
+def scatter_interval(regime: RegimeFits) -> tuple[float, float] | None:
+    """Paired interval of R^2(larger large k) - R^2(smaller large k) (A2.5), None where either k (or a
+    replicate) cannot be fitted."""
+    small, large = regime.large
+    if regime.fits[small] is None or regime.fits[large] is None:
+        return None
+    return bootstrap.interval(regime.fits[large].r2 - regime.fits[small].r2, regime.r2[large] - regime.r2[small],
+                              regime.level)
+
+
+def a2_scatter(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[str]) -> Verdict:
+    """A2.5: the fit is worse at the larger large k: the interval of ``scatter_interval`` lies below 0, in every
+    (corpus, family).
+
+    Parameters
+    ----------
+    units, unusable
+        As in ``a2_k1_law``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    outcomes, texts = {}, []
+    for (c, fam), u in units.items():
+        small, large = u.large
+        ci = scatter_interval(u)
+        outcomes[f"{c}/{fam}"] = None if ci is None else bootstrap.side(ci) < 0
+        texts.append(f"{c}/{fam}: not testable (k={large:,} or a resample of it has every target of a model inside "
+                     f"the top k)" if ci is None else
+                     f"{c}/{fam}: R^2 {u.fits[small].r2:.3f} at k={small:,}, {u.fits[large].r2:.3f} at k={large:,}; "
+                     f"difference [{ci[0]:.3f}, {ci[1]:.3f}]")
+    return judge("A2.5", outcomes, "; ".join(texts) + _left_out(unusable), why_not=_no_family(unusable))
+
 
 # ---------------------------------------------------------------------------------------------
 # A3
@@ -218,6 +456,425 @@ CLAIMS_A3 = index_claims(
           f"deciding.",
           "not in the paper"),
 )
+
+
+
+
+@dataclass(frozen=True)
+class KSweep:
+    """One corpus and family's power-law fits of CE and of -log RBP_k against size (chapter A3), and the
+    bootstrap that refits them all on the same resamples, so that differences and ratios are paired.
+
+    Attributes
+    ----------
+    ce : rankscale.analysis.fit.PowerLawFit
+        CE's full-sample fit.
+    rbp : mapping of int to PowerLawFit or None
+        -log RBP_k's full-sample fit per k of ``ks``; None where some model has every target in its top k.
+    boot : rankscale.analysis.fit.Bootstrap
+        Its ``slopes`` and ``r2`` have shape (1 + len(ks), n_boot): row 0 CE, row 1 + i the i-th k of ``ks``;
+        NaN where a replicate cannot be fitted.
+    ks : tuple of int
+        The k of the bootstrap's rows, in order (the grid and every other k the chapter reads).
+    grid : tuple of int
+        The family's log-spaced k grid (``A3_N_K`` values from 1 to ``vocab``), a subset of ``ks``.
+    vocab : int
+        The family's vocabulary size.
+    level : float
+        Of every interval.
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
+    >>> boot = Bootstrap([None] * 2, np.array([[-0.1, -0.12], [-0.2, -0.2]]), np.ones((2, 2)))
+    >>> sweep = KSweep(PowerLawFit(-0.11, 0.0, 1.0, 3), {1: PowerLawFit(-0.2, 0.0, 1.0, 3)}, boot, (1,), (1,), 8)
+    >>> [round(x, 3) for x in sweep.slope_ratio()], sweep.alpha_interval(1)  # the fit at k = 1 has no interval
+    ([1.492, 2.145], None)
+    """
+
+    ce: object
+    rbp: Mapping[int, object]
+    boot: object
+    ks: tuple[int, ...]
+    grid: tuple[int, ...]
+    vocab: int
+    level: float = A_LEVEL
+
+    def _row(self, k: int) -> int:
+        return 1 + list(self.ks).index(k)
+
+    def r2(self, k: int) -> float:
+        """R^2 of -log RBP_k's fit, NaN where there is none."""
+        f = self.rbp[k]
+        return f.r2 if f is not None else np.nan
+
+    def alpha_interval(self, k: int) -> tuple[float, float] | None:
+        """The interval of alpha = -slope at ``k`` (None where there is no fit or no interval)."""
+        f = self.rbp.get(k)
+        return (-f.ci[1], -f.ci[0]) if f is not None and f.ci else None
+
+    def alpha_difference(self, k_a: int, k_b: int) -> tuple[float, float] | None:
+        """Paired interval of alpha(k_a) - alpha(k_b), None where a fit or a replicate is missing."""
+        if self.rbp.get(k_a) is None or self.rbp.get(k_b) is None:
+            return None
+        return bootstrap.interval(-(self.rbp[k_a].slope - self.rbp[k_b].slope),
+                                  -(self.boot.slopes[self._row(k_a)] - self.boot.slopes[self._row(k_b)]), self.level)
+
+    def slope_ratio(self) -> tuple[float, float] | None:
+        """Paired interval of slope(-log RBP_1) / slope(CE) (needs the fit at k = 1)."""
+        return bootstrap.interval(self.rbp[1].slope / self.ce.slope,
+                                  self.boot.slopes[self._row(1)] / self.boot.slopes[0], self.level)
+
+    def r2_gap(self, k: int) -> tuple[float, float] | None:
+        """Paired interval of R^2(-log RBP_k) - R^2(CE) (needs the fit at ``k``)."""
+        return bootstrap.interval(self.rbp[k].r2 - self.ce.r2, self.boot.r2[self._row(k)] - self.boot.r2[0],
+                                  self.level)
+
+    def below_bound(self) -> list[int]:
+        """The grid's k below paper A's k = 1000 as the same fraction of this vocabulary (A3.1's k)."""
+        return [k for k in self.grid if k < self.scaled_bound()]
+
+    def scaled_bound(self) -> float:
+        """``A3_R2_BOUND_K`` as the same fraction of this vocabulary as of ``PAPER_A_VOCAB``."""
+        return A3_R2_BOUND_K * self.vocab / PAPER_A_VOCAB
+
+    def near_vocabulary(self) -> list[int]:
+        """The grid's k from ``A3_LARGE_FRACTION`` of the vocabulary up to, not including, all of it (A3.2's k)."""
+        return [k for k in self.grid if A3_LARGE_FRACTION * self.vocab <= k < self.vocab]
+
+
+def table1_by_k(table: pd.DataFrame) -> dict:
+    """Paper A's Table 1 per metric: ``"CE"`` and each k of 1, 10, 100, 500, each a table indexed by
+    (dataset, family) with columns ``slope`` and ``r2``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``pages.reference_table("rbp_paper_table1")``: ``dataset``, ``family``, ``k`` (NaN for CE), ``slope``,
+        ``r2``.
+
+    Returns
+    -------
+    dict
+        ``{"CE" or k: DataFrame}``.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"dataset": "D", "family": "P", "k": [np.nan, 1.0], "slope": [-0.1, -0.05],
+    ...                       "r2": [0.99, 0.98]})
+    >>> float(table1_by_k(table)[1].loc[("D", "P"), "slope"])
+    -0.05
+    """
+    kinds = table.assign(kind=table["k"].map(lambda k: "CE" if pd.isna(k) else int(k)))
+    return {kind: kinds[kinds["kind"] == kind].set_index(["dataset", "family"]) for kind in ["CE", 1, 10, 100, 500]}
+
+
+def _unit_names(sweeps: Mapping[tuple[str, str], object]) -> dict:
+    return {unit: f"{unit[0]}/{unit[1]}" for unit in sweeps}
+
+
+def a3_r2_bound(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A3.1: every fit below k = 1000 (as a fraction of the vocabulary) is a falling power law with
+    R^2 >= ``A3_MIN_R2``, in every (corpus, family).
+
+    Parameters
+    ----------
+    sweeps : mapping of (str, str) to KSweep
+        The (corpus, family) units with enough sizes, in order.
+    unusable : sequence of str
+        One reason per family left out.
+    table1 : pandas.DataFrame
+        Paper A's Table 1 (``dataset``, ``family``, ``k``, ``slope``, ``r2``), graded under the same rule
+        for the paper column.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names = _unit_names(sweeps)
+    outcomes = {names[u]: all(fit.falling_law(s.rbp[k], A3_MIN_R2) for k in s.below_bound())
+                for u, s in sweeps.items()}
+    texts = []
+    for u, s in sweeps.items():
+        worst = min(s.below_bound(), key=lambda k, s=s: s.r2(k) if s.rbp[k] else -np.inf)
+        f = s.rbp[worst]
+        absolute = np.nanmin([s.r2(k) for k in s.grid if k < A3_R2_BOUND_K])
+        texts.append((f"{names[u]}: lowest R^2 {f.r2:.3f} (k={worst}) for k < {s.scaled_bound():.0f}" if f else
+                      f"{names[u]}: k={worst} not fittable")
+                     + f" (for k < {A3_R2_BOUND_K} absolute, not graded: {absolute:.3f})")
+    paper_small = table1[table1["k"] < A3_R2_BOUND_K].groupby(["dataset", "family"]).apply(
+        lambda g: bool(((g["r2"] >= A3_MIN_R2) & (g["slope"] < 0)).all()), include_groups=False)
+    return judge("A3.1", outcomes, "; ".join(texts) + _left_out(unusable),
+                  paper=f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k); Table 1 (k = 1-500): "
+                        f"{int(paper_small.sum())} of {len(paper_small)} (dataset, family) pass this rule",
+                  why_not=_no_family(unusable))
+
+
+def r2_drop(sweep: KSweep) -> tuple[tuple[float, float] | None, list[int]]:
+    """Paired interval of mean R^2 near the vocabulary minus mean R^2 below the bound (A3.2), over the k
+    fitted on every resample.
+
+    Parameters
+    ----------
+    sweep : KSweep
+
+    Returns
+    -------
+    interval : tuple of (float, float) or None
+        None where no k near the vocabulary (or none below the bound) is fitted on every resample.
+    near : list of int
+        The k near the vocabulary used.
+    """
+    fitted = [k for k in sweep.ks if np.isfinite(sweep.boot.r2[sweep._row(k)]).all()]
+    near = [k for k in sweep.near_vocabulary() if k in fitted]
+    below = [k for k in sweep.below_bound() if k in fitted]
+    if not near or not below:
+        return None, near
+    value = np.mean([sweep.r2(k) for k in near]) - np.mean([sweep.r2(k) for k in below])
+    diff = (sweep.boot.r2[[sweep._row(k) for k in near]].mean(axis=0)
+            - sweep.boot.r2[[sweep._row(k) for k in below]].mean(axis=0))
+    return bootstrap.interval(value, diff, sweep.level), near
+
+
+def a3_r2_drop(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A3.2: R^2 drops near the vocabulary: the interval of ``r2_drop`` lies below 0, in every unit.
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names, outcomes, texts = _unit_names(sweeps), {}, []
+    for u, s in sweeps.items():
+        ci, near = r2_drop(s)
+        outcomes[names[u]] = None if ci is None else bootstrap.side(ci) < 0
+        texts.append(f"{names[u]}: no k from {A3_LARGE_FRACTION:.0%} of |V| fittable on every resample" if ci is None
+                     else f"{names[u]}: mean R^2 {np.mean([s.r2(k) for k in near]):.3f} (k = {near[0]}-{near[-1]}) "
+                          f"vs {np.mean([s.r2(k) for k in s.below_bound()]):.3f}, difference "
+                          f"[{ci[0]:.3f}, {ci[1]:.3f}]")
+    paper_drop = table1[table1["k"].notna()].groupby(["dataset", "family"]).apply(
+        lambda g: bool(g.loc[g["k"] == 10000, "r2"].mean() < g.loc[g["k"] < A3_R2_BOUND_K, "r2"].mean()),
+        include_groups=False)
+    return judge("A3.2", outcomes, "; ".join(texts) + _left_out(unusable),
+                  paper=f"drops after k ~ 1000; Table 1: R^2 at k = 10,000 below the mean for k < 1000 in "
+                        f"{int(paper_drop.sum())} of {len(paper_drop)} (dataset, family)", why_not=_no_family(unusable))
+
+
+def exponent_grows(sweep: KSweep) -> bool | None:
+    """Whether alpha(100) > alpha(1) beyond noise (A3.3): the paired interval of the difference lies above 0.
+
+    Returns None where either fit or the interval is missing.
+    """
+    k_lo, k_hi = A3_EXPONENT_KS
+    if sweep.rbp.get(k_lo) is None or sweep.rbp.get(k_hi) is None:
+        return None
+    ci = sweep.alpha_difference(k_hi, k_lo)
+    return None if ci is None else bootstrap.side(ci) > 0
+
+
+def _alpha_text(sweep: KSweep, k: int) -> str:
+    f = sweep.rbp.get(k)
+    if f is None:
+        return f"k={k} " + ("not fittable" if k <= sweep.vocab else "above the vocabulary")
+    return f"alpha {-f.slope:.3f} {_ci_text(sweep.alpha_interval(k))} at k={k}"
+
+
+def a3_exponent_grows(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                      table1: pd.DataFrame) -> Verdict:
+    """A3.3: the exponent is larger at k = 100 than at k = 1 in every unit (``exponent_grows``); the paper's
+    k = 100 as a fraction of the vocabulary is shown, not graded.
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    k_lo, k_hi = A3_EXPONENT_KS
+    names, outcomes, texts = _unit_names(sweeps), {}, []
+    for u, s in sweeps.items():
+        outcomes[names[u]] = grows = exponent_grows(s)
+        k_scaled = scaled_k(k_hi, s.vocab)
+        diff = s.alpha_difference(k_hi, k_lo) if grows is not None else None
+        scaled = s.alpha_difference(k_scaled, k_lo) if k_scaled != k_lo and s.rbp.get(k_scaled) else None
+        texts.append(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}; difference {_ci_text(diff)}"
+                     + (f" (at k={k_scaled}, the paper's fraction, not graded: difference {_ci_text(scaled)})"
+                        if k_scaled != k_hi else ""))
+    by_k = table1_by_k(table1)
+    paper_grows = by_k[100]["slope"] < by_k[1]["slope"]
+    return judge("A3.3", outcomes, "; ".join(texts) + _left_out(unusable),
+                  paper=f"alpha grows with k; Table 1: alpha(100) > alpha(1) in {int(paper_grows.sum())} of "
+                        f"{len(paper_grows)} (dataset, family)", why_not=_no_family(unusable))
+
+
+def exponents_sized(alpha_1: float, alpha_100: float) -> bool:
+    """Whether the exponents have the paper's sizes (A3.4): alpha(1) < ``A3_ALPHA_K1_BELOW`` and alpha(100) in
+    [``A3_ALPHA_K100_BAND``) (the values that round to 0.2; the upper edge excluded).
+
+    >>> exponents_sized(0.05, 0.15), exponents_sized(0.05, 0.25), exponents_sized(0.1, 0.2)
+    (True, False, False)
+    """
+    return bool(alpha_1 < A3_ALPHA_K1_BELOW and A3_ALPHA_K100_BAND[0] <= alpha_100 < A3_ALPHA_K100_BAND[1])
+
+
+def a3_exponent_sizes(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                      table1: pd.DataFrame) -> Verdict:
+    """A3.4: ``exponents_sized`` at k = 1 and k = 100 in every unit (None where either is not fitted).
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    k_lo, k_hi = A3_EXPONENT_KS
+    names = _unit_names(sweeps)
+    outcomes = {names[u]: None if s.rbp.get(k_lo) is None or s.rbp.get(k_hi) is None
+                else exponents_sized(-s.rbp[k_lo].slope, -s.rbp[k_hi].slope) for u, s in sweeps.items()}
+    by_k = table1_by_k(table1)
+    a1, a100 = -by_k[1]["slope"], -by_k[100]["slope"]
+    below = a1 < A3_ALPHA_K1_BELOW
+    in_band = (a100 >= A3_ALPHA_K100_BAND[0]) & (a100 < A3_ALPHA_K100_BAND[1])
+    return judge("A3.4", outcomes, "; ".join(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}"
+                                              for u, s in sweeps.items()) + _left_out(unusable),
+                  paper=f"alpha below {A3_ALPHA_K1_BELOW} at k = 1, close to 0.2 at k = 100; Table 1: alpha(1) "
+                        f"{a1.min():.3f}-{a1.max():.3f} ({int(below.sum())} of {len(a1)} below "
+                        f"{A3_ALPHA_K1_BELOW}), alpha(100) {a100.min():.3f}-{a100.max():.3f} ({int(in_band.sum())} of "
+                        f"{len(a100)} in [{A3_ALPHA_K100_BAND[0]}, {A3_ALPHA_K100_BAND[1]})); both: "
+                        f"{int((below & in_band).sum())}", why_not=_no_family(unusable))
+
+
+def _undecided(ci: tuple[float, float] | None) -> str:
+    """" (undecided)" where an interval crosses an edge of ``A3_RATIO_BAND``."""
+    return "" if ci is None or bootstrap.within(ci, A3_RATIO_BAND) is not None else " (undecided)"
+
+
+def a3_slope_ratio(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
+    """A3.5: the slopes of CE and -log RBP_1 are very close: the paired interval of their ratio lies inside
+    ``A3_RATIO_BAND`` (holds), wholly outside it (fails) or across an edge (undecided, not counted).
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names, outcomes, texts = _unit_names(sweeps), {}, []
+    for u, s in sweeps.items():
+        if s.rbp[1] is None:
+            outcomes[names[u]] = None
+            texts.append(f"{names[u]}: -log RBP_1 not fittable")
+            continue
+        ci = s.slope_ratio()
+        outcomes[names[u]] = None if ci is None else bootstrap.within(ci, A3_RATIO_BAND)
+        texts.append(f"{names[u]}: ratio {s.rbp[1].slope / s.ce.slope:.2f} {_ci_text(ci)}{_undecided(ci)}")
+    by_k = table1_by_k(table1)
+    ratio = by_k[1]["slope"] / by_k["CE"]["slope"]
+    return judge("A3.5", outcomes, "slope ratio -log RBP_1 / CE with its paired interval: " + "; ".join(texts)
+                  + _left_out(unusable),
+                  paper=f"very close in most cases; Table 1: ratio {ratio.min():.2f}-{ratio.max():.2f} (median "
+                        f"{ratio.median():.2f}), {int(ratio.between(*A3_RATIO_BAND).sum())} of {len(ratio)} within "
+                        f"[{A3_RATIO_BAND[0]}, {A3_RATIO_BAND[1]}]", why_not=_no_family(unusable))
+
+
+def r2_comparable(sweep: KSweep) -> bool | None:
+    """Whether -log RBP_k fits about as well as CE at every k of ``A3_R2_KS`` (A3.6): no paired interval of
+    R^2(-log RBP_k) - R^2(CE) lies wholly below 0. None where a fit or an interval is missing."""
+    gaps = [sweep.r2_gap(k) if sweep.rbp.get(k) is not None else None for k in A3_R2_KS]
+    return None if None in gaps else all(bootstrap.side(ci) >= 0 for ci in gaps)
+
+
+def a3_r2_comparable(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                     table1: pd.DataFrame) -> Verdict:
+    """A3.6: ``r2_comparable`` in every unit.
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names = _unit_names(sweeps)
+    texts = [f"{names[u]}: R^2 CE {s.ce.r2:.3f}; " + ", ".join(
+        f"k={k} {s.r2(k):.3f} (difference {_ci_text(s.r2_gap(k))})" if s.rbp.get(k) else f"k={k} not fittable"
+        for k in A3_R2_KS) for u, s in sweeps.items()]
+    by_k = table1_by_k(table1)
+    gap = pd.concat([by_k[k]["r2"] - by_k["CE"]["r2"] for k in A3_R2_KS])
+    return judge("A3.6", {names[u]: r2_comparable(s) for u, s in sweeps.items()}, "; ".join(texts)
+                  + _left_out(unusable),
+                  paper=f"R^2 about 0.99, comparable to CE's; Table 1, k = {', '.join(map(str, A3_R2_KS))}: "
+                        f"R^2(RBP_k) - R^2(CE) {gap.min():+.3f} to {gap.max():+.3f}", why_not=_no_family(unusable))
+
+
+def offset_ratio(ce, rbp1, level: float = A_LEVEL) -> tuple[float, float] | None:
+    """Interval of alpha(-log RBP_1) / alpha(CE) of the offset power laws (A3.7), paired over replicates.
+
+    Parameters
+    ----------
+    ce, rbp1 : rankscale.analysis.fit.OffsetBootstrap
+        The offset fits of CE and -log RBP_1 on the full sample (``point``) and their replicates' ``alpha``.
+    level : float
+
+    Returns
+    -------
+    tuple of (float, float) or None
+        None where a full-sample fit failed (or a replicate's, ``bootstrap.interval``).
+    """
+    if ce.point is None or rbp1.point is None:
+        return None
+    return bootstrap.interval(rbp1.point.alpha / ce.point.alpha, rbp1.alpha / ce.alpha, level)
+
+
+def a3_offset_exponents(offsets: Mapping[tuple[str, str], tuple], sweeps: Mapping[tuple[str, str], KSweep],
+                        too_few: Sequence[str]) -> Verdict:
+    """A3.7: with a floor fitted, the exponents of CE and -log RBP_1 agree: the interval of ``offset_ratio``
+    lies inside ``A3_RATIO_BAND`` (holds), wholly outside (fails) or across an edge (undecided).
+
+    Parameters
+    ----------
+    offsets : mapping of (str, str) to (OffsetBootstrap, OffsetBootstrap)
+        Per (corpus, family) with ``A3_OFFSET_MIN_SIZES`` or more sizes: the offset fits of CE and -log RBP_1.
+    sweeps : mapping of (str, str) to KSweep
+        The plain fits of the same units (their ratio is shown beside).
+    too_few : sequence of str
+        One reason per family with too few sizes for the offset fit.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    outcomes, texts = {}, []
+    for (c, fam), (ce, rbp1) in offsets.items():
+        ci = offset_ratio(ce, rbp1)
+        outcomes[f"{c}/{fam}"] = None if ci is None else bootstrap.within(ci, A3_RATIO_BAND)
+        if ce.point is None or rbp1.point is None:
+            texts.append(f"{c}/{fam}: no offset fit")
+            continue
+        plain = sweeps[c, fam]
+        failed = ce.failed + rbp1.failed
+        texts.append(f"{c}/{fam}: alpha CE {ce.point.alpha:.3f}, -log RBP_1 {rbp1.point.alpha:.3f}, ratio "
+                     f"{rbp1.point.alpha / ce.point.alpha:.2f} {_ci_text(ci)}"
+                     + (f" ({failed} replicates not fitted)" if failed else "") + _undecided(ci)
+                     + f"; without offsets {plain.rbp[1].slope / plain.ce.slope:.2f}")
+    return judge("A3.7", outcomes, "; ".join(texts) + (f"; left out: {'; '.join(too_few)}" if too_few and offsets
+                                                        else ""),
+                  why_not=f"no family has {A3_OFFSET_MIN_SIZES} or more sizes ({'; '.join(too_few)})")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,3 +1047,477 @@ CLAIMS_A5 = index_claims(
           f"fits, with exact sums: at the last mu, |CE - log c| <= |CE| / 2, i.e. log c is most of CE. Analytic: "
           "it depends on (mu, sigma) only.", "log c dominates"),
 )
+
+# The three fits of the lognormal (rankscale.analysis.rank_models.FORMS) as the verdicts and the chapter name them
+A5_FORM_LABELS = {"powerlaw": "authors' fit (powerlaw package)", "1..inf": "eq. 10 as written (1..∞)",
+                  "1..V": "eq. 10 over 1..V"}
+# The claim that grades each version of the shared exponent (A5.7-A5.10) and of the match (A5.11-A5.13)
+_A5_SHARED_KEYS = {"measured": "A5.7", "powerlaw": "A5.8", "1..inf": "A5.9", "1..V": "A5.10"}
+_A5_MATCH_KEYS = {"powerlaw": "A5.11", "1..inf": "A5.12", "1..V": "A5.13"}
+_A5_LOGNORMAL_KEYS = {("powerlaw", "family"): "A5.1", ("powerlaw", "reference"): "A5.2", ("1..inf", "all"): "A5.3",
+                      ("1..V", "all"): "A5.4"}
+
+
+
+
+def _interval(row: Mapping, name: str) -> tuple[float, float] | None:
+    """The interval ``(row["<name>: low"], row["<name>: high"])``, None where it is missing (NaN)."""
+    low, high = row[f"{name}: low"], row[f"{name}: high"]
+    return None if np.isnan(low) else (low, high)
+
+
+def _unit_row(table: pd.DataFrame, corpus: str, family: str, **more) -> pd.Series:
+    """The one row of ``table`` for a corpus and family (and the further ``column=value`` of ``more``)."""
+    pick = (table["corpus"] == corpus) & (table["family"] == family)
+    for column, value in more.items():
+        pick &= table[column] == value
+    return table[pick].iloc[0]
+
+
+def _a5_size_verdict(key: str, cases: Mapping[tuple[str, str], bool | None], ours: str, unusable: Sequence[str],
+                     paper: str | None = None) -> Verdict:
+    """A size claim of A5: one outcome per (corpus, family), the families with too few sizes named as untested."""
+    outcomes = {**{f"{c}/{fam}": ok for (c, fam), ok in cases.items()}, **{reason: None for reason in unusable}}
+    return judge(key, outcomes, ours, paper=paper, why_not=_no_family(unusable))
+
+
+def lognormal_preferred(row: Mapping) -> bool:
+    """Whether one model's fitted lognormal describes its ranks (A5.1-A5.4): not degenerate, preferred to
+    the power law by Vuong's test (z > 0, p < ``A5_VUONG_P``) and within ``A5_MAX_KS`` of the data's CDF.
+
+    Parameters
+    ----------
+    row : mapping
+        One row of the chapter's fits table: ``"degenerate"`` (str, "" for a usable fit), ``"Vuong z"``,
+        ``"Vuong p"`` and ``"KS lognormal"`` (floats).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> row = {"degenerate": "", "Vuong z": 3.0, "Vuong p": 0.003, "KS lognormal": 0.02}
+    >>> lognormal_preferred(row), lognormal_preferred({**row, "KS lognormal": 0.08})
+    (True, False)
+    """
+    return bool(row["degenerate"] == "" and row["Vuong z"] > 0 and row["Vuong p"] < A5_VUONG_P
+                and row["KS lognormal"] <= A5_MAX_KS)
+
+
+def a5_lognormal(fits: pd.DataFrame, form: str, models: str = "family", why_not: str = "") -> Verdict:
+    """A5.1-A5.4: whether every model's ranks are lognormal under one fit (``lognormal_preferred``).
+
+    Parameters
+    ----------
+    fits : pandas.DataFrame
+        One row per corpus, model and fit, with columns ``corpus``, ``family``, ``model``, ``fit`` (a key of
+        ``A5_FORM_LABELS``), ``degenerate``, ``Vuong z``, ``Vuong p``, ``KS lognormal``, ``KS power law`` and
+        ``mass beyond V`` (NaN for a degenerate fit); the rows of the models the claim is about.
+    form : str
+        The fit graded: ``"powerlaw"`` (A5.1, A5.2), ``"1..inf"`` (A5.3) or ``"1..V"`` (A5.4).
+    models : str
+        ``"family"`` (the families' models, A5.1), ``"reference"`` (reference models, A5.2; counted per model
+        rather than per family) or ``"all"`` (A5.3, A5.4).
+    why_not : str
+        Why no model can test it (the set has none of these models).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+        One unit per corpus and model.
+
+    Examples
+    --------
+    >>> fits = pd.DataFrame({"corpus": "c", "family": "F", "model": ["m1", "m2"], "fit": "1..V", "degenerate": "",
+    ...                      "Vuong z": [4.0, -1.0], "Vuong p": [1e-4, 0.3], "KS lognormal": 0.01,
+    ...                      "KS power law": 0.2, "mass beyond V": np.nan})
+    >>> a5_lognormal(fits, "1..V", "all").verdict
+    'partly'
+    """
+    chosen = fits[fits["fit"] == form]
+    outcomes = {f"{r['corpus']}/{r['family']}/{r['model']}": lognormal_preferred(r) for r in chosen.to_dict("records")}
+    ours = _lognormal_ours(chosen, form, "model" if models == "reference" else "family") if len(chosen) else ""
+    return judge(_A5_LOGNORMAL_KEYS[form, models], outcomes, ours, why_not=why_not)
+
+
+def _lognormal_ours(chosen: pd.DataFrame, form: str, by: str) -> str:
+    """What A5.1-A5.4 measured: Vuong wins per ``by`` group, the KS distances, mass beyond V, degenerate fits."""
+    wins = (chosen["Vuong z"] > 0) & (chosen["Vuong p"] < A5_VUONG_P)
+    degenerate = (chosen["degenerate"] != "").sum()
+    per = "; ".join(f"{name}: {w.sum()} of {len(w)}" for name, w in wins.groupby(chosen[by], sort=False))
+    beyond = chosen["mass beyond V"].dropna()
+    ks, ks_law = chosen["KS lognormal"], chosen["KS power law"]
+    # mass beyond V under 0.05% would print as 0.0%: not worth a mention
+    return (f"{A5_FORM_LABELS[form]}: lognormal preferred in {wins.sum()} of {len(wins)} model/corpus pairs ({per}; "
+            f"Vuong z {chosen['Vuong z'].min():.1f} to {chosen['Vuong z'].max():.1f}); KS distance {ks.min():.3f}-"
+            f"{ks.max():.3f} (power law {ks_law.min():.3f}-{ks_law.max():.3f}); KS within {A5_MAX_KS}: "
+            f"{(ks <= A5_MAX_KS).sum()}"
+            + (f"; fitted mass beyond the vocabulary up to {beyond.max():.1%}" if len(beyond) and beyond.max() >= 0.0005
+               else "") + (f"; degenerate: {degenerate}" if degenerate else ""))
+
+
+def mu_sigma_steady(trend: Mapping) -> bool | None:
+    """Whether mu/sigma changes steadily with size in one family (A5.5): its line on ln S has
+    R^2 >= ``A5_MIN_R2`` and a slope whose interval excludes 0.
+
+    Parameters
+    ----------
+    trend : mapping
+        One row of the chapter's trends table: ``"R^2 of mu/sigma"``, ``"mu/sigma: low"``,
+        ``"mu/sigma: high"`` (NaN where not computed).
+
+    Returns
+    -------
+    bool or None
+        None where the fit or its interval is missing.
+
+    Examples
+    --------
+    >>> mu_sigma_steady({"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": -0.1})
+    True
+    >>> mu_sigma_steady({"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": 0.1})
+    False
+    """
+    bounds = _interval(trend, "mu/sigma")
+    if np.isnan(trend["R^2 of mu/sigma"]) or bounds is None:
+        return None
+    return bool(trend["R^2 of mu/sigma"] >= A5_MIN_R2 and bootstrap.side(bounds) != 0)
+
+
+def a5_steady(trends: pd.DataFrame, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+              paper: str | None = None) -> Verdict:
+    """A5.5: mu/sigma changes steadily with size, in every (corpus, family) of ``units`` (``mu_sigma_steady``).
+
+    Parameters
+    ----------
+    trends : pandas.DataFrame
+        One row per corpus and family (at least those of ``units``): ``corpus``, ``family``,
+        ``R^2 of mu/sigma``, ``d mu/sigma / d ln S``, ``mu/sigma: low``, ``mu/sigma: high``.
+    units : sequence of (str, str)
+        The (corpus, family) pairs with enough sizes.
+    unusable : sequence of str
+        One reason per family left out ("NeoX: 2 sizes, fewer than 3").
+    paper : str, optional
+        The paper's number.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    rows = {unit: _unit_row(trends, *unit) for unit in units}
+    ours = "authors' fits, mu/sigma against ln S: " + "; ".join(
+        f"{c}/{fam}: R^2 {r['R^2 of mu/sigma']:.3f}, slope {r['d mu/sigma / d ln S']:.3f} [{r['mu/sigma: low']:.3f}, "
+        f"{r['mu/sigma: high']:.3f}]" for (c, fam), r in rows.items())
+    return _a5_size_verdict("A5.5", {unit: mu_sigma_steady(r) for unit, r in rows.items()}, ours, unusable, paper)
+
+
+def mu_falls_sigma_mildly(trend: Mapping) -> bool | None:
+    """Whether mu falls while sigma rises by less (A5.6): the slope intervals on ln S of mu, sigma and
+    mu + sigma lie below, above and below 0.
+
+    Parameters
+    ----------
+    trend : mapping
+        One row of the chapter's trends table: ``"<name>: low"`` and ``"<name>: high"`` for ``name`` in
+        mu, sigma, mu + sigma (NaN where not computed).
+
+    Returns
+    -------
+    bool or None
+        None where an interval is missing.
+
+    Examples
+    --------
+    >>> trend = {"mu: low": -2.0, "mu: high": -1.0, "sigma: low": 0.1, "sigma: high": 0.3,
+    ...          "mu + sigma: low": -1.9, "mu + sigma: high": -0.7}
+    >>> mu_falls_sigma_mildly(trend), mu_falls_sigma_mildly({**trend, "sigma: low": -0.1})
+    (True, False)
+    """
+    bounds = [_interval(trend, name) for name in ("mu", "sigma", "mu + sigma")]
+    if None in bounds:
+        return None
+    return [bootstrap.side(b) for b in bounds] == [-1, 1, -1]
+
+
+def a5_drift(trends: pd.DataFrame, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+             paper: str | None = None) -> Verdict:
+    """A5.6: mu falls and sigma grows only mildly with size, in every (corpus, family) of ``units``
+    (``mu_falls_sigma_mildly``).
+
+    Parameters
+    ----------
+    trends : pandas.DataFrame
+        One row per corpus and family: ``corpus``, ``family``, ``d mu / d ln S``, ``d sigma / d ln S``, and
+        ``<name>: low``, ``<name>: high`` for ``name`` in mu, sigma, mu + sigma.
+    units, unusable, paper
+        As in ``a5_steady``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    rows = {unit: _unit_row(trends, *unit) for unit in units}
+    ours = "authors' fits, per ln S: " + "; ".join(
+        f"{c}/{fam}: d mu {r['d mu / d ln S']:.3f} [{r['mu: low']:.3f}, {r['mu: high']:.3f}], d sigma "
+        f"{r['d sigma / d ln S']:.3f} [{r['sigma: low']:.3f}, {r['sigma: high']:.3f}]" for (c, fam), r in rows.items())
+    return _a5_size_verdict("A5.6", {unit: mu_falls_sigma_mildly(r) for unit, r in rows.items()}, ours, unusable,
+                            paper)
+
+
+def _reaches_nearly_identical(bounds: tuple[float, float]) -> bool:
+    """Whether a ratio's interval reaches into ``A5_NEARLY_IDENTICAL``: only an interval wholly outside the
+    paper's own range for "nearly identical" counts against a claim."""
+    return bootstrap.within(bounds, A5_NEARLY_IDENTICAL) is not False
+
+
+def shared_exponent(slopes: Mapping) -> bool | None:
+    """Whether CE and -log p_1 share their exponent in one family (A5.7-A5.10): both fit power laws with
+    R^2 >= ``A5_MIN_R2`` and negative slopes, and the interval of slope(-log p_1) / slope(CE) reaches into
+    ``A5_NEARLY_IDENTICAL``.
+
+    Parameters
+    ----------
+    slopes : mapping
+        One row of the chapter's slopes table: ``"slope CE"``, ``"R^2 CE"``, ``"slope -log p_1"``,
+        ``"R^2 -log p_1"`` (NaN where not fitted), ``"ratio: low"`` and ``"ratio: high"``.
+
+    Returns
+    -------
+    bool or None
+        None where a fit or the interval is missing.
+
+    Examples
+    --------
+    >>> row = {"slope CE": -0.1, "R^2 CE": 0.99, "slope -log p_1": -0.12, "R^2 -log p_1": 0.95,
+    ...        "ratio: low": 1.1, "ratio: high": 1.3}
+    >>> shared_exponent(row), shared_exponent({**row, "ratio: low": 1.4, "ratio: high": 1.6})
+    (True, False)
+    """
+    bounds = _interval(slopes, "ratio")
+    if np.isnan(slopes["R^2 CE"]) or np.isnan(slopes["R^2 -log p_1"]) or bounds is None:
+        return None
+    laws = (min(slopes["R^2 CE"], slopes["R^2 -log p_1"]) >= A5_MIN_R2 and slopes["slope CE"] < 0
+            and slopes["slope -log p_1"] < 0)
+    return bool(laws and _reaches_nearly_identical(bounds))
+
+
+def a5_shared(slopes: pd.DataFrame, version: str, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+              paper: str | None = None) -> Verdict:
+    """A5.7-A5.10: CE and -log p_1 (measured, or predicted by one fit) share their exponent in every
+    (corpus, family) of ``units`` (``shared_exponent``).
+
+    Parameters
+    ----------
+    slopes : pandas.DataFrame
+        One row per corpus, family and version: ``corpus``, ``family``, ``version``, ``slope CE``,
+        ``R^2 CE``, ``slope -log p_1``, ``R^2 -log p_1``, ``ratio p_1/CE``, ``ratio: low``, ``ratio: high``.
+    version : str
+        ``"measured"`` (A5.7) or a fit: ``"powerlaw"`` (A5.8), ``"1..inf"`` (A5.9), ``"1..V"`` (A5.10).
+    units, unusable, paper
+        As in ``a5_steady``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> slopes = pd.DataFrame([{"corpus": "c", "family": "F", "version": "measured", "slope CE": -0.1,
+    ...                         "R^2 CE": 0.99, "slope -log p_1": -0.1, "R^2 -log p_1": 0.99, "ratio p_1/CE": 1.0,
+    ...                         "ratio: low": 0.9, "ratio: high": 1.1}])
+    >>> a5_shared(slopes, "measured", [("c", "F")], []).ours
+    'measured: c/F: slopes CE -0.100, p_1 -0.100 (R^2 0.99, 0.99), ratio 1.00 [0.90, 1.10]'
+    """
+    rows = {unit: _unit_row(slopes, *unit, version=version) for unit in units}
+    parts = []
+    for (c, fam), r in rows.items():
+        bounds = _interval(r, "ratio")
+        parts.append(f"{c}/{fam}: slopes CE {r['slope CE']:.3f}, p_1 {r['slope -log p_1']:.3f} (R^2 "
+                     f"{r['R^2 CE']:.2f}, {r['R^2 -log p_1']:.2f}), ratio {r['ratio p_1/CE']:.2f}"
+                     + (f" [{bounds[0]:.2f}, {bounds[1]:.2f}]" if bounds else " (no interval)"))
+    ours = ("measured" if version == "measured" else A5_FORM_LABELS[version]) + ": " + "; ".join(parts)
+    return _a5_size_verdict(_A5_SHARED_KEYS[version], {unit: shared_exponent(r) for unit, r in rows.items()}, ours,
+                            unusable, paper)
+
+
+def exponents_match(slopes: Mapping) -> bool | None:
+    """Whether one fit's predicted exponents match the measured ones in one family (A5.11-A5.13): the
+    intervals of slope(predicted) / slope(measured), of CE and of -log p_1, both reach into
+    ``A5_NEARLY_IDENTICAL``.
+
+    Parameters
+    ----------
+    slopes : mapping
+        One row of the chapter's slopes table: ``"CE pred/meas: low"``, ``"CE pred/meas: high"``,
+        ``"p_1 pred/meas: low"``, ``"p_1 pred/meas: high"`` (NaN where not computed).
+
+    Returns
+    -------
+    bool or None
+        None where an interval is missing.
+
+    Examples
+    --------
+    >>> row = {"CE pred/meas: low": 0.6, "CE pred/meas: high": 0.8, "p_1 pred/meas: low": 1.2,
+    ...        "p_1 pred/meas: high": 1.4}
+    >>> exponents_match(row), exponents_match({**row, "CE pred/meas: high": 0.7})
+    (True, False)
+    """
+    bounds = [_interval(slopes, "CE pred/meas"), _interval(slopes, "p_1 pred/meas")]
+    if None in bounds:
+        return None
+    return bool(_reaches_nearly_identical(bounds[0]) and _reaches_nearly_identical(bounds[1]))
+
+
+def a5_match(slopes: pd.DataFrame, form: str, units: Sequence[tuple[str, str]], unusable: Sequence[str],
+             paper: str | None = None) -> Verdict:
+    """A5.11-A5.13: the exponents one fit predicts match the measured ones in every (corpus, family) of
+    ``units`` (``exponents_match``).
+
+    Parameters
+    ----------
+    slopes : pandas.DataFrame
+        As in ``a5_shared``, with ``CE pred/meas: low/high`` and ``p_1 pred/meas: low/high`` on the rows of
+        the fits.
+    form : str
+        ``"powerlaw"`` (A5.11), ``"1..inf"`` (A5.12) or ``"1..V"`` (A5.13).
+    units, unusable, paper
+        As in ``a5_steady``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    rows = {unit: _unit_row(slopes, *unit, version=form) for unit in units}
+    parts = []
+    for (c, fam), r in rows.items():
+        ce, p1 = _interval(r, "CE pred/meas"), _interval(r, "p_1 pred/meas")
+        parts.append(f"{c}/{fam}: CE " + (f"[{ce[0]:.2f}, {ce[1]:.2f}]" if ce else "(no interval)")
+                     + ", p_1 " + (f"[{p1[0]:.2f}, {p1[1]:.2f}]" if p1 else "(no interval)"))
+    return _a5_size_verdict(_A5_MATCH_KEYS[form], {unit: exponents_match(r) for unit, r in rows.items()},
+                            "predicted/measured slope " + "; ".join(parts), unusable, paper)
+
+
+def a5_approximations(errors: Mapping[str, float]) -> Verdict:
+    """A5.14: appendix C's approximations are within ``A5_APPROX_TOLERANCE`` at every fitted (mu, sigma).
+
+    Parameters
+    ----------
+    errors : mapping of str to float
+        Per fit (its name): the larger relative error of eq. 21's CE and eq. 16's -log p_1 against the exact
+        sums; NaN where a relative error is undefined (that fit cannot test it).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> v = a5_approximations({"m1": 0.01, "m2": 0.08})
+    >>> v.verdict, v.ours
+    ('partly', 'worst relative error of CE or -log p_1 8.0%; 1 of 2 fits within 5%')
+    """
+    outcomes = {name: None if np.isnan(err) else bool(err <= A5_APPROX_TOLERANCE) for name, err in errors.items()}
+    ours = (f"worst relative error of CE or -log p_1 {np.nanmax(list(errors.values())):.1%}; "
+            f"{sum(ok is True for ok in outcomes.values())} of {len(outcomes)} fits within "
+            f"{A5_APPROX_TOLERANCE:.0%}" if errors else "")
+    return judge("A5.14", outcomes, ours, why_not="every fit is degenerate")
+
+
+def a5_vocabulary_bound(fits: pd.DataFrame) -> Verdict:
+    """A5.15: CE predicted by eq. 21 from the eq. 10 fit is within ``A5_APPROX_TOLERANCE`` of the 1..V
+    fit's exact entropy, model by model.
+
+    Parameters
+    ----------
+    fits : pandas.DataFrame
+        One row per corpus, model and fit: ``corpus``, ``family``, ``model``, ``fit`` (with rows of
+        ``"1..inf"`` and ``"1..V"``) and ``CE predicted`` (NaN for a degenerate fit).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+        One unit per corpus and model; a model with a degenerate fit cannot test it.
+
+    Examples
+    --------
+    >>> fits = pd.DataFrame({"corpus": "c", "family": "F", "model": ["m", "m"], "fit": ["1..inf", "1..V"],
+    ...                      "CE predicted": [3.3, 3.0]})
+    >>> v = a5_vocabulary_bound(fits)
+    >>> v.verdict, v.ours
+    ('not reproduced', '|CE(eq. 21, eq. 10 fit) / CE(1..V fit, exact) - 1| from 10.0% to 10.0%')
+    """
+    predicted = fits.pivot(index=["corpus", "family", "model"], columns="fit", values="CE predicted")
+    gap = (predicted["1..inf"] / predicted["1..V"] - 1).abs()
+    outcomes = {"/".join(key): None if np.isnan(g) else bool(g <= A5_APPROX_TOLERANCE) for key, g in gap.items()}
+    ours = (f"|CE(eq. 21, eq. 10 fit) / CE(1..V fit, exact) - 1| from {gap.min():.1%} to {gap.max():.1%}"
+            if gap.notna().any() else "")
+    return judge("A5.15", outcomes, ours, why_not="every fit is degenerate")
+
+
+def log_c_dominates(ce: float, log_c: float) -> bool:
+    """Whether log c is most of CE (A5.16): |CE - log c| <= |CE| / 2.
+
+    >>> log_c_dominates(2.0, 1.5), log_c_dominates(2.0, 0.5)
+    (True, False)
+    """
+    return bool(abs(ce - log_c) <= abs(ce) / 2)
+
+
+def a5_dominance(end) -> Verdict:
+    """A5.16: at the last mu of ``A5_DOMINANCE_MUS`` log c is the dominant part of CE (``log_c_dominates``).
+
+    Parameters
+    ----------
+    end : rankscale.analysis.appendix_c.AppendixC or None
+        The exact sums at the path's last (mu, sigma) (``mu``, ``sigma``, ``log_c``, ``ce``); None where no
+        family fit gives sigma.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> from rankscale.analysis import appendix_c
+    >>> a5_dominance(None).verdict
+    'not testable on this set'
+    >>> a5_dominance(appendix_c.exact(-40.0, 2.0)).verdict  # log c about -202, CE about 0.004
+    'not reproduced'
+    """
+    ours = (f"at mu = {end.mu:g}, sigma = {end.sigma:.2f}: log c = {end.log_c:.1f}, mu^2/(2 sigma^2) = "
+            f"{end.mu**2 / (2 * end.sigma**2):.1f}, CE = {end.ce:.2f}" if end else "")
+    return judge("A5.16", {"mu path": None if end is None else log_c_dominates(end.ce, end.log_c)}, ours,
+                  why_not="no family fit to take sigma from")
+
+
+def a5_table1_ratios(table: pd.DataFrame) -> pd.Series:
+    """slope(-log RBP_1) / slope(CE) over paper A's Table 1, on the (data set, family) pairs whose two fits both
+    have R^2 >= ``A5_MIN_R2``: the pairs the paper calls very close, whose range is ``A5_NEARLY_IDENTICAL``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Paper A's Table 1 (``pages.reference_table("rbp_paper_table1")``): ``dataset``, ``family``, ``metric``
+        (``"CE"``, ``"-log RBP_1"``, ...), ``slope``, ``r2``.
+
+    Returns
+    -------
+    pandas.Series
+        One ratio per kept pair.
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"dataset": "D", "family": ["P", "P", "G", "G"],
+    ...                       "metric": ["CE", "-log RBP_1"] * 2, "slope": [-0.1, -0.09, -0.1, -0.2],
+    ...                       "r2": [0.99, 0.98, 0.99, 0.5]})
+    >>> a5_table1_ratios(table).round(2).tolist()
+    [0.9]
+    """
+    pairs = table[table["metric"] == "CE"].merge(table[table["metric"] == "-log RBP_1"], on=["dataset", "family"],
+                                                 suffixes=(" CE", " RBP_1"))
+    pairs = pairs[(pairs["r2 CE"] >= A5_MIN_R2) & (pairs["r2 RBP_1"] >= A5_MIN_R2)]
+    return pairs["slope RBP_1"] / pairs["slope CE"]
+
+
