@@ -407,5 +407,9 @@ verdicts = [
                          f"{paper_cells(lambda r, g: r['EE'] >= claims.B3_LAW_R2, ['All'])}: " + pooled_paper),
     paper_b.sa_rises(every, untested=unusable, paper="upward trend (Fig. 7, 16 models of several families; qualitative)"),
     paper_b.sa_conf_invariant(by_family, untested=unusable, paper="“remain largely invariant” (qualitative)"),
+    paper_b.conf_unstable(by_family, untested=unusable,
+                          paper="R² " + plots.span(paper_table1.loc[paper_families].xs("Conf", axis=1, level=1)
+                                                   .to_numpy().ravel(), ".2f")
+                                + f" across {len(paper_families) * 3} family-dataset cells"),
 ]
 table = pages.verdict_table("B3", verdicts)

@@ -267,3 +267,18 @@ def test_trends_must_keep_the_sign_of_ce_ee_and_sa_but_not_conf():
 def test_data_suffice_per_corpus():
     v = paper_b.data_suffice({"pydocs": [True, True], "stdlib": [True, False, True]})
     assert v.verdict == "partly" and "stdlib 2/3" in v.ours and v.units_text == "1 of 2"
+
+
+def test_confidence_is_unstable_only_with_a_wide_spread_beyond_the_noise():
+    wide = [unit("pydocs/NeoX", r2={"Conf": 0.1}), unit("stdlib/NeoX", r2={"Conf": 0.2}),
+            unit("pydocs/Llama", r2={"Conf": 0.1 + claims.B3_UNSTABLE_RANGE + 0.01})]
+    v = paper_b.conf_unstable(wide, paper="")
+    assert v.verdict == "reproduced" and "apart" in v.ours and v.units_text == "1 of 1"
+    narrow = [unit("pydocs/NeoX", r2={"Conf": 0.5}), unit("stdlib/NeoX", r2={"Conf": 0.5 + claims.B3_UNSTABLE_RANGE
+                                                                                 - 0.01})]
+    assert paper_b.conf_unstable(narrow, paper="").verdict == "not reproduced"
+    noisy = [unit("pydocs/NeoX", r2={"Conf": 0.1}, r2_sd={"Conf": 0.3}), unit("stdlib/NeoX", r2={"Conf": 0.6})]
+    v = paper_b.conf_unstable(noisy, paper="")
+    assert v.verdict == "not reproduced" and "overlapping" in v.ours
+    v = paper_b.conf_unstable(wide[:1], paper="", untested=["Llama: 2 sizes, fewer than 3"])
+    assert v.verdict == claims.base.NOT_TESTABLE and "the spread needs two" in v.ours

@@ -297,6 +297,8 @@ B3_LAW_R2 = 0.8  # "follows a power law": §4.2 calls its EE fits "close to 0.9"
 # meets 0.8 in 10 of 12 EE cells (not Pythia and All on GitHub, 0.73 and 0.72, which it also calls close to 0.9)
 B3_NO_LAW_R2 = 0.5  # "lacks a power law": the paper's SA R^2 fall into those it calls relatively strong (Qwen,
 # >= 0.72) and the lower rest (<= 0.36); 0.5 lies in that gap
+B3_UNSTABLE_RANGE = 0.3  # "highly unstable": per-family R^2 spread wider than that of EE, which the paper calls
+# robust (its Table 1's per-family EE R^2 span 0.73-0.99, a range of 0.26; its Conf R^2 span 0.12-0.94)
 B3_INVARIANT_SHARE = 0.25  # "largely invariant": a component carrying a quarter or more of CE's change across a
 # family, with the sign either way, is not invariant beside CE; an even three-way split would give each a third
 
@@ -339,6 +341,13 @@ CLAIMS_B3 = index_claims(
           f"Share of CE's change from the smallest to the largest model of a family carried by SA (ΔSA/ΔCE) and by "
           f"Conf (−ΔConf/ΔCE): fails where either share's {_B_PAIRED} lies wholly outside "
           f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family."),
+    Claim("B3.10", "Confidence's per-family fits are unstable: their R² vary widely across families and datasets "
+                   "(paper B §4.2 (iii))", "empirical",
+          f"Over every per-family fit (each corpus and family with at least {MIN_SIZES} sizes), the R² of log |Conf| "
+          f"spans at least {B3_UNSTABLE_RANGE} (wider than the 0.26 span of the per-family EE R² in the paper's "
+          "Table 1, a quantity it calls robust), and the lowest and the highest R² differ beyond the noise (their "
+          f"{_B_INTERVAL}s do not overlap). One unit: the set of per-family fits; needs two of them.",
+          "R² 0.12–0.94 across 9 family-dataset cells"),
 )
 
 
@@ -501,6 +510,39 @@ def sa_rises(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[s
         return side(f.ci) > 0, f"{f.slope:+.4f} {interval_text(f.ci, 4)}"
     return _component_verdict("B3.8", units, measure, label="α_SA [95% interval]", paper=paper, needs=("SA",),
                               untested=untested)
+
+
+def conf_unstable(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
+    """B3.10: the R^2 of Confidence's per-family fits spread over at least ``B3_UNSTABLE_RANGE``,
+    their lowest and highest intervals apart.
+
+    Parameters
+    ----------
+    units : sequence of ComponentUnit
+        The per-family units (pooled fits left out); a unit whose Conf cannot be fitted is left out.
+    paper : str
+        The paper's column.
+    untested : sequence of str
+        Families that cannot take part, each with its reason.
+
+    Returns
+    -------
+    Verdict
+        One outcome, for all the per-family fits together; not testable with fewer than two.
+    """
+    fitted = [(u, u.fit("Conf")) for u in units if u.fit("Conf") is not None]
+    outcomes = dict.fromkeys(untested)
+    if len(fitted) < 2:
+        return judge("B3.10", {}, "", paper=paper, why_not="; ".join(
+            [*untested, f"{len(fitted)} per-family Conf fit{'s' * (len(fitted) != 1)}: the spread needs two"]))
+    r2 = {u.name: (f.r2, interval(f.r2, u.r2_replicates("Conf"))) for u, f in fitted}
+    low, high = min(r2, key=lambda name: r2[name][0]), max(r2, key=lambda name: r2[name][0])
+    apart = r2[low][1] is not None and r2[high][1] is not None and r2[low][1][1] < r2[high][1][0]
+    spread = r2[high][0] - r2[low][0]
+    outcomes[f"{len(fitted)} per-family fits"] = bool(spread >= B3_UNSTABLE_RANGE and apart)
+    return judge("B3.10", outcomes, "R²_Conf [95% interval]: " + "; ".join(
+        f"{name} {value:.3f} {interval_text(ci, sign='')}" for name, (value, ci) in r2.items())
+        + f"; span {spread:.3f}, lowest and highest {'apart' if apart else 'overlapping'}", paper=paper)
 
 
 def sa_conf_invariant(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
