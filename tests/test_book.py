@@ -233,6 +233,22 @@ def serve(directory: Path):
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
 
 
+# Elements of the main column that reach past its right edge, unless a box that scrolls sideways
+# holds them (a wide table may scroll inside its own box; the page itself must not).
+OVERFLOW = """() => {
+  const column = document.querySelector('article.bd-article') || document.querySelector('main');
+  const edge = column.getBoundingClientRect().right + 1;
+  const scrolls = el => { for (let p = el.parentElement; p && p !== column; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };
+  return [...column.querySelectorAll('*')].filter(el => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.right > edge && !scrolls(el); })
+    .slice(0, 3).map(el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ')[0] : ''));
+}"""
+# Code cells whose source shows without a click (a folded cell sits in a closed <details>).
+UNFOLDED = """() => [...document.querySelectorAll('main .cell_input')]
+  .filter(el => !el.closest('details:not([open])')).length"""
+
+
 def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
     """Open each page (``name`` for ``name.html``) in headless Chromium with every non-local
     request aborted, and return what a reader would see wrong, one line each."""
@@ -252,7 +268,7 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         page.route("**/*", only_local)
         page.on("response", lambda r: broken.append(r.url) if r.status >= 400 else None)
         for name in pages:
@@ -271,6 +287,11 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
                     problems.append(f"{name}: shows no figure")
                 if page.locator("main mjx-container").count() == 0:
                     problems.append(f"{name}: no typeset math")
+            if name.startswith("book/chapters/"):
+                problems += [f"{name}: {what} is wider than the column" for what in page.evaluate(OVERFLOW)]
+                unfolded = page.evaluate(UNFOLDED)
+                if unfolded:
+                    problems.append(f"{name}: {unfolded} code cells shown unfolded")
             if name.endswith("scorecard"):
                 if page.locator("main table").count() < 2 or "reproduced" not in page.inner_text("main"):
                     problems.append(f"{name}: the scorecard tables are missing")
@@ -310,3 +331,26 @@ def test_browser_check_catches_untypeset_math(tmp_path):
     finally:
         httpd.shutdown()
     assert problems == ["planted: raw math '$x$'", "planted: raw math '\\\\('"]
+
+
+@needs_chromium
+@pytest.mark.slow  # starts Chromium
+def test_browser_check_catches_overflow_and_unfolded_code(tmp_path):
+    assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
+    chapters = tmp_path / "book" / "chapters"
+    chapters.mkdir(parents=True)
+    (chapters / "planted.html").write_text(
+        '<html><body><main><article class="bd-article" style="width: 600px">'
+        '<div class="cell_input">x = 1</div>'
+        '<details><summary>Show code</summary><div class="cell_input">y = 2</div></details>'
+        '<div style="width: 900px">a figure drawn too wide</div>'
+        '<div style="overflow-x: auto"><table style="width: 900px"><tr><td>a wide table in its own box</td></tr></table>'
+        '</div></article></main></body></html>')
+    httpd, base = serve(tmp_path)
+    try:
+        problems = read_in_chromium(base, ["book/chapters/planted"], tmp_path / "shots")
+    finally:
+        httpd.shutdown()
+    assert "book/chapters/planted: div is wider than the column" in problems
+    assert "book/chapters/planted: 1 code cells shown unfolded" in problems
+    assert not [p for p in problems if "table" in p]

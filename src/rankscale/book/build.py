@@ -118,12 +118,41 @@ def _stamp_of(path: Path) -> str | None:
         return None
 
 
+def page_tags(cell) -> list[str]:
+    """A code cell's tags with how its page shows it: the code folded under its outputs
+    (``hide-input``), or the whole cell left off the page (``remove-cell``) where it shows nothing
+    (set-up, papermill's parameters). The downloadable notebook keeps every cell.
+
+    Parameters
+    ----------
+    cell : nbformat.NotebookNode
+        An executed code cell.
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> figure = nbformat.v4.new_code_cell("plt.show()", outputs=[nbformat.v4.new_output("display_data")])
+    >>> page_tags(figure), page_tags(nbformat.v4.new_code_cell("import numpy as np"))
+    (['hide-input'], ['remove-cell'])
+    >>> page_tags(nbformat.v4.new_code_cell("profile = 'x'", metadata={"tags": ["parameters"]}, outputs=[]))
+    ['parameters', 'remove-cell']
+    """
+    tags = [t for t in cell.metadata.get("tags", []) if t not in ("hide-input", "remove-cell")]
+    shown = [out for out in cell.get("outputs", []) if out.get("name") != "stderr"]  # the pages drop stderr
+    shows = shown and not HIDDEN_TAGS & set(tags)
+    return [*tags, "hide-input" if shows else "remove-cell"]
+
+
 def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: dict | None = None,
                     models: list[dict] | None = None) -> Path:
     """Run ``notebooks/<name>.py`` with papermill into ``out/<name>.ipynb``.
 
-    The parameter cells get Jupyter Book's ``remove-cell`` tag and the notebook's metadata
-    records its stamp, profile and the models it read (``metadata.rankscale``). On failure the
+    Each code cell is tagged for its page (``page_tags``) and the notebook's metadata records its
+    stamp, profile and the models it read (``metadata.rankscale``). On failure the
     partly executed notebook is kept as ``<name>.failed.ipynb`` and no ``<name>.ipynb`` of this
     stamp exists, and RankscaleError is raised with the cause.
 
@@ -168,9 +197,8 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
                              f"the partly executed notebook, with the traceback, is {failed}") from err
     executed = nbformat.read(tmp, as_version=4)
     for cell in executed.cells:
-        tags = cell.metadata.get("tags", [])
-        if HIDDEN_TAGS & set(tags) and "remove-cell" not in tags:
-            cell.metadata["tags"] = [*tags, "remove-cell"]
+        if cell.cell_type == "code":
+            cell.metadata["tags"] = page_tags(cell)
     executed.metadata["rankscale"] = {"stamp": stamp, "profile": profile, "models": models or []}
     nbformat.write(executed, tmp)
     tmp.replace(target)
