@@ -13,6 +13,13 @@
 # %% [markdown]
 # # B1 · Cross-entropy as Error-Entropy + Self-Alignment − Confidence
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Paper B ("What Scales in Cross-Entropy Scaling Law?") starts from the observation that the
 # cross-entropy (CE) of a language model mixes two things: *where* the model puts the correct
 # token in its ranking of the vocabulary, and *how much probability* it gives to that position.
@@ -424,10 +431,12 @@ identity["unit"] = identity["corpus"] + "/" + identity["family"] + ": " + identi
 identity["group"] = identity["family"]
 bounds["unit"] = bounds["corpus"] + "/" + bounds["family"] + ": " + bounds["model"]
 bounds["group"] = bounds["family"]
+measured = [f"On every model and corpus, CE equals EE + SA − Conf to within {max_residual:.0e} nats, and "
+            f"Error-Entropy makes up {ee_share.min():.0%} to {ee_share.max():.0%} of CE."]
 verdicts = pages.verdict_table("B1", [
     paper_b.identity_exact(identity),
     paper_b.concentrates(checks, control_text),
     paper_b.confidence_bounded(bounds),
     paper_b.temperature_invariant(temperature_table.set_index("T") if tempered else None,
                                   f"{runs.label(base)}, {len(base.records):,} tokens" if tempered else ""),
-])
+], model_set.name, measured)

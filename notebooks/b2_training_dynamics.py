@@ -13,6 +13,13 @@
 # %% [markdown]
 # # B2 · The three components during training
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Chapter B1 showed that cross-entropy splits exactly into Error-Entropy (EE), Self-Alignment
 # (SA) and Confidence (Conf). Paper B then argues that this split is not just algebra: training
 # lowers EE first, because it is by far the largest term, and only later works on SA and Conf
@@ -517,6 +524,9 @@ without_checkpoints = [family for family in families if not checkpointed[family]
 
 closeness["unit"] = closeness["corpus"] + "/" + closeness["family"] + ": " + closeness["model"]
 
+ee_changes = [c["ee_falls"].value for c in series_results.values() if c["ee_falls"].holds is not None]
+measured = [f"Across {len(ee_changes)} checkpoint series, Error-Entropy changes by "
+            f"{plots.span(ee_changes, '+.2f')} nats from the first checkpoint to the last."] if ee_changes else []
 verdicts = pages.verdict_table("B2", [
     training_dynamics.series_verdict("ee_falls", series_results, without_checkpoints, lambda c: f"EE change first → last checkpoint "
                                          f"{plots.span([x.value for x in c], '+.3f')} nats; series with a "
@@ -546,4 +556,4 @@ verdicts = pages.verdict_table("B2", [
     training_dynamics.break_follows_target(breaks),
     training_dynamics.series_verdict("ee_largest_at_init", series_results, without_checkpoints, lambda c: (
         "EE(0) − max(SA(0), |Conf(0)|) " + plots.span([x.value for x in c], "+.3f") + " nats")),
-])
+], model_set.name, measured)

@@ -13,6 +13,13 @@
 # %% [markdown]
 # # B3 · Which component scales?
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Paper B's central claim (§4) is that of the three components of cross-entropy only
 # Error-Entropy follows a power law in model size, and that it does so even more cleanly than
 # CE itself; Self-Alignment and Confidence do not scale. The paper shows it as log-log plots
@@ -412,4 +419,8 @@ verdicts = [
                                                    .to_numpy().ravel(), ".2f")
                                 + f" across {len(paper_families) * 3} family-dataset cells"),
 ]
-table = pages.verdict_table("B3", verdicts)
+first = corpora[0]
+measured = [f"On {first}, " + "; ".join(
+    f"{g}: α_CE {fitted(first, g, 'CE').slope:+.3f} and α_EE {fitted(first, g, 'EE').slope:+.3f}, R² of EE "
+    f"{fitted(first, g, 'EE').r2:.2f} against CE's {fitted(first, g, 'CE').r2:.2f}" for g in usable) + "."] if usable else []
+table = pages.verdict_table("B3", verdicts, model_set.name, measured)

@@ -13,6 +13,13 @@
 # %% [markdown]
 # # B4 · Shares of the components and the slowing of the CE law
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Cross-entropy falls as a clean power law of model size for small models but more slowly for
 # very large ones. Paper B (§5, Fig. 8) offers an explanation built on its decomposition: if only
 # Error-Entropy scales and Self-Alignment and Confidence stay roughly constant, then CE behaves
@@ -375,6 +382,10 @@ seeds = {f"{c}/{fam}": min(Counter(r.non_embedding for r in family_runs[c] if r.
          for c, fam in bends}
 by_unit = {f"{c}/{fam}": bends[c, fam] for c, fam in bends}
 no_bend = f"no family has {claims.B4_CURVATURE_MIN_SIZES} or more sizes ({'; '.join(uncurved)})"
+shares = [share for _, share, _ in smallest.values()]
+measured = [f"Error-Entropy is {min(shares):.0%} to {max(shares):.0%} of CE for each family's smallest model"
+            + (", and the slope of log(EE/CE) on log size is " + plots.span([trends[u + (GRADED,)][0] for u in trend_units],
+                                                                          "+.4f") if trend_units else "") + "."]
 verdicts = pages.verdict_table("B4", [
     paper_b.ee_dominates(smallest),
     paper_b.share_falls({f"{c}/{g}": trends[c, g, GRADED] for c, g in trend_units},
@@ -383,5 +394,5 @@ verdicts = pages.verdict_table("B4", [
     paper_b.law_slows(by_unit, seeds, untested=uncurved, why_not=no_bend),
     paper_b.bend_follows_share(by_unit, {f"{c}/{fam}": trends[c, fam, GRADED] for c, fam in bends}, seeds,
                                untested=uncurved, why_not=no_bend),
-])
+], model_set.name, measured)
 

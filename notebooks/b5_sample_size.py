@@ -13,6 +13,13 @@
 # %% [markdown]
 # # B5 · How many evaluation tokens do the components need? (beyond paper B)
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Cross-entropy is a plain average over tokens: with fewer tokens it gets noisier but not
 # biased. Its three components are not averages. Error-Entropy is the entropy of an *estimated*
 # distribution $p_e$ over thousands of possible ranks, Self-Alignment a divergence between two
@@ -344,6 +351,9 @@ short = {c: max(n_windows[c]) for c in corpora if min(n_windows[c]) < large_pape
 why_not_paper = (f"an instance is an evaluation window; every corpus holds fewer than {large_paper:,} per model ("
                  + ", ".join(f"{c} {'/'.join(f'{n:,}' for n in sorted(set(n_windows[c])))}" for c in corpora) + ")"
                  if groups else no_fit)
+sa_shift = np.concatenate([sub.mean(axis=1) - on_all for sub, on_all in smallest["SA"].values()])
+measured = [f"On about {grids[corpora[0]][0]:,} tokens, Self-Alignment reads {plots.span(sa_shift, '+.3f')} nats off its "
+            "value on all tokens."]
 verdicts = pages.verdict_table("B5", [
     paper_b.subsample_bias("B5.1", "SA", 1, smallest["SA"], grids[corpora[0]][0]),
     paper_b.subsample_bias("B5.2", "EE", -1, smallest["EE"], grids[corpora[0]][0]),
@@ -356,4 +366,4 @@ verdicts = pages.verdict_table("B5", [
                         notes={f"{c}/{g}": f"({tenth:,}→{fewest:,})" for (c, g), (tenth, fewest, _) in tenth_trends.items()},
                         untested=no_trend, why_not=no_fit),
     paper_b.data_suffice({c: needs[needs.corpus == c].converged.tolist() for c in corpora}),
-])
+], model_set.name, measured)

@@ -244,6 +244,10 @@ OVERFLOW = """() => {
     return r.width > 0 && r.right > edge && !scrolls(el); })
     .slice(0, 3).map(el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ')[0] : ''));
 }"""
+# The chapter's "What this set shows" box, whole, within the first screen (the viewport's height).
+FINDINGS_FIRST = """() => [...document.querySelectorAll('main .admonition')].some(box =>
+  box.querySelector('.admonition-title')?.textContent.includes('What this set shows')
+  && box.getBoundingClientRect().top >= 0 && box.getBoundingClientRect().bottom <= window.innerHeight)"""
 # Code cells whose source shows without a click (a folded cell sits in a closed <details>).
 UNFOLDED = """() => [...document.querySelectorAll('main .cell_input')]
   .filter(el => !el.closest('details:not([open])')).length"""
@@ -292,6 +296,8 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
                 unfolded = page.evaluate(UNFOLDED)
                 if unfolded:
                     problems.append(f"{name}: {unfolded} code cells shown unfolded")
+                if not name.endswith("scorecard") and not page.evaluate(FINDINGS_FIRST):
+                    problems.append(f"{name}: the findings box is not on the first screen")
             if name.endswith("scorecard"):
                 if page.locator("main table").count() < 2 or "reproduced" not in page.inner_text("main"):
                     problems.append(f"{name}: the scorecard tables are missing")
@@ -353,4 +359,5 @@ def test_browser_check_catches_overflow_and_unfolded_code(tmp_path):
         httpd.shutdown()
     assert "book/chapters/planted: div is wider than the column" in problems
     assert "book/chapters/planted: 1 code cells shown unfolded" in problems
+    assert "book/chapters/planted: the findings box is not on the first screen" in problems
     assert not [p for p in problems if "table" in p]

@@ -96,7 +96,77 @@ def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
     ))
 
 
-def verdict_table(chapter: str, verdicts: list[Verdict]):
+FINDINGS_KEY = "findings"  # the glue name under which a chapter's findings reach the box at its top
+
+
+def _claim_phrase(verdict: Verdict) -> str:
+    """The claim's text without its pointer into the paper: "EE fits better than CE"."""
+    return verdict.claim.split(" (")[0].rstrip(".")
+
+
+def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] = ()) -> str:
+    """A chapter's findings in a few sentences, written from its verdicts and measurements.
+
+    Parameters
+    ----------
+    model_set : str
+        The set's name.
+    verdicts : list of Verdict
+        The chapter's verdicts.
+    measured : list of str
+        Sentences the chapter computes from its own numbers (exponents, R², shares), first.
+
+    Returns
+    -------
+    str
+        MyST Markdown: the measured sentences, then how the papers' empirical claims fared (with
+        the units a partly reproduced claim held on), then what failed or could not be tested.
+
+    Examples
+    --------
+    >>> vs = [Verdict("x grows (§1)", "", "", "reproduced", key="X1.1"),
+    ...       Verdict("y falls (§2)", "", "", "partly", key="X1.2", held=1, tested=2),
+    ...       Verdict("z is exact (§3)", "", "", "reproduced", kind="analytic", key="X1.3")]
+    >>> print(findings_text("tiny", vs, ["x rose by 2."]))  # doctest: +NORMALIZE_WHITESPACE
+    x rose by 2. On model set `tiny`, of the 2 empirical claims scored here, 1 is reproduced and 1 partly
+    (X1.2 on 1 of 2 units: y falls). Of the 1 other check (analytic), 1 holds.
+    """
+    sentences = list(measured)
+    empirical = [v for v in verdicts if v.kind == "empirical"]
+    if empirical:
+        counts = {name: [v for v in empirical if v.verdict == name] for name in VERDICTS}
+        parts = []
+        for name, found in counts.items():
+            if not found:
+                continue
+            word = {"reproduced": "is reproduced", "partly": "partly", "not reproduced": "not reproduced",
+                    "undetermined": "undetermined", "not testable on this set": "not testable on this set"}[name]
+            part = f"{len(found)} {word}"
+            if name in ("partly", "not reproduced"):
+                part += " (" + "; ".join(f"{v.key}{' on ' + v.units_text + ' units' if name == 'partly' else ''}: "
+                                         f"{_claim_phrase(v)}" for v in found) + ")"
+            parts.append(part)
+        listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+        sentences.append(f"On model set `{model_set}`, of the {len(empirical)} empirical claim"
+                         f"{'s' * (len(empirical) != 1)} scored here, {listed}.")
+    others = [v for v in verdicts if v.kind != "empirical"]
+    if others:
+        kinds = " or ".join(dict.fromkeys(v.kind for v in others))
+        failed = [v for v in others if v.verdict in ("partly", "not reproduced")]
+        held = sum(v.verdict == "reproduced" for v in others)
+        open_ = len(others) - held - len(failed)
+        parts = [f"{held} hold{'s' * (held == 1)}"]
+        if failed:
+            parts.append(f"{len(failed)} fail{'s' * (len(failed) == 1)} (" + "; ".join(
+                f"{v.key}: {_claim_phrase(v)}" for v in failed) + ")")
+        if open_:
+            parts.append(f"{open_} cannot be decided on this set")
+        sentences.append(f"Of the {len(others)} other check{'s' * (len(others) != 1)} ({kinds}), "
+                         + ", ".join(parts) + ".")
+    return " ".join(sentences)
+
+
+def verdict_table(chapter: str, verdicts: list[Verdict], model_set: str = "", measured: list[str] = ()):
     """Display a chapter's verdicts as a table, its rows in the output's metadata (``VERDICT_KEY``),
     where the scorecard page collects them from the executed notebook (``collect_verdicts``).
 
@@ -106,6 +176,11 @@ def verdict_table(chapter: str, verdicts: list[Verdict]):
         The chapter, e.g. ``"A2"``.
     verdicts : list of Verdict
         At least one, else RankscaleError.
+    model_set : str
+        The set's name; with it, the chapter's findings (``findings_text``) are glued as
+        ``FINDINGS_KEY`` for the box at the top of its page.
+    measured : list of str
+        The chapter's headline measurements, for the findings.
 
     Returns
     -------
@@ -129,6 +204,11 @@ def verdict_table(chapter: str, verdicts: list[Verdict]):
     table = pd.DataFrame([{**row, "held on": v.units_text} for row, v in zip(rows, verdicts)])[shown]
     table = table.rename(columns={"key": ""})
     display(table.style.hide(axis="index").format(escape="html"), metadata={VERDICT_KEY: rows})
+    if model_set:
+        from IPython.display import Markdown
+        from myst_nb import glue
+
+        glue(FINDINGS_KEY, Markdown(findings_text(model_set, verdicts, measured)), display=False)
     return table
 
 
