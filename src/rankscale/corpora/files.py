@@ -89,7 +89,7 @@ def quiet_datasets():
 
     bars_on, level = datasets.is_progress_bar_enabled(), datasets.logging.get_verbosity()
     datasets.disable_progress_bars()
-    datasets.logging.set_verbosity_error()
+    datasets.logging.set_verbosity(datasets.logging.CRITICAL)  # its read errors are logged at ERROR
     try:
         yield
     finally:
