@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rankscale import RankscaleError
-from rankscale.sets import builtin, get
+from rankscale.sets import builtin, get, require_available
 from rankscale.sets.builtin import BUILT_IN
 from rankscale.sets.schema import Checkpoint
 from rankscale.sets.toml_sets import load_toml
@@ -156,3 +156,14 @@ def test_the_offline_sets_need_nothing_and_settings_live_in_the_set():
     assert BUILT_IN["smoke"].references == () and [m.name for m in BUILT_IN["tiny"].references] == [
         builtin.SMOLLM2.name]
     assert all(BUILT_IN["tiny"].tokens(c, reference=True) <= BUILT_IN["tiny"].tokens(c) for c in ("pydocs", "stdlib", "humaneval"))
+
+
+def test_a_hub_dataset_corpus_needs_the_hub_or_its_cache(tmp_path, two_dirs, monkeypatch):
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens on the discard port
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    path = write(tmp_path, "[corpora]\n'hf:allenai/c4:en:validation' = 100\n[[families]]\nname = 'x'\n"
+                           "models = [{ model = 'runs/small' }, { model = 'runs/large' }]\n")
+    with pytest.raises(RankscaleError, match=r"corpora without local files: hf:allenai/c4:en:validation \(or HF_HUB_OFFLINE=1"):
+        require_available(get(str(path)))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    require_available(get(str(path)))
