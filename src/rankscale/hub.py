@@ -14,6 +14,19 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 
+def hub_offline() -> bool:
+    """Whether ``HF_HUB_OFFLINE`` says the hub is not to be asked (``1``, ``true`` or ``yes``).
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"HF_HUB_OFFLINE": "yes"}):
+    ...     hub_offline()
+    True
+    """
+    return os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}
+
+
 def hub_reachable(timeout: float = 3.0) -> bool:
     """True if a TCP connection to the hub endpoint (``HF_ENDPOINT``, default huggingface.co) opens.
 
@@ -38,7 +51,7 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     ...     hub_reachable()
     False
     """
-    if os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}:
+    if hub_offline():
         return False
     url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
     port = url.port or (443 if url.scheme == "https" else 80)
@@ -201,20 +214,22 @@ def resolve_commit(hub_id: str, revision: str | None = None) -> str | None:
     """
     if revision is not None and _COMMIT.fullmatch(revision):
         return revision
-    if hub_reachable():
-        commit = _hub_commit(hub_id, revision, os.environ.get("HF_ENDPOINT", ""))
-        if commit is not None:
-            return commit
-    commit = _ref(hub_id, revision or "main")
+    # the offline switch is read outside the per-process cache: it may change between calls
+    commit = None if hub_offline() else _hub_commit(hub_id, revision, os.environ.get("HF_ENDPOINT", ""))
+    if commit is None:
+        commit = _ref(hub_id, revision or "main")
     return commit if _COMMIT.fullmatch(commit) else None
 
 
 @functools.lru_cache(maxsize=None)
 def _hub_commit(hub_id: str, revision: str | None, endpoint: str) -> str | None:
-    """The hub's answer, asked once per process and endpoint: the plan, the extraction and the
-    chapters of one run then agree on the commit."""
+    """The hub's answer, asked once per process and endpoint (the probe included: a set of a
+    hundred checkpoints lists its jobs several times): the plan, the extraction and the chapters
+    of one run then agree on the commit."""
     from huggingface_hub import model_info
 
+    if not hub_reachable():
+        return None
     try:
         return model_info(hub_id, revision=revision).sha
     except Exception:  # no such repository, a gated one, a timeout: the cache decides, loading reports

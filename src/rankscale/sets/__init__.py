@@ -72,7 +72,7 @@ def require_available(model_set: ModelSet) -> None:
     """
     import os
 
-    from rankscale.hub import hub_cache_dir, hub_reachable, in_hub_cache
+    from rankscale.hub import hub_cache_dir, hub_offline, hub_reachable, in_hub_cache
 
     wanted = model_set.hub_models()
     try:
@@ -83,7 +83,7 @@ def require_available(model_set: ModelSet) -> None:
     hf_corpora = [c for c in model_set.corpora if c.startswith("hf:")]  # any hub dataset
     if not wanted and not hub_corpora and not hf_corpora:
         return
-    offline = os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}
+    offline = hub_offline()
     if not offline and hub_reachable():
         return
     missing = [f"{hub_id}" + (f"@{revision}" if revision else "") for hub_id, revision in wanted
