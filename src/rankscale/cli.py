@@ -1,4 +1,5 @@
-"""Command line: ``rankscale extract|metrics|ladder|book|check-profile|plan`` (also ``python -m rankscale``), one subcommand per task, each resolving its model set once."""
+"""Command line: ``rankscale extract|metrics|ladder|book|check-profile|plan`` (also ``python -m
+rankscale``), one subcommand per task, each resolving its model set once."""
 
 from __future__ import annotations
 

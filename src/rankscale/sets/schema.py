@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from rankscale import RankscaleError
 from rankscale.hub import is_hub_id
 
-
 LOAD_OPTIONS = {
     "trust_remote_code": "run the model's own code from its repository (true or false)",
     "attn_implementation": "the attention kernel, e.g. eager, sdpa or flash_attention_2",
