@@ -57,3 +57,12 @@ def test_errors_are_messages_not_tracebacks(args, message, corpus_file, tmp_path
     done = cli(*[corpus_file if a == "CORPUS" else tmp_path / a if a == "o" else a for a in args])
     assert done.returncode == 2
     assert done.stderr.startswith("error: ") and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_unreadable_corpus_file_is_one_line(tmp_path):
+    (tmp_path / "data.parquet").write_bytes(b"these bytes are no parquet file \xff\xfe")
+    done = cli("extract", "--model", "./missing-model", "--corpus", tmp_path / "data.parquet", "--tokens", 10,
+               "--out", tmp_path / "o")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: cannot load ") and "data.parquet: ArrowInvalid" in done.stderr
+    assert done.stderr.count("\n") == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 
 import numpy as np
 import pytest
@@ -19,9 +20,9 @@ from rankscale.corpora import (
     split_documents,
     stdlib_dir,
     stdlib_files,
-    strip_rst,
     token_windows,
 )
+from rankscale.corpora.rst import section_labels, strip_rst, strip_rst_tree
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
@@ -147,7 +148,7 @@ An example::
 
 
 def test_strip_rst_keeps_prose_and_drops_markup():
-    text = strip_rst(RST, corpora.section_labels(RST))
+    text = strip_rst(RST, section_labels(RST))
     paragraphs = text.split("\n\n")
     assert paragraphs[0] == "Getting started"
     assert ("The len() function and move_to_end() take one argument; see Getting started and "
@@ -209,10 +210,10 @@ def test_strip_rst_reads_the_markup_as_sphinx_does():
 def test_strip_rst_tree_resolves_references_across_documents():
     sources = {"a.rst": ".. _eggs:\n\nEggs and ham\n============\n\nText.\n",
                "b.rst": "See :ref:`eggs`, :ref:`its title <eggs>` and :ref:`no-such-label`.\n"}
-    prose = corpora.strip_rst_tree(sources)
+    prose = strip_rst_tree(sources)
     assert list(prose) == ["a.rst", "b.rst"]
     assert prose["b.rst"] == "See Eggs and ham, its title and no such label.\n"
-    assert prose["b.rst"] == strip_rst(sources["b.rst"], corpora.section_labels(sources["a.rst"]))
+    assert prose["b.rst"] == strip_rst(sources["b.rst"], section_labels(sources["a.rst"]))
 
 
 def test_strip_rst_leaves_docutils_as_it_was():
@@ -336,3 +337,68 @@ def test_a_change_of_the_pydocs_text_comes_with_a_new_text_version():
     assert text.startswith("Introduction\n\nThe len() builtin and PEP 8 style") and "1. first\n2. second" in text
     assert (SOURCES["pydocs"].text_version, hashlib.sha256(text.encode()).hexdigest()[:16]) == (2, PINNED_REST_HASH)
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Local files and hub datasets, read through datasets
+
+
+def test_data_files_are_read_through_datasets_one_document_per_row(tmp_path):
+    """A parquet file, a JSON array and a gzipped JSON Lines file written here each give their
+    rows' text field, in order, as documents; a text file stays one document."""
+    import gzip
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [{"body": f"document {i}: " + "words " * i, "id": i} for i in range(5)]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "docs.parquet")
+    (tmp_path / "docs.json").write_text(json.dumps(rows))  # one array, not one object per line
+    with gzip.open(tmp_path / "docs.jsonl.gz", "wt") as fh:
+        fh.writelines(json.dumps(row) + "\n" for row in rows)
+    texts = [row["body"] for row in rows]
+    for name in ("docs.parquet", "docs.json", "docs.jsonl.gz"):
+        corpus = get_corpus(str(tmp_path / name), text_field="body")
+        assert corpus.name == str(tmp_path / name) and list(corpus.load()) == texts, name
+    (tmp_path / "notes.txt").write_text('[{"body": "not parsed"}]')
+    assert get_corpus(str(tmp_path / "notes.txt")).load() == ['[{"body": "not parsed"}]']
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("docs.jsonl", '{"body": "a"}\n', r"docs.jsonl has no 'text' field; its fields are 'body': name the one"),
+    ("docs.parquet", "not a parquet file", r"cannot load .*docs.parquet: ArrowInvalid: .*[Pp]arquet"),
+    ("docs.jsonl", '{"text": "a"}\nnot json\n', r"cannot load .*docs.jsonl: ArrowInvalid: JSON parse error"),
+    ("image.png", b"\x89PNG\r\n\x1a\n\xff\xfe", r"image.png is not UTF-8 text .*expected a corpus name, a .parquet"),
+    ("notes.txt.gz", b"\x1f\x8b", r"notes.txt.gz: a compressed file of an unknown kind; expected .*hf:org/name"),
+])
+def test_a_file_that_cannot_be_read_is_one_line_naming_what_was_expected(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    with pytest.raises(RankscaleError) as err:
+        list(get_corpus(str(path)).load())
+    assert "\n" not in str(err.value) and re.search(message, str(err.value)), str(err.value)
+
+
+def test_a_hub_dataset_is_loaded_by_name_config_and_split(monkeypatch):
+    """``hf:org/name[:config]:split`` reaches ``datasets.load_dataset`` as the name, the config and
+    the split; nothing is read until the documents are wanted."""
+    import datasets
+
+    calls = []
+
+    def load_dataset(*args, **kwargs):
+        calls.append((args, kwargs))
+        return datasets.Dataset.from_dict({"content": ["one", "two"], "lang": ["en", "en"]})
+
+    monkeypatch.setattr(datasets, "load_dataset", load_dataset)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)  # the cache of an earlier download
+    corpus = get_corpus("hf:bigcode/the-stack-smol:data/python:train", text_field="content")
+    assert corpus.name == "hf:bigcode/the-stack-smol:data/python:train" and calls == []
+    assert list(corpus.load()) == ["one", "two"]
+    assert calls == [(("bigcode/the-stack-smol", "data/python"), {"split": "train"})]
+    assert list(get_corpus("hf:org/name:validation", text_field="content").load()) == ["one", "two"]
+    assert calls[1] == (("org/name", None), {"split": "validation"})
+    with pytest.raises(RankscaleError, match="no 'text' field; its fields are 'content', 'lang'"):
+        get_corpus("hf:org/name:validation").load()
+    with pytest.raises(RankscaleError, match="expected hf:org/name:split or hf:org/name:config:split"):
+        get_corpus("hf:org/name")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
@@ -145,6 +147,66 @@ def test_temperature_is_part_of_the_identity_only_where_it_is_not_one(finished, 
     with pytest.raises(RankscaleError, match="temperature must be a positive number"):
         run(model_dir, corpus_file, tmp_path / "frozen", n_tokens=300, temperature=0.0)
     assert not (tmp_path / "frozen").exists()
+
+
+def test_the_manifest_says_how_the_records_were_made(finished):
+    """Date, device and versions are recorded beside the identity, never inside it; a local
+    model's identity names no commit and no load options, as before they existed."""
+    import platform
+
+    import transformers
+
+    from rankscale import __version__
+
+    manifest = json.loads((finished / rs.MANIFEST).read_text())
+    made = manifest["provenance"]
+    assert made["versions"] == {"rankscale": __version__, "torch": torch.__version__,
+                                "transformers": transformers.__version__, "python": platform.python_version()}
+    assert made["device"].startswith("cpu (") and made["date"].endswith("+00:00")
+    assert abs(datetime.fromisoformat(made["date"]) - datetime.now(timezone.utc)) < timedelta(hours=1)
+    assert set(manifest["identity"]) == {"model", "revision", "corpus", "n_tokens", "window_len", "seed", "dtype",
+                                         "format"}
+
+
+def test_records_written_before_the_provenance_are_still_reused(finished, model_dir, corpus_file, tmp_path,
+                                                                monkeypatch):
+    """A finished result of an earlier version (its manifest without ``provenance``) is the same
+    result: reused as it is by extract, counted as done by the jobs, nothing recomputed."""
+    from rankscale.records import jobs
+
+    old = tmp_path / "old"
+    old.mkdir()
+    for f in finished.iterdir():
+        (old / f.name).write_bytes(f.read_bytes())
+    manifest = json.loads((old / rs.MANIFEST).read_text())
+    del manifest["provenance"]
+    (old / rs.MANIFEST).write_text(json.dumps(manifest))
+    monkeypatch.setattr(ex, "load_model", lambda *a, **k: pytest.fail("a finished result was recomputed"))
+    assert run(model_dir, corpus_file, old) == old and "provenance" not in json.loads((old / rs.MANIFEST).read_text())
+    job = jobs.Job("F", "m", str(model_dir), None, None, str(corpus_file), N_TOKENS, old)
+    assert jobs.is_done(job)
+    assert not jobs.is_done(dataclasses.replace(job, load=(("attn_implementation", "eager"),)))
+
+
+def test_load_options_are_part_of_the_identity_only_where_given(finished, model_dir, corpus_file, tmp_path):
+    assert "load" not in json.loads((finished / rs.MANIFEST).read_text())["identity"]
+    out = run(model_dir, corpus_file, tmp_path / "eager", n_tokens=300, load={"attn_implementation": "eager"})
+    assert json.loads((out / rs.MANIFEST).read_text())["identity"]["load"] == {"attn_implementation": "eager"}
+    with pytest.raises(RankscaleError, match="other settings"):
+        run(model_dir, corpus_file, out, n_tokens=300)
+
+
+def test_model_args_on_the_command_line(model_dir, corpus_file, tmp_path, capsys):
+    from rankscale.cli import main
+
+    out = tmp_path / "cli"
+    args = ["extract", "--model", str(model_dir), "--corpus", str(corpus_file), "--tokens", "200", "--window", "100",
+            "--out", str(out), "--quiet"]
+    assert main([*args, "--model-args", "attn_implementation=eager,trust_remote_code=false"]) == 0
+    assert rs.load_records(out).manifest.identity["load"] == {"attn_implementation": "eager",
+                                                               "trust_remote_code": False}
+    assert main([*args, "--model-args", "eager", "--force"]) == 2
+    assert "error: --model-args: expected key=value pairs" in capsys.readouterr().err
 
 
 def test_out_of_memory_halves_the_batch_until_it_fits(finished, model_dir, corpus_file, tmp_path, monkeypatch):

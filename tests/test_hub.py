@@ -7,9 +7,11 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import datasets
 import numpy as np
@@ -282,3 +284,80 @@ def test_make_book_with_a_hub_profile_fails_at_once_offline(tmp_path):
     assert done.returncode != 0
     assert "cannot reach" in done.stderr and "make book PROFILE=tiny" in done.stderr
     assert not (tmp_path / "hub-cache").exists()  # nothing was downloaded or set up
+
+
+# ---------------------------------------------------------------------------------------------
+# Results keyed by the commit a revision names
+
+
+def cache_model(cache: Path, hub_id: str, model: Path, commit: str, ref: str = "main") -> None:
+    """``model`` as a download leaves it in the hub cache: a snapshot named by its commit, and
+    ``refs/<ref>`` naming that commit."""
+    repo = cache / f"models--{hub_id.replace('/', '--')}"
+    shutil.copytree(model, repo / "snapshots" / commit)
+    (repo / "refs").mkdir(parents=True, exist_ok=True)
+    (repo / "refs" / ref).write_text(commit)
+
+
+def test_a_hub_model_is_loaded_and_keyed_by_the_commit_its_branch_names(model_dir, tokenizer, corpus_file, tmp_path):
+    """From a hub-cache layout: the manifest records the commit ``main`` names, and when ``main``
+    moves to a retrained model the old records are never served for it: the same folder refuses
+    them, the set's jobs get a new folder, and the new weights are the ones loaded."""
+    from rankscale.records import jobs
+    from rankscale.sets import get
+
+    cache, old, new = tmp_path / "hub-cache", "a" * 40, "b" * 40
+    cache_model(cache, "org/lm", model_dir, old)
+    cache_model(cache, "org/lm-big", model_dir, old)
+
+    def extract(out):
+        return ex.extract("org/lm", str(corpus_file), 300, out, window_len=64, progress=False)
+
+    before = load_records(extract(tmp_path / "run"))
+    assert before.manifest.identity["commit"] == old and before.manifest.identity["revision"] is None
+    toml = tmp_path / "hub.toml"
+    toml.write_text(f'[corpora]\n"{corpus_file}" = 300\n[[families]]\nname = "LM"\n'
+                    'models = [{ model = "org/lm" }, { model = "org/lm-big" }]\n')
+    (job_before, _) = jobs.jobs(get(str(toml)), tmp_path / "home")
+    assert job_before.commit == old and f"hub/org--lm/{old[:12]}/" in job_before.out.as_posix()
+
+    save_random_model(tmp_path / "retrained", tokenizer, seed=7)
+    cache_model(cache, "org/lm", tmp_path / "retrained", new)  # main now names another commit
+    with pytest.raises(RankscaleError, match="other settings"):
+        extract(tmp_path / "run")
+    after = load_records(extract(tmp_path / "run-new"))
+    assert after.manifest.identity["commit"] == new
+    assert not np.array_equal(after.logp, before.logp)  # the retrained weights, not the old snapshot
+    (job_after, _) = jobs.jobs(get(str(toml)), tmp_path / "home")
+    assert job_after.commit == new and job_after.out != job_before.out
+
+
+def test_the_hub_names_the_commit_where_it_answers(tmp_path, monkeypatch):
+    """Where the hub answers, its commit wins over an older one in the cache; where it fails,
+    the cache's is used."""
+    import huggingface_hub
+
+    from rankscale import hub
+
+    (tmp_path / "model").mkdir()
+    cache_model(tmp_path / "hub-cache", "org/lm", tmp_path / "model", "a" * 40)
+    asked = []
+
+    def model_info(hub_id, revision=None):
+        asked.append((hub_id, revision))
+        if hub_id == "org/gone":
+            raise huggingface_hub.errors.RepositoryNotFoundError("no such repository", response=None)
+        return SimpleNamespace(sha="c" * 40)
+
+    monkeypatch.setattr(huggingface_hub, "model_info", model_info)
+    monkeypatch.setattr(hub, "hub_reachable", lambda: True)
+    hub._hub_commit.cache_clear()
+    try:
+        assert hub.resolve_commit("org/lm") == "c" * 40 and asked == [("org/lm", None)]
+        assert hub.resolve_commit("org/lm", "step16") == "c" * 40 and asked[-1] == ("org/lm", "step16")
+        assert hub.resolve_commit("org/gone") is None
+        assert hub.resolve_commit("org/lm", "d" * 40) == "d" * 40 and len(asked) == 3  # a commit is itself
+    finally:
+        hub._hub_commit.cache_clear()
+    monkeypatch.setattr(hub, "hub_reachable", lambda: False)
+    assert hub.resolve_commit("org/lm") == "a" * 40

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 import time
 
 import pytest
@@ -11,6 +12,7 @@ import torch
 from helpers import save_random_model
 from transformers import (
     AutoModelForCausalLM,
+    AutoTokenizer,
     GPT2Config,
     GPTNeoXConfig,
     LlamaConfig,
@@ -153,6 +155,40 @@ def test_vocabulary_mismatch(tmp_path, tokenizer):
 def test_unknown_dtype(model_dir):
     with pytest.raises(RankscaleError, match="unknown dtype 'int8'"):
         load_model(str(model_dir), dtype="int8")
+
+
+def test_load_options_reach_from_pretrained(model_dir, tokenizer, tmp_path, monkeypatch):
+    """On a local model: the attention implementation and remote-code switch reach the model's
+    from_pretrained and take effect; a tokenizer named apart is the one loaded; rankscale's own
+    options (tokenizer, adapter) are not passed on."""
+    seen = []
+    original = AutoModelForCausalLM.from_pretrained
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(AutoModelForCausalLM, "from_pretrained", spy)
+    other = tmp_path / "other-tokenizer"
+    tokenizer.save_pretrained(other)
+    mine = AutoTokenizer.from_pretrained(other)
+    mine.add_tokens(["<only-in-the-other-tokenizer>"])
+    mine.save_pretrained(other)
+    model, tok = load_model(str(model_dir), load={"attn_implementation": "eager", "trust_remote_code": True,
+                                                  "tokenizer": str(other)})
+    assert seen[-1]["attn_implementation"] == "eager" and seen[-1]["trust_remote_code"] is True
+    assert "tokenizer" not in seen[-1] and model.config._attn_implementation == "eager"
+    assert len(tok) == len(tokenizer) + 1
+    model, tok = load_model(str(model_dir), load={"attn_implementation": "sdpa"})
+    assert model.config._attn_implementation == "sdpa" and len(tok) == len(tokenizer)
+    with pytest.raises(RankscaleError, match="load option device_map: rankscale sets it itself; use --device-map"):
+        load_model(str(model_dir), load={"device_map": "auto"})
+
+
+def test_an_adapter_needs_peft(model_dir, monkeypatch):
+    monkeypatch.setitem(sys.modules, "peft", None)  # as where peft is not installed
+    with pytest.raises(RankscaleError, match=r"adapter='my-lora' needs the peft package: pip install peft"):
+        load_model(str(model_dir), load={"adapter": "my-lora"})
 
 
 # ---------------------------------------------------------------------------------------------

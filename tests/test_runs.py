@@ -86,8 +86,8 @@ def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkey
     assert len(commands) == 4 and all("--out " + shlex.quote(str(tmp_path / "scratch")) in c for c in commands)
     # run one command as a cluster task would (a subprocess of the CLI), then mark it as bf16
     args = shlex.split(commands[0])
-    assert args[:4] == ["python", "-m", "rankscale", "extract"] and "--dtype" in args
-    assert subprocess.run([sys.executable, *args[1:], "--quiet"], capture_output=True, text=True).returncode == 0
+    assert args[:4] == [sys.executable, "-m", "rankscale", "extract"] and "--dtype" in args
+    assert subprocess.run([*args, "--quiet"], capture_output=True, text=True).returncode == 0
     out = tmp_path / "scratch" / jobs.jobs(get(profile), fresh)[0].out.relative_to(fresh / "results")
     manifest = json.loads((out / "manifest.json").read_text())
     manifest["identity"]["dtype"] = "bfloat16"
@@ -222,3 +222,52 @@ def test_a_result_of_an_older_corpus_text_is_extracted_again(user_set, monkeypat
     assert jobs.is_done(job)
     monkeypatch.setitem(SOURCES, "humaneval", dataclasses.replace(SOURCES["humaneval"], text_version=99))
     assert not jobs.is_done(job)
+
+
+def test_make_book_and_the_chapters_extract_on_the_device_chosen(user_set, tmp_path, monkeypatch):
+    """`make book` runs `rankscale book`: its device (auto: CUDA where torch sees a GPU) reaches
+    every extraction, and so does a chapter's; no GPU is needed to follow the value."""
+    from rankscale.book.chapter import open_chapter
+
+    profile, _ = user_set
+    monkeypatch.setenv("RANKSCALE_HOME", str(tmp_path))  # nothing extracted yet
+    seen = []
+
+    def extract(model, corpus, n_tokens, out, **settings):
+        seen.append(settings["device"])
+        raise RankscaleError("stopped before any work")
+
+    monkeypatch.setattr("rankscale.records.extract.extract", extract)
+    monkeypatch.setattr("torch.cuda.is_available", lambda: True)
+    assert main(["book", "--profile", profile]) == 2 and seen == ["cuda"]
+    assert main(["book", "--profile", profile, "--device", "cpu"]) == 2 and seen[-1] == "cpu"
+    with pytest.raises(RankscaleError, match="stopped"):
+        open_chapter(profile, show_header=False, device="cuda:1")
+    assert seen[-1] == "cuda:1"
+    monkeypatch.setattr("torch.cuda.is_available", lambda: False)
+    assert main(["book", "--profile", profile]) == 2 and seen[-1] == "cpu"
+    assert main(["book", "--profile", profile, "--device", "cuda"]) == 2 and len(seen) == 4  # refused at once
+
+
+def test_plan_names_this_interpreter_and_spreads_models_larger_than_one_gpu(user_set, tmp_path, capsys):
+    """Each planned command runs the interpreter that planned it; a model whose weights exceed one
+    GPU's memory (the registry's count for the papers' models, the config's for others) gets
+    --device-map auto."""
+    (tmp_path / "big.toml").write_text("""
+[corpora]
+wikipedia = 1000
+[[families]]
+name = "Llama"
+models = [{ model = "meta-llama/Llama-2-13b-hf" }, { model = "meta-llama/Llama-2-70b-hf" }]
+""")
+    planned = [shlex.split(c) for c in jobs.plan_commands(get(str(tmp_path / "big.toml")), tmp_path)]
+    assert [a[0] for a in planned] == [sys.executable] * 2
+    assert [("--device-map", "auto") == tuple(a[a.index("--device-map"):][:2]) if "--device-map" in a else False
+            for a in planned] == [False, True]  # 13B in bf16 is 26 GB, 70B 137 GB: more than 80
+    assert main(["plan", str(tmp_path / "big.toml"), "--gpu-memory-gb", "24"]) == 0
+    assert capsys.readouterr().out.count("--device-map auto") == 2
+    profile, home = user_set
+    small = jobs.plan_commands(get(profile), tmp_path / "fresh", gpu_memory_gb=80)
+    tiny_gpu = jobs.plan_commands(get(profile), tmp_path / "fresh", gpu_memory_gb=1e-6)
+    assert len(small) == 4 and not any("--device-map" in c for c in small)
+    assert all("--device-map auto" in c for c in tiny_gpu)  # local models: sized from their config

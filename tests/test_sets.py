@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rankscale import RankscaleError
-from rankscale.sets import builtin, get
+from rankscale.sets import builtin, get, require_available
 from rankscale.sets.builtin import BUILT_IN
 from rankscale.sets.schema import Checkpoint
 from rankscale.sets.toml_sets import load_toml
@@ -91,7 +91,13 @@ def test_a_user_set_reads_as_the_built_in_ones(tmp_path, two_dirs):
     ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small' }, { model = 'runs/lage' }]\n",
      r"families\[0\] \('x'\).models\[1\]: no model at 'runs/lage'", "give an existing save_pretrained directory"),
     ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small', size = 3 }, { model = 'runs/large' }]\n",
-     r"families\[0\] \('x'\).models\[0\]: unknown key 'size'", "the keys here are checkpoints, model, name"),
+     r"families\[0\] \('x'\).models\[0\]: unknown key 'size'", "the keys here are checkpoints, load, model, name"),
+    ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nload = { trust_remote_code = 'yes' }\n"
+     "models = [{ model = 'runs/small' }, { model = 'runs/large' }]\n",
+     r"families\[0\] \('x'\).load: load option trust_remote_code: expected true or false", "trust_remote_code, attn_impl"),
+    ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\n"
+     "models = [{ model = 'runs/small', load = { dtype = 'float16' } }, { model = 'runs/large' }]\n",
+     r"models\[0\].load: load option dtype: rankscale sets it itself; use --dtype", "others go to from_pretrained"),
     ("[corpora]\npydocs = 'all'\n", r"corpora.pydocs: expected a whole number", "write corpora.pydocs as"),
     ("[corpora]\npydocs = 10\n[[families]]\nname = 'x'\nmodels = [{ model = 'runs/small', checkpoints = ['final'] }, "
      "{ model = 'runs/large' }]\n", r"checkpoints\[0\]: cannot read a training step from 'final'", "step = 1000"),
@@ -106,6 +112,22 @@ def test_a_malformed_set_gets_one_line_naming_file_entry_and_fix(tmp_path, two_d
     message = str(err.value)
     assert "\n" not in message and message.startswith(f"{path}: ")
     assert re.search(entry, message) and re.search(fix, message), message
+
+
+def test_load_options_per_family_and_model(tmp_path, two_dirs):
+    """A family's load options reach each of its models, a model's own override them, and a
+    tokenizer or adapter beside the TOML file is made absolute; a model without any has none."""
+    (tmp_path / "lora").mkdir()
+    text = GOOD.replace('name = "local"\n', 'name = "local"\nload = { trust_remote_code = true, attn_implementation = "sdpa" }\n')
+    text = text.replace('{ model = "runs/small", name = "S" }',
+                        '{ model = "runs/small", name = "S", load = { attn_implementation = "eager", adapter = "lora", '
+                        'rope_scaling_factor = 2.5 } }')
+    (tmp_path / "notes.jsonl").write_text('{"text": "a note"}\n')
+    local, pythia = get(str(write(tmp_path, text))).families
+    assert dict(local.models[0].load) == {"adapter": str(tmp_path / "lora"), "attn_implementation": "eager",
+                                          "rope_scaling_factor": 2.5, "trust_remote_code": True}
+    assert local.models[1].load == (("attn_implementation", "sdpa"), ("trust_remote_code", True))
+    assert all(m.load == () for m in pythia.models)
 
 
 def test_unknown_set_names_the_choices():
@@ -134,3 +156,14 @@ def test_the_offline_sets_need_nothing_and_settings_live_in_the_set():
     assert BUILT_IN["smoke"].references == () and [m.name for m in BUILT_IN["tiny"].references] == [
         builtin.SMOLLM2.name]
     assert all(BUILT_IN["tiny"].tokens(c, reference=True) <= BUILT_IN["tiny"].tokens(c) for c in ("pydocs", "stdlib", "humaneval"))
+
+
+def test_a_hub_dataset_corpus_needs_the_hub_or_its_cache(tmp_path, two_dirs, monkeypatch):
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens on the discard port
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    path = write(tmp_path, "[corpora]\n'hf:allenai/c4:en:validation' = 100\n[[families]]\nname = 'x'\n"
+                           "models = [{ model = 'runs/small' }, { model = 'runs/large' }]\n")
+    with pytest.raises(RankscaleError, match=r"corpora without local files: hf:allenai/c4:en:validation \(or HF_HUB_OFFLINE=1"):
+        require_available(get(str(path)))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    require_available(get(str(path)))

@@ -1,4 +1,5 @@
-"""Command line: ``python -m rankscale extract|metrics|ladder|book|check-profile|plan``, one subcommand per task, each resolving its model set once."""
+"""Command line: ``rankscale extract|metrics|ladder|book|check-profile|plan`` (also ``python -m
+rankscale``), one subcommand per task, each resolving its model set once."""
 
 from __future__ import annotations
 
@@ -13,13 +14,11 @@ from rankscale import RankscaleError, __version__, sets
 
 def _extract(args: argparse.Namespace) -> None:
     from rankscale.records.extract import extract
+    from rankscale.sets.schema import parse_load_options
 
-    device = args.device
-    if device == "auto":
-        import torch
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    out = extract(args.model, args.corpus, args.tokens, args.out, dtype=args.dtype, device=device,
-                  device_map=args.device_map, revision=args.revision, batch_size=args.batch_size,
+    out = extract(args.model, args.corpus, args.tokens, args.out, dtype=args.dtype, device=args.device,
+                  device_map=args.device_map, revision=args.revision, load=parse_load_options(args.model_args),
+                  batch_size=args.batch_size,
                   window_len=args.window, seed=args.seed, text_field=args.text_field,
                   force=args.force, progress=not args.quiet, temperature=args.temperature)
     print(f"records in {out}")
@@ -81,7 +80,7 @@ def _book(args: argparse.Namespace) -> None:
     from rankscale.book.build import build_book
 
     start = time.perf_counter()
-    html = build_book(args.model_set, args.out)
+    html = build_book(args.model_set, args.out, device=args.device)
     print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
 
 
@@ -95,12 +94,14 @@ def _check_profile(args: argparse.Namespace) -> None:
 def _plan(args: argparse.Namespace) -> None:
     from rankscale.records.jobs import plan_commands
 
-    commands = plan_commands(args.model_set, results=Path(args.results).resolve() if args.results else None)
+    commands = plan_commands(args.model_set, results=Path(args.results).resolve() if args.results else None,
+                             gpu_memory_gb=args.gpu_memory_gb)
     print("\n".join(commands))
     print(f"{len(commands)} extraction{'s' * (len(commands) != 1)} to run", file=sys.stderr)
 
 
 SETS_HELP = "a built-in model set (smoke, tiny, reduced, full) or a .toml file of your own"
+DEVICE_HELP = "where models run: cpu, cuda, cuda:1, ... or auto (default: CUDA where torch sees a GPU, else the CPU)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -117,13 +118,16 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args.command, args.batch_size, args.dtype, args.run.__name__
     ('extract', None, 'auto', '_extract')
     """
-    parser = argparse.ArgumentParser(prog="python -m rankscale", description=__doc__)
+    parser = argparse.ArgumentParser(prog="rankscale", description=__doc__)
     parser.add_argument("--version", action="version", version=f"rankscale {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     ex = commands.add_parser("extract", help="record log-probabilities and ranks of a model on a corpus")
     ex.add_argument("--model", required=True, help="local model directory, .gguf file or hub id")
-    ex.add_argument("--corpus", required=True, help="corpus name, or a local .txt / .jsonl file")
+    ex.add_argument("--corpus", required=True,
+                    help="a corpus name; a local .parquet, .json or .jsonl file (optionally .gz, .bz2, .xz, .zst: "
+                         "one document per row) or any other text file (one document); or hf:org/name[:config]:split "
+                         "for a hub dataset")
     ex.add_argument("--tokens", type=int, default=None,
                     help="number of target tokens to record (default: all that the corpus's sampling "
                          "gives; for the papers' corpora, the first 512 tokens of 1000 documents)")
@@ -131,18 +135,24 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
                     help="dtype of the model body; the head is always fp32 "
                          "(default auto: bfloat16 on GPUs, float32 on CPU)")
-    ex.add_argument("--device", default="auto", help="cpu, cuda, cuda:1, ... or auto (default)")
+    ex.add_argument("--device", default="auto", help=DEVICE_HELP)
     ex.add_argument("--device-map", default=None, choices=["auto"],
                     help="auto: spread the model over every visible GPU with accelerate, for models "
                          "larger than one GPU (default: the whole model on --device)")
-    ex.add_argument("--revision", default=None, help="hub revision, e.g. step1000")
+    ex.add_argument("--revision", default=None, help="hub revision, e.g. step1000 (the commit it names is "
+                                                     "loaded and recorded)")
+    ex.add_argument("--model-args", default="", metavar="KEY=VALUE,...",
+                    help="load options passed to from_pretrained: trust_remote_code=true, attn_implementation=eager, "
+                         "tokenizer=PATH_OR_ID, adapter=PATH_OR_ID (a PEFT adapter, needs peft), or any other "
+                         "from_pretrained argument")
     ex.add_argument("--batch-size", type=_batch_size, default="auto",
                     help="windows per forward pass, or auto (default: a whole shard on GPUs, 8 on "
                          "CPU); halved on out-of-memory either way, results do not depend on it")
     ex.add_argument("--window", type=int, default=None,
                     help="tokens per window (default: 512, or the model's maximum length if shorter)")
     ex.add_argument("--seed", type=int, default=42, help="seed for the document order (default 42)")
-    ex.add_argument("--text-field", default="text", help="JSON field holding the text of a .jsonl corpus")
+    ex.add_argument("--text-field", default="text",
+                    help="field holding the text of a .parquet, .json(l) or hf: corpus (default text)")
     ex.add_argument("--temperature", type=float, default=1.0,
                     help="divide the logits by this T > 0 before the softmax and the rank counts "
                          "(default 1: the model's own distribution)")
@@ -159,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     bo = commands.add_parser("book", help="execute the chapters under a profile and build the HTML book")
     bo.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
     bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root)")
+    bo.add_argument("--device", default="auto", help=DEVICE_HELP + "; the ladders train on the CPU")
     bo.set_defaults(run=_book)
 
     ch = commands.add_parser("check-profile", help="say at once whether a model set can be computed on this "
@@ -174,6 +185,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("profile", help=SETS_HELP)
     pl.add_argument("--results", default=None, help="write the results under this folder instead of "
                                                     "$RANKSCALE_HOME/results (copy it there afterwards)")
+    pl.add_argument("--gpu-memory-gb", type=float, default=80.0,
+                    help="memory of one GPU of the cluster, in GB (default 80): a model whose weights take more "
+                         "gets --device-map auto, spread over the node's GPUs")
     pl.set_defaults(run=_plan)
 
     me = commands.add_parser("metrics", help="print CE, RBP_k, EE, SA and Conf of an extraction")

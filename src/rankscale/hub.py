@@ -6,10 +6,25 @@ whether a hub model set can be computed on this machine.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import socket
 from pathlib import Path
 from urllib.parse import urlparse
+
+
+def hub_offline() -> bool:
+    """Whether ``HF_HUB_OFFLINE`` says the hub is not to be asked (``1``, ``true`` or ``yes``).
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"HF_HUB_OFFLINE": "yes"}):
+    ...     hub_offline()
+    True
+    """
+    return os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}
 
 
 def hub_reachable(timeout: float = 3.0) -> bool:
@@ -36,7 +51,7 @@ def hub_reachable(timeout: float = 3.0) -> bool:
     ...     hub_reachable()
     False
     """
-    if os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}:
+    if hub_offline():
         return False
     url = urlparse(os.environ.get("HF_ENDPOINT", "https://huggingface.co"))
     port = url.port or (443 if url.scheme == "https" else 80)
@@ -107,12 +122,20 @@ def in_hub_cache(hub_id: str, revision: str | None = None) -> bool:
     ...     in_hub_cache("org/lm"), in_hub_cache("org/lm", "step100"), in_hub_cache("org/lm", "step200")
     (True, True, False)
     """
-    repo = hub_cache_dir() / f"models--{hub_id.replace('/', '--')}"
     if revision is None:
-        return any((repo / "snapshots").glob("*/config.json"))
-    ref = repo / "refs" / revision
-    commit = ref.read_text().strip() if ref.is_file() else revision
-    return (repo / "snapshots" / commit / "config.json").is_file()
+        return any((_repo(hub_id) / "snapshots").glob("*/config.json"))
+    return (_repo(hub_id) / "snapshots" / _ref(hub_id, revision) / "config.json").is_file()
+
+
+def _repo(hub_id: str) -> Path:
+    """A model's folder in the local hub cache (``models--<org>--<name>``)."""
+    return hub_cache_dir() / f"models--{hub_id.replace('/', '--')}"
+
+
+def _ref(hub_id: str, revision: str) -> str:
+    """The commit the cache's ``refs/<revision>`` names, else ``revision`` itself, taken as a commit."""
+    ref = _repo(hub_id) / "refs" / revision
+    return ref.read_text().strip() if ref.is_file() else revision
 
 
 def cached_file(hub_id: str, filename: str, revision: str | None = None) -> Path | None:
@@ -146,14 +169,71 @@ def cached_file(hub_id: str, filename: str, revision: str | None = None) -> Path
     ...     cached_file("org/lm", "tokenizer.json").name, cached_file("org/lm", "vocab.txt")
     ('tokenizer.json', None)
     """
-    repo = hub_cache_dir() / f"models--{hub_id.replace('/', '--')}"
-    ref = repo / "refs" / (revision or "main")
-    commit = ref.read_text().strip() if ref.is_file() else revision
-    if commit is None:
+    repo = _repo(hub_id)
+    commit = _ref(hub_id, revision or "main")
+    if revision is None and not (repo / "snapshots" / commit).is_dir():
         found = sorted((repo / "snapshots").glob(f"*/{filename}"))
         return found[0] if found else None
     path = repo / "snapshots" / commit / filename
     return path if path.is_file() else None
+
+
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def resolve_commit(hub_id: str, revision: str | None = None) -> str | None:
+    """The commit that ``hub_id`` at ``revision`` (default ``main``) names now: what a result of
+    the model is keyed by, and what is loaded, so that a moved branch never serves old records.
+
+    A revision that is a commit (40 hexadecimal digits) is itself. Otherwise the hub is asked
+    (``huggingface_hub.model_info(...).sha``) where it answers, and the local hub cache's
+    ``refs/<revision>`` is read where it does not (``HF_HUB_OFFLINE=1``, a node without network).
+
+    Parameters
+    ----------
+    hub_id : str
+        Hub repository, ``org/name``.
+    revision : str, optional
+        Branch, tag or commit; None: ``main``.
+
+    Returns
+    -------
+    str or None
+        The commit; None where neither the hub nor the cache can say (loading then reports why).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from unittest import mock
+    >>> with tempfile.TemporaryDirectory() as cache, mock.patch.dict("os.environ", {"HF_HUB_CACHE": cache,
+    ...                                                                              "HF_HUB_OFFLINE": "1"}):
+    ...     (Path(cache) / "models--org--lm" / "refs").mkdir(parents=True)
+    ...     _ = (Path(cache) / "models--org--lm" / "refs" / "main").write_text("ab" * 20)
+    ...     resolve_commit("org/lm"), resolve_commit("org/lm", "step100"), resolve_commit("org/lm", "cd" * 20)
+    ('abababababababababababababababababababab', None, 'cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd')
+    """
+    if revision is not None and _COMMIT.fullmatch(revision):
+        return revision
+    # the offline switch is read outside the per-process cache: it may change between calls
+    commit = None if hub_offline() else _hub_commit(hub_id, revision, os.environ.get("HF_ENDPOINT", ""))
+    if commit is None:
+        commit = _ref(hub_id, revision or "main")
+    return commit if _COMMIT.fullmatch(commit) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _hub_commit(hub_id: str, revision: str | None, endpoint: str) -> str | None:
+    """The hub's answer, asked once per process and endpoint (the probe included: a set of a
+    hundred checkpoints lists its jobs several times): the plan, the extraction and the chapters
+    of one run then agree on the commit."""
+    from huggingface_hub import model_info
+
+    if not hub_reachable():
+        return None
+    try:
+        return model_info(hub_id, revision=revision).sha
+    except Exception:  # no such repository, a gated one, a timeout: the cache decides, loading reports
+        return None
 
 
 def is_hub_id(source: str) -> bool:

@@ -307,7 +307,8 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     return root, changed
 
 
-def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, progress: bool = True) -> Path:
+def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, progress: bool = True,
+               device: str = "auto") -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
 
     Parameters
@@ -318,6 +319,10 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
         The book's output folder; default the repository root.
     log, progress
         One line of progress text at a time; show progress bars.
+    device : str
+        Where the missing results are extracted (``rankscale.records.jobs.prepare``; ``auto``:
+        CUDA where torch sees a GPU, in bf16 where the set's dtype is ``auto``, else the CPU).
+        The chapters only read what ``prepare`` computed.
 
     Returns
     -------
@@ -337,7 +342,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
     require_available(model_set)  # a hub set that cannot be had fails here, before any work
     log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
         f"{len(model_set.references)} reference models, corpora {', '.join(model_set.corpora)}")
-    prepare(model_set, log=log, progress=progress)
+    prepare(model_set, log=log, progress=progress, device=device)
     executed = execute_all(model_set, out, log, progress)
     source, changed = stage(out, executed)
     html = out / "_build" / "html"

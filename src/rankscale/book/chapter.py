@@ -57,7 +57,7 @@ class Chapter:
 
 def open_chapter(profile: str, corpora: list[str] | None = None, *, references: bool = False,
                  checkpoints: bool = False, n_boot: int | None = None, home: Path | None = None,
-                 show_header: bool = True) -> Chapter:
+                 show_header: bool = True, device: str = "auto") -> Chapter:
     """Resolve a chapter's parameters once, load its runs, and show what it was computed with.
 
     Parameters
@@ -74,6 +74,9 @@ def open_chapter(profile: str, corpora: list[str] | None = None, *, references: 
         Where models and results live; default ``rankscale.paths.home()``.
     show_header : bool
         Display the page's banner (``rankscale.book.pages.header``) of the families and references.
+    device : str
+        Where a result not on disk yet is extracted (a chapter run by hand before ``make book``;
+        ``auto``: CUDA where torch sees a GPU, else the CPU).
 
     Returns
     -------
@@ -88,10 +91,10 @@ def open_chapter(profile: str, corpora: list[str] | None = None, *, references: 
     """
     model_set = sets.get(profile)
     corpora = list(corpora or model_set.corpora)
-    family_runs = {corpus: runs.family_runs(model_set, corpus, home) for corpus in corpora}
-    reference_runs = {corpus: runs.reference_runs(model_set, corpus, home) if references else []
+    family_runs = {corpus: runs.family_runs(model_set, corpus, home, device) for corpus in corpora}
+    reference_runs = {corpus: runs.reference_runs(model_set, corpus, home, device) if references else []
                       for corpus in corpora}
-    checkpoint_runs = {corpus: runs.checkpoint_runs(model_set, corpus, home) if checkpoints else []
+    checkpoint_runs = {corpus: runs.checkpoint_runs(model_set, corpus, home, device) if checkpoints else []
                        for corpus in corpora}
     if show_header:
         header(model_set, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})

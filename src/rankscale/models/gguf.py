@@ -151,8 +151,8 @@ def _read_gguf(path: Path, size: int, mtime_ns: int) -> GGUFInfo:
     try:
         import gguf
     except ModuleNotFoundError as err:
-        raise RankscaleError("reading GGUF files needs the gguf package; install requirements.lock "
-                             "(`make test` does), or `pip install gguf`") from err
+        raise RankscaleError("reading GGUF files needs the gguf package: pip install 'rankscale[gguf]' "
+                             "(`make` installs it)") from err
     with path.open("rb") as fh:
         if fh.read(4) != b"GGUF":
             raise RankscaleError(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes); "

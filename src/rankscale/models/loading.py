@@ -3,8 +3,11 @@
 A model is named by a local directory (anything written by ``save_pretrained``), by a GGUF file
 (llama.cpp's single-file format, often quantised; model and tokenizer both come from the file) or
 by a hub id such as ``EleutherAI/pythia-70m``. All go through ``AutoModelForCausalLM.from_pretrained``,
-so a model trained by this project, a GGUF file and a hub model take the same path. GGUF files'
-metadata, and whether transformers can load one, are ``rankscale.models.gguf``'s.
+so a model trained by this project, a GGUF file and a hub model take the same path, with the same
+load options (``rankscale.sets.schema.LOAD_OPTIONS``: remote code, an attention implementation, another tokenizer, a
+PEFT adapter). GGUF files' metadata, and whether transformers can load one, are
+``rankscale.models.gguf``'s. The device is chosen here once (``resolve_device``: ``auto`` is CUDA
+where torch sees a GPU, else the CPU), and with it the body's dtype (``auto_dtype``).
 
 torch and transformers are imported only where a function needs them, so the hub checks answer
 at once.
@@ -13,6 +16,8 @@ at once.
 from __future__ import annotations
 
 import contextlib
+import platform
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,7 +25,8 @@ from typing import TYPE_CHECKING
 from rankscale import RankscaleError
 from rankscale.hub import hub_reachable, is_hub_id
 from rankscale.models.gguf import GGUFInfo, check_gguf, gguf_config, gguf_info, is_gguf
-from rankscale.sets.registry import REFERENCE_SOURCE, registry_model
+from rankscale.sets.registry import REGISTRY
+from rankscale.sets.schema import check_load_options
 
 if TYPE_CHECKING:
     import torch
@@ -90,6 +96,79 @@ def resolve_dtype(dtype: str | torch.dtype) -> torch.dtype:
     return getattr(torch, dtype)
 
 
+def resolve_device(device: str = "auto") -> str:
+    """The torch device that ``device`` names on this machine, chosen once and passed down to every
+    extraction (the CLI, ``make book``, the Python API, the chapters).
+
+    Parameters
+    ----------
+    device : str
+        ``auto`` (CUDA where torch sees a GPU, else the CPU), or a torch device such as ``cpu``,
+        ``cuda`` or ``cuda:1``.
+
+    Returns
+    -------
+    str
+        ``cuda`` or ``cpu`` for ``auto``; any other name as given, once checked.
+
+    Raises
+    ------
+    RankscaleError
+        For a name that is not a device, or a CUDA device where torch sees none.
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    'cpu'
+    >>> resolve_device("gpu0")
+    Traceback (most recent call last):
+    rankscale.RankscaleError: unknown device 'gpu0'; use auto, cpu, cuda or cuda:N
+    """
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        kind = torch.device(device).type
+    except (RuntimeError, TypeError):
+        raise RankscaleError(f"unknown device {device!r}; use auto, cpu, cuda or cuda:N") from None
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise RankscaleError(f"device {device!r}: this torch ({torch.__version__}) sees no CUDA GPU; use --device "
+                             "cpu (or auto), or install torch's CUDA build (README.md, Requirements)")
+    return device
+
+
+def device_name(device: str, device_map: str | None = None) -> str:
+    """What ran an extraction, in words, for its manifest.
+
+    Parameters
+    ----------
+    device : str
+        A resolved device (``resolve_device``).
+    device_map : str, optional
+        ``"auto"``: the model was spread over every visible GPU.
+
+    Returns
+    -------
+    str
+        The GPU's name (every GPU's, with ``device_map="auto"``), or ``cpu`` and the machine's
+        architecture.
+
+    Examples
+    --------
+    >>> device_name("cpu").startswith("cpu (")
+    True
+    """
+    import torch
+
+    if device_map == "auto" and torch.cuda.is_available():
+        return "auto over " + ", ".join(f"cuda:{i} {torch.cuda.get_device_name(i)}"
+                                        for i in range(torch.cuda.device_count()))
+    if torch.device(device).type == "cuda":
+        return f"{device} {torch.cuda.get_device_name(device)}"
+    return f"{device} ({platform.machine() or 'unknown architecture'})"
+
+
 def auto_dtype(device: str) -> str:
     """The body dtype ``auto`` stands for on a device.
 
@@ -132,32 +211,61 @@ def no_transformers_bars():
             hf_logging.enable_progress_bar()
 
 
-def _from_gguf(info: GGUFInfo, dtype: torch.dtype, device_map: str | dict):
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+def _tokenizer(source: str, options: dict, **kwargs):
+    """The tokenizer of ``source``, or of the ``tokenizer`` load option where one is given."""
+    from transformers import AutoTokenizer
+
+    trust = {k: v for k, v in options.items() if k == "trust_remote_code"}
+    if "tokenizer" in options:
+        return AutoTokenizer.from_pretrained(options["tokenizer"], **trust)
+    return AutoTokenizer.from_pretrained(source, **kwargs, **trust)
+
+
+def _model_options(options: dict) -> dict:
+    """The load options ``from_pretrained`` of the model takes (all but rankscale's own)."""
+    return {k: v for k, v in options.items() if k not in ("tokenizer", "adapter")}
+
+
+def _from_gguf(info: GGUFInfo, dtype: torch.dtype, device_map: str | dict, options: dict):
+    from transformers import AutoModelForCausalLM
 
     path = info.path
     with no_transformers_bars():
-        tokenizer = AutoTokenizer.from_pretrained(path.parent, gguf_file=path.name, local_files_only=True)
+        tokenizer = _tokenizer(str(path.parent), options, gguf_file=path.name, local_files_only=True)
         # check_gguf's config is passed on, which spares transformers a second parse of the metadata.
         # Every tensor is de-quantised to ``dtype``: the model runs in full precision on the values
         # the quantised file holds.
         model = AutoModelForCausalLM.from_pretrained(
             path.parent, gguf_file=path.name, config=gguf_config(info), dtype=dtype,
-            device_map=device_map, local_files_only=True,
+            device_map=device_map, local_files_only=True, **_model_options(options),
         )
     return model, tokenizer
 
 
-def _from_pretrained(name: str, revision: str | None, dtype: torch.dtype, device_map: str | dict, *,
+def _from_pretrained(name: str, revision: str | None, dtype: torch.dtype, device_map: str | dict, options: dict, *,
                      local_only: bool):
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
 
     with no_transformers_bars() if local_only else contextlib.nullcontext():
-        tokenizer = AutoTokenizer.from_pretrained(name, revision=revision, local_files_only=local_only)
+        tokenizer = _tokenizer(name, options, revision=revision, local_files_only=local_only)
         model = AutoModelForCausalLM.from_pretrained(
-            name, revision=revision, dtype=dtype, local_files_only=local_only, device_map=device_map
+            name, revision=revision, dtype=dtype, local_files_only=local_only, device_map=device_map,
+            **_model_options(options),
         )
     return model, tokenizer
+
+
+def _with_adapter(model, adapter: str):
+    """``model`` with the PEFT adapter merged into its weights: the records need a plain causal LM
+    (its body and its output head), which a ``PeftModel`` wrapping it is not."""
+    try:
+        from peft import PeftModel
+    except ImportError:
+        raise RankscaleError(f"the load option adapter={adapter!r} needs the peft package: pip install peft") from None
+    try:
+        return PeftModel.from_pretrained(model, adapter).merge_and_unload()
+    except (OSError, ValueError, AttributeError) as err:
+        raise RankscaleError(f"cannot apply the adapter {adapter!r}: {err}") from err
 
 
 def load_model(
@@ -167,6 +275,7 @@ def load_model(
     device: str = "cpu",
     device_map: str | None = None,
     revision: str | None = None,
+    load: Mapping | None = None,
 ) -> tuple[PreTrainedModel, PreTrainedTokenizerBase]:
     """Load a causal LM and its tokenizer from a local directory or a hub id.
 
@@ -184,6 +293,10 @@ def load_model(
         ignored); raises rather than offload part of it to CPU or disk: give the job more GPUs.
     revision : str, optional
         Hub revision (branch, tag or commit, e.g. ``"step1000"`` for Pythia); not for GGUF files.
+    load : mapping, optional
+        Load options (``rankscale.sets.schema.check_load_options``): ``tokenizer`` loads the tokenizer from another
+        directory or hub id, ``adapter`` merges a PEFT adapter into the model, ``trust_remote_code``
+        reaches the tokenizer and the model, any other option the model's ``from_pretrained``.
 
     Returns
     -------
@@ -196,7 +309,8 @@ def load_model(
         Saying what to do, if the model cannot be had (a directory without ``config.json``, no
         such path, a GGUF file transformers cannot load, a hub model neither cached nor
         reachable), loads in another dtype, does not fit on the visible GPUs, or has an output
-        head smaller than its tokenizer (``check_vocab``).
+        head smaller than its tokenizer (``check_vocab``); for bad load options, and an adapter
+        where peft is not installed.
 
     Examples
     --------
@@ -204,6 +318,7 @@ def load_model(
     """
     torch_dtype = resolve_dtype(dtype)
     placement = device_map or {"": device}
+    options = check_load_options(load or {})
     path = Path(name).expanduser()
     if path.is_dir():
         if not (path / "config.json").exists():
@@ -211,16 +326,18 @@ def load_model(
                 f"{path} is a directory but holds no config.json; point --model at a directory "
                 "written by save_pretrained (a trained ladder model, or a downloaded hub snapshot)."
             )
-        model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, placement, local_only=True)
+        model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, placement, options, local_only=True)
     elif is_gguf(name):
-        model, tokenizer = _from_gguf(check_gguf(path), torch_dtype, placement)
+        model, tokenizer = _from_gguf(check_gguf(path), torch_dtype, placement, options)
     elif not is_hub_id(name):
         raise RankscaleError(
             f"no model directory at {name!r}. Give a directory written by save_pretrained, a .gguf file "
             f"or a hub id such as EleutherAI/pythia-70m. {OFFLINE_HINT}"
         )
     else:
-        model, tokenizer = _load_hub_model(name, revision, torch_dtype, placement)
+        model, tokenizer = _load_hub_model(name, revision, torch_dtype, placement, options)
+    if "adapter" in options:
+        model = _with_adapter(model, options["adapter"])
     if model.dtype != torch_dtype:
         raise RankscaleError(f"{name} loaded as {model.dtype}, not the requested {torch_dtype}")
     placed = set(getattr(model, "hf_device_map", {}).values())
@@ -233,9 +350,9 @@ def load_model(
     return model.eval(), tokenizer
 
 
-def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype, placement: str | dict):
+def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype, placement: str | dict, options: dict):
     try:  # a model already in the local hub cache loads without any network
-        return _from_pretrained(name, revision, dtype, placement, local_only=True)
+        return _from_pretrained(name, revision, dtype, placement, options, local_only=True)
     except OSError:
         pass
     if not hub_reachable():
@@ -244,7 +361,7 @@ def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype, placeme
             f"model is not in the local cache. {OFFLINE_HINT}"
         )
     try:
-        return _from_pretrained(name, revision, dtype, placement, local_only=False)
+        return _from_pretrained(name, revision, dtype, placement, options, local_only=False)
     except OSError as err:
         raise RankscaleError(
             f"cannot load {name!r} from the hub ({err}). Check the spelling and the revision, or give "
@@ -405,3 +522,41 @@ def config_params(config: PretrainedConfig) -> ParamCount:
 
 
 
+
+
+BYTES_PER_PARAM = {"float32": 4, "bfloat16": 2, "float16": 2}
+
+
+def weights_gb(source: str, revision: str | None = None, dtype: str = "auto") -> float | None:
+    """Gigabytes (10^9 bytes) a model's weights take on a GPU, read without loading any weight:
+    what decides whether a model fits one GPU (``rankscale.records.jobs.plan_commands``).
+
+    Parameters
+    ----------
+    source : str
+        A model as ``load_model`` takes it.
+    revision : str, optional
+        Hub revision.
+    dtype : str
+        Body dtype; ``auto`` is bfloat16, what ``auto_dtype`` gives on a GPU.
+
+    Returns
+    -------
+    float or None
+        Parameters x bytes per parameter. The papers' models are counted from the registry
+        (``rankscale.sets.registry``: non-embedding parameters; the embeddings add a few percent),
+        others from their config where it can be read without a download (a local directory,
+        the local hub cache). None where neither says (a GGUF file, a hub model not cached).
+
+    Examples
+    --------
+    >>> round(weights_gb("meta-llama/Llama-2-70b-hf"), 1), round(weights_gb("EleutherAI/pythia-70m", dtype="float32"), 3)
+    (136.9, 0.076)
+    """
+    if source in REGISTRY:
+        n_params = REGISTRY[source].non_embedding
+    elif is_gguf(source) or (config := _read_config(source, revision)) is None:
+        return None
+    else:
+        n_params = config_params(config).total
+    return n_params * BYTES_PER_PARAM["bfloat16" if dtype == "auto" else dtype] / 1e9

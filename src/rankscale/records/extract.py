@@ -19,12 +19,20 @@ directory of shards and a manifest (format in ``rankscale.records.store``); an i
 shard by shard, and a finished one is reused. A GGUF model file is checked before anything is
 written, and its manifest records the file (``model_file``: path, SHA-256, quantisation,
 architecture; see ``rankscale.models.gguf.GGUFInfo``).
+
+A hub model is loaded at the commit its revision names now (``rankscale.hub.resolve_commit``),
+and that commit is part of the result's identity: a branch that has since changed gives a new result, never
+the old records. The manifest's ``provenance`` says how the records were made (date, device,
+versions of rankscale, torch, transformers and Python), as information that is never compared.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import platform
+from collections.abc import Mapping
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +41,18 @@ from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import Corpus, get_corpus, token_windows
+from rankscale.hub import is_hub_id, resolve_commit
 from rankscale.models.gguf import GGUFInfo, check_gguf, is_gguf
-from rankscale.models.loading import auto_dtype, count_params, load_model, max_positions, real_vocab_size
+from rankscale.models.loading import (
+    auto_dtype,
+    check_load_options,
+    count_params,
+    device_name,
+    load_model,
+    max_positions,
+    real_vocab_size,
+    resolve_device,
+)
 from rankscale.records.store import (
     FORMAT,
     MANIFEST,
@@ -283,10 +301,40 @@ def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
 
 
 @functools.lru_cache(maxsize=1)
-def _load_gguf(path: str, sha256: str, dtype: str, device: str, device_map: str | None):
+def _load_gguf(path: str, sha256: str, dtype: str, device: str, device_map: str | None,
+               load: tuple[tuple[str, object], ...]):
     """A GGUF model, loaded once for all the corpora one process extracts it on; ``sha256`` keys
-    the cache, so a replaced file is loaded again."""
-    return load_model(path, dtype=dtype, device=device, device_map=device_map)
+    the cache, so a replaced file is loaded again (``load``: the load options, as hashable pairs)."""
+    return load_model(path, dtype=dtype, device=device, device_map=device_map, load=dict(load))
+
+
+def provenance(device: str, device_map: str | None = None) -> dict:
+    """How records are being made, for the manifest: the date (UTC), the device and the versions
+    of the code that computes them.
+
+    Parameters
+    ----------
+    device : str
+        The resolved device (``rankscale.models.loading.resolve_device``).
+    device_map : str, optional
+        ``"auto"`` where accelerate spreads the model over the GPUs.
+
+    Returns
+    -------
+    dict
+        ``date``, ``device`` (``rankscale.models.loading.device_name``) and ``versions`` of
+        rankscale, torch, transformers and Python.
+
+    Examples
+    --------
+    >>> sorted(provenance("cpu")["versions"])
+    ['python', 'rankscale', 'torch', 'transformers']
+    """
+    import transformers
+
+    return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "device": device_name(device, device_map),
+            "versions": {"rankscale": __version__, "torch": torch.__version__,
+                         "transformers": transformers.__version__, "python": platform.python_version()}}
 
 
 def manifest_model(model: str) -> str:
@@ -303,16 +351,22 @@ def manifest_model(model: str) -> str:
 
 
 def _identity(model: str, revision: str | None, corpus: Corpus, n_tokens: int | None, window_len: int,
-              seed: int, dtype: str, model_file: GGUFInfo | None, temperature: float = 1.0) -> dict:
+              seed: int, dtype: str, model_file: GGUFInfo | None, temperature: float = 1.0,
+              commit: str | None = None, load: Mapping | None = None) -> dict:
     """The settings that define a result; a directory holds results for exactly one of these. A
-    temperature is named only where it is not 1, so results of before it existed keep theirs; an
-    offline corpus's text version (``Corpus.text_version``) is always named."""
+    temperature is named only where it is not 1, a hub model's commit where there is one, load
+    options where there are any, so results of before they existed keep theirs; an offline
+    corpus's text version (``Corpus.text_version``) is always named."""
     identity = {"model": manifest_model(model), "revision": revision, "corpus": corpus.name, "n_tokens": n_tokens,
                 "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
     if corpus.text_version is not None:
         identity["text_version"] = corpus.text_version
     if temperature != 1.0:
         identity["temperature"] = temperature
+    if commit is not None:
+        identity["commit"] = commit
+    if load:
+        identity["load"] = dict(load)
     if model_file is not None:
         # a GGUF file is the whole model, so its hash names the weights exactly: another file at
         # the same path is another model
@@ -326,10 +380,11 @@ def extract(
     n_tokens: int | None,
     out_dir: str | Path,
     *,
-    dtype: str = "float32",
-    device: str = "cpu",
+    dtype: str = "auto",
+    device: str = "auto",
     device_map: str | None = None,
     revision: str | None = None,
+    load: Mapping | None = None,
     batch_size: int | None = None,
     window_len: int | None = None,
     seed: int = 42,
@@ -360,13 +415,18 @@ def extract(
     out_dir : str or pathlib.Path
         Directory that will hold ``manifest.json`` and ``shard-*.npz``.
     dtype : str
-        Body dtype, ``float32``, ``bfloat16``, ``float16`` or ``auto`` (bfloat16 on GPUs, float32
-        on CPU); the resolved name is part of the result's identity.
+        Body dtype, ``float32``, ``bfloat16``, ``float16`` or ``auto`` (default: bfloat16 on GPUs,
+        float32 on CPU); the resolved name is part of the result's identity.
     device, device_map : str
-        Where the whole model goes; with ``device_map="auto"`` accelerate spreads it over every
-        visible GPU instead (for models larger than one GPU).
+        Where the whole model goes (``auto``, the default: CUDA where torch sees a GPU, else the
+        CPU; ``rankscale.models.loading.resolve_device``); with ``device_map="auto"`` accelerate
+        spreads it over every visible GPU instead (for models larger than one GPU).
     revision : str, optional
-        Hub revision (branch, tag or commit) of a hub model.
+        Hub revision (branch, tag or commit) of a hub model; the commit it names now is loaded
+        and recorded in the identity (``rankscale.hub.resolve_commit``).
+    load : mapping, optional
+        Load options (``rankscale.models.loading.check_load_options``: ``trust_remote_code``,
+        ``attn_implementation``, ``tokenizer``, ``adapter``...); part of the identity where given.
     batch_size : int, optional
         Windows per forward pass; None: as many as a shard holds on GPUs, ``CPU_BATCH`` on CPU.
         Halved on out-of-memory until it fits; results do not depend on it.
@@ -395,29 +455,34 @@ def extract(
     Examples
     --------
     >>> extract("models/tiny/neox-d64", "notes.txt", 20_000, "results/d64-notes")  # doctest: +SKIP
-    >>> extract("EleutherAI/pythia-1b", "wikipedia", None, "results/pythia-1b-wikipedia",
-    ...         dtype="auto", device="cuda")  # doctest: +SKIP
+    >>> extract("EleutherAI/pythia-1b", "wikipedia", None, "results/pythia-1b-wikipedia")  # doctest: +SKIP
     """
     out_dir = Path(out_dir)
     if not (np.isfinite(temperature) and temperature > 0):
         raise RankscaleError(f"temperature must be a positive number, got {temperature}")
     temperature = float(temperature)
+    device = resolve_device(device)
+    options = check_load_options(load or {})
     model_file = check_gguf(model) if is_gguf(model) else None  # a damaged file fails before any write
     source = get_corpus(corpus, text_field)
+    commit = resolve_commit(model, revision) if is_hub_id(model) else None
     if window_len is None:
-        window_len = min(512, max_positions(model, revision) or 512)
+        window_len = min(512, max_positions(model, commit or revision) or 512)
     if dtype == "auto":
         dtype = auto_dtype(device)
-    identity = _identity(model, revision, source, n_tokens, window_len, seed, dtype, model_file, temperature)
+    identity = _identity(model, revision, source, n_tokens, window_len, seed, dtype, model_file, temperature,
+                         commit, options)
     known_hashes = _settle_out_dir(out_dir, identity, force, replace)
     if known_hashes is None:  # finished with these settings: reused
         return out_dir
 
     documents = source.load()  # before the model: a corpus that cannot be had fails at once
     if model_file is not None:  # reused across corpora: de-quantising a GGUF file takes many seconds
-        net, tokenizer = _load_gguf(str(model_file.path), model_file.sha256, dtype, device, device_map)
-    else:
-        net, tokenizer = load_model(model, dtype=dtype, device=device, device_map=device_map, revision=revision)
+        net, tokenizer = _load_gguf(str(model_file.path), model_file.sha256, dtype, device, device_map,
+                                    tuple(options.items()))
+    else:  # a hub model at the commit of its identity, even if the branch moves while it loads
+        net, tokenizer = load_model(model, dtype=dtype, device=device, device_map=device_map,
+                                    revision=commit or revision, load=options)
     max_len = getattr(net.config, "max_position_embeddings", None)
     if max_len is not None and window_len > max_len:
         raise RankscaleError(f"window length {window_len} exceeds the model's {max_len} positions; "
@@ -431,7 +496,7 @@ def extract(
         head_rows=int(net.get_output_embeddings().weight.shape[0]), params_total=params.total,
         params_non_embedding=params.non_embedding, n_windows=len(windows),
         shards=tuple(Shard(f"shard-{k:05d}.npz", (a, b), n) for k, (a, b, n) in enumerate(plan)),
-        model_file=None if model_file is None else model_file.record(),
+        model_file=None if model_file is None else model_file.record(), provenance=provenance(device, device_map),
     )
     manifest.write(out_dir)
 

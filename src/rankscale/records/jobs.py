@@ -5,8 +5,11 @@ references, on each corpus) and where each result lives under ``<home>/results/`
 trains the set's ladders and extracts whatever is missing, one progress display per stage;
 ``plan_commands`` prints the missing extractions as independent ``extract`` commands for a
 cluster, whose results, copied into ``<home>/results/``, are then used as they are. The
-chapters read the results through ``rankscale.records.runs``. Where each result lives (a folder named
-after the model's weights) is ``rankscale.records.jobs``'s.
+chapters read the results through ``rankscale.records.runs``. Each result lives in a folder named
+after the model's weights: a local model's content, a ladder model's ``ladder.json``, a hub
+model's id, revision and the commit it names now (``folder_key``); load options, where a model
+has any, add their hash. The device is resolved once (``prepare``'s ``device``) and reaches every
+extraction.
 """
 
 from __future__ import annotations
@@ -15,13 +18,14 @@ import functools
 import hashlib
 import re
 import shlex
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale.hub import is_hub_id
+from rankscale.hub import is_hub_id, resolve_commit
 from rankscale.records.store import Manifest, OutdatedRecords
 from rankscale.sets.schema import Model, ModelSet
 
@@ -54,6 +58,11 @@ class Job:
         What the model is (a reference model's ``Model.note``).
     temperature : float
         Logits are divided by this before the softmax (``temperature_jobs``).
+    commit : str or None
+        The commit a hub model's revision names now (``rankscale.hub.resolve_commit``); None for
+        other models, or where neither the hub nor its cache can say.
+    load : tuple of (str, value) pairs
+        The model's load options (``rankscale.sets.schema.Model.load``).
     """
 
     family: str | None  # None for a reference model, outside every size fit
@@ -66,9 +75,12 @@ class Job:
     out: Path
     note: str = ""
     temperature: float = 1.0  # logits divided by this before the softmax (``temperature_jobs``)
+    commit: str | None = None
+    load: tuple[tuple[str, object], ...] = ()
 
-    def command(self, model_set: ModelSet, out: Path | None = None) -> str:
-        """The ``python -m rankscale extract`` command that computes this job's result.
+    def command(self, model_set: ModelSet, out: Path | None = None, device_map: bool = False) -> str:
+        """The ``extract`` command that computes this job's result, run by the interpreter that
+        runs this one (``sys.executable``: a cluster node's ``python`` may be another).
 
         Parameters
         ----------
@@ -76,6 +88,9 @@ class Job:
             The set the job is of (window, seed and dtype).
         out : pathlib.Path, optional
             Output folder in place of ``self.out``.
+        device_map : bool
+            Spread the model over every visible GPU (``--device-map auto``), for a model larger
+            than one GPU.
 
         Returns
         -------
@@ -84,13 +99,20 @@ class Job:
 
         Examples
         --------
-        >>> job = Job("Pythia", "pythia-70m", "EleutherAI/pythia-70m", None, None, "wikipedia", 20000, Path("/r/x"))
+        >>> job = Job("Pythia", "pythia-70m", "EleutherAI/pythia-70m", None, None, "wikipedia", 20000, Path("/r/x"),
+        ...           load=(("trust_remote_code", True),))
         >>> from rankscale.sets import get
-        >>> job.command(get("tiny"))  # doctest: +NORMALIZE_WHITESPACE
-        'python -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000
-         --seed 42 --dtype auto --out /r/x'
+        >>> job.command(get("tiny")) == shlex.join([sys.executable, "-m", "rankscale", "extract", "--model",
+        ...     "EleutherAI/pythia-70m", "--corpus", "wikipedia", "--model-args", "trust_remote_code=true",
+        ...     "--tokens", "20000", "--seed", "42", "--dtype", "auto", "--out", "/r/x"])
+        True
         """
-        args = ["python", "-m", "rankscale", "extract", "--model", self.source, "--corpus", self.corpus]
+        args = [sys.executable, "-m", "rankscale", "extract", "--model", self.source, "--corpus", self.corpus]
+        if self.load:
+            args += ["--model-args", ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                                              for k, v in self.load)]
+        if device_map:
+            args += ["--device-map", "auto"]
         if self.revision:
             args += ["--revision", self.revision]
         if self.n_tokens:
@@ -137,17 +159,21 @@ def resolve_source(source: str) -> str:
 
 def _model_jobs(model_set: ModelSet, home: Path, family: str | None, model: Model, corpus: str,
                 with_checkpoints: bool) -> list[Job]:
+    def job(source: str, revision: str | None, step: int | None, n_tokens: int | None, note: str = "") -> Job:
+        commit = resolve_commit(source, revision) if is_hub_id(source) else None
+        out = result_dir(home, folder_key(source, revision, commit, model.load), model_set, corpus, n_tokens)
+        return Job(family, model.name, source, revision, step, corpus, n_tokens, out, note, commit=commit,
+                   load=model.load)
+
     source = resolve_source(model.source)
-    n_tokens = model_set.tokens(corpus, reference=family is None)
-    jobs = [Job(family, model.name, source, model.revision, None, corpus, n_tokens,
-                result_dir(home, folder_key(source, model.revision), model_set, corpus, n_tokens), model.note)]
+    jobs = [job(source, model.revision, None, model_set.tokens(corpus, reference=family is None), model.note)]
     if with_checkpoints:
         n_ck = _checkpoint_tokens(model_set, corpus)
         for ck in model.checkpoints:
-            ck_source = resolve_source(ck.source) if ck.source else source
-            revision = ck.revision if ck.source is None else None
-            jobs.append(Job(family, model.name, ck_source, revision, ck.step, corpus, n_ck,
-                            result_dir(home, folder_key(ck_source, revision), model_set, corpus, n_ck)))
+            if ck.source is None:
+                jobs.append(job(source, ck.revision, ck.step, n_ck))
+            else:
+                jobs.append(job(resolve_source(ck.source), None, ck.step, n_ck))
     return jobs
 
 
@@ -195,9 +221,12 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
     ... ''')
     ...     for job in jobs(get(f"{tmp}/mine.toml"), Path(tmp)):
     ...         print(job.name, job.step, job.n_tokens, job.out.relative_to(tmp))
-    pythia-70m None 20000 results/hub/EleutherAI--pythia-70m/wikipedia-20000
-    pythia-160m None 20000 results/hub/EleutherAI--pythia-160m/wikipedia-20000
-    pythia-160m 1000 20000 results/hub/EleutherAI--pythia-160m@step1000/wikipedia-20000
+    pythia-70m None 20000 results/hub/EleutherAI--pythia-70m/...wikipedia-20000
+    pythia-160m None 20000 results/hub/EleutherAI--pythia-160m/...wikipedia-20000
+    pythia-160m 1000 20000 results/hub/EleutherAI--pythia-160m@step1000/...wikipedia-20000
+
+    (``...``: where the hub or its cache answers, each hub model's results sit in a folder of
+    the commit its revision names, ``folder_key``.)
     """
     from rankscale.models.ladder import ladder_models
 
@@ -279,7 +308,8 @@ def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]
              if job.family == first][-1]
     folder = result_dir(home, str(final.out.parent.relative_to(home / "results")), model_set, corpus, n_tokens)
     return [Job(final.family, final.name, final.source, final.revision, None, corpus, n_tokens,
-                folder if t == 1.0 else folder.with_name(f"{folder.name}-T{t:g}"), final.note, temperature=t)
+                folder if t == 1.0 else folder.with_name(f"{folder.name}-T{t:g}"), final.note, temperature=t,
+                commit=final.commit, load=final.load)
             for t in TEMPERATURES]
 
 
@@ -298,7 +328,7 @@ def is_done(job: Job) -> bool:
     -------
     bool
         True if the manifest is complete, of this corpus (and text version), token count,
-        revision and temperature, and every shard verifies.
+        revision, hub commit, load options and temperature, and every shard verifies.
 
     Examples
     --------
@@ -313,7 +343,8 @@ def is_done(job: Job) -> bool:
     identity, corpus = manifest.identity, get_corpus(job.corpus)
     return (identity["corpus"] == corpus.name and identity.get("text_version") == corpus.text_version
             and identity["n_tokens"] == job.n_tokens and identity["revision"] == job.revision
-            and identity.get("temperature", 1.0) == job.temperature and manifest.verified(job.out))
+            and identity.get("temperature", 1.0) == job.temperature and identity.get("commit") == job.commit
+            and identity.get("load", {}) == dict(job.load) and manifest.verified(job.out))
 
 
 def read_manifest(out: Path) -> Manifest | None:
@@ -370,7 +401,7 @@ def pending(all_jobs: list[Job]) -> list[Job]:
 # Computing what is missing
 
 
-def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
+def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> None:
     """Compute ``job``'s result (resuming an unfinished one) with ``rankscale.records.extract.extract``.
 
     Parameters
@@ -380,6 +411,9 @@ def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
         The set the job is of (window, seed and dtype).
     bar : tqdm.tqdm, optional
         A progress bar to advance by the job's tokens; None: no progress display.
+    device : str
+        Where the model runs (``rankscale.models.loading.resolve_device``; ``auto``: CUDA where
+        torch sees a GPU, else the CPU); with the set's dtype ``auto``, a GPU runs the body in bf16.
     """
     from rankscale.records.extract import extract
 
@@ -387,14 +421,15 @@ def run_job(job: Job, model_set: ModelSet, bar=None) -> None:
     # moved, records of an older format, a result computed in another dtype that did not
     # finish): the key pins the weights, so it is replaced rather than refused; an unfinished
     # run of the same settings resumes.
-    extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, revision=job.revision,
-            window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
+    extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, device=device,
+            revision=job.revision, load=dict(job.load), window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
             bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
             + f" on {job.corpus}" + (f" at T={job.temperature:g}" if job.temperature != 1.0 else ""),
             temperature=job.temperature)
 
 
-def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True) -> None:
+def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True,
+            device: str = "auto") -> None:
     """Train the set's ladders and extract every result its chapters read, with one progress
     display per stage; a stage with nothing to do says so in one line.
 
@@ -408,17 +443,23 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
         Receives the one-line messages.
     progress : bool
         Show progress bars; without them, a line of timing per stage.
+    device : str
+        Where every extraction runs, resolved here once (``rankscale.models.loading.resolve_device``;
+        ``auto``: CUDA where torch sees a GPU, else the CPU). The ladders train on the CPU.
 
     Raises
     ------
     RankscaleError
-        If the set cannot be had on this machine (``rankscale.sets.require_available``).
+        If the set cannot be had on this machine (``rankscale.sets.require_available``), or the
+        device cannot be used.
     """
     from tqdm import tqdm
 
     from rankscale.models.ladder import build_ladder, missing_models
+    from rankscale.models.loading import resolve_device
     from rankscale.sets import require_available
 
+    device = resolve_device(device)
     home = home or paths.home()
     require_available(model_set)
     if model_set.ladder_families:
@@ -436,14 +477,16 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     start = time.perf_counter()
     with tqdm(total=total, desc="extract", unit="tok", unit_scale=True, disable=not progress) as bar:
         for job in todo:
-            run_job(job, model_set, bar)
+            run_job(job, model_set, bar, device)
     if not progress:
         log(f"extract: {len(todo)} results computed in {time.perf_counter() - start:.0f} s")
 
 
-def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path | None = None) -> list[str]:
+def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path | None = None,
+                  gpu_memory_gb: float = 80.0) -> list[str]:
     """One ``extract`` command per result the set still needs, each independent and resumable
-    (a cluster job array's tasks).
+    (a cluster job array's tasks), run by this interpreter; a model whose weights exceed one
+    GPU's memory is spread over the node's GPUs (``--device-map auto``).
 
     Parameters
     ----------
@@ -455,6 +498,10 @@ def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path |
         Another root for the output folders than ``<home>/results`` (the cluster's scratch
         space, say); copy that folder into ``<home>/results`` afterwards and the book uses the
         results as they are.
+    gpu_memory_gb : float
+        Memory of one GPU of the cluster, in GB (10^9 bytes): a model whose weights in the set's
+        dtype (``auto``: bf16) take more (``rankscale.models.loading.weights_gb``) gets
+        ``--device-map auto``. A model whose size cannot be read without a download gets none.
 
     Returns
     -------
@@ -481,11 +528,13 @@ def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path |
     ...     commands = plan_commands(get(f"{tmp}/mine.toml"), Path(tmp), results=Path("/scratch"))
     >>> for command in commands:  # doctest: +NORMALIZE_WHITESPACE
     ...     print(command)
-    python -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000 --seed 42
-      --dtype auto --out /scratch/hub/EleutherAI--pythia-70m/wikipedia-20000
-    python -m rankscale extract --model EleutherAI/pythia-160m --corpus wikipedia --tokens 20000 --seed 42
-      --dtype auto --out /scratch/hub/EleutherAI--pythia-160m/wikipedia-20000
+    /...python... -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000 --seed 42
+      --dtype auto --out /scratch/hub/EleutherAI--pythia-70m/...wikipedia-20000
+    /...python... -m rankscale extract --model EleutherAI/pythia-160m --corpus wikipedia --tokens 20000 --seed 42
+      --dtype auto --out /scratch/hub/EleutherAI--pythia-160m/...wikipedia-20000
     """
+    from rankscale.models.loading import weights_gb
+
     home = home or paths.home()
     if model_set.ladder_families:
         from rankscale.models.ladder import missing_models
@@ -494,7 +543,12 @@ def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path |
             raise RankscaleError(f"train the ladder of {model_set.name!r} first "
                                  f"(`python -m rankscale ladder --profile {model_set.profile}`); its models are "
                                  "small enough for any machine")
-    return [job.command(model_set, None if results is None else results / job.out.relative_to(home / "results"))
+    def too_large(job: Job) -> bool:
+        size = weights_gb(job.source, job.commit or job.revision, model_set.dtype)
+        return size is not None and size > gpu_memory_gb
+
+    return [job.command(model_set, None if results is None else results / job.out.relative_to(home / "results"),
+                        device_map=too_large(job))
             for job in pending(jobs(model_set, home) + temperature_jobs(model_set, home))]
 
 
@@ -518,7 +572,8 @@ def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
         return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
-def folder_key(source: str, revision: str | None) -> str:
+def folder_key(source: str, revision: str | None, commit: str | None = None,
+               load: tuple[tuple[str, object], ...] = ()) -> str:
     """Folder under ``results/`` for a model's results (ladder models use ``ladder_folder_key``).
 
     Parameters
@@ -527,19 +582,27 @@ def folder_key(source: str, revision: str | None) -> str:
         A hub id, a GGUF file or a local directory.
     revision : str or None
         Hub revision.
+    commit : str, optional
+        The commit a hub model's revision names (``rankscale.hub.resolve_commit``).
+    load : tuple of (str, value) pairs
+        The model's load options (another tokenizer or an adapter is another model).
 
     Returns
     -------
     str
-        ``hub/<id>[@<revision>]``; ``gguf/<stem>-<hash>``, named by the file's content (the same
-        file installed elsewhere, in another clone's environment say, finds its results);
-        ``local/<name>-<hash>`` for anything else, by the path and every file's name, size and
-        modification time (a retrained or replaced model gets a new folder, a re-read does not).
+        ``hub/<id>[@<revision>][/<commit, 12 digits>]``, so that a branch that moved gets a new
+        folder; ``gguf/<stem>-<hash>``, named by the file's content (the same file installed
+        elsewhere, in another clone's environment say, finds its results); ``local/<name>-<hash>``
+        for anything else, by the path and every file's name, size and modification time (a
+        retrained or replaced model gets a new folder, a re-read does not). Load options, where
+        there are any, add ``+load-<hash>``.
 
     Examples
     --------
-    >>> folder_key("EleutherAI/pythia-70m", "step1000"), folder_key("EleutherAI/pythia-70m", None)
-    ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m')
+    >>> folder_key("EleutherAI/pythia-70m", "step1000"), folder_key("EleutherAI/pythia-70m", None, "ab" * 20)
+    ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m/abababababab')
+    >>> folder_key("EleutherAI/pythia-70m", None, load=(("attn_implementation", "eager"),))
+    'hub/EleutherAI--pythia-70m+load-...'
     >>> import tempfile
     >>> from rankscale.sets import get
     >>> with tempfile.TemporaryDirectory() as tmp:
@@ -548,13 +611,15 @@ def folder_key(source: str, revision: str | None) -> str:
     ...     folder_key(f"{tmp}/d16", None)
     'local/d16-...'
     """
+    options = f"+load-{hashlib.sha256(repr(tuple(load)).encode()).hexdigest()[:8]}" if load else ""
     if is_hub_id(source):
-        return f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
+        return (f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
+                + (f"/{commit[:12]}" if commit else "") + options)
     path = Path(source)
     if path.suffix == ".gguf" and path.is_file():
         stat = path.stat()
-        return f"gguf/{_slug(path.stem)}-{_content_hash(path.resolve(), stat.st_size, stat.st_mtime_ns)[:10]}"
-    return f"local/{_slug(path.name)}-{_fingerprint(path)}"
+        return f"gguf/{_slug(path.stem)}-{_content_hash(path.resolve(), stat.st_size, stat.st_mtime_ns)[:10]}{options}"
+    return f"local/{_slug(path.name)}-{_fingerprint(path)}{options}"
 
 
 def ladder_folder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:

@@ -60,15 +60,15 @@ class Run:
 # Loading for the chapters
 
 
-def _load(job: Job, model_set: ModelSet) -> Run:
+def _load(job: Job, model_set: ModelSet, device: str) -> Run:
     if not is_done(job):  # a chapter run by hand, before `make book` computed everything
-        run_job(job, model_set)
+        run_job(job, model_set, device=device)
     records = load_records(job.out)
     return Run(job.family, job.name, job.step, records.manifest.params_non_embedding,
                records.manifest.params_total, records, job.note)
 
 
-def family_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -> list[Run]:
+def family_runs(model_set: ModelSet, corpus: str, home: Path | None = None, device: str = "auto") -> list[Run]:
     """The families' final models on ``corpus``, family by family in set order, smallest first;
     a result not on disk yet (a chapter run by hand before ``prepare``) is extracted first.
 
@@ -80,15 +80,18 @@ def family_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -> l
         One of the set's corpora (``model_set.corpora``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
+    device : str
+        Where a result not on disk yet is extracted (``rankscale.records.jobs.run_job``; ``auto``:
+        CUDA where torch sees a GPU, else the CPU).
 
     Returns
     -------
     list of Run
     """
-    return [_load(job, model_set) for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)]
+    return [_load(job, model_set, device) for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)]
 
 
-def reference_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -> list[Run]:
+def reference_runs(model_set: ModelSet, corpus: str, home: Path | None = None, device: str = "auto") -> list[Run]:
     """The set's reference models on ``corpus`` (never part of a size fit); a result not on
     disk yet is extracted first.
 
@@ -100,16 +103,19 @@ def reference_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -
         One of the set's corpora (``model_set.corpora``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
+    device : str
+        Where a result not on disk yet is extracted (``rankscale.records.jobs.run_job``; ``auto``:
+        CUDA where torch sees a GPU, else the CPU).
 
     Returns
     -------
     list of Run
         In set order, each with ``family`` None; empty for a set without references.
     """
-    return [_load(job, model_set) for job in jobs(model_set, home, [corpus], families=False, checkpoints=False)]
+    return [_load(job, model_set, device) for job in jobs(model_set, home, [corpus], families=False, checkpoints=False)]
 
 
-def checkpoint_runs(model_set: ModelSet, corpus: str, home: Path | None = None) -> list[Run]:
+def checkpoint_runs(model_set: ModelSet, corpus: str, home: Path | None = None, device: str = "auto") -> list[Run]:
     """Every training checkpoint of the families' models on ``corpus``; a result not on disk
     yet is extracted first.
 
@@ -121,6 +127,9 @@ def checkpoint_runs(model_set: ModelSet, corpus: str, home: Path | None = None) 
         One of the set's corpora (``model_set.corpora``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
+    device : str
+        Where a result not on disk yet is extracted (``rankscale.records.jobs.run_job``; ``auto``:
+        CUDA where torch sees a GPU, else the CPU).
 
     Returns
     -------
@@ -128,11 +137,11 @@ def checkpoint_runs(model_set: ModelSet, corpus: str, home: Path | None = None) 
         Per model, in set order, its steps in training order (the last step of a ladder model
         is the final model); empty for a set without checkpoints.
     """
-    return [_load(job, model_set) for job in jobs(model_set, home, [corpus], references=False)
+    return [_load(job, model_set, device) for job in jobs(model_set, home, [corpus], references=False)
             if job.step is not None]
 
 
-def temperature_runs(model_set: ModelSet, home: Path | None = None) -> dict[float, Run]:
+def temperature_runs(model_set: ModelSet, home: Path | None = None, device: str = "auto") -> dict[float, Run]:
     """Chapter B1's temperature demonstration (``rankscale.records.jobs.temperature_jobs``); a result
     not on disk yet is extracted first.
 
@@ -142,6 +151,9 @@ def temperature_runs(model_set: ModelSet, home: Path | None = None) -> dict[floa
         The model set, resolved once by the caller (``rankscale.sets.get``).
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
+    device : str
+        Where a result not on disk yet is extracted (``rankscale.records.jobs.run_job``; ``auto``:
+        CUDA where torch sees a GPU, else the CPU).
 
     Returns
     -------
@@ -149,7 +161,7 @@ def temperature_runs(model_set: ModelSet, home: Path | None = None) -> dict[floa
         Temperature -> the run of one model on the set's first corpus, the same tokens at each;
         empty where the set has none.
     """
-    return {job.temperature: _load(job, model_set) for job in temperature_jobs(model_set, home)}
+    return {job.temperature: _load(job, model_set, device) for job in temperature_jobs(model_set, home)}
 
 
 def by_family(runs: list[Run]) -> dict[str, list[Run]]:
@@ -255,8 +267,8 @@ def tokenizer_file(run: Run) -> Path | None:
 
     identity = run.records.manifest.identity
     source = identity["model"]
-    if is_hub_id(source):
-        return cached_file(source, "tokenizer.json", identity.get("revision"))
+    if is_hub_id(source):  # the commit the records were made of, where the manifest names one
+        return cached_file(source, "tokenizer.json", identity.get("commit") or identity.get("revision"))
     path = Path(source) / "tokenizer.json"
     return path if path.is_file() else None
 

@@ -287,6 +287,11 @@ class Manifest:
         Whether the extraction finished.
     model_file : dict, optional
         The GGUF file, where the model is one (``rankscale.models.gguf.GGUFInfo.record``).
+    provenance : dict, optional
+        How the records were made, for a reader to trace them (``rankscale.records.extract``):
+        the date, the device, and the versions of rankscale, torch, transformers and Python.
+        Information only: unlike ``identity``, never compared, so the records of the same
+        settings made on another machine or day are the same result.
 
     Examples
     --------
@@ -311,6 +316,7 @@ class Manifest:
     shards: tuple[Shard, ...]
     complete: bool = False
     model_file: dict | None = None
+    provenance: dict | None = None
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest | None:
@@ -346,7 +352,8 @@ class Manifest:
         return cls(**{**{k: v for k, v in data.items() if k != "format"}, "shards": shards})
 
     def write(self, out_dir: Path) -> None:
-        """Write ``manifest.json`` atomically; ``model_file`` is left out where it is None.
+        """Write ``manifest.json`` atomically; ``model_file`` and ``provenance`` are left out where
+        they are None.
 
         Parameters
         ----------
@@ -354,8 +361,9 @@ class Manifest:
             The results folder, which must exist.
         """
         data = {"format": FORMAT, **asdict(self)}
-        if self.model_file is None:
-            del data["model_file"]
+        for optional in ("model_file", "provenance"):
+            if data[optional] is None:
+                del data[optional]
         write_json(out_dir / MANIFEST, data)
 
     def finished(self, out_dir: Path) -> Manifest:

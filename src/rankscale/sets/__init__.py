@@ -54,7 +54,7 @@ def require_available(model_set: ModelSet) -> None:
     ``HF_ENDPOINT`` and ``HF_HUB_OFFLINE``) or when they are in the local hub cache (downloaded on a
     login node before an offline job, say). The papers' corpora pass when the hub answers, when
     ``RANKSCALE_<NAME>_FILES`` names local files, or when ``HF_HUB_OFFLINE=1`` points the datasets
-    library at its cache. Corpora are checked only where the corpus code can be imported (not
+    library at its cache; ``hf:`` corpora likewise, without the local files. Corpora are checked only where the corpus code can be imported (not
     by ``make book``'s first check, which runs before anything is installed).
 
     Parameters
@@ -72,7 +72,7 @@ def require_available(model_set: ModelSet) -> None:
     """
     import os
 
-    from rankscale.hub import hub_cache_dir, hub_reachable, in_hub_cache
+    from rankscale.hub import hub_cache_dir, hub_offline, hub_reachable, in_hub_cache
 
     wanted = model_set.hub_models()
     try:
@@ -80,15 +80,18 @@ def require_available(model_set: ModelSet) -> None:
     except ImportError:  # numpy is not installed yet: models only
         HUB_DATASETS, files_variable = {}, None
     hub_corpora = [c for c in model_set.corpora if c in HUB_DATASETS]
-    if not wanted and not hub_corpora:
+    hf_corpora = [c for c in model_set.corpora if c.startswith("hf:")]  # any hub dataset
+    if not wanted and not hub_corpora and not hf_corpora:
         return
-    offline = os.environ.get("HF_HUB_OFFLINE", "0").lower() in {"1", "true", "yes"}
+    offline = hub_offline()
     if not offline and hub_reachable():
         return
     missing = [f"{hub_id}" + (f"@{revision}" if revision else "") for hub_id, revision in wanted
                if not in_hub_cache(hub_id, revision)]
     no_corpus = [f"{c} (set {files_variable(c)})" for c in hub_corpora
                  if not os.environ.get(files_variable(c)) and not offline]
+    no_corpus += [f"{c} (or HF_HUB_OFFLINE=1 with the datasets cache of an earlier download)" for c in hf_corpora
+                  if not offline]
     if not missing and not no_corpus:
         return
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")

@@ -3,15 +3,113 @@
 A ``ModelSet`` names its ``Family`` objects, each either an ordered list of ``Model`` objects
 (smallest first, each with optional training ``Checkpoint`` objects) or a ``Ladder`` of
 ``LadderSize`` objects this project trains itself under the set's ``LadderTraining``; references
-are ``Model`` objects outside every fit. Which sets exist, and reading a user's set from a TOML
-file, are ``rankscale.sets.builtin``'s (which exports these names too). Standard library only.
+are ``Model`` objects outside every fit. A model may carry load options (``LOAD_OPTIONS``,
+checked by ``check_load_options``), which reach ``from_pretrained``. Which sets exist, and reading
+a user's set from a TOML file, are ``rankscale.sets.builtin``'s (which exports these names too).
+Standard library only.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from rankscale import RankscaleError
 from rankscale.hub import is_hub_id
+
+LOAD_OPTIONS = {
+    "trust_remote_code": "run the model's own code from its repository (true or false)",
+    "attn_implementation": "the attention kernel, e.g. eager, sdpa or flash_attention_2",
+    "tokenizer": "load the tokenizer from this directory or hub id instead of the model's",
+    "adapter": "a PEFT adapter (directory or hub id) applied to the model and merged into it; needs peft",
+}
+# set by rankscale itself from its own options; a load option may not override them
+_RESERVED = {"dtype": "--dtype", "torch_dtype": "--dtype", "device_map": "--device-map", "revision": "--revision",
+             "local_files_only": "HF_HUB_OFFLINE", "gguf_file": "--model", "config": "--model"}
+
+
+def check_load_options(options: Mapping) -> dict:
+    """Load options checked: what ``rankscale.models.loading.load_model`` passes to
+    ``from_pretrained`` besides what rankscale sets itself.
+
+    Parameters
+    ----------
+    options : mapping
+        Option name -> a JSON-like scalar (str, bool, int or float). The names of ``LOAD_OPTIONS``
+        are understood by rankscale; any other is passed to the model's ``from_pretrained`` as it is.
+
+    Returns
+    -------
+    dict
+        The options, sorted by name.
+
+    Raises
+    ------
+    RankscaleError
+        For a value that is not a scalar, a known option of the wrong type, or an option that
+        rankscale sets itself (``dtype``, ``device_map``, ``revision``...).
+
+    Examples
+    --------
+    >>> check_load_options({"trust_remote_code": True, "attn_implementation": "eager"})
+    {'attn_implementation': 'eager', 'trust_remote_code': True}
+    >>> check_load_options({"trust_remote_code": "yes"})
+    Traceback (most recent call last):
+    rankscale.RankscaleError: load option trust_remote_code: expected true or false, got 'yes'
+    """
+    for key, value in options.items():
+        if key in _RESERVED:
+            raise RankscaleError(f"load option {key}: rankscale sets it itself; use {_RESERVED[key]} instead")
+        if not isinstance(value, (str, bool, int, float)):
+            raise RankscaleError(f"load option {key}: expected a string, number or true/false, got {value!r}")
+        if key == "trust_remote_code" and not isinstance(value, bool):
+            raise RankscaleError(f"load option {key}: expected true or false, got {value!r}")
+        if key in LOAD_OPTIONS and key != "trust_remote_code" and not isinstance(value, str):
+            raise RankscaleError(f"load option {key}: expected a string, got {value!r}")
+    return dict(sorted(options.items()))
+
+
+def parse_load_options(text: str) -> dict:
+    """``--model-args key=value,...`` as load options (``check_load_options``).
+
+    Parameters
+    ----------
+    text : str
+        Comma-separated ``key=value`` pairs; ``true``/``false`` become booleans, whole numbers
+        ints, other numbers floats, anything else stays a string.
+
+    Returns
+    -------
+    dict
+
+    Raises
+    ------
+    RankscaleError
+        For a pair without ``=`` or a key, and where ``check_load_options`` raises.
+
+    Examples
+    --------
+    >>> parse_load_options("trust_remote_code=true,attn_implementation=eager,max_memory_gb=7.5")
+    {'attn_implementation': 'eager', 'max_memory_gb': 7.5, 'trust_remote_code': True}
+    """
+    options = {}
+    for pair in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise RankscaleError(f"--model-args: expected key=value pairs separated by commas, got {pair!r}")
+        options[key.strip()] = _scalar(value.strip())
+    return check_load_options(options)
+
+
+def _scalar(value: str) -> str | bool | int | float:
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
 
 
 @dataclass(frozen=True)
@@ -166,6 +264,8 @@ class Model:
         Training checkpoints, in training order.
     note : str
         What the model is, for the chapters that show a reference model.
+    load : tuple of (str, value) pairs
+        Load options (``check_load_options``), sorted by name; its checkpoints load with them too.
     """
 
     name: str
@@ -173,6 +273,7 @@ class Model:
     revision: str | None = None
     checkpoints: tuple[Checkpoint, ...] = ()
     note: str = ""  # what the model is, for the chapters that show a reference model
+    load: tuple[tuple[str, str | bool | int | float], ...] = ()  # pairs, so that a Model stays hashable
 
 
 @dataclass(frozen=True)

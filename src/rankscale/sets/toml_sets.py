@@ -25,12 +25,20 @@ The layout::
 
     [[families]]
     name = "mine"
-    models = [{ model = "runs/small", name = "small" }, { model = "runs/large" }]
+    load = { trust_remote_code = true }   # optional: load options of every model of the family
+    models = [
+      { model = "runs/small", name = "small" },
+      { model = "runs/large", load = { adapter = "runs/large-lora", attn_implementation = "eager" } },
+    ]
 
     [[references]]
     model = "downloads/model.Q4_K_M.gguf"
 
-Relative paths are read from the TOML file's folder. Standard library only.
+Load options (``rankscale.sets.schema.LOAD_OPTIONS``: ``trust_remote_code``,
+``attn_implementation``, ``tokenizer``, ``adapter``; any other key goes to ``from_pretrained`` as
+it is) are given per family or per model, a model's own overriding its family's. Relative paths
+(models, corpora, and a ``tokenizer`` or ``adapter`` that exists there) are read from the TOML
+file's folder. Standard library only.
 """
 
 from __future__ import annotations
@@ -42,16 +50,16 @@ from pathlib import Path
 from rankscale import RankscaleError
 from rankscale.hub import is_hub_id
 from rankscale.sets.builtin import BUILT_IN
-from rankscale.sets.schema import Checkpoint, Family, Model, ModelSet
+from rankscale.sets.schema import LOAD_OPTIONS, Checkpoint, Family, Model, ModelSet, check_load_options
 
 _TOP_KEYS = {"name", "corpora", "families", "references", "window", "n_boot", "checkpoint_tokens", "dtype",
              "seed", "temperature_tokens"}
 
 
-_FAMILY_KEYS = {"name", "models"}
+_FAMILY_KEYS = {"name", "models", "load"}
 
 
-_MODEL_KEYS = {"model", "name", "revision", "checkpoints", "note"}
+_MODEL_KEYS = {"model", "name", "revision", "checkpoints", "note", "load"}
 
 
 _CHECKPOINT_KEYS = {"step", "revision", "model"}
@@ -153,7 +161,8 @@ def load_toml(path: Path) -> ModelSet:
             raise where.error(entry, f"has {len(models)} model{'s' * (len(models) != 1)}",
                               "a family is fitted against size and needs at least two models "
                               "(add models, or list a single model under [[references]])")
-        parsed.append(Family(name, tuple(_toml_model(where, base, m, f"{entry}.models[{j}]")
+        shared = _toml_load(where, base, family.get("load", {}), f"{entry}.load")
+        parsed.append(Family(name, tuple(_toml_model(where, base, m, f"{entry}.models[{j}]", shared)
                                          for j, m in enumerate(models))))
     names = [f.name for f in parsed]
     if len(set(names)) < len(names):
@@ -175,7 +184,22 @@ def load_toml(path: Path) -> ModelSet:
                     source=str(path.resolve()), **options)
 
 
-def _toml_model(where: _Where, base: Path, table, entry: str) -> Model:
+def _toml_load(where: _Where, base: Path, table, entry: str) -> dict:
+    """A ``load`` table checked (``check_load_options``), a ``tokenizer`` or ``adapter`` that
+    exists beside the TOML file made absolute."""
+    where.typed(table, dict, entry, "a table such as { trust_remote_code = true }")
+    try:
+        options = check_load_options(table)
+    except RankscaleError as err:
+        raise where.error(entry, str(err), f"the options rankscale reads are {', '.join(LOAD_OPTIONS)}; "
+                                           "others go to from_pretrained as they are") from None
+    for key in ("tokenizer", "adapter"):
+        if key in options and (base / options[key]).exists():
+            options[key] = str((base / options[key]).resolve())
+    return options
+
+
+def _toml_model(where: _Where, base: Path, table, entry: str, shared: dict | None = None) -> Model:
     where.typed(table, dict, entry, 'a table such as { model = "EleutherAI/pythia-70m" }')
     where.keys(table, _MODEL_KEYS, entry)
     if "model" not in table:
@@ -203,7 +227,9 @@ def _toml_model(where: _Where, base: Path, table, entry: str) -> Model:
         raise where.error(entry, "hub revisions as checkpoints of a local model",
                           "give each checkpoint its own model = directory")
     name = table.get("name") or Path(source).name.removesuffix(".gguf")
-    return Model(name, source, revision=table.get("revision"), checkpoints=tuple(checkpoints), note=table.get("note", ""))
+    load = {**(shared or {}), **_toml_load(where, base, table.get("load", {}), f"{entry}.load")}
+    return Model(name, source, revision=table.get("revision"), checkpoints=tuple(checkpoints), note=table.get("note", ""),
+                 load=tuple(sorted(load.items())))
 
 
 def _toml_source(where: _Where, base: Path, source: str, entry: str) -> str:
