@@ -142,7 +142,7 @@ display(Markdown(
 # With so few targets most groups hold a single prediction, so $Q_e$ is just that prediction's
 # probability. On the full held-out text the groups at small $e$ hold thousands of targets,
 # while the tail of large RBE values is still seen only once or twice each, which matters for
-# Self-Alignment (chapter B5 measures how much).
+# Self-Alignment ([chapter B5](b5_sample_size) measures how much).
 #
 # ## The two distributions on real output (paper B, Fig. 1)
 #

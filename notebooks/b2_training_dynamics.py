@@ -20,7 +20,7 @@
 # ```
 # ````
 #
-# Chapter B1 showed that cross-entropy splits exactly into Error-Entropy (EE), Self-Alignment
+# [Chapter B1](b1_decomposition) showed that cross-entropy splits exactly into Error-Entropy (EE), Self-Alignment
 # (SA) and Confidence (Conf). Paper B then argues that this split is not just algebra: training
 # lowers EE first, because it is by far the largest term, and only later works on SA and Conf
 # (paper B, §3.2, Fig. 3). It illustrates what each term does to the model's outputs with the
@@ -301,7 +301,7 @@ if fig4:
 # %% [markdown]
 # With a finite evaluation sample the step-0 distribution is not flat: each rank is hit a
 # handful of times, so the points scatter around $1/V$, and its plug-in entropy sits below
-# $\log V$ even for ranks drawn truly at random (chapter B5 quantifies this bias). The verdict on
+# $\log V$ even for ranks drawn truly at random ([chapter B5](b5_sample_size) quantifies this bias). The verdict on
 # "nearly uniform" therefore compares EE at step 0 with the EE that random ranking has on the
 # same number of tokens (`rankscale.analysis.dynamics.uniform_entropy`, an exact formula), not with
 # $\log V$.
@@ -401,7 +401,7 @@ if fig6:
 #
 # A finite text cannot measure the tail of $p_e$: a rank seen once gets $p_e = 1/N$, far above
 # its real frequency, while its $q_e$ follows that one target's score, so over the tail the two
-# stay apart however well a model is aligned (chapter B5 measures what this does to SA). TV is
+# stay apart however well a model is aligned ([chapter B5](b5_sample_size) measures what this does to SA). TV is
 # therefore computed over the RBE values that some minimum number of targets hold
 # (`rankscale.claims.B2_MIN_GROUP`), both distributions renormalised there, and the share of
 # targets those ranks hold is shown beside it.

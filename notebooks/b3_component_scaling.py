@@ -166,7 +166,7 @@ plt.show()
 # together) fall on nearly straight lines, SA drifts upwards and Confidence scatters. Here
 # every model is measured on the same held-out tokens of a corpus, so differences between
 # models of one tokenizer are not sampling noise of the text, but SA and Confidence are small
-# numbers and, as chapter B5 shows, their estimates carry a bias that depends on the model.
+# numbers and, as [chapter B5](b5_sample_size) shows, their estimates carry a bias that depends on the model.
 
 # %%
 display(Markdown(
@@ -228,12 +228,12 @@ display(Markdown("**Paper B, Table 2** (the paper's values)"))
 display(paper_table2.style.format("{:.4f}"))
 
 # %% [markdown]
-# ## Have the exponents converged? (chapter B5's check)
+# ## Have the exponents converged? ([chapter B5](b5_sample_size)'s check)
 #
 # A plug-in estimate of SA or Confidence depends on how many evaluation tokens it is computed
-# from, and by a different amount for each model (chapter B5). An exponent fitted to such
+# from, and by a different amount for each model ([chapter B5](b5_sample_size)). An exponent fitted to such
 # estimates can then describe the sample rather than the models: a weak model's SA is
-# inflated more than a strong model's on the same tokens, which tilts the line. Chapter B5
+# inflated more than a strong model's on the same tokens, which tilts the line. [Chapter B5](b5_sample_size)
 # measures this by subsampling whole windows; this chapter runs the same check
 # (`rankscale.analysis.sample_size.convergence_by_group`, with the settings of `rankscale.claims`):
 # every model's quantities are recomputed on nested subsamples of whole windows, from a few

@@ -153,7 +153,7 @@ plt.show()
 # ## Is EE's share falling?
 #
 # The trend of a share with size is the slope of $\log(\text{share})$ against $\log N$, fitted
-# like the power laws of chapter B3: per family, and pooled over every model of every family
+# like the power laws of [chapter B3](b3_component_scaling): per family, and pooled over every model of every family
 # ("All"), the reading of the paper's Fig. 8. A negative slope means EE's share shrinks as
 # models grow, as the paper reports (`rankscale.analysis.components.share_trend`). Every model's tokens
 # are resampled with replacement (`rankscale.analysis.bootstrap.resample`, the same resamples as chapter
@@ -226,7 +226,7 @@ display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hid
 # This is done per family: a local slope between neighbouring models of two different families
 # would measure the difference between the families rather than the effect of size, so the
 # pooled set has no local slopes. How much of CE's change across each family each component
-# carries, in nats rather than exponents, is tabulated in chapter B3.
+# carries, in nats rather than exponents, is tabulated in [chapter B3](b3_component_scaling).
 
 # %% mystnb={"figure": {"caption": "Local exponent $d \\log \\mathrm{CE} / d \\log N$ of the CE law per family (the family's colour), one panel per corpus: predicted from EE's contribution alone, $\\alpha_{\\mathrm{EE}} \\cdot \\mathrm{EE}/\\mathrm{CE}$ (solid), predicted from all three components' fitted exponents (dash-dot), measured between neighbouring models (dashed, open markers, drawn at the geometric midpoint of the pair), and the exponent of a single power law fitted over the family (dotted).", "name": "fig-b4-local-exponent"}}
 fig, axes = plots.corpus_panels(corpora, 4.6, 3.6, title_size=10, sharey=True)
@@ -329,14 +329,14 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 #   and trained for minutes. Their EE is still a large fraction of $\log V$, i.e. they are far
 #   from the regime where EE becomes small enough for the other terms to matter; the paper sees
 #   EE's share fall over models from 14M to 70B parameters.
-# - Self-Alignment need not be constant: on the ladders it falls with size (chapter B3), which
+# - Self-Alignment need not be constant: on the ladders it falls with size ([chapter B3](b3_component_scaling)), which
 #   by itself raises EE's share.
 # - Confidence can be positive ($C > 1$). A growing positive Confidence *subtracts* more from CE
 #   as models grow, which pushes EE's signed contribution above 1 and upwards, while the
 #   magnitude share, which counts Confidence as a positive part, can move the other way.
 # - Confidence also depends on the evaluation sample: $C$ sums $Q_e$ over the ranks that occur,
 #   so it grows as more tokens reveal more ranks, and its sign can flip with the number of
-#   tokens alone (chapter B5). Shares involving Confidence are comparable between models only
+#   tokens alone ([chapter B5](b5_sample_size)). Shares involving Confidence are comparable between models only
 #   when they are evaluated on the same tokens, as the models of one family (one tokenizer)
 #   are here; families with different tokenizers see different token sequences of the same
 #   text.
@@ -344,9 +344,9 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 # If EE's signed contribution rises with size, the decomposition predicts a CE law that steepens
 # over this range, the opposite of a slowdown; the verdicts then record the paper's trend as not
 # reproduced *at this scale*, which does not test it at the paper's scale. Likewise, where SA or
-# Confidence change with size themselves (chapter B3), the mechanism's premise does not hold,
+# Confidence change with size themselves ([chapter B3](b3_component_scaling)), the mechanism's premise does not hold,
 # and a bend of the CE law can come from them rather than from EE's share; the last verdict
-# records such a case as the mechanism not reproduced, and chapter B3's rows on SA and
+# records such a case as the mechanism not reproduced, and [chapter B3](b3_component_scaling)'s rows on SA and
 # Confidence say whether the premise held.
 #
 # ## Verdicts
@@ -356,7 +356,7 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 # *not reproduced* on none. The share is EE's signed contribution EE/CE throughout; the trend of
 # the magnitude share is shown beside it. Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), so
-# each needs its 95% interval (as in chapter B3: the value on all tokens plus or minus 1.96
+# each needs its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
 # standard deviations of its replicates over the paired token resamples) wholly on the claimed
 # side; an interval that contains the threshold counts against the claim. Whether the law slows
 # over this set's sizes is this companion's question, not the paper's: the paper places the

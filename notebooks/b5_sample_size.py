@@ -35,7 +35,7 @@
 # chapter measures on the model set's families how EE, SA and Confidence, and their scaling
 # exponents, change with the number of evaluation tokens, and from that how many tokens each
 # figure of chapters B1-B4 needs; it then repeats the paper's own check, counted in instances,
-# where the set holds enough of them. The same measurement decides which exponents chapter B3
+# where the set holds enough of them. The same measurement decides which exponents [chapter B3](b3_component_scaling)
 # may grade (`rankscale.analysis.sample_size.convergence_by_group`, with the settings of
 # `rankscale.claims`). Components use paper B's 0-based strict RBE $e$ = `gt`.
 
@@ -170,7 +170,7 @@ plt.show()
 # would not matter for them; it is not, because weaker models spread their targets over more
 # ranks. {numref}`fig-b5-exponents-tokens` shows, on the first corpus, SA of every model and
 # the size exponents of every fit whose exponents the verdicts grade (each family with at least
-# three sizes, and all models pooled as in chapter B3), against the number of tokens.
+# three sizes, and all models pooled as in [chapter B3](b3_component_scaling)), against the number of tokens.
 
 # %%
 convergence = {}
@@ -228,7 +228,7 @@ plt.show()
 # relative to which no error would count as small. For the values the table gives, per family,
 # the largest requirement over the family's models; exponents are those of the graded fits above.
 # "more than available" means that the estimate was still moving over the last doubling up to
-# the full held-out set: the page's figure for it is not converged. Chapter B3 grades its claim
+# the full held-out set: the page's figure for it is not converged. [Chapter B3](b3_component_scaling) grades its claim
 # that SA rises only where SA's exponent reads converged here, and widens its comparisons of
 # exponents by their drift.
 
