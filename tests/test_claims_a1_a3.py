@@ -318,3 +318,46 @@ def test_scatter_interval_below_zero():
     untestable = regime(k_fits(), spread={2445: (0.0, np.nan)})
     v = paper_a.a2_scatter({UNITS[0]: untestable}, [])
     assert v.verdict == "not testable on this set" and "or a resample of it has every target" in v.ours
+
+
+# ---------------------------------------------------------------------------------------------
+# A1's decisions (rankscale.claims.paper_a), on constructed tables
+
+def band_rows(*units):
+    """A1's band table: per (corpus/unit, [(targets at rank 1, targets), ...]) one row per band."""
+    return pd.DataFrame([{"corpus": name.split("/")[0], "unit": name.split("/")[1], "rank 1": first, "targets": n,
+                          "rank 1 share": first / n} for name, bands in units for first, n in bands])
+
+
+def test_a1_same_probability_at_the_share_and_the_target_count():
+    n, share = claims.A1_BAND_MIN_TARGETS, claims.A1_BAND_MIN_SHARE
+    least = int(np.ceil(share * 100))  # of a band of 100: the fewest targets each outcome needs
+    both = ("pydocs/NeoX", [(least, 100)])  # both outcomes at exactly the share: shown
+    one = ("stdlib/NeoX", [(least - 1, 100)])  # rank 1 just below the share: not shown
+    v = paper_a.a1_same_probability(band_rows(both, one))
+    assert (v.key, v.verdict, v.units_text) == ("A1.1", "partly", "1 of 2")
+    small = ("pydocs/Llama", [(n // 2, n - 1)])  # a band one target short of the count is not tested
+    v = paper_a.a1_same_probability(band_rows(both, small))
+    assert v.verdict == "reproduced" and "not tested on: pydocs/Llama" in v.ours
+    assert paper_a.a1_same_probability(band_rows(one)).verdict == "not reproduced"
+    assert paper_a.a1_same_probability(band_rows(small)).verdict == "not testable on this set"
+
+
+def test_a1_disagree_per_corpus():
+    v = paper_a.a1_disagree({"pydocs": paper_a.FinalPairs(3, [(0, 1)], 0.3),
+                             "stdlib": paper_a.FinalPairs(3, [], 1.0)})
+    assert (v.key, v.verdict, v.units_text) == ("A1.2", "partly", "1 of 2")
+    assert paper_a.a1_disagree({"pydocs": paper_a.FinalPairs(2, [], 1.0)}).verdict == "not reproduced"
+    assert paper_a.a1_disagree({"pydocs": paper_a.FinalPairs(1, [], np.nan)}).verdict == "not testable on this set"
+
+
+def test_a1_conventions_at_one_standard_error():
+    def ties(*worst):
+        return pd.DataFrame({"corpus": "pydocs", "unit": [f"U{i}" for i in range(len(worst))], "targets": 100,
+                             "tied targets (ge != gt)": 1, "largest |RBP_k(ge) - RBP_k(gt)| over k": 0.01,
+                             "... in standard errors of RBP_k": list(worst)})
+
+    assert paper_a.a1_conventions(ties(1.0, 0.2)).verdict == "reproduced", "one standard error is allowed"
+    v = paper_a.a1_conventions(ties(1.0 + 1e-9, 0.2))
+    assert (v.key, v.verdict) == ("A1.3", "partly") and v.ours.endswith("above one standard error: pydocs/U0")
+    assert paper_a.a1_conventions(ties(2.0)).verdict == "not reproduced"

@@ -230,3 +230,58 @@ def test_a5_dominance_at_half_of_ce():
     assert paper_a.a5_dominance(SimpleNamespace(mu=-40.0, sigma=2.0, log_c=-200.0, ce=0.01)).verdict == "not reproduced"
     v = paper_a.a5_dominance(None)
     assert (v.verdict, v.ours) == ("not testable on this set", "no family fit to take sigma from")
+
+
+# ---------------------------------------------------------------------------------------------
+# A4's decisions (rankscale.claims.paper_a), on constructed tables
+
+def test_a4_power_laws_at_the_bar_and_families_left_out():
+    from rankscale.analysis.fit import PowerLawFit
+
+    bar = claims.A4_MIN_R2
+    fits = {("pydocs", "NeoX", 1, 1): PowerLawFit(-0.1, 0.0, bar, 3),  # at the bar: holds
+            ("pydocs", "NeoX", 1, 2): PowerLawFit(-0.1, 0.0, bar - 1e-9, 3),  # just below: fails
+            ("pydocs", "NeoX", 10, 2): None,  # p = 0 for some model: not tested
+            ("pydocs", "Llama", 1, 1): PowerLawFit(-0.1, 0.0, 0.99, 2)}  # too few sizes: never graded
+    v = paper_a.a4_power_laws(fits, ["NeoX"], ["Llama: 2 sizes, fewer than 3"])
+    assert (v.key, v.verdict, v.units_text) == ("A4.1", "partly", "1 of 2")
+    assert v.ours.startswith("fits with R^2 ≥ 0.9 and falling: NeoX: 1 of 2; 1 cases not measurable")
+    assert "not tested on: Llama: 2 sizes, fewer than 3" in v.ours
+    rising = {("pydocs", "NeoX", 1, 1): PowerLawFit(0.1, 0.0, 0.99, 3)}
+    assert paper_a.a4_power_laws(rising, ["NeoX"], []).verdict == "not reproduced"
+    v = paper_a.a4_power_laws({("pydocs", "NeoX", 1, 1): None}, ["NeoX"], [])
+    assert v.verdict == "not testable on this set" and "NeoX (no measurable case)" not in v.ours
+    assert paper_a.a4_power_laws({}, [], ["NeoX: 2 sizes, fewer than 3"]).ours.startswith("no family has 3")
+
+
+def fit_rows(*intervals, family="NeoX"):
+    """A4's fit table for one corpus and k: N = 1 (no interval) and N = 2, 3, ... with these intervals."""
+    rows = [{"corpus": "pydocs", "family": family, "k": 1, "N": 1, "slope_N - slope_1": 0.0, "interval low": np.nan,
+             "interval high": np.nan}]
+    rows += [{"corpus": "pydocs", "family": family, "k": 1, "N": n, "slope_N - slope_1": (lo + hi) / 2,
+              "interval low": lo, "interval high": hi} for n, (lo, hi) in enumerate(intervals, start=2)]
+    return pd.DataFrame(rows)
+
+
+def test_a4_same_exponent_fails_only_on_an_interval_away_from_zero():
+    v = paper_a.a4_same_exponent(fit_rows((0.0, 0.2), (-0.1, 0.1)), ["NeoX"], [])
+    assert (v.key, v.verdict) == ("A4.2", "reproduced"), "an interval with 0 at its edge holds"
+    v = paper_a.a4_same_exponent(fit_rows((1e-9, 0.2), (-0.1, 0.1)), ["NeoX"], [])
+    assert (v.verdict, v.units_text) == ("partly", "1 of 2")
+    assert paper_a.a4_same_exponent(fit_rows((0.1, 0.2)), ["NeoX"], []).verdict == "not reproduced"
+    v = paper_a.a4_same_exponent(fit_rows((np.nan, np.nan)), ["NeoX"], [])
+    assert (v.verdict, v.ours) == ("not testable on this set",
+                                   "no case of a family with enough sizes is measurable; no case with an interval")
+    v = paper_a.a4_same_exponent(fit_rows((0.1, 0.2), family="Llama"), ["NeoX"], ["Llama: 2 sizes, fewer than 3"])
+    assert v.verdict == "not testable on this set", "a family with too few sizes is not graded"
+
+
+def test_a4_sharpens_at_the_factor():
+    def widths(last):
+        return pd.DataFrame({"corpus": "pydocs", "family": "NeoX", "k": 1, "N": [1, 4, 16],
+                             "width (decades of S)": [10.0, 10.0, last]})
+
+    assert paper_a.a4_sharpens(widths(10.0 * claims.A4_SHARPER - 1e-9), "pydocs").verdict == "reproduced"
+    v = paper_a.a4_sharpens(widths(10.0 * claims.A4_SHARPER), "pydocs")
+    assert (v.key, v.verdict, v.ours) == ("A4.4", "not reproduced", "NeoX, pydocs, k=1: 10.0 decades at N=1, 9.0 at N=16")
+    assert paper_a.a4_sharpens(widths(1.0).iloc[:0], "pydocs").verdict == "not testable on this set"

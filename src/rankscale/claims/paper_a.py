@@ -15,7 +15,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from rankscale.analysis import bootstrap, fit
+from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import MIN_SIZES, Claim, Verdict, index_claims, judge
 
@@ -69,6 +69,125 @@ CLAIMS_A1 = index_claims(
           "not discuss it.",
           "not discussed (eq. 3 and the released code differ on ties)"),
 )
+
+
+def a1_same_probability(band: pd.DataFrame) -> Verdict:
+    """A1.1: in every unit some band of nearly equal probability holds targets at rank 1 and below it
+    (``metrics.both_outcomes`` with ``A1_BAND_MIN_TARGETS`` and ``A1_BAND_MIN_SHARE``).
+
+    Parameters
+    ----------
+    band : pandas.DataFrame
+        One row per corpus, model and band: ``corpus``, ``unit`` (the model's family, or the reference model),
+        ``rank 1`` (targets ranked first), ``targets`` and ``rank 1 share``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+        One unit per corpus and family (any of its models may show it) or reference model.
+
+    Examples
+    --------
+    >>> band = pd.DataFrame({"corpus": "c", "unit": ["F", "F", "G"], "rank 1": [20, 40, 1], "targets": [40, 40, 5],
+    ...                      "rank 1 share": [0.5, 1.0, 0.2]})
+    >>> v = a1_same_probability(band)
+    >>> v.verdict, v.ours
+    ('reproduced', 'bands showing both outcomes, of those tested: c/F: 1 of 2; c/G: no band with 30 targets; rank-1 share in tested bands 0.50-1.00 (not tested on: c/G)')
+    """
+    units = {f"{corpus}/{unit}": metrics.both_outcomes(rows["rank 1"], rows["targets"], A1_BAND_MIN_TARGETS,
+                                                       A1_BAND_MIN_SHARE)
+             for (corpus, unit), rows in band.groupby(["corpus", "unit"], sort=False)}
+    shares = band.loc[band["targets"] >= A1_BAND_MIN_TARGETS, "rank 1 share"]
+    return judge("A1.1", {u: None if tested == 0 else shown > 0 for u, (tested, shown) in units.items()},
+                 "bands showing both outcomes, of those tested: " + "; ".join(
+                     f"{u}: {shown} of {tested}" if tested else f"{u}: no band with {A1_BAND_MIN_TARGETS} targets"
+                     for u, (tested, shown) in units.items())
+                 + f"; rank-1 share in tested bands {shares.min():.2f}-{shares.max():.2f}",
+                 why_not=f"no band of any model holds {A1_BAND_MIN_TARGETS} or more targets")
+
+
+@dataclass(frozen=True)
+class FinalPairs:
+    """One corpus's comparison of p_A and RBP_1 over every pair of its final models (A1.2).
+
+    Attributes
+    ----------
+    models : int
+        Final models on the corpus (the families' and the reference models).
+    found : list of (int, int)
+        The pairs ordered oppositely by p_A and RBP_1 beyond the bootstrap intervals
+        (``bootstrap.discordant_pairs``).
+    tau : float
+        Kendall's tau between p_A and RBP_1 over the models (NaN where undefined).
+    """
+
+    models: int
+    found: list
+    tau: float
+
+    @property
+    def pairs(self) -> int:
+        return self.models * (self.models - 1) // 2
+
+
+def a1_disagree(final_pairs: Mapping[str, FinalPairs]) -> Verdict:
+    """A1.2: on every corpus some pair of final models is ordered oppositely by p_A and by RBP_1 beyond the
+    ``A_LEVEL`` bootstrap intervals.
+
+    Parameters
+    ----------
+    final_pairs : mapping of str to FinalPairs
+        Per corpus.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> v = a1_disagree({"c": FinalPairs(3, [(0, 2)], 0.33), "d": FinalPairs(1, [], np.nan)})
+    >>> v.verdict, v.ours
+    ('reproduced', 'pairs ordered oppositely by p_A and RBP_1 beyond the 95% intervals: c: 1 of 3 pairs of 3 final models (Kendall tau 0.330); d: 0 of 0 pairs of 1 final models (Kendall tau nan) (not tested on: d)')
+    """
+    return judge("A1.2", {c: None if r.pairs == 0 else len(r.found) > 0 for c, r in final_pairs.items()},
+                 f"pairs ordered oppositely by p_A and RBP_1 beyond the {A_LEVEL:.0%} intervals: " + "; ".join(
+                     f"{c}: {len(r.found)} of {r.pairs} pairs of {r.models} final models (Kendall tau {r.tau:.3f})"
+                     for c, r in final_pairs.items()),
+                 why_not="no corpus has two final models to compare")
+
+
+def a1_conventions(ties: pd.DataFrame) -> Verdict:
+    """A1.3: in every unit no model's RBP_k moves by more than one standard error between the eq. 3 rank and
+    the released code's.
+
+    Parameters
+    ----------
+    ties : pandas.DataFrame
+        One row per corpus and model: ``corpus``, ``unit``, ``targets``, ``tied targets (ge != gt)``,
+        ``largest |RBP_k(ge) - RBP_k(gt)| over k`` and ``... in standard errors of RBP_k``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+        One unit per corpus and family or reference model.
+
+    Examples
+    --------
+    >>> ties = pd.DataFrame({"corpus": "c", "unit": ["F", "F", "G"], "targets": 100, "tied targets (ge != gt)": [0, 2, 9],
+    ...                      "largest |RBP_k(ge) - RBP_k(gt)| over k": [0.0, 0.02, 0.09],
+    ...                      "... in standard errors of RBP_k": [0.0, 1.0, 3.0]})
+    >>> v = a1_conventions(ties)
+    >>> v.verdict, v.ours
+    ('partly', '11 tied targets of 300 (final models of the families and reference models, every corpus); largest RBP_k change 0.09, at most 3.00 standard errors; above one standard error: c/G')
+    """
+    by_unit = ties.groupby(["corpus", "unit"], sort=False).agg(
+        worst=("... in standard errors of RBP_k", "max"), gap=("largest |RBP_k(ge) - RBP_k(gt)| over k", "max"))
+    return judge("A1.3", {f"{c}/{u}": bool(row.worst <= 1) for (c, u), row in by_unit.iterrows()},
+                 f"{int(ties['tied targets (ge != gt)'].sum())} tied targets of {int(ties['targets'].sum()):,} (final "
+                 f"models of the families and reference models, every corpus); largest RBP_k change "
+                 f"{by_unit['gap'].max():.2g}, at most {by_unit['worst'].max():.2f} standard errors"
+                 + ("" if (by_unit["worst"] <= 1).all() else "; above one standard error: "
+                    + ", ".join(f"{c}/{u}" for (c, u), row in by_unit.iterrows() if row.worst > 1)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -921,6 +1040,179 @@ CLAIMS_A4 = index_claims(
           "whose width depends on alpha alone, so N moves it without narrowing it, whatever the data.",
           "larger N gives a sharper knee"),
 )
+
+
+def _case_outcomes(cases: Mapping[tuple, bool | None], reasons: Sequence[str] = ()) -> dict:
+    """judge's outcomes for chapter A4: every tested (corpus, family, k, N) case by its joined name, one untested
+    unit per reason in ``reasons`` and per family without any tested case."""
+    out = {"/".join(str(x) for x in key): ok for key, ok in cases.items() if ok is not None}
+    tested = {key[1] for key, ok in cases.items() if ok is not None}
+    out.update({reason: None for reason in reasons})
+    out.update({f"{fam} (no measurable case)": None for fam in dict.fromkeys(key[1] for key in cases) if fam not in tested})
+    return out
+
+
+def _tally(cases: Mapping[tuple, bool | None]) -> str:
+    """'family: a of b' per family, over the tested cases of ``{(corpus, family, k, N): outcome}``."""
+    per: dict[str, list] = {}
+    for (_, fam, *_), ok in cases.items():
+        if ok is not None:
+            per.setdefault(fam, []).append(ok)
+    return "; ".join(f"{fam}: {sum(v)} of {len(v)}" for fam, v in per.items())
+
+
+def _n_untested(cases: Mapping[tuple, bool | None]) -> int:
+    return sum(ok is None for ok in cases.values())
+
+
+def _a4_why_not(usable: Sequence[str], unusable: Sequence[str]) -> str:
+    """Why a size claim of A4 has no tested case: no family with enough sizes, or none of theirs measurable."""
+    return "no case of a family with enough sizes is measurable" if usable else _no_family(unusable)
+
+
+def _case(corpus: str, family: str, k: int, n: int | None = None) -> tuple:
+    """A case of chapter A4 as its verdicts name it: (corpus, family, "k=10"[, "N=4"])."""
+    return (corpus, family, f"k={k}") + (() if n is None else (f"N={n}",))
+
+
+def a4_power_laws(sequence_fits: Mapping[tuple, object], usable: Sequence[str], unusable: Sequence[str]) -> Verdict:
+    """A4.1: every measured -log p_{N,k} of a family with enough sizes is a falling power law with R^2 >=
+    ``A4_MIN_R2`` (``fit.falling_law``).
+
+    Parameters
+    ----------
+    sequence_fits : mapping of (str, str, int, int) to rankscale.analysis.fit.PowerLawFit or None
+        (corpus, family, k, N) -> the log-log fit of -log p_{N,k} on size; None where some model has p = 0.
+    usable : sequence of str
+        The families with at least ``MIN_SIZES`` sizes.
+    unusable : sequence of str
+        One reason per family left out.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import fit_power_law
+    >>> law = fit_power_law([1e6, 1e7, 1e8], [4.0, 2.0, 1.0])
+    >>> v = a4_power_laws({("c", "F", 1, 1): law, ("c", "F", 1, 2): None}, ["F"], [])
+    >>> v.verdict, v.ours
+    ('reproduced', 'fits with R^2 ≥ 0.9 and falling: F: 1 of 1; 1 cases not measurable (p = 0 for some model)')
+    """
+    cases = {_case(c, fam, k, n): fit.falling_law(f, A4_MIN_R2)
+             for (c, fam, k, n), f in sequence_fits.items() if fam in usable}
+    return judge("A4.1", _case_outcomes(cases, unusable),
+                 f"fits with R^2 ≥ {A4_MIN_R2} and falling: {_tally(cases)}; {_n_untested(cases)} cases not "
+                 f"measurable (p = 0 for some model)", why_not=_a4_why_not(usable, unusable))
+
+
+def a4_same_exponent(fit_table: pd.DataFrame, usable: Sequence[str], unusable: Sequence[str]) -> Verdict:
+    """A4.2: for every N >= 2 the interval of slope(N) - slope(N = 1) contains 0, in every case of a family with
+    enough sizes.
+
+    Parameters
+    ----------
+    fit_table : pandas.DataFrame
+        One row per corpus, family, k and N: ``corpus``, ``family``, ``k``, ``N``, ``slope_N - slope_1``,
+        ``interval low``, ``interval high`` (NaN where there is no interval).
+    usable, unusable
+        As in ``a4_power_laws``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"corpus": "c", "family": "F", "k": 1, "N": [1, 2, 4], "slope_N - slope_1": [0, 0.01, 0.2],
+    ...                       "interval low": [np.nan, -0.02, 0.1], "interval high": [np.nan, 0.04, 0.3]})
+    >>> v = a4_same_exponent(table, ["F"], [])
+    >>> v.verdict, v.ours
+    ('partly', 'slope_N - slope_1 from 0.010 to 0.200; interval contains 0: F: 1 of 2; 0 cases without an interval')
+    """
+    cases, gaps = {}, []
+    for row in fit_table[fit_table["family"].isin(usable) & (fit_table["N"] > 1)].to_dict("records"):
+        lo, hi = row["interval low"], row["interval high"]
+        ok = None if np.isnan(lo) else bootstrap.side((lo, hi)) == 0
+        cases[_case(row["corpus"], row["family"], row["k"], row["N"])] = ok
+        if ok is not None:
+            gaps.append(row["slope_N - slope_1"])
+    return judge("A4.2", _case_outcomes(cases, unusable),
+                 f"slope_N - slope_1 from {min(gaps):.3f} to {max(gaps):.3f}; interval contains 0: {_tally(cases)}; "
+                 f"{_n_untested(cases)} cases without an interval" if gaps else "no case with an interval",
+                 why_not=_a4_why_not(usable, unusable))
+
+
+def a4_amplified(amplification: pd.DataFrame, ratios: Sequence[float]) -> Verdict:
+    """A4.3: the sequence-level error is N times the token-level one: in every case the interval of the family's
+    mean measured / predicted ratio contains 1.
+
+    Parameters
+    ----------
+    amplification : pandas.DataFrame
+        One row per corpus, family, k and N >= 2: ``corpus``, ``family``, ``k``, ``N``, ``interval low``,
+        ``interval high`` (of the geometric-mean ratio; NaN where some model has no successful run).
+    ratios : sequence of float
+        Every model's measured / predicted -log p_{N,k} with N >= 2, where measurable (shown).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> table = pd.DataFrame({"corpus": "c", "family": "F", "k": 1, "N": [2, 4], "interval low": [0.9, np.nan],
+    ...                       "interval high": [1.1, np.nan]})
+    >>> v = a4_amplified(table, [0.95, 1.05])
+    >>> v.verdict, v.ours
+    ('reproduced', 'measured / predicted -log p per model: median 1.00, range 0.95-1.05; family mean consistent with 1: F: 1 of 1; 1 cases without an interval')
+    """
+    cases = {_case(r["corpus"], r["family"], r["k"], r["N"]):
+             None if np.isnan(r["interval low"]) else bootstrap.side((r["interval low"], r["interval high"]), 1) == 0
+             for r in amplification.to_dict("records")}
+    ratios = np.asarray(ratios, np.float64)
+    return judge("A4.3", _case_outcomes(cases),
+                 f"measured / predicted -log p per model: median {np.median(ratios):.2f}, range {ratios.min():.2f}-"
+                 f"{ratios.max():.2f}; family mean consistent with 1: {_tally(cases)}; {_n_untested(cases)} cases "
+                 f"without an interval" if len(ratios) else "no measurable case with N ≥ 2",
+                 why_not="no model completes a run of 2 or more tokens")
+
+
+def a4_sharpens(widths: pd.DataFrame, shown_corpus: str) -> Verdict:
+    """A4.4: under eq. 8 the transition at the largest N is narrower than ``A4_SHARPER`` times that at N = 1, per
+    corpus, family and k.
+
+    Parameters
+    ----------
+    widths : pandas.DataFrame
+        One row per corpus, family, k and N (N ascending within each case): ``corpus``, ``family``, ``k``,
+        ``N``, ``width (decades of S)`` (between the success rates of ``A4_TRANSITION``).
+    shown_corpus : str
+        The corpus whose widths the "ours" text lists (the chapter's figure shows it).
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> widths = pd.DataFrame({"corpus": "c", "family": "F", "k": 1, "N": [1, 16],
+    ...                        "width (decades of S)": [30.0, 30.0]})
+    >>> v = a4_sharpens(widths, "c")
+    >>> v.verdict, v.ours
+    ('not reproduced', 'F, c, k=1: 30.0 decades at N=1, 30.0 at N=16')
+    """
+    groups = list(widths.groupby(["corpus", "family", "k"], sort=False))
+    cases = {_case(c, fam, k): bool(g["width (decades of S)"].iloc[-1] < A4_SHARPER * g["width (decades of S)"].iloc[0])
+             for (c, fam, k), g in groups}
+    shown = "; ".join(f"{fam}, {c}, k={k}: {g['width (decades of S)'].iloc[0]:.1f} decades at N={g['N'].iloc[0]}, "
+                      f"{g['width (decades of S)'].iloc[-1]:.1f} at N={g['N'].iloc[-1]}"
+                      for (c, fam, k), g in groups if c == shown_corpus)
+    corpora = widths["corpus"].unique()
+    return judge("A4.4", {"/".join(key): ok for key, ok in cases.items()},
+                 shown + (f" (first corpus shown; {len(cases)} cases in all)" if len(corpora) > 1 else ""),
+                 why_not="no family has a falling token-level law")
 
 
 # ---------------------------------------------------------------------------------------------
