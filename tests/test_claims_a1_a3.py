@@ -186,28 +186,37 @@ def test_a3_slope_ratio_inside_outside_and_across_the_band():
     outside = sweep(GOOD, ce=(-0.01, 0.99))  # ratio 5
     across = sweep(GOOD, ce=(-0.05, 0.99), spread={1: (0.01, 0.0)})  # ratio 1 -+ 0.39
     v = paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: across}, [], table1())
-    assert (v.key, v.verdict) == ("A3.5", "reproduced")
-    assert v.ours.endswith("stdlib/NeoX: ratio 1.00 [0.608, 1.392] (undecided) (not tested on: stdlib/NeoX)")
+    assert (v.key, v.verdict, v.units_text) == ("A3.5", "reproduced", "1 of 1")
+    assert v.ours.endswith("stdlib/NeoX: ratio 1.00 [0.608, 1.392] (undecided) (undetermined on: stdlib/NeoX)")
+    assert paper_a.a3_slope_ratio({UNITS[1]: across}, [], table1()).verdict == "undetermined"
     assert paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: outside}, [], table1()).verdict == "partly"
     assert paper_a.a3_slope_ratio({UNITS[0]: outside}, [], table1(ratio=2.0)).paper.startswith(
-        "very close in most cases; Table 1: ratio 2.00-2.00 (median 2.00), 0 of 1 within [0.8, 1.25]")
+        "very close in most cases; Table 1: ratio 2.00-2.00 (median 2.00), 0 of 1 within [0.74, 1.32]")
+    low = claims.A_CLOSE[0]
+    at_edge = sweep(GOOD, ce=(-0.05 / low, 0.99))  # ratio exactly the band's lower edge: inside
+    assert paper_a.a3_slope_ratio({UNITS[0]: at_edge}, [], table1()).verdict == "reproduced"
+    below = sweep(GOOD, ce=(-0.05 / (low - 1e-6), 0.99))
+    assert paper_a.a3_slope_ratio({UNITS[0]: below}, [], table1()).verdict == "not reproduced"
     v = paper_a.a3_slope_ratio({UNITS[0]: sweep({**GOOD, 1: None})}, [], table1())
     assert v.verdict == "not testable on this set" and "-log RBP_1 not fittable" in v.ours
 
 
-def test_r2_comparable_fails_only_on_a_gap_below_zero():
-    assert paper_a.r2_comparable(sweep(GOOD))  # R^2 0.99 against CE's 0.99
-    assert not paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.9)})), "k = 10 fits worse beyond the noise"
-    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.9)}, spread={10: (0.0, 0.1)})), "within the noise"
+def test_r2_comparable_reads_the_ratio_against_the_closeness_band():
+    low = claims.A_CLOSE[0]
+    assert paper_a.r2_comparable(sweep(GOOD)) is True  # R^2 0.99 against CE's 0.99
+    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)})) is True, "the band's edge is inside"
+    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low - 1e-6)})) is False, "k = 10 fits far worse"
+    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)}, spread={10: (0.0, 0.05)})) \
+        is claims.UNDETERMINED, "an interval across the edge does not decide"
     assert paper_a.r2_comparable(sweep({**GOOD, 100: None})) is None
     v = paper_a.a3_r2_comparable({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.05, 0.5)})}, [], table1())
     assert (v.key, v.verdict) == ("A3.6", "partly")
-    assert v.ours.startswith("pydocs/NeoX: R^2 CE 0.990; k=1 0.990 (difference [0.000, 0.000]), k=10 0.990")
-    assert v.paper.endswith("R^2(RBP_k) - R^2(CE) -0.020 to -0.010")
+    assert v.ours.startswith("pydocs/NeoX: R^2 CE 0.990; k=1 0.990 (ratio [1.000, 1.000]), k=10 0.990")
+    assert v.paper.endswith("R^2(RBP_k) / R^2(CE) 0.980 to 0.990, 3 of 3 within [0.74, 1.32]")
 
 
-def offset(alpha, replicates):
-    point = None if alpha is None else OffsetPowerLawFit(1.0, 2.0, alpha, 0.0, 4)
+def offset(alpha, replicates, floor=1.0):
+    point = None if alpha is None else OffsetPowerLawFit(floor, 2.0, alpha, 0.0, 4)
     return OffsetBootstrap(point, np.array(replicates, float))
 
 
@@ -222,8 +231,16 @@ def test_a3_offset_exponents_in_the_band():
                              "offsets 2.50")
     assert v.ours.endswith("; left out: Llama: 3 sizes, fewer than 4")
     v = paper_a.a3_offset_exponents({UNITS[0]: apart, UNITS[1]: (offset(None, [np.nan] * 2), agree[1])}, plain, [])
-    assert v.verdict == "not testable on this set" and "(1 replicates not fitted)" in v.ours
+    assert v.verdict == "undetermined" and "(1 replicates not fitted)" in v.ours, "measured, but no interval"
     assert "stdlib/NeoX: no offset fit" in v.ours
+    floor = claims.A3_FLOOR_AT_ZERO
+    at_bound = (offset(0.3, [0.3, 0.3], floor=floor / 2), agree[1])  # CE's floor at E = 0: the fit cannot decide
+    v = paper_a.a3_offset_exponents({UNITS[0]: at_bound, UNITS[1]: far}, plain, [])
+    assert (v.verdict, v.units_text) == ("not reproduced", "0 of 1"), "only stdlib's ratio, outside the band, counts"
+    assert "(floor at E = 0 for CE: undecided)" in v.ours and "undetermined on: pydocs/NeoX" in v.ours
+    assert paper_a.a3_offset_exponents({UNITS[0]: at_bound}, plain, []).verdict == "undetermined"
+    off_bound = (offset(0.3, [0.3, 0.3], floor=floor), agree[1])
+    assert paper_a.a3_offset_exponents({UNITS[0]: off_bound}, plain, []).verdict == "reproduced"
     v = paper_a.a3_offset_exponents({}, {}, ["NeoX: 3 sizes, fewer than 4"])
     assert v.ours == "no family has 4 or more sizes (NeoX: 3 sizes, fewer than 4)"
 
@@ -343,12 +360,17 @@ def test_a1_same_probability_at_the_share_and_the_target_count():
     assert paper_a.a1_same_probability(band_rows(small)).verdict == "not testable on this set"
 
 
-def test_a1_disagree_per_corpus():
-    v = paper_a.a1_disagree({"pydocs": paper_a.FinalPairs(3, [(0, 1)], 0.3),
-                             "stdlib": paper_a.FinalPairs(3, [], 1.0)})
-    assert (v.key, v.verdict, v.units_text) == ("A1.2", "partly", "1 of 2")
-    assert paper_a.a1_disagree({"pydocs": paper_a.FinalPairs(2, [], 1.0)}).verdict == "not reproduced"
-    assert paper_a.a1_disagree({"pydocs": paper_a.FinalPairs(1, [], np.nan)}).verdict == "not testable on this set"
+def test_a1_disagree_is_conceptual_and_shows_the_data(monkeypatch):
+    agreeing = {"pydocs": paper_a.FinalPairs(3, [], 1.0), "stdlib": paper_a.FinalPairs(1, [], np.nan)}
+    v = paper_a.a1_disagree(agreeing)
+    assert (v.key, v.kind, v.verdict, v.units_text) == ("A1.2", "analytic", "reproduced", "1 of 1"), \
+        "finished models that order alike are no evidence against a possibility"
+    assert "pydocs: 0 of 3 pairs of 3 final models" in v.ours and "not graded" in v.ours
+    monkeypatch.setattr(paper_a, "A1_CONSTRUCTED", ((0.4, 1), (0.3, 2)))  # ordered alike by both metrics
+    assert paper_a.a1_disagree(agreeing).verdict == "not reproduced"
+    monkeypatch.setattr(paper_a, "A1_CONSTRUCTED", ((0.4, 1), (0.3, 1)))  # a tie in RBP_1 is no opposite order
+    assert paper_a.a1_disagree(agreeing).verdict == "not reproduced"
+    assert claims.CLAIMS["A1.1"].kind == "definitional"
 
 
 def test_a1_conventions_at_one_standard_error():

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from rankscale import claims
 from rankscale.analysis import bootstrap
@@ -13,10 +14,10 @@ from rankscale.book import pages
 from rankscale.claims import paper_a
 
 
-def test_nearly_identical_band_is_the_range_of_paper_a_table_1():
+def test_closeness_band_is_the_range_of_paper_a_table_1():
     ratio = paper_a.a5_table1_ratios(pages.reference_table("rbp_paper_table1"))
     assert len(ratio) == 22
-    lo, hi = claims.A5_NEARLY_IDENTICAL
+    lo, hi = claims.A_CLOSE
     assert np.floor(ratio.min() * 100) / 100 == lo and np.ceil(ratio.max() * 100) / 100 == hi
 
 
@@ -134,10 +135,10 @@ def test_mu_falls_sigma_mildly_needs_all_three_sides():
     assert paper_a.mu_falls_sigma_mildly(trend(both=(np.nan, np.nan))) is None
 
 
-LOW, HIGH = claims.A5_NEARLY_IDENTICAL
+LOW, HIGH = claims.A_CLOSE
 
 
-def slope_row(version="measured", ratio=(0.9, 1.1), ce_match=(0.9, 1.1), p1_match=(0.9, 1.1), r2=(0.99, 0.99),
+def slope_row(version="powerlaw", ratio=(0.9, 1.1), ce_match=(0.9, 1.1), p1_match=(0.9, 1.1), r2=(0.99, 0.99),
               slopes=(-0.1, -0.1), corpus="pydocs", family="NeoX"):
     row = {"corpus": corpus, "family": family, "version": version, "slope CE": slopes[0], "R^2 CE": r2[0],
            "slope -log p_1": slopes[1], "R^2 -log p_1": r2[1], "ratio p_1/CE": slopes[1] / slopes[0]}
@@ -147,35 +148,52 @@ def slope_row(version="measured", ratio=(0.9, 1.1), ce_match=(0.9, 1.1), p1_matc
 
 
 def test_shared_exponent_reads_the_band_and_the_laws():
-    assert paper_a.shared_exponent(slope_row())
-    assert paper_a.shared_exponent(slope_row(ratio=(LOW - 0.3, LOW))), "touching the band's edge reaches into it"
+    assert paper_a.shared_exponent(slope_row()) is True
+    assert paper_a.shared_exponent(slope_row(ratio=(LOW, HIGH))) is True, "the band's edges belong to it"
+    assert paper_a.shared_exponent(slope_row(ratio=(LOW - 0.3, LOW))) is claims.UNDETERMINED, "across an edge"
+    assert paper_a.shared_exponent(slope_row(ratio=(LOW - 1e-9, HIGH))) is claims.UNDETERMINED
     assert not paper_a.shared_exponent(slope_row(ratio=(LOW - 0.3, LOW - 1e-9))), "wholly below the band"
     assert not paper_a.shared_exponent(slope_row(ratio=(HIGH + 1e-9, HIGH + 0.3))), "wholly above the band"
     assert paper_a.shared_exponent(slope_row(r2=(claims.A5_MIN_R2, 0.99)))
     assert not paper_a.shared_exponent(slope_row(r2=(0.99, claims.A5_MIN_R2 - 1e-9)))
     assert not paper_a.shared_exponent(slope_row(slopes=(0.1, 0.1))), "rising series share no falling law"
+    assert paper_a.shared_exponent(slope_row(slopes=(0.1, 0.1), ratio=(LOW - 0.3, LOW))) is False, \
+        "no law fails whatever the interval"
     assert paper_a.shared_exponent(slope_row(r2=(np.nan, 0.99))) is None
     assert paper_a.shared_exponent(slope_row(ratio=(np.nan, np.nan))) is None
 
 
 def test_a5_shared_grades_the_version_it_is_given():
     slopes = pd.DataFrame([slope_row(), slope_row("1..V", ratio=(2.0, 3.0)),
-                           slope_row("1..V", corpus="stdlib"), slope_row(corpus="stdlib", ratio=(np.nan, np.nan))])
+                           slope_row("1..V", corpus="stdlib"), slope_row(corpus="stdlib", ratio=(np.nan, np.nan)),
+                           slope_row("1..inf", ratio=(1.2, 1.4)), slope_row("1..inf", corpus="stdlib")])
     units = [("pydocs", "NeoX"), ("stdlib", "NeoX")]
-    v = paper_a.a5_shared(slopes, "measured", units, [])
-    assert (v.key, v.verdict) == ("A5.7", "reproduced")
+    v = paper_a.a5_shared(slopes, "powerlaw", units, [])
+    assert (v.key, v.verdict) == ("A5.8", "reproduced")
     assert v.ours.endswith("stdlib/NeoX: slopes CE -0.100, p_1 -0.100 (R^2 0.99, 0.99), ratio 1.00 (no interval) "
                            "(not tested on: stdlib/NeoX)")
+    v = paper_a.a5_shared(slopes, "1..inf", units, [])
+    assert (v.key, v.verdict, v.units_text) == ("A5.9", "reproduced", "1 of 1")
+    assert "undetermined on: pydocs/NeoX" in v.ours
+    assert paper_a.a5_shared(slopes, "1..inf", units[:1], []).verdict == "undetermined"
     v = paper_a.a5_shared(slopes, "1..V", units, [])
     assert (v.key, v.verdict) == ("A5.10", "partly") and v.ours.startswith("eq. 10 over 1..V: pydocs/NeoX:")
     assert paper_a.a5_shared(slopes, "1..V", units[:1], []).verdict == "not reproduced"
     assert paper_a.a5_shared(slopes, "1..V", units[1:], []).verdict == "reproduced"
-    assert paper_a.a5_shared(slopes, "measured", units[1:], []).verdict == "not testable on this set"
+    assert paper_a.a5_shared(slopes, "powerlaw", units[1:], []).verdict == "not testable on this set"
+    with pytest.raises(KeyError):  # the measured ratio is A3.5's, not graded again here
+        paper_a.a5_shared(slopes, "measured", units, [])
+    assert "A5.7" not in claims.CLAIMS, "one row for the measured ratio of slopes: A3.5"
+    assert paper_a.shared_text(slopes.assign(version="measured"), "measured", units[:1]).startswith(
+        "measured: pydocs/NeoX: slopes CE -0.100")
 
 
-def test_exponents_match_needs_both_ratios_in_reach():
-    assert paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH, HIGH + 1.0)))
+def test_exponents_match_needs_both_ratios_in_the_band():
+    assert paper_a.exponents_match(slope_row("powerlaw", ce_match=(LOW, HIGH))) is True
+    assert paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH, HIGH + 1.0))) is claims.UNDETERMINED
     assert not paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH + 1e-9, HIGH + 1.0)))
+    assert not paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH + 1e-9, HIGH + 1.0),
+                                                 p1_match=(HIGH, HIGH + 1.0))), "one ratio outside fails"
     assert not paper_a.exponents_match(slope_row("powerlaw", p1_match=(0.1, LOW - 1e-9)))
     assert paper_a.exponents_match(slope_row("powerlaw", p1_match=(np.nan, np.nan))) is None
 
@@ -285,3 +303,31 @@ def test_a4_sharpens_at_the_factor():
     v = paper_a.a4_sharpens(widths(10.0 * claims.A4_SHARPER), "pydocs")
     assert (v.key, v.verdict, v.ours) == ("A4.4", "not reproduced", "NeoX, pydocs, k=1: 10.0 decades at N=1, 9.0 at N=16")
     assert paper_a.a4_sharpens(widths(1.0).iloc[:0], "pydocs").verdict == "not testable on this set"
+
+
+def test_a4_amplified_reads_the_ratio_against_the_closeness_band():
+    low, high = claims.A_CLOSE
+
+    def amp(*intervals):
+        return pd.DataFrame([{"corpus": "pydocs", "family": "NeoX", "k": 1, "N": n, "interval low": lo,
+                              "interval high": hi} for n, (lo, hi) in enumerate(intervals, start=2)])
+
+    v = paper_a.a4_amplified(amp((low, high), (0.9, 1.1)), [1.0])
+    assert (v.key, v.verdict, v.units_text) == ("A4.3", "reproduced", "2 of 2"), "a ratio of 0.9 is N-fold enough"
+    v = paper_a.a4_amplified(amp((0.5, low - 1e-9), (0.9, 1.1)), [1.0])
+    assert (v.verdict, v.units_text) == ("partly", "1 of 2")
+    v = paper_a.a4_amplified(amp((0.5, 0.9), (0.9, 1.1)), [1.0])
+    assert (v.verdict, v.units_text) == ("reproduced", "1 of 1") and "across an edge (undetermined): 1" in v.ours
+    assert paper_a.a4_amplified(amp((0.5, 0.9)), [1.0]).verdict == "undetermined"
+    assert paper_a.a4_amplified(amp((np.nan, np.nan)), []).verdict == "not testable on this set"
+
+
+def test_findings_about_the_paper_reach_the_verdict():
+    """A4.4 and A5.16 fail because the paper's statement is wrong: each carries its derivation, with the paper's
+    equation numbers, onto its Verdict; no other claim of paper A does."""
+    with_finding = {key for key, claim in claims.CLAIMS.items() if claim.finding and key.startswith("A")}
+    assert with_finding == {"A4.4", "A5.16"}
+    assert "eq. 8" in claims.CLAIMS["A4.4"].finding.lower() and "eq. 24" in claims.CLAIMS["A5.16"].finding
+    widths = pd.DataFrame({"corpus": "pydocs", "family": "NeoX", "k": 1, "N": [1, 16], "width (decades of S)": 10.0})
+    assert paper_a.a4_sharpens(widths, "pydocs").finding == claims.CLAIMS["A4.4"].finding
+    assert paper_a.a5_dominance(None).finding == claims.CLAIMS["A5.16"].finding
