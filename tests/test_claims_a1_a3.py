@@ -383,3 +383,41 @@ def test_a1_conventions_at_one_standard_error():
     v = paper_a.a1_conventions(ties(1.0 + 1e-9, 0.2))
     assert (v.key, v.verdict) == ("A1.3", "partly") and v.ours.endswith("above one standard error: pydocs/U0")
     assert paper_a.a1_conventions(ties(2.0)).verdict == "not reproduced"
+
+
+def test_a3_families_alike_pairs_families_against_the_band():
+    low, high = claims.A_CLOSE
+    neox = sweep(GOOD)  # alpha_1 0.05
+    llama = {name: sweep({**GOOD, 1: (-0.05 * r, 0.99)}) for name, r in
+             (("inside", 1 / high), ("outside", 1 / high - 1e-6))}
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["inside"]}, [], table1())
+    assert (v.key, v.verdict, v.units_text) == ("A3.8", "reproduced", "1 of 1"), "a ratio at the band's edge holds"
+    assert v.ours.startswith("pydocs: alpha_1 NeoX 0.050, Llama 0.038, ratio [1.320, 1.320]")
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["outside"]}, [], table1())
+    assert v.verdict == "not reproduced"
+    noisy = sweep({**GOOD, 1: (-0.05, 0.99)}, spread={1: (0.02, 0.0)})
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): noisy}, [], table1())
+    assert v.verdict == "undetermined", "an interval across an edge does not decide"
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox}, ["Llama: 2 sizes, fewer than 3"], table1())
+    assert (v.verdict, v.ours) == ("not testable on this set", "1 family with 3 or more sizes; comparing families "
+                                                              "needs two (Llama: 2 sizes, fewer than 3)")
+    assert v.paper == "Table 1: one family per data set"
+    two = pd.concat([table1(), table1().assign(family="GPT2", slope=lambda t: t["slope"] * 2)])
+    assert paper_a.a3_families_alike({}, [], two).paper == ("Table 1, k = 1: ratios of alpha_1 between families on "
+                                                           "one data set 0.50-0.50, 0 of 1 within [0.74, 1.32]")
+
+
+def test_a3_exponent_trend_needs_its_interval_above_zero():
+    rising = sweep(GOOD)  # alpha 0.05, 0.1, 0.2, 0.3, 0.3 over k = 1 ... 4000
+    v = paper_a.a3_exponent_trend({UNITS[0]: rising}, [], table1())
+    assert (v.key, v.verdict) == ("A3.9", "reproduced")
+    assert "largest 0.300 at k=2048, 0.300 at k=4000" in v.ours
+    falling = sweep({k: (-0.1 + 0.001 * i, 0.99) for i, k in enumerate(GRID)})
+    assert paper_a.alpha_trend(falling)[0] < 0
+    assert paper_a.a3_exponent_trend({UNITS[0]: falling}, [], table1()).verdict == "not reproduced"
+    noisy = sweep(GOOD, spread={1: (0.5, 0.0)})  # alpha_1 swings by 0.5 between replicates
+    assert paper_a.a3_exponent_trend({UNITS[0]: noisy}, [], table1()).verdict == "not reproduced", \
+        "a rise within the noise is no rise"
+    one_k = sweep({1: GOOD[1], **{k: None for k in GRID[1:]}})
+    assert paper_a.a3_exponent_trend({UNITS[0]: one_k}, [], table1()).verdict == "not testable on this set"
+    assert paper_a.a3_exponent_trend({UNITS[0]: rising}, [], table1()).paper.endswith("in 1 of 1 (dataset, family)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from statistics import NormalDist
 
 import numpy as np
@@ -626,6 +627,32 @@ CLAIMS_A3 = index_claims(
           f"exponents (A3.5), and an interval keeps noise from deciding; a floor at its bound means the data "
           f"cannot separate a floor from the power law, so the fit tests nothing about floors.",
           "not in the paper"),
+    Claim("A3.8",
+          "The relative-based law has similar exponents across model families: at k = 1 the families' "
+          "exponents are close (§1: the law 'consistently characterizes performance gains' across 'diverse "
+          "datasets and model families'; App. B, Table 1)",
+          "empirical",
+          f"Per corpus, every pair of families with at least {MIN_SIZES} sizes each: the {A_LEVEL:.0%} bootstrap "
+          f"interval of alpha_1(family a) / alpha_1(family b) {_A_INTERVAL}, replicate by replicate (the families' "
+          f"resamples are independent draws, so the ratio's replicates combine their two spreads), is read "
+          f"against the closeness band: {_A_CLOSE_READING}. Why: 'similar' across families is a claim of "
+          f"closeness, so the book's one band and reading decide it; k = 1 is the law the paper leads with "
+          f"(§4.1). A set with fewer than two such families cannot test it.",
+          "Table 1: alpha_1 per family and data set"),
+    Claim("A3.9",
+          "The exponent grows with k over the whole range of k (§4.4: 'the scaling exponent increases as k "
+          "increases', Fig. 6b)",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: over every k of the family's grid ({A3_N_K} "
+          f"log-spaced k) from 1 up to, not including, |V| that is fitted on the full sample and on every "
+          f"replicate, the least-squares slope of alpha_k (= -slope of -log RBP_k on size) against ln k; holds if "
+          f"its paired {A_LEVEL:.0%} bootstrap interval {_A_INTERVAL} lies above zero, fails otherwise. Why: "
+          f"the text's reading is tested. Fig. 6b's caption says 'the exponent value decreases gradually as k "
+          f"increases', but concludes that RBP_k 'is easier to optimize for bigger k', which needs a larger "
+          f"alpha: it reads the plotted fitted slope, which is -alpha. Over the whole range, because the figure "
+          f"and §4.4's sentence cover every k, not only 1 and 100 (A3.3); 'increases' has no number, so the "
+          f"interval's sign decides.",
+          "alpha rises with k (Fig. 6b; its caption says the plotted value decreases)"),
 )
 
 
@@ -1065,6 +1092,132 @@ def a3_offset_exponents(offsets: Mapping[tuple[str, str], tuple], sweeps: Mappin
                   why_not=f"no family has {A3_OFFSET_MIN_SIZES} or more sizes ({'; '.join(too_few)})",
                   why_undetermined="every unit has a floor at E = 0, an interval across an edge of the closeness "
                                    "band, or replicates that cannot be fitted")
+
+
+def family_ratio(a: KSweep, b: KSweep, k: int = 1) -> tuple[float, float] | None:
+    """Interval of alpha_k(a) / alpha_k(b) of two families' sweeps (A3.8), their replicates matched by index
+    (independent resamples: the ratio's replicates carry both spreads); None where a fit or replicate is missing
+    or the two bootstraps differ in size.
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
+    >>> def one(slope):
+    ...     boot = Bootstrap([None] * 2, np.array([[-0.1, -0.1], [slope, slope]]), np.ones((2, 2)))
+    ...     return KSweep(PowerLawFit(-0.1, 0.0, 1.0, 3), {1: PowerLawFit(slope, 0.0, 1.0, 3)}, boot, (1,), (1,), 8)
+    >>> family_ratio(one(-0.1), one(-0.2))
+    (0.5, 0.5)
+    """
+    fa, fb = a.rbp.get(k), b.rbp.get(k)
+    ra, rb = a.boot.slopes[a._row(k)], b.boot.slopes[b._row(k)]
+    if fa is None or fb is None or ra.shape != rb.shape:
+        return None
+    return bootstrap.interval(fa.slope / fb.slope, ra / rb, a.level)
+
+
+def a3_families_alike(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                      table1: pd.DataFrame) -> Verdict:
+    """A3.8: per corpus, every pair of families with enough sizes has close exponents at k = 1 (``family_ratio``
+    read by ``close``).
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    outcomes, texts = {}, []
+    for corpus in dict.fromkeys(c for c, _ in sweeps):
+        for fa, fb in combinations([fam for c, fam in sweeps if c == corpus], 2):
+            a, b = sweeps[corpus, fa], sweeps[corpus, fb]
+            ci = family_ratio(a, b)
+            outcomes[f"{corpus}/{fa} vs {fb}"] = close(ci)
+            texts.append(f"{corpus}: alpha_1 {fa} {-a.rbp[1].slope:.3f}, {fb} {-b.rbp[1].slope:.3f}, ratio "
+                         f"{_ci_text(ci)}{_undecided(ci)}" if ci else f"{corpus}/{fa} vs {fb}: not fittable")
+    alpha_1 = -table1_by_k(table1)[1]["slope"]
+    paper_pairs = [alpha_1[ds, fa] / alpha_1[ds, fb] for ds in alpha_1.index.unique(0)
+                   for fa, fb in combinations(alpha_1[ds].index, 2)]
+    inside = sum(A_CLOSE[0] <= r <= A_CLOSE[1] for r in paper_pairs)
+    n = len({fam for _, fam in sweeps})
+    return judge("A3.8", outcomes, "; ".join(texts) + _left_out(unusable) if texts else "",
+                 paper=f"Table 1, k = 1: ratios of alpha_1 between families on one data set "
+                       f"{min(paper_pairs):.2f}-{max(paper_pairs):.2f}, {inside} of {len(paper_pairs)} within "
+                       f"[{A_CLOSE[0]}, {A_CLOSE[1]}]" if paper_pairs else "Table 1: one family per data set",
+                 why_not=(f"{n} famil{'y' if n == 1 else 'ies'} with {MIN_SIZES} or more sizes; comparing families "
+                          f"needs two"
+                          + (f" ({'; '.join(unusable)})" if unusable else "")),
+                 why_undetermined=_ACROSS_EDGE)
+
+
+def alpha_trend(sweep: KSweep) -> tuple[float, tuple[float, float] | None, list[int]]:
+    """The least-squares slope of alpha_k against ln k over the grid's k below the vocabulary fitted on every
+    replicate (A3.9), with its paired interval.
+
+    Returns
+    -------
+    slope : float
+        NaN where fewer than two k are fitted.
+    interval : tuple of (float, float) or None
+    ks : list of int
+        The k used.
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
+    >>> slopes = {1: -0.05, 10: -0.1, 100: -0.15}
+    >>> boot = Bootstrap([None] * 4, np.array([[-0.1, -0.1]] + [[s, s] for s in slopes.values()]), np.ones((4, 2)))
+    >>> sweep = KSweep(PowerLawFit(-0.1, 0.0, 1.0, 3), {k: PowerLawFit(s, 0.0, 1.0, 3) for k, s in slopes.items()},
+    ...                boot, (1, 10, 100), (1, 10, 100), 4096)
+    >>> slope, ci, ks = alpha_trend(sweep)
+    >>> round(float(slope * np.log(10)), 3), ks
+    (0.05, [1, 10, 100])
+    """
+    ks = [k for k in sweep.grid if k < sweep.vocab and sweep.rbp.get(k) is not None
+          and np.isfinite(sweep.boot.slopes[sweep._row(k)]).all()]
+    if len(ks) < 2:
+        return np.nan, None, ks
+    x = np.log(ks) - np.log(ks).mean()
+    alphas = -np.array([sweep.rbp[k].slope for k in ks])
+    replicates = -sweep.boot.slopes[[sweep._row(k) for k in ks]]  # (k, n_boot)
+    return float(x @ alphas / (x @ x)), bootstrap.interval(x @ alphas / (x @ x), x @ replicates / (x @ x),
+                                                            sweep.level), ks
+
+
+def a3_exponent_trend(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
+                      table1: pd.DataFrame) -> Verdict:
+    """A3.9: alpha_k rises with k over the whole grid below the vocabulary: the interval of ``alpha_trend`` lies
+    above 0, in every unit.
+
+    Parameters
+    ----------
+    sweeps, unusable, table1
+        As in ``a3_r2_bound``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    names, outcomes, texts = _unit_names(sweeps), {}, []
+    for u, s in sweeps.items():
+        slope, ci, ks = alpha_trend(s)
+        outcomes[names[u]] = None if ci is None else bootstrap.side(ci) > 0
+        if ci is None:
+            texts.append(f"{names[u]}: fewer than two k fitted on every replicate")
+            continue
+        alphas = {k: -s.rbp[k].slope for k in ks}
+        top = max(alphas, key=alphas.get)
+        texts.append(f"{names[u]}: d alpha / d ln k {slope:.4f} {_ci_text(ci)} over k = {ks[0]}-{ks[-1]}; alpha "
+                     f"{alphas[ks[0]]:.3f} at k={ks[0]}, largest {alphas[top]:.3f} at k={top}, {alphas[ks[-1]]:.3f} "
+                     f"at k={ks[-1]}")
+    by_k = table1_by_k(table1)
+    rises = (by_k[1]["slope"] > by_k[10]["slope"]) & (by_k[10]["slope"] > by_k[100]["slope"]) & \
+            (by_k[100]["slope"] > by_k[500]["slope"])
+    return judge("A3.9", outcomes, "; ".join(texts) + _left_out(unusable),
+                 paper=f"alpha rises with k; Table 1: alpha rises at every step of k = 1, 10, 100, 500 in "
+                       f"{int(rises.sum())} of {len(rises)} (dataset, family)", why_not=_no_family(unusable))
 
 
 # ---------------------------------------------------------------------------------------------
