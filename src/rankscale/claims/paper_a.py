@@ -18,7 +18,14 @@ import pandas as pd
 
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.analysis.bootstrap import LEVEL
-from rankscale.claims.base import MIN_SIZES, UNDETERMINED, Claim, Verdict, index_claims, judge
+from rankscale.claims.base import (
+    MIN_SIZES,
+    UNDETERMINED,
+    Claim,
+    Verdict,
+    index_claims,
+    judge,
+)
 
 # ---------------------------------------------------------------------------------------------
 # A1
