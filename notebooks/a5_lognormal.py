@@ -375,7 +375,8 @@ trends.style.hide(axis="index").format(precision=3)
 # distribution, so it is compared both with the measured CE and with the measured entropy of the
 # rank histogram (paper B's error entropy, strict `gt` ranks), which is what it predicts if the
 # lognormal fits; the gap between the measured rank entropy and the measured CE is the part of CE
-# that the rank distribution alone does not explain. These are comparisons model by model, so
+# that the rank distribution alone does not explain. A5.17 grades the authors' fit against the
+# measured rank entropy, the quantity eq. 21 actually computes. These are comparisons model by model, so
 # reference models are shown too (black stars), where their fits are not degenerate
 # ({numref}`fig-a5-predictions`).
 
@@ -649,6 +650,7 @@ verdicts = [
     paper_a.a5_match(slopes, "1..V", pairs, unusable),
     paper_a.a5_approximations(approx_errors),
     paper_a.a5_vocabulary_bound(fits_table),
+    paper_a.a5_predicts_ee(joined),
     paper_a.a5_dominance(path[-1] if path else None),
 ]
 

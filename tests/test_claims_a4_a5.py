@@ -331,3 +331,46 @@ def test_findings_about_the_paper_reach_the_verdict():
     widths = pd.DataFrame({"corpus": "pydocs", "family": "NeoX", "k": 1, "N": [1, 16], "width (decades of S)": 10.0})
     assert paper_a.a4_sharpens(widths, "pydocs").finding == claims.CLAIMS["A4.4"].finding
     assert paper_a.a5_dominance(None).finding == claims.CLAIMS["A5.16"].finding
+
+
+def test_a5_predicts_ee_at_the_tolerance_and_on_the_authors_fit_only():
+    tol = claims.A5_APPROX_TOLERANCE
+
+    def joined(*ee, fit="powerlaw"):
+        return pd.DataFrame({"corpus": "pydocs", "family": "NeoX", "model": [f"m{i}" for i in range(len(ee))],
+                             "fit": fit, "CE predicted": 2.0, "rank entropy measured": list(ee), "CE measured": 4.0})
+
+    v = paper_a.a5_predicts_ee(joined(2.0 / (1 + tol - 1e-9), 2.0 / (1 - tol + 1e-9)))
+    assert (v.key, v.kind, v.verdict) == ("A5.17", "beyond the paper", "reproduced"), "just inside the tolerance"
+    assert v.ours.endswith("CE predicted / CE measured - 1 from -50.0% to -50.0%")
+    v = paper_a.a5_predicts_ee(joined(2.0 / (1 + tol + 1e-9), 2.0))
+    assert (v.verdict, v.units_text) == ("partly", "1 of 2")
+    assert paper_a.a5_predicts_ee(joined(4.0)).verdict == "not reproduced"
+    other = joined(2.0, fit="1..V")
+    assert paper_a.a5_predicts_ee(other).verdict == "not testable on this set", "only the authors' fit is graded"
+    degenerate = joined(2.0).assign(**{"CE predicted": np.nan})
+    assert paper_a.a5_predicts_ee(degenerate).verdict == "not testable on this set"
+
+
+def test_a4_sigmoid_needs_points_across_the_inflection():
+    from rankscale.analysis.fit import PowerLawFit
+
+    inflection = np.exp(-1)
+    law = PowerLawFit(-0.5, 0.0, claims.A4_MIN_R2, 3)
+
+    def success(*p, family="NeoX"):
+        return pd.DataFrame({"corpus": "pydocs", "family": family, "S": [1e6, 1e7, 1e8][:len(p)], "k": 1, "N": 2,
+                             "measured p_Nk": list(p)})
+
+    fits = {("pydocs", "NeoX", 1, 2): law}
+    v = paper_a.a4_sigmoid(success(0.1, inflection - 1e-9, 0.9), fits, ["NeoX"], [])
+    assert (v.key, v.verdict) == ("A4.5", "reproduced")
+    assert paper_a.a4_sigmoid(success(0.1, 0.9, 0.8), fits, ["NeoX"], []).verdict == "not reproduced", "must rise"
+    weak = {("pydocs", "NeoX", 1, 2): PowerLawFit(-0.5, 0.0, claims.A4_MIN_R2 - 1e-9, 3)}
+    assert paper_a.a4_sigmoid(success(0.1, 0.5, 0.9), weak, ["NeoX"], []).verdict == "not reproduced"
+    v = paper_a.a4_sigmoid(success(inflection, 0.5, 0.9), fits, ["NeoX"], [])
+    assert v.verdict == "not testable on this set", "a case starting at 1/e shows one arm only"
+    assert "no measured case spans p = 1/e" in v.ours
+    assert paper_a.a4_sigmoid(success(0.0, 0.5, 0.9), {}, ["NeoX"], []).verdict == "not testable on this set"
+    v = paper_a.a4_sigmoid(success(0.1, 0.9, family="Llama"), fits, ["NeoX"], ["Llama: 2 sizes, fewer than 3"])
+    assert v.verdict == "not testable on this set"
