@@ -422,3 +422,24 @@ def test_a3_exponent_trend_needs_its_interval_above_zero():
     one_k = sweep({1: GOOD[1], **{k: None for k in GRID[1:]}})
     assert paper_a.a3_exponent_trend({UNITS[0]: one_k}, [], table1()).verdict == "not testable on this set"
     assert paper_a.a3_exponent_trend({UNITS[0]: rising}, [], table1()).paper.endswith("in 1 of 1 (dataset, family)")
+
+
+def test_a2_noise_at_the_ratio_and_with_unfitted_k():
+    bar = claims.A2_NOISE_RATIO
+    assert abs(bar - 8 ** -0.25) < 1e-12, "the geometric midpoint of no change and 1/sqrt(8)"
+
+    def scatter(*columns):  # one column per large k: (scatter on the fewest tokens, on all of them)
+        return np.array([[c[0] for c in columns], [c[0] for c in columns], [c[0] for c in columns],
+                         [c[1] for c in columns]])
+
+    units = {("pydocs", "NeoX"): scatter((1.0, bar), (1.0, 0.3)), ("stdlib", "NeoX"): scatter((1.0, bar + 1e-9))}
+    large = {("pydocs", "NeoX"): LARGE, ("stdlib", "NeoX"): LARGE[:1]}
+    v = paper_a.a2_noise(units, large, ["Llama: 2 sizes, fewer than 3"])
+    assert (v.key, v.verdict, v.units_text) == ("A2.6", "partly", "1 of 2")
+    assert "pydocs/NeoX: k=1,630 1.000 -> 0.595 (x0.59), k=2,445 1.000 -> 0.300 (x0.30)" in v.ours
+    unfitted = {("pydocs", "NeoX"): scatter((np.nan, 0.1), (1.0, 0.3))}
+    v = paper_a.a2_noise(unfitted, {("pydocs", "NeoX"): LARGE}, [])
+    assert v.verdict == "reproduced" and "k=1,630 not fittable on every subsample" in v.ours
+    v = paper_a.a2_noise({("pydocs", "NeoX"): scatter((np.nan, 0.1))}, {("pydocs", "NeoX"): LARGE[:1]}, [])
+    assert v.verdict == "not testable on this set"
+    assert paper_a.a2_noise({}, {}, ["NeoX: 2 sizes, fewer than 3"]).ours.startswith("no family has 3 or more sizes")

@@ -254,6 +254,13 @@ A2_MIN_R2 = 0.9  # paper A §4.4: R^2 above 0.9 for k < 1000, which includes k =
 A2_MODERATE_KS = (10, 50, 100)  # paper A §4.2, as absolute k: top-k sampling settings
 A2_MODERATE_R2 = 0.97  # paper A §4.2: "R^2 >= 0.97 across all datasets" for k = 10, 50, 100
 A2_LARGE_KS = (20_000, 30_000)  # paper A §4.3 (Fig. 5), of a vocabulary of about PAPER_A_VOCAB
+# The noise conjecture (A2.6): the scatter at large k on 1/8, 1/4, 1/2 and all of each model's tokens, 20 random
+# subsamples per fraction (enough that the mean scatter of a fraction is not itself one noisy draw)
+A2_NOISE_FRACTIONS = (0.125, 0.25, 0.5, 1.0)
+A2_NOISE_REPEATS = 20
+# Noise alone shrinks the scatter by sqrt(8) from 1/8 of the tokens to all of them; a systematic departure does
+# not shrink it. The conjecture holds below the geometric midpoint of the two, 8^(-1/4) = 0.59.
+A2_NOISE_RATIO = (A2_NOISE_FRACTIONS[-1] / A2_NOISE_FRACTIONS[0]) ** -0.25
 
 
 def scaled_k(k: int, vocab_size: int) -> int:
@@ -315,7 +322,83 @@ CLAIMS_A2 = index_claims(
           f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
           f"(a model with every target inside the top k) cannot test it.",
           "k = 30,000 much more random than 20,000"),
+    Claim("A2.6",
+          "The breakdown near the vocabulary is noise: with more evaluation tokens the scatter of -log RBP_k about "
+          "its power law would fall (§4.3: 'we conjecture that that reason might lies in random noise')",
+          "empirical",
+          f"Per corpus and family with at least {MIN_SIZES} sizes, at each k of A2.3 (about 40% and 60% of the "
+          f"vocabulary): the scatter is the residual standard deviation of log(-log RBP_k) about its least-squares "
+          f"line on log S, averaged over {A2_NOISE_REPEATS} random subsamples (without replacement) of each "
+          f"model's tokens at each fraction {', '.join(f'{f:g}' for f in A2_NOISE_FRACTIONS)} of them "
+          f"(rankscale.analysis.fit.subsample_scatter). A k holds if the scatter on all tokens is at most "
+          f"{A2_NOISE_RATIO:.2f} times that on {A2_NOISE_FRACTIONS[0]:g} of them; the unit holds if every k it can "
+          f"test does. Why: sampling noise shrinks as one over the square root of the tokens, by "
+          f"{(A2_NOISE_FRACTIONS[-1] / A2_NOISE_FRACTIONS[0]) ** 0.5:.2f} here, while a systematic departure from the "
+          f"law does not shrink at all; {A2_NOISE_RATIO:.2f} is the geometric midpoint of the two. A k where some "
+          f"subsample has every target of a model inside the top k cannot be fitted and is left out.",
+          "conjecture: random noise"),
 )
+
+def noise_shrinks(scatter: np.ndarray) -> bool | None:
+    """Whether the scatter at large k shrinks as noise does (A2.6): at every k (column) fitted at every fraction of
+    ``A2_NOISE_FRACTIONS`` (rows), scatter(all tokens) <= ``A2_NOISE_RATIO`` x scatter(fewest tokens).
+
+    Parameters
+    ----------
+    scatter : ndarray of shape (len(A2_NOISE_FRACTIONS), k)
+        ``rankscale.analysis.fit.subsample_scatter`` at the large k; NaN where not fitted.
+
+    Returns
+    -------
+    bool or None
+        None where no k is fitted at every fraction.
+
+    Examples
+    --------
+    >>> noise_shrinks(np.array([[0.3, 0.2], [0.2, 0.2], [0.15, 0.2], [0.1, 0.2]]))  # the second k does not shrink
+    False
+    >>> noise_shrinks(np.array([[0.3, np.nan], [0.2, 0.1], [0.15, 0.1], [0.1, 0.1]]))
+    True
+    """
+    tested = np.isfinite(scatter).all(axis=0)
+    if not tested.any():
+        return None
+    return bool((scatter[-1, tested] <= A2_NOISE_RATIO * scatter[0, tested]).all())
+
+
+def a2_noise(scatters: Mapping[tuple[str, str], np.ndarray], large: Mapping[tuple[str, str], Sequence[int]],
+             unusable: Sequence[str]) -> Verdict:
+    """A2.6: ``noise_shrinks`` in every (corpus, family).
+
+    Parameters
+    ----------
+    scatters : mapping of (str, str) to ndarray
+        Per (corpus, family) with enough sizes: the scatter per fraction (rows) and large k (columns).
+    large : mapping of (str, str) to sequence of int
+        The large k of each unit, in the columns' order.
+    unusable : sequence of str
+        One reason per family left out.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+
+    Examples
+    --------
+    >>> v = a2_noise({("c", "F"): np.array([[0.4], [0.3], [0.2], [0.1]])}, {("c", "F"): [1630]}, [])
+    >>> v.verdict, v.ours
+    ('reproduced', 'scatter of log(-log RBP_k) on 0.125 -> all of the tokens: c/F: k=1,630 0.400 -> 0.100 (x0.25)')
+    """
+    texts = []
+    for (c, fam), sc in scatters.items():
+        parts = [f"k={k:,} {sc[0, j]:.3f} -> {sc[-1, j]:.3f} (x{sc[-1, j] / sc[0, j]:.2f})"
+                 if np.isfinite(sc[:, j]).all() else f"k={k:,} not fittable on every subsample"
+                 for j, k in enumerate(large[c, fam])]
+        texts.append(f"{c}/{fam}: " + ", ".join(parts))
+    return judge("A2.6", {f"{c}/{fam}": noise_shrinks(sc) for (c, fam), sc in scatters.items()},
+                 f"scatter of log(-log RBP_k) on {A2_NOISE_FRACTIONS[0]:g} -> all of the tokens: " + "; ".join(texts)
+                 + _left_out(unusable) if texts else "", why_not=_no_family(unusable))
+
 
 # Shared by the decisions of every chapter
 
