@@ -46,15 +46,14 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
-from scipy.stats import kendalltau
 
-from rankscale import claims
 from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
+from rankscale.claims import paper_a
 from rankscale.records import runs
 from rankscale.sets import builtin
-from rankscale.claims import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_SHARE, A1_BAND_MIN_TARGETS, A_LEVEL
+from rankscale.claims import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A_LEVEL
 
 chapter = open_chapter(profile, corpora, references=True, checkpoints=True)
 model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
@@ -163,14 +162,9 @@ plt.show()
 
 
 # %%
-def above_bound(run):
-    """How many of a run's targets lie above the bound R p(t) <= 1 (none can, up to rounding)."""
-    rank_ge = metrics.rank_1based(run.records.gt, run.records.ge)
-    prob = np.exp(run.records.logp.astype(np.float64))
-    return f"{'/'.join(who(run))}: {np.count_nonzero(rank_ge * prob > 1 + 1e-4)} of {len(prob):,}"
-
-
-display(Markdown("Targets above the bound $R\\,p(t) \\le 1$: " + "; ".join(map(above_bound, panels)) + "."))
+display(Markdown("Targets above the bound $R\\,p(t) \\le 1$: " + "; ".join(
+    f"{'/'.join(who(run))}: {metrics.above_rank_bound(metrics.rank_1based(run.records.gt, run.records.ge), run.records.logp)}"
+    f" of {len(run.records):,}" for run in panels) + "."))
 
 # %% [markdown]
 # Zooming into the bands: for every model and corpus, how the targets whose probability falls in
@@ -325,9 +319,7 @@ if any(checkpoint_runs.values()):
 
 # %%
 def kendall(rows):
-    p_a, rbp_1 = rows["p_A"].to_numpy(), rows[f"RBP_{ks[0]}"].to_numpy()
-    varied = len(rows) >= 2 and np.ptp(p_a) > 0 and np.ptp(rbp_1) > 0
-    return kendalltau(p_a, rbp_1).statistic if varied else np.nan
+    return metrics.order_agreement(rows["p_A"], rows[f"RBP_{ks[0]}"])
 
 
 family_points = points[points["kind"] != "reference"]
@@ -350,17 +342,15 @@ for corpus in corpora:
                 "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in finals]
     values = np.array([p_a_and_top1(sample) for sample in samples])
     found = bootstrap.discordant_pairs(values, bootstrap.resample(samples, p_a_and_top1, model_set.n_boot), A_LEVEL)
-    tau = kendalltau(values[:, 0], values[:, 1]).statistic if (np.ptp(values, axis=0) > 0).all() else np.nan
-    final_pairs[corpus] = {"models": len(finals), "pairs": len(finals) * (len(finals) - 1) // 2, "found": found,
-                           "tau": tau}
+    final_pairs[corpus] = paper_a.FinalPairs(len(finals), found, metrics.order_agreement(values[:, 0], values[:, 1]))
     for i, j in found:
         hi, lo = (i, j) if values[i, 0] > values[j, 0] else (j, i)
         pair_rows.append({"corpus": corpus, "higher p_A": "/".join(who(finals[hi])),
                           "higher RBP_1": "/".join(who(finals[lo])),
                           "p_A": f"{values[hi, 0]:.4f} vs {values[lo, 0]:.4f}",
                           "RBP_1": f"{values[hi, 1]:.4f} vs {values[lo, 1]:.4f}"})
-display(pd.DataFrame([{"corpus": corpus, "final models": r["models"], "pairs": r["pairs"],
-                       "Kendall tau": r["tau"], "pairs disagreeing beyond noise": len(r["found"])}
+display(pd.DataFrame([{"corpus": corpus, "final models": r.models, "pairs": r.pairs,
+                       "Kendall tau": r.tau, "pairs disagreeing beyond noise": len(r.found)}
                       for corpus, r in final_pairs.items()]).style.hide(axis="index").format({"Kendall tau": "{:.3f}"}))
 if pair_rows:
     display(pd.DataFrame(pair_rows).style.hide(axis="index"))
@@ -466,39 +456,5 @@ else:
 # - A1.3 asks that the two conventions move no RBP$_k$ by more than its own standard error.
 
 # %%
-band_units = {f"{corpus}/{unit}": metrics.both_outcomes(rows["rank 1"], rows["targets"], A1_BAND_MIN_TARGETS,
-                                                        A1_BAND_MIN_SHARE)
-              for (corpus, unit), rows in band.groupby(["corpus", "unit"], sort=False)}
-same_p = claims.judge(
-    "A1.1", {u: None if tested == 0 else shown > 0 for u, (tested, shown) in band_units.items()},
-    "bands showing both outcomes, of those tested: " + "; ".join(
-        f"{u}: {shown} of {tested}" if tested else f"{u}: no band with {A1_BAND_MIN_TARGETS} targets"
-        for u, (tested, shown) in band_units.items())
-    + f"; rank-1 share in tested bands {band.loc[band['targets'] >= A1_BAND_MIN_TARGETS, 'rank 1 share'].min():.2f}-"
-      f"{band.loc[band['targets'] >= A1_BAND_MIN_TARGETS, 'rank 1 share'].max():.2f}",
-    why_not=f"no band of any model holds {A1_BAND_MIN_TARGETS} or more targets")
-
-
-def pair_text(corpus):
-    r = final_pairs[corpus]
-    return (f"{corpus}: {len(r['found'])} of {r['pairs']} pairs of {r['models']} final models "
-            f"(Kendall tau {r['tau']:.3f})")
-
-
-disagree = claims.judge(
-    "A1.2", {corpus: None if r["pairs"] == 0 else len(r["found"]) > 0 for corpus, r in final_pairs.items()},
-    f"pairs ordered oppositely by p_A and RBP_1 beyond the {A_LEVEL:.0%} intervals: "
-    + "; ".join(map(pair_text, corpora)),
-    why_not="no corpus has two final models to compare")
-
-by_unit = ties.groupby(["corpus", "unit"], sort=False).agg(
-    worst=("... in standard errors of RBP_k", "max"), gap=("largest |RBP_k(ge) - RBP_k(gt)| over k", "max"))
-conventions = claims.judge(
-    "A1.3", {f"{c}/{u}": bool(row.worst <= 1) for (c, u), row in by_unit.iterrows()},
-    f"{int(ties['tied targets (ge != gt)'].sum())} tied targets of {int(ties['targets'].sum()):,} (final models of "
-    f"the families and reference models, every corpus); largest RBP_k change {by_unit['gap'].max():.2g}, "
-    f"at most {by_unit['worst'].max():.2f} standard errors"
-    + ("" if (by_unit["worst"] <= 1).all() else
-       "; above one standard error: " + ", ".join(f"{c}/{u}" for (c, u), row in by_unit.iterrows() if row.worst > 1)))
-
-verdicts = pages.verdict_table("A1", [same_p, disagree, conventions])
+verdicts = pages.verdict_table("A1", [paper_a.a1_same_probability(band), paper_a.a1_disagree(final_pairs),
+                                      paper_a.a1_conventions(ties)])

@@ -53,7 +53,8 @@ from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
-from rankscale.claims import A2_LARGE_KS, A2_MODERATE_KS, A_LEVEL, PAPER_A_VOCAB, paper_a, scaled_k
+from rankscale.claims import (A2_LARGE_KS, A2_MODERATE_KS, A2_NOISE_FRACTIONS, A2_NOISE_REPEATS, A_LEVEL,
+                              PAPER_A_VOCAB, paper_a, scaled_k)
 from rankscale.sets.registry import REGISTRY
 
 chapter = open_chapter(profile, corpora)
@@ -225,7 +226,9 @@ table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}",
 # own; the breakdown near the vocabulary fails the same 0.9 bar at either large $k$; "more
 # random at 30,000 than at 20,000" needs the paired bootstrap interval of the $R^2$ difference
 # below zero; GPT-2's rising $-\log \mathrm{RBP}_k$ can only be tested where the set has the
-# paper's GPT-2 models.
+# paper's GPT-2 models. The paper's own explanation of the breakdown, random noise, is put to the
+# test it implies (A2.6): evaluated on fewer of the same tokens, the points should scatter more
+# about the line, by the square root of the ratio of tokens if noise is all there is.
 #
 # How to read a verdict here: the paper fits several models per family (24 in all) spread over
 # up to five orders of magnitude, each evaluated on at least $5 \cdot 10^5$ tokens. A small set
@@ -247,6 +250,12 @@ regimes = {(c, fam): paper_a.RegimeFits({k: f for (c_, fam_, k), f in fits.items
                                         tuple(moderate_scaled[fam]), tuple(large_ks[fam]))
            for c, fam in boots}
 usable_regimes = {unit: regimes[unit] for unit in units}
+# the noise conjecture (A2.6): the scatter at the large k on fewer and more of each model's tokens
+large_ks_of = {(c, fam): large_ks[fam] for c, fam in units}
+scatters = {(c, fam): fit.subsample_scatter(
+    sizes_of[c, fam], [metrics.rank_1based(run.records.gt, run.records.ge) for run in runs.by_family(family_runs[c])[fam]],
+    lambda rank, fam=fam: metrics.neg_log_rbp(rank, large_ks[fam]), A2_NOISE_FRACTIONS, A2_NOISE_REPEATS)
+    for c, fam in units}
 gpt2 = [fam for fam in families if paper_family(groups[fam]) == "GPT2"]
 verdicts = [
     paper_a.a2_k1_law(usable_regimes, unusable, paper),
@@ -254,6 +263,7 @@ verdicts = [
     paper_a.a2_breakdown(usable_regimes, unusable),
     paper_a.a2_gpt2_grows({(c, fam): regimes[c, fam] for c in corpora for fam in gpt2 if fam in usable}, bool(gpt2)),
     paper_a.a2_scatter(usable_regimes, unusable),
+    paper_a.a2_noise(scatters, large_ks_of, unusable),
 ]
 
 verdicts = pages.verdict_table("A2", verdicts)

@@ -186,28 +186,37 @@ def test_a3_slope_ratio_inside_outside_and_across_the_band():
     outside = sweep(GOOD, ce=(-0.01, 0.99))  # ratio 5
     across = sweep(GOOD, ce=(-0.05, 0.99), spread={1: (0.01, 0.0)})  # ratio 1 -+ 0.39
     v = paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: across}, [], table1())
-    assert (v.key, v.verdict) == ("A3.5", "reproduced")
-    assert v.ours.endswith("stdlib/NeoX: ratio 1.00 [0.608, 1.392] (undecided) (not tested on: stdlib/NeoX)")
+    assert (v.key, v.verdict, v.units_text) == ("A3.5", "reproduced", "1 of 1")
+    assert v.ours.endswith("stdlib/NeoX: ratio 1.00 [0.608, 1.392] (undecided) (undetermined on: stdlib/NeoX)")
+    assert paper_a.a3_slope_ratio({UNITS[1]: across}, [], table1()).verdict == "undetermined"
     assert paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: outside}, [], table1()).verdict == "partly"
     assert paper_a.a3_slope_ratio({UNITS[0]: outside}, [], table1(ratio=2.0)).paper.startswith(
-        "very close in most cases; Table 1: ratio 2.00-2.00 (median 2.00), 0 of 1 within [0.8, 1.25]")
+        "very close in most cases; Table 1: ratio 2.00-2.00 (median 2.00), 0 of 1 within [0.74, 1.32]")
+    low = claims.A_CLOSE[0]
+    at_edge = sweep(GOOD, ce=(-0.05 / low, 0.99))  # ratio exactly the band's lower edge: inside
+    assert paper_a.a3_slope_ratio({UNITS[0]: at_edge}, [], table1()).verdict == "reproduced"
+    below = sweep(GOOD, ce=(-0.05 / (low - 1e-6), 0.99))
+    assert paper_a.a3_slope_ratio({UNITS[0]: below}, [], table1()).verdict == "not reproduced"
     v = paper_a.a3_slope_ratio({UNITS[0]: sweep({**GOOD, 1: None})}, [], table1())
     assert v.verdict == "not testable on this set" and "-log RBP_1 not fittable" in v.ours
 
 
-def test_r2_comparable_fails_only_on_a_gap_below_zero():
-    assert paper_a.r2_comparable(sweep(GOOD))  # R^2 0.99 against CE's 0.99
-    assert not paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.9)})), "k = 10 fits worse beyond the noise"
-    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.9)}, spread={10: (0.0, 0.1)})), "within the noise"
+def test_r2_comparable_reads_the_ratio_against_the_closeness_band():
+    low = claims.A_CLOSE[0]
+    assert paper_a.r2_comparable(sweep(GOOD)) is True  # R^2 0.99 against CE's 0.99
+    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)})) is True, "the band's edge is inside"
+    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low - 1e-6)})) is False, "k = 10 fits far worse"
+    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)}, spread={10: (0.0, 0.05)})) \
+        is claims.UNDETERMINED, "an interval across the edge does not decide"
     assert paper_a.r2_comparable(sweep({**GOOD, 100: None})) is None
     v = paper_a.a3_r2_comparable({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.05, 0.5)})}, [], table1())
     assert (v.key, v.verdict) == ("A3.6", "partly")
-    assert v.ours.startswith("pydocs/NeoX: R^2 CE 0.990; k=1 0.990 (difference [0.000, 0.000]), k=10 0.990")
-    assert v.paper.endswith("R^2(RBP_k) - R^2(CE) -0.020 to -0.010")
+    assert v.ours.startswith("pydocs/NeoX: R^2 CE 0.990; k=1 0.990 (ratio [1.000, 1.000]), k=10 0.990")
+    assert v.paper.endswith("R^2(RBP_k) / R^2(CE) 0.980 to 0.990, 3 of 3 within [0.74, 1.32]")
 
 
-def offset(alpha, replicates):
-    point = None if alpha is None else OffsetPowerLawFit(1.0, 2.0, alpha, 0.0, 4)
+def offset(alpha, replicates, floor=1.0):
+    point = None if alpha is None else OffsetPowerLawFit(floor, 2.0, alpha, 0.0, 4)
     return OffsetBootstrap(point, np.array(replicates, float))
 
 
@@ -222,8 +231,16 @@ def test_a3_offset_exponents_in_the_band():
                              "offsets 2.50")
     assert v.ours.endswith("; left out: Llama: 3 sizes, fewer than 4")
     v = paper_a.a3_offset_exponents({UNITS[0]: apart, UNITS[1]: (offset(None, [np.nan] * 2), agree[1])}, plain, [])
-    assert v.verdict == "not testable on this set" and "(1 replicates not fitted)" in v.ours
+    assert v.verdict == "undetermined" and "(1 replicates not fitted)" in v.ours, "measured, but no interval"
     assert "stdlib/NeoX: no offset fit" in v.ours
+    floor = claims.A3_FLOOR_AT_ZERO
+    at_bound = (offset(0.3, [0.3, 0.3], floor=floor / 2), agree[1])  # CE's floor at E = 0: the fit cannot decide
+    v = paper_a.a3_offset_exponents({UNITS[0]: at_bound, UNITS[1]: far}, plain, [])
+    assert (v.verdict, v.units_text) == ("not reproduced", "0 of 1"), "only stdlib's ratio, outside the band, counts"
+    assert "(floor at E = 0 for CE: undecided)" in v.ours and "undetermined on: pydocs/NeoX" in v.ours
+    assert paper_a.a3_offset_exponents({UNITS[0]: at_bound}, plain, []).verdict == "undetermined"
+    off_bound = (offset(0.3, [0.3, 0.3], floor=floor), agree[1])
+    assert paper_a.a3_offset_exponents({UNITS[0]: off_bound}, plain, []).verdict == "reproduced"
     v = paper_a.a3_offset_exponents({}, {}, ["NeoX: 3 sizes, fewer than 4"])
     assert v.ours == "no family has 4 or more sizes (NeoX: 3 sizes, fewer than 4)"
 
@@ -318,3 +335,111 @@ def test_scatter_interval_below_zero():
     untestable = regime(k_fits(), spread={2445: (0.0, np.nan)})
     v = paper_a.a2_scatter({UNITS[0]: untestable}, [])
     assert v.verdict == "not testable on this set" and "or a resample of it has every target" in v.ours
+
+
+# ---------------------------------------------------------------------------------------------
+# A1's decisions (rankscale.claims.paper_a), on constructed tables
+
+def band_rows(*units):
+    """A1's band table: per (corpus/unit, [(targets at rank 1, targets), ...]) one row per band."""
+    return pd.DataFrame([{"corpus": name.split("/")[0], "unit": name.split("/")[1], "rank 1": first, "targets": n,
+                          "rank 1 share": first / n} for name, bands in units for first, n in bands])
+
+
+def test_a1_same_probability_at_the_share_and_the_target_count():
+    n, share = claims.A1_BAND_MIN_TARGETS, claims.A1_BAND_MIN_SHARE
+    least = int(np.ceil(share * 100))  # of a band of 100: the fewest targets each outcome needs
+    both = ("pydocs/NeoX", [(least, 100)])  # both outcomes at exactly the share: shown
+    one = ("stdlib/NeoX", [(least - 1, 100)])  # rank 1 just below the share: not shown
+    v = paper_a.a1_same_probability(band_rows(both, one))
+    assert (v.key, v.verdict, v.units_text) == ("A1.1", "partly", "1 of 2")
+    small = ("pydocs/Llama", [(n // 2, n - 1)])  # a band one target short of the count is not tested
+    v = paper_a.a1_same_probability(band_rows(both, small))
+    assert v.verdict == "reproduced" and "not tested on: pydocs/Llama" in v.ours
+    assert paper_a.a1_same_probability(band_rows(one)).verdict == "not reproduced"
+    assert paper_a.a1_same_probability(band_rows(small)).verdict == "not testable on this set"
+
+
+def test_a1_disagree_is_conceptual_and_shows_the_data(monkeypatch):
+    agreeing = {"pydocs": paper_a.FinalPairs(3, [], 1.0), "stdlib": paper_a.FinalPairs(1, [], np.nan)}
+    v = paper_a.a1_disagree(agreeing)
+    assert (v.key, v.kind, v.verdict, v.units_text) == ("A1.2", "analytic", "reproduced", "1 of 1"), \
+        "finished models that order alike are no evidence against a possibility"
+    assert "pydocs: 0 of 3 pairs of 3 final models" in v.ours and "not graded" in v.ours
+    monkeypatch.setattr(paper_a, "A1_CONSTRUCTED", ((0.4, 1), (0.3, 2)))  # ordered alike by both metrics
+    assert paper_a.a1_disagree(agreeing).verdict == "not reproduced"
+    monkeypatch.setattr(paper_a, "A1_CONSTRUCTED", ((0.4, 1), (0.3, 1)))  # a tie in RBP_1 is no opposite order
+    assert paper_a.a1_disagree(agreeing).verdict == "not reproduced"
+    assert claims.CLAIMS["A1.1"].kind == "definitional"
+
+
+def test_a1_conventions_at_one_standard_error():
+    def ties(*worst):
+        return pd.DataFrame({"corpus": "pydocs", "unit": [f"U{i}" for i in range(len(worst))], "targets": 100,
+                             "tied targets (ge != gt)": 1, "largest |RBP_k(ge) - RBP_k(gt)| over k": 0.01,
+                             "... in standard errors of RBP_k": list(worst)})
+
+    assert paper_a.a1_conventions(ties(1.0, 0.2)).verdict == "reproduced", "one standard error is allowed"
+    v = paper_a.a1_conventions(ties(1.0 + 1e-9, 0.2))
+    assert (v.key, v.verdict) == ("A1.3", "partly") and v.ours.endswith("above one standard error: pydocs/U0")
+    assert paper_a.a1_conventions(ties(2.0)).verdict == "not reproduced"
+
+
+def test_a3_families_alike_pairs_families_against_the_band():
+    high = claims.A_CLOSE[1]
+    neox = sweep(GOOD)  # alpha_1 0.05
+    llama = {name: sweep({**GOOD, 1: (-0.05 * r, 0.99)}) for name, r in
+             (("inside", 1 / high), ("outside", 1 / high - 1e-6))}
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["inside"]}, [], table1())
+    assert (v.key, v.verdict, v.units_text) == ("A3.8", "reproduced", "1 of 1"), "a ratio at the band's edge holds"
+    assert v.ours.startswith("pydocs: alpha_1 NeoX 0.050, Llama 0.038, ratio [1.320, 1.320]")
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["outside"]}, [], table1())
+    assert v.verdict == "not reproduced"
+    noisy = sweep({**GOOD, 1: (-0.05, 0.99)}, spread={1: (0.02, 0.0)})
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): noisy}, [], table1())
+    assert v.verdict == "undetermined", "an interval across an edge does not decide"
+    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox}, ["Llama: 2 sizes, fewer than 3"], table1())
+    assert (v.verdict, v.ours) == ("not testable on this set",
+                                   ("1 family with 3 or more sizes; comparing families needs two (Llama: 2 sizes, "
+                                    "fewer than 3)"))
+    assert v.paper == "Table 1: one family per data set"
+    two = pd.concat([table1(), table1().assign(family="GPT2", slope=lambda t: t["slope"] * 2)])
+    assert paper_a.a3_families_alike({}, [], two).paper == ("Table 1, k = 1: ratios of alpha_1 between families on "
+                                                           "one data set 0.50-0.50, 0 of 1 within [0.74, 1.32]")
+
+
+def test_a3_exponent_trend_needs_its_interval_above_zero():
+    rising = sweep(GOOD)  # alpha 0.05, 0.1, 0.2, 0.3, 0.3 over k = 1 ... 4000
+    v = paper_a.a3_exponent_trend({UNITS[0]: rising}, [], table1())
+    assert (v.key, v.verdict) == ("A3.9", "reproduced")
+    assert "largest 0.300 at k=2048, 0.300 at k=4000" in v.ours
+    falling = sweep({k: (-0.1 + 0.001 * i, 0.99) for i, k in enumerate(GRID)})
+    assert paper_a.alpha_trend(falling)[0] < 0
+    assert paper_a.a3_exponent_trend({UNITS[0]: falling}, [], table1()).verdict == "not reproduced"
+    noisy = sweep(GOOD, spread={1: (0.5, 0.0)})  # alpha_1 swings by 0.5 between replicates
+    assert paper_a.a3_exponent_trend({UNITS[0]: noisy}, [], table1()).verdict == "not reproduced", \
+        "a rise within the noise is no rise"
+    one_k = sweep({1: GOOD[1], **{k: None for k in GRID[1:]}})
+    assert paper_a.a3_exponent_trend({UNITS[0]: one_k}, [], table1()).verdict == "not testable on this set"
+    assert paper_a.a3_exponent_trend({UNITS[0]: rising}, [], table1()).paper.endswith("in 1 of 1 (dataset, family)")
+
+
+def test_a2_noise_at_the_ratio_and_with_unfitted_k():
+    bar = claims.A2_NOISE_RATIO
+    assert abs(bar - 8 ** -0.25) < 1e-12, "the geometric midpoint of no change and 1/sqrt(8)"
+
+    def scatter(*columns):  # one column per large k: (scatter on the fewest tokens, on all of them)
+        return np.array([[c[0] for c in columns], [c[0] for c in columns], [c[0] for c in columns],
+                         [c[1] for c in columns]])
+
+    units = {("pydocs", "NeoX"): scatter((1.0, bar), (1.0, 0.3)), ("stdlib", "NeoX"): scatter((1.0, bar + 1e-9))}
+    large = {("pydocs", "NeoX"): LARGE, ("stdlib", "NeoX"): LARGE[:1]}
+    v = paper_a.a2_noise(units, large, ["Llama: 2 sizes, fewer than 3"])
+    assert (v.key, v.verdict, v.units_text) == ("A2.6", "partly", "1 of 2")
+    assert "pydocs/NeoX: k=1,630 1.000 -> 0.595 (x0.59), k=2,445 1.000 -> 0.300 (x0.30)" in v.ours
+    unfitted = {("pydocs", "NeoX"): scatter((np.nan, 0.1), (1.0, 0.3))}
+    v = paper_a.a2_noise(unfitted, {("pydocs", "NeoX"): LARGE}, [])
+    assert v.verdict == "reproduced" and "k=1,630 not fittable on every subsample" in v.ours
+    v = paper_a.a2_noise({("pydocs", "NeoX"): scatter((np.nan, 0.1))}, {("pydocs", "NeoX"): LARGE[:1]}, [])
+    assert v.verdict == "not testable on this set"
+    assert paper_a.a2_noise({}, {}, ["NeoX: 2 sizes, fewer than 3"]).ours.startswith("no family has 3 or more sizes")

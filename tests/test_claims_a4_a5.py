@@ -6,6 +6,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from rankscale import claims
 from rankscale.analysis import bootstrap
@@ -13,10 +14,10 @@ from rankscale.book import pages
 from rankscale.claims import paper_a
 
 
-def test_nearly_identical_band_is_the_range_of_paper_a_table_1():
+def test_closeness_band_is_the_range_of_paper_a_table_1():
     ratio = paper_a.a5_table1_ratios(pages.reference_table("rbp_paper_table1"))
     assert len(ratio) == 22
-    lo, hi = claims.A5_NEARLY_IDENTICAL
+    lo, hi = claims.A_CLOSE
     assert np.floor(ratio.min() * 100) / 100 == lo and np.ceil(ratio.max() * 100) / 100 == hi
 
 
@@ -134,10 +135,10 @@ def test_mu_falls_sigma_mildly_needs_all_three_sides():
     assert paper_a.mu_falls_sigma_mildly(trend(both=(np.nan, np.nan))) is None
 
 
-LOW, HIGH = claims.A5_NEARLY_IDENTICAL
+LOW, HIGH = claims.A_CLOSE
 
 
-def slope_row(version="measured", ratio=(0.9, 1.1), ce_match=(0.9, 1.1), p1_match=(0.9, 1.1), r2=(0.99, 0.99),
+def slope_row(version="powerlaw", ratio=(0.9, 1.1), ce_match=(0.9, 1.1), p1_match=(0.9, 1.1), r2=(0.99, 0.99),
               slopes=(-0.1, -0.1), corpus="pydocs", family="NeoX"):
     row = {"corpus": corpus, "family": family, "version": version, "slope CE": slopes[0], "R^2 CE": r2[0],
            "slope -log p_1": slopes[1], "R^2 -log p_1": r2[1], "ratio p_1/CE": slopes[1] / slopes[0]}
@@ -147,35 +148,52 @@ def slope_row(version="measured", ratio=(0.9, 1.1), ce_match=(0.9, 1.1), p1_matc
 
 
 def test_shared_exponent_reads_the_band_and_the_laws():
-    assert paper_a.shared_exponent(slope_row())
-    assert paper_a.shared_exponent(slope_row(ratio=(LOW - 0.3, LOW))), "touching the band's edge reaches into it"
+    assert paper_a.shared_exponent(slope_row()) is True
+    assert paper_a.shared_exponent(slope_row(ratio=(LOW, HIGH))) is True, "the band's edges belong to it"
+    assert paper_a.shared_exponent(slope_row(ratio=(LOW - 0.3, LOW))) is claims.UNDETERMINED, "across an edge"
+    assert paper_a.shared_exponent(slope_row(ratio=(LOW - 1e-9, HIGH))) is claims.UNDETERMINED
     assert not paper_a.shared_exponent(slope_row(ratio=(LOW - 0.3, LOW - 1e-9))), "wholly below the band"
     assert not paper_a.shared_exponent(slope_row(ratio=(HIGH + 1e-9, HIGH + 0.3))), "wholly above the band"
     assert paper_a.shared_exponent(slope_row(r2=(claims.A5_MIN_R2, 0.99)))
     assert not paper_a.shared_exponent(slope_row(r2=(0.99, claims.A5_MIN_R2 - 1e-9)))
     assert not paper_a.shared_exponent(slope_row(slopes=(0.1, 0.1))), "rising series share no falling law"
+    assert paper_a.shared_exponent(slope_row(slopes=(0.1, 0.1), ratio=(LOW - 0.3, LOW))) is False, \
+        "no law fails whatever the interval"
     assert paper_a.shared_exponent(slope_row(r2=(np.nan, 0.99))) is None
     assert paper_a.shared_exponent(slope_row(ratio=(np.nan, np.nan))) is None
 
 
 def test_a5_shared_grades_the_version_it_is_given():
     slopes = pd.DataFrame([slope_row(), slope_row("1..V", ratio=(2.0, 3.0)),
-                           slope_row("1..V", corpus="stdlib"), slope_row(corpus="stdlib", ratio=(np.nan, np.nan))])
+                           slope_row("1..V", corpus="stdlib"), slope_row(corpus="stdlib", ratio=(np.nan, np.nan)),
+                           slope_row("1..inf", ratio=(1.2, 1.4)), slope_row("1..inf", corpus="stdlib")])
     units = [("pydocs", "NeoX"), ("stdlib", "NeoX")]
-    v = paper_a.a5_shared(slopes, "measured", units, [])
-    assert (v.key, v.verdict) == ("A5.7", "reproduced")
+    v = paper_a.a5_shared(slopes, "powerlaw", units, [])
+    assert (v.key, v.verdict) == ("A5.8", "reproduced")
     assert v.ours.endswith("stdlib/NeoX: slopes CE -0.100, p_1 -0.100 (R^2 0.99, 0.99), ratio 1.00 (no interval) "
                            "(not tested on: stdlib/NeoX)")
+    v = paper_a.a5_shared(slopes, "1..inf", units, [])
+    assert (v.key, v.verdict, v.units_text) == ("A5.9", "reproduced", "1 of 1")
+    assert "undetermined on: pydocs/NeoX" in v.ours
+    assert paper_a.a5_shared(slopes, "1..inf", units[:1], []).verdict == "undetermined"
     v = paper_a.a5_shared(slopes, "1..V", units, [])
     assert (v.key, v.verdict) == ("A5.10", "partly") and v.ours.startswith("eq. 10 over 1..V: pydocs/NeoX:")
     assert paper_a.a5_shared(slopes, "1..V", units[:1], []).verdict == "not reproduced"
     assert paper_a.a5_shared(slopes, "1..V", units[1:], []).verdict == "reproduced"
-    assert paper_a.a5_shared(slopes, "measured", units[1:], []).verdict == "not testable on this set"
+    assert paper_a.a5_shared(slopes, "powerlaw", units[1:], []).verdict == "not testable on this set"
+    with pytest.raises(KeyError):  # the measured ratio is A3.5's, not graded again here
+        paper_a.a5_shared(slopes, "measured", units, [])
+    assert "A5.7" not in claims.CLAIMS, "one row for the measured ratio of slopes: A3.5"
+    assert paper_a.shared_text(slopes.assign(version="measured"), "measured", units[:1]).startswith(
+        "measured: pydocs/NeoX: slopes CE -0.100")
 
 
-def test_exponents_match_needs_both_ratios_in_reach():
-    assert paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH, HIGH + 1.0)))
+def test_exponents_match_needs_both_ratios_in_the_band():
+    assert paper_a.exponents_match(slope_row("powerlaw", ce_match=(LOW, HIGH))) is True
+    assert paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH, HIGH + 1.0))) is claims.UNDETERMINED
     assert not paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH + 1e-9, HIGH + 1.0)))
+    assert not paper_a.exponents_match(slope_row("powerlaw", ce_match=(HIGH + 1e-9, HIGH + 1.0),
+                                                 p1_match=(HIGH, HIGH + 1.0))), "one ratio outside fails"
     assert not paper_a.exponents_match(slope_row("powerlaw", p1_match=(0.1, LOW - 1e-9)))
     assert paper_a.exponents_match(slope_row("powerlaw", p1_match=(np.nan, np.nan))) is None
 
@@ -230,3 +248,129 @@ def test_a5_dominance_at_half_of_ce():
     assert paper_a.a5_dominance(SimpleNamespace(mu=-40.0, sigma=2.0, log_c=-200.0, ce=0.01)).verdict == "not reproduced"
     v = paper_a.a5_dominance(None)
     assert (v.verdict, v.ours) == ("not testable on this set", "no family fit to take sigma from")
+
+
+# ---------------------------------------------------------------------------------------------
+# A4's decisions (rankscale.claims.paper_a), on constructed tables
+
+def test_a4_power_laws_at_the_bar_and_families_left_out():
+    from rankscale.analysis.fit import PowerLawFit
+
+    bar = claims.A4_MIN_R2
+    fits = {("pydocs", "NeoX", 1, 1): PowerLawFit(-0.1, 0.0, bar, 3),  # at the bar: holds
+            ("pydocs", "NeoX", 1, 2): PowerLawFit(-0.1, 0.0, bar - 1e-9, 3),  # just below: fails
+            ("pydocs", "NeoX", 10, 2): None,  # p = 0 for some model: not tested
+            ("pydocs", "Llama", 1, 1): PowerLawFit(-0.1, 0.0, 0.99, 2)}  # too few sizes: never graded
+    v = paper_a.a4_power_laws(fits, ["NeoX"], ["Llama: 2 sizes, fewer than 3"])
+    assert (v.key, v.verdict, v.units_text) == ("A4.1", "partly", "1 of 2")
+    assert v.ours.startswith("fits with R^2 ≥ 0.9 and falling: NeoX: 1 of 2; 1 cases not measurable")
+    assert "not tested on: Llama: 2 sizes, fewer than 3" in v.ours
+    rising = {("pydocs", "NeoX", 1, 1): PowerLawFit(0.1, 0.0, 0.99, 3)}
+    assert paper_a.a4_power_laws(rising, ["NeoX"], []).verdict == "not reproduced"
+    v = paper_a.a4_power_laws({("pydocs", "NeoX", 1, 1): None}, ["NeoX"], [])
+    assert v.verdict == "not testable on this set" and "NeoX (no measurable case)" not in v.ours
+    assert paper_a.a4_power_laws({}, [], ["NeoX: 2 sizes, fewer than 3"]).ours.startswith("no family has 3")
+
+
+def fit_rows(*intervals, family="NeoX"):
+    """A4's fit table for one corpus and k: N = 1 (no interval) and N = 2, 3, ... with these intervals."""
+    rows = [{"corpus": "pydocs", "family": family, "k": 1, "N": 1, "slope_N - slope_1": 0.0, "interval low": np.nan,
+             "interval high": np.nan}]
+    rows += [{"corpus": "pydocs", "family": family, "k": 1, "N": n, "slope_N - slope_1": (lo + hi) / 2,
+              "interval low": lo, "interval high": hi} for n, (lo, hi) in enumerate(intervals, start=2)]
+    return pd.DataFrame(rows)
+
+
+def test_a4_same_exponent_fails_only_on_an_interval_away_from_zero():
+    v = paper_a.a4_same_exponent(fit_rows((0.0, 0.2), (-0.1, 0.1)), ["NeoX"], [])
+    assert (v.key, v.verdict) == ("A4.2", "reproduced"), "an interval with 0 at its edge holds"
+    v = paper_a.a4_same_exponent(fit_rows((1e-9, 0.2), (-0.1, 0.1)), ["NeoX"], [])
+    assert (v.verdict, v.units_text) == ("partly", "1 of 2")
+    assert paper_a.a4_same_exponent(fit_rows((0.1, 0.2)), ["NeoX"], []).verdict == "not reproduced"
+    v = paper_a.a4_same_exponent(fit_rows((np.nan, np.nan)), ["NeoX"], [])
+    assert (v.verdict, v.ours) == ("not testable on this set",
+                                   "no case of a family with enough sizes is measurable; no case with an interval")
+    v = paper_a.a4_same_exponent(fit_rows((0.1, 0.2), family="Llama"), ["NeoX"], ["Llama: 2 sizes, fewer than 3"])
+    assert v.verdict == "not testable on this set", "a family with too few sizes is not graded"
+
+
+def test_a4_sharpens_at_the_factor():
+    def widths(last):
+        return pd.DataFrame({"corpus": "pydocs", "family": "NeoX", "k": 1, "N": [1, 4, 16],
+                             "width (decades of S)": [10.0, 10.0, last]})
+
+    assert paper_a.a4_sharpens(widths(10.0 * claims.A4_SHARPER - 1e-9), "pydocs").verdict == "reproduced"
+    v = paper_a.a4_sharpens(widths(10.0 * claims.A4_SHARPER), "pydocs")
+    assert (v.key, v.verdict, v.ours) == ("A4.4", "not reproduced", "NeoX, pydocs, k=1: 10.0 decades at N=1, 9.0 at N=16")
+    assert paper_a.a4_sharpens(widths(1.0).iloc[:0], "pydocs").verdict == "not testable on this set"
+
+
+def test_a4_amplified_reads_the_ratio_against_the_closeness_band():
+    low, high = claims.A_CLOSE
+
+    def amp(*intervals):
+        return pd.DataFrame([{"corpus": "pydocs", "family": "NeoX", "k": 1, "N": n, "interval low": lo,
+                              "interval high": hi} for n, (lo, hi) in enumerate(intervals, start=2)])
+
+    v = paper_a.a4_amplified(amp((low, high), (0.9, 1.1)), [1.0])
+    assert (v.key, v.verdict, v.units_text) == ("A4.3", "reproduced", "2 of 2"), "a ratio of 0.9 is N-fold enough"
+    v = paper_a.a4_amplified(amp((0.5, low - 1e-9), (0.9, 1.1)), [1.0])
+    assert (v.verdict, v.units_text) == ("partly", "1 of 2")
+    v = paper_a.a4_amplified(amp((0.5, 0.9), (0.9, 1.1)), [1.0])
+    assert (v.verdict, v.units_text) == ("reproduced", "1 of 1") and "across an edge (undetermined): 1" in v.ours
+    assert paper_a.a4_amplified(amp((0.5, 0.9)), [1.0]).verdict == "undetermined"
+    assert paper_a.a4_amplified(amp((np.nan, np.nan)), []).verdict == "not testable on this set"
+
+
+def test_findings_about_the_paper_reach_the_verdict():
+    """A4.4 and A5.16 fail because the paper's statement is wrong: each carries its derivation, with the paper's
+    equation numbers, onto its Verdict; no other claim of paper A does."""
+    with_finding = {key for key, claim in claims.CLAIMS.items() if claim.finding and key.startswith("A")}
+    assert with_finding == {"A4.4", "A5.16"}
+    assert "eq. 8" in claims.CLAIMS["A4.4"].finding.lower() and "eq. 24" in claims.CLAIMS["A5.16"].finding
+    widths = pd.DataFrame({"corpus": "pydocs", "family": "NeoX", "k": 1, "N": [1, 16], "width (decades of S)": 10.0})
+    assert paper_a.a4_sharpens(widths, "pydocs").finding == claims.CLAIMS["A4.4"].finding
+    assert paper_a.a5_dominance(None).finding == claims.CLAIMS["A5.16"].finding
+
+
+def test_a5_predicts_ee_at_the_tolerance_and_on_the_authors_fit_only():
+    tol = claims.A5_APPROX_TOLERANCE
+
+    def joined(*ee, fit="powerlaw"):
+        return pd.DataFrame({"corpus": "pydocs", "family": "NeoX", "model": [f"m{i}" for i in range(len(ee))],
+                             "fit": fit, "CE predicted": 2.0, "rank entropy measured": list(ee), "CE measured": 4.0})
+
+    v = paper_a.a5_predicts_ee(joined(2.0 / (1 + tol - 1e-9), 2.0 / (1 - tol + 1e-9)))
+    assert (v.key, v.kind, v.verdict) == ("A5.17", "beyond the paper", "reproduced"), "just inside the tolerance"
+    assert v.ours.endswith("CE predicted / CE measured - 1 from -50.0% to -50.0%")
+    v = paper_a.a5_predicts_ee(joined(2.0 / (1 + tol + 1e-9), 2.0))
+    assert (v.verdict, v.units_text) == ("partly", "1 of 2")
+    assert paper_a.a5_predicts_ee(joined(4.0)).verdict == "not reproduced"
+    other = joined(2.0, fit="1..V")
+    assert paper_a.a5_predicts_ee(other).verdict == "not testable on this set", "only the authors' fit is graded"
+    degenerate = joined(2.0).assign(**{"CE predicted": np.nan})
+    assert paper_a.a5_predicts_ee(degenerate).verdict == "not testable on this set"
+
+
+def test_a4_sigmoid_needs_points_across_the_inflection():
+    from rankscale.analysis.fit import PowerLawFit
+
+    inflection = np.exp(-1)
+    law = PowerLawFit(-0.5, 0.0, claims.A4_MIN_R2, 3)
+
+    def success(*p, family="NeoX"):
+        return pd.DataFrame({"corpus": "pydocs", "family": family, "S": [1e6, 1e7, 1e8][:len(p)], "k": 1, "N": 2,
+                             "measured p_Nk": list(p)})
+
+    fits = {("pydocs", "NeoX", 1, 2): law}
+    v = paper_a.a4_sigmoid(success(0.1, inflection - 1e-9, 0.9), fits, ["NeoX"], [])
+    assert (v.key, v.verdict) == ("A4.5", "reproduced")
+    assert paper_a.a4_sigmoid(success(0.1, 0.9, 0.8), fits, ["NeoX"], []).verdict == "not reproduced", "must rise"
+    weak = {("pydocs", "NeoX", 1, 2): PowerLawFit(-0.5, 0.0, claims.A4_MIN_R2 - 1e-9, 3)}
+    assert paper_a.a4_sigmoid(success(0.1, 0.5, 0.9), weak, ["NeoX"], []).verdict == "not reproduced"
+    v = paper_a.a4_sigmoid(success(inflection, 0.5, 0.9), fits, ["NeoX"], [])
+    assert v.verdict == "not testable on this set", "a case starting at 1/e shows one arm only"
+    assert "no measured case spans p = 1/e" in v.ours
+    assert paper_a.a4_sigmoid(success(0.0, 0.5, 0.9), {}, ["NeoX"], []).verdict == "not testable on this set"
+    v = paper_a.a4_sigmoid(success(0.1, 0.9, family="Llama"), fits, ["NeoX"], ["Llama: 2 sizes, fewer than 3"])
+    assert v.verdict == "not testable on this set"

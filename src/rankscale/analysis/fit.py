@@ -408,3 +408,63 @@ def offset_bootstrap(sizes, values, replicates) -> OffsetBootstrap:
     alpha = np.array([f.alpha if f is not None else np.nan
                       for f in map(one, np.asarray(replicates, np.float64))])
     return OffsetBootstrap(point, alpha)
+
+
+def subsample_scatter(sizes, samples: Sequence[np.ndarray], metric: Callable[[np.ndarray], np.ndarray],
+                      fractions: Sequence[float], n_repeats: int, seed: int = 0) -> np.ndarray:
+    """How far a metric scatters about its log-log line in size when each model is evaluated on fewer tokens:
+    the residual standard deviation of log(metric) about the least-squares line on log S, averaged over
+    ``n_repeats`` random subsamples (without replacement) of each model's tokens, per fraction of the tokens.
+
+    If the scatter is sampling noise it shrinks as the tokens grow, as one over the square root of their
+    number; a systematic departure from the line does not shrink.
+
+    Parameters
+    ----------
+    sizes : array_like, shape (models,)
+        Non-embedding sizes, at least three distinct (a line through two points has no residual).
+    samples : sequence of ndarray
+        Each model's per-token values (e.g. its ranks), one array per model.
+    metric : callable
+        One model's (sub)sample -> its metric at each of m settings (e.g. -log RBP_k at m values of k).
+    fractions : sequence of float
+        Fractions of each model's tokens, in (0, 1]; 1 is the full sample, computed once.
+    n_repeats : int
+        Subsamples per fraction.
+    seed : int
+        Of the random subsamples.
+
+    Returns
+    -------
+    ndarray of shape (len(fractions), m)
+        NaN where some subsample of that fraction has a value that cannot be fitted on log-log axes.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> samples = [rng.exponential(mean, 4000) for mean in (4.0, 2.0, 1.0)]  # an exact power law plus noise
+    >>> scatter = subsample_scatter([1e6, 1e7, 1e8], samples, lambda x: np.array([x.mean()]), (0.05, 1.0), 20)
+    >>> bool(scatter[1, 0] < scatter[0, 0])
+    True
+    """
+    x = np.log(np.asarray(sizes, np.float64))
+    if len(np.unique(x)) < 3:
+        raise ValueError("a scatter about a line needs at least three distinct sizes")
+    rng = np.random.default_rng(seed)
+    out = []
+    for fraction in fractions:
+        repeats = 1 if fraction >= 1 else n_repeats
+        found = []
+        for _ in range(repeats):
+            values = np.array([metric(s if fraction >= 1 else rng.choice(s, max(1, round(fraction * len(s))),
+                                                                          replace=False)) for s in samples]).T
+            fittable = _fittable(values)
+            sd = np.full(len(values), np.nan)
+            for i in np.flatnonzero(fittable):
+                y = np.log(values[i])
+                slope, intercept = np.polyfit(x, y, 1)
+                residual = y - (intercept + slope * x)
+                sd[i] = np.sqrt(residual @ residual / (len(x) - 2))
+            found.append(sd)
+        out.append(np.mean(found, axis=0))  # NaN where any repeat could not be fitted
+    return np.array(out)

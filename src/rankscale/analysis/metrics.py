@@ -378,3 +378,33 @@ def both_outcomes(at_rank_one, targets, min_targets: int, min_share: float) -> t
     share = np.divide(at_rank_one, targets, out=np.zeros_like(targets), where=tested)
     both = tested & (share >= min_share) & (share <= 1 - min_share)
     return int(tested.sum()), int(both.sum())
+
+
+def order_agreement(x, y) -> float:
+    """Kendall's tau between two metrics over a set of results: how consistently they order them (1: always
+    the same way), NaN where fewer than two results or either metric does not vary (tau is undefined).
+
+    Examples
+    --------
+    >>> order_agreement([0.1, 0.2, 0.3], [0.5, 0.6, 0.7]), order_agreement([0.1, 0.2, 0.3], [0.7, 0.6, 0.5])
+    (1.0, -1.0)
+    >>> bool(np.isnan(order_agreement([0.1, 0.2], [0.5, 0.5])))
+    True
+    """
+    from scipy.stats import kendalltau
+
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
+        return np.nan
+    return float(kendalltau(x, y).statistic)
+
+
+def above_rank_bound(rank, logp) -> int:
+    """How many targets lie above the bound R p(t) <= 1 (if R tokens, the target included, all have probability
+    at least p(t), R p(t) <= 1), with a relative slack of 1e-4 for the rounding of stored log-probabilities: a
+    nonzero count means ranks and probabilities do not belong together.
+
+    >>> above_rank_bound(np.array([1, 3, 5]), np.log([0.9, 0.3, 0.25]))
+    1
+    """
+    return int(np.count_nonzero(np.asarray(rank) * np.exp(np.asarray(logp, np.float64)) > 1 + 1e-4))

@@ -32,6 +32,10 @@ class Claim:
         What is measured, the threshold and why.
     paper : str
         The paper's own number, where it gives one.
+    finding : str
+        Where the claim fails because the paper's own statement is wrong (an analytic row), the
+        derivation that shows it, in a few sentences with the paper's equation numbers; the
+        scorecard headlines these as findings about the paper. Empty otherwise.
 
     Raises
     ------
@@ -53,6 +57,7 @@ class Claim:
     kind: str
     rule: str
     paper: str = ""
+    finding: str = ""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -125,6 +130,9 @@ class Verdict:
     held, tested : int
         Of the units whose outcome decided the verdict, how many there are and on how many the
         claim held (0 and 0 for a claim no unit decided).
+    finding : str
+        The claim's ``finding`` (``Claim``): the derivation showing the paper's statement wrong,
+        "" for every other claim.
 
     Examples
     --------
@@ -145,6 +153,7 @@ class Verdict:
     key: str = ""
     held: int = 0
     tested: int = 0
+    finding: str = ""
 
     @property
     def units_text(self) -> str:
@@ -286,7 +295,7 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
     Returns
     -------
     Verdict
-        With the claim's text, rule, kind and key, and how many deciding units it held on.
+        With the claim's text, rule, kind, key and finding, and how many deciding units it held on.
 
     Raises
     ------
@@ -303,6 +312,9 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
     'undetermined'
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
     'not testable on this set'
+    >>> CLAIMS["_doc"] = Claim("_doc", "x sharpens", "analytic", "width falls", finding="eq. 8 only shifts")
+    >>> judge("_doc", {"eq. 8": False}, "").finding
+    'eq. 8 only shifts'
     >>> del CLAIMS["_doc"]
     >>> judge("Z9.9", {}, "")
     Traceback (most recent call last):
@@ -331,4 +343,5 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
         verdict = NOT_TESTABLE
         ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
     return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
-                   kind=claim.kind, key=claim.key, held=sum(decided), tested=len(decided))
+                   kind=claim.kind, key=claim.key, held=sum(decided), tested=len(decided),
+                   finding=claim.finding)
