@@ -13,6 +13,13 @@
 # %% [markdown]
 # # A1 · The metric: how often the right token is in the top k
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Paper A (sections 1-3, Figures 1-2) starts from a simple observation. Cross-entropy, the
 # metric behind almost every scaling law, looks only at the probability $p(t)$ that a model gives
 # to the correct next token $t$. What a decoder does with a prediction depends on something else:
@@ -456,5 +463,9 @@ else:
 # - A1.3 asks that the two conventions move no RBP$_k$ by more than its own standard error.
 
 # %%
+measured = [f"Ties between the target and another token move RBP_1 by at most "
+            f"{ties['largest |RBP_k(ge) - RBP_k(gt)| over k'].max():.1e} on any model; within one narrow "
+            f"probability band, the target is ranked first in {band['rank 1 share'].min():.0%} to "
+            f"{band['rank 1 share'].max():.0%} of the predictions."]
 verdicts = pages.verdict_table("A1", [paper_a.a1_same_probability(band), paper_a.a1_disagree(final_pairs),
-                                      paper_a.a1_conventions(ties)])
+                                      paper_a.a1_conventions(ties)], model_set.name, measured)

@@ -13,6 +13,13 @@
 # %% [markdown]
 # # A2 · Scaling in three regimes of k
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Paper A's central claim (section 4, eq. 5) is a power law in model size:
 #
 # $$-\log \mathrm{RBP}_k \;\propto\; S^{-\alpha}, \qquad k \ll |\mathcal V|,$$
@@ -26,7 +33,7 @@
 # The paper fits each model family separately (GPT-2, OPT, Pythia, Qwen2.5) on six corpora, and
 # so does this chapter: every family of the model set gets its own line, in its own colour, on
 # every held-out corpus. All ranks follow paper A's eq. 3 (`ge` convention, ties counted against
-# the target; see chapter A1).
+# the target; see [chapter A1](a1_metric)).
 #
 # **Which $k$.** The paper's $k$ were chosen for vocabularies of about 50,000 tokens. A family
 # with another vocabulary can be given either the same $k$ or the same *fraction* of its
@@ -173,7 +180,7 @@ tokens_per_point()
 # they are; {numref}`fig-a2-moderate-fraction` the same fractions of each family's vocabulary
 # (for a 50k-token vocabulary the two coincide). Larger $k$ gives smaller values (more targets
 # fall inside the top $k$); the slopes show whether they also fall faster with size, the
-# question of chapter A3.
+# question of [chapter A3](a3_k_dependence).
 
 # %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ at the paper's moderate $k$ (10, 50 and 100, as they are) against non-embedding parameters, one line per family and $k$ (lighter for larger $k$), one panel per corpus.", "name": "fig-a2-moderate"}}
 plot_regime(lambda family: list(A2_MODERATE_KS), "moderate $k$: the paper's $k$")
@@ -266,4 +273,7 @@ verdicts = [
     paper_a.a2_noise(scatters, large_ks_of, unusable),
 ]
 
-verdicts = pages.verdict_table("A2", verdicts)
+measured = [f"On {corpora[0]}, −log RBP_1 against size: " + "; ".join(
+    f"{fam} slope {fits[corpora[0], fam, small_k].slope:+.3f}, R² {fits[corpora[0], fam, small_k].r2:.3f}"
+    for fam in usable if fits.get((corpora[0], fam, small_k))) + "."] if usable else []
+verdicts = pages.verdict_table("A2", verdicts, model_set.name, measured)

@@ -13,7 +13,14 @@
 # %% [markdown]
 # # A3 · How k shapes the law
 #
-# Chapter A2 looked at a few values of $k$. Paper A's summary (section 4.4, Fig. 6) sweeps $k$
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
+# [Chapter A2](a2_scaling_regimes) looked at a few values of $k$. Paper A's summary (section 4.4, Fig. 6) sweeps $k$
 # over its whole range and follows two numbers of the power-law fit of $-\log \mathrm{RBP}_k$
 # against non-embedding size $S$: the fit quality $R^2$ (Fig. 6a) and the exponent
 # $\alpha = -\text{slope}$ (Fig. 6b). The paper finds $R^2$ high (above 0.9) for $k$ below about
@@ -392,4 +399,8 @@ verdicts = [rule(usable_sweeps, unusable, paper) for rule in (
 verdicts.append(paper_a.a3_offset_exponents(offsets, sweeps, too_few))
 verdicts += [rule(usable_sweeps, unusable, paper) for rule in (paper_a.a3_families_alike, paper_a.a3_exponent_trend)]
 
-verdicts = pages.verdict_table("A3", verdicts)
+measured = [f"On {corpora[0]}, the size exponent α_k of −log RBP_k: " + "; ".join(
+    f"{fam} " + ", ".join(f"{-sweeps[corpora[0], fam].rbp[k].slope:.3f} at k = {k}" for k in (1, 10, 100)
+                          if sweeps[corpora[0], fam].rbp.get(k))
+    for fam in usable) + "."] if usable else []
+verdicts = pages.verdict_table("A3", verdicts, model_set.name, measured)

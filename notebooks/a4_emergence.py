@@ -13,6 +13,13 @@
 # %% [markdown]
 # # A4 · Emergence from a smooth token-level law
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Abilities of large language models sometimes seem to appear suddenly once models pass some
 # size. Paper A (section 5.1, Fig. 7) offers a reading of this through its token-level law. Call
 # a task of $N$ tokens solved when every one of the $N$ correct tokens is among the model's top
@@ -323,4 +330,6 @@ fitted_ratios = success.loc[success["N"] > 1, "-log measured / (N * -log RBP_k)"
 verdicts = [paper_a.a4_power_laws(sequence_fits, usable, unusable), paper_a.a4_same_exponent(fit_table, usable, unusable),
             paper_a.a4_amplified(amplification, fitted_ratios), paper_a.a4_sharpens(widths, corpus),
             paper_a.a4_sigmoid(success, sequence_fits, usable, unusable)]
-table = pages.verdict_table("A4", verdicts)
+measured = [f"Measured sequence success over N tokens is {fitted_ratios.min():.2f} to {fitted_ratios.max():.2f} times "
+            "what N independent tokens would predict (−log p_{N,k} over N · −log RBP_k)."] if len(fitted_ratios) else []
+table = pages.verdict_table("A4", verdicts, model_set.name, measured)

@@ -13,6 +13,13 @@
 # %% [markdown]
 # # A5 · Lognormal ranks and the link to cross-entropy
 #
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
 # Paper A closes (section 5.2, Fig. 8, appendix C) with a puzzle and a conjecture. The puzzle:
 # CE looks only at the probability of the correct token and RBP$_1$ only at whether it ranks
 # first, yet in the paper's fits $-\log \mathrm{RBP}_1$ and CE fall with model size at nearly the
@@ -53,7 +60,7 @@
 # real pretrained model outside every family, its rank distribution and fits are shown beside the
 # families' as the closest analogue. Ranks follow paper A's eq. 3 (`ge` convention); the
 # authors' code counts ties in the target's favour instead, which changes almost nothing
-# (chapter A1). Every threshold of the verdicts is fixed in `rankscale.claims` (section A5).
+# ([chapter A1](a1_metric)). Every threshold of the verdicts is fixed in `rankscale.claims` (section A5).
 
 # %% tags=["parameters"]
 profile = "tiny"
@@ -693,4 +700,8 @@ else:
     display(Markdown("Every fit of some form is degenerate on this set, so the three fits are not compared here."))
 
 # %%
-table = pages.verdict_table("A5", verdicts)
+authors = family_fits[family_fits["fit"] == "powerlaw"]
+measured = [f"The authors' lognormal fit gives μ/σ from {authors['mu/sigma'].min():.2f} to "
+            f"{authors['mu/sigma'].max():.2f} over the family models, with a KS distance of "
+            f"{authors['KS lognormal'].min():.3f} to {authors['KS lognormal'].max():.3f}."] if len(authors) else []
+table = pages.verdict_table("A5", verdicts, model_set.name, measured)

@@ -96,6 +96,19 @@ display(Markdown(
 counts
 
 # %% [markdown]
+# ## Findings about the papers
+#
+# Some rows fail whatever the data, because the paper's own derivation does not give what its
+# text says. They are kind "analytic" and not counted above, but they are findings about the
+# papers, so they come first; each carries its derivation.
+
+# %%
+findings = verdicts[verdicts["finding"] != ""]
+display(Markdown("\n\n".join(f"**{row.key} · {row.claim}** ({row.verdict}). {row.finding}"
+                               for row in findings.itertuples()) if len(findings)
+                 else "No row of this build records a finding about a paper."))
+
+# %% [markdown]
 # ## Every empirical claim
 
 # %%

@@ -232,7 +232,7 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     Returns
     -------
     pandas.DataFrame
-        Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested and "held on"
+        Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested, finding and "held on"
         (held of tested, as text; "" where no unit decided the claim); one row per verdict.
 
     Raises
@@ -274,10 +274,10 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
         if unknown:
             raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
                                  f"by an older rankscale: run `make book PROFILE={profile}` again")
-        rows += [{"kind": "empirical", "rule": "", "key": "", "held": 0, "tested": 0, **row}  # rows of older books
-                 for row in found]
+        rows += [{"kind": "empirical", "rule": "", "key": "", "held": 0, "tested": 0, "finding": "", **row}
+                 for row in found]  # the defaults fill rows of older books
     table = pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict", "held",
-                                        "tested"])
+                                        "tested", "finding"])
     table["held on"] = [f"{h} of {t}" if t else "" for h, t in zip(table["held"], table["tested"])]
     return table
 
