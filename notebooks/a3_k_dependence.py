@@ -273,22 +273,18 @@ paper_table.style.format(precision=3)
 # (the other reading of $k$; for a 50k-token vocabulary the two coincide):
 
 # %%
-def ci_text(ci):
-    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
-
-
 exponent_rows = []
 for c in corpora:
     for fam in fitted_families:
         f_lo, f_hi, f_sc = (fits[c, fam].get(k) for k in (k_lo, k_hi, k_hi_scaled[fam]))
         exponent_rows.append({
             "corpus": c, "family": fam, "sizes": n_sizes[fam],
-            f"alpha (k={k_lo})": -f_lo.slope if f_lo else np.nan, f"CI k={k_lo}": ci_text(sweeps[c, fam].alpha_interval(k_lo)),
-            f"alpha (k={k_hi})": -f_hi.slope if f_hi else np.nan, f"CI k={k_hi}": ci_text(sweeps[c, fam].alpha_interval(k_hi)),
+            f"alpha (k={k_lo})": -f_lo.slope if f_lo else np.nan, f"CI k={k_lo}": bootstrap.interval_text(sweeps[c, fam].alpha_interval(k_lo), sign=''),
+            f"alpha (k={k_hi})": -f_hi.slope if f_hi else np.nan, f"CI k={k_hi}": bootstrap.interval_text(sweeps[c, fam].alpha_interval(k_hi), sign=''),
             f"alpha(k={k_hi}) - alpha(k={k_lo}), CI":
-                ci_text(sweeps[c, fam].alpha_difference(k_hi, k_lo)) if f_lo and f_hi else "-",
+                bootstrap.interval_text(sweeps[c, fam].alpha_difference(k_hi, k_lo), sign='') if f_lo and f_hi else "-",
             f"k = {k_hi} as a fraction": k_hi_scaled[fam], "alpha there": -f_sc.slope if f_sc else np.nan,
-            "its difference from k=1, CI": ci_text(sweeps[c, fam].alpha_difference(k_hi_scaled[fam], k_lo))
+            "its difference from k=1, CI": bootstrap.interval_text(sweeps[c, fam].alpha_difference(k_hi_scaled[fam], k_lo), sign='')
             if f_lo and f_sc and k_hi_scaled[fam] != k_lo else "-"})
 pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep="-")
 
@@ -306,9 +302,9 @@ r2_ks = list(A3_R2_KS)
 ratio_rows = [{"source": "ours", "dataset": c, "family": fam, "sizes": n_sizes[fam],
                "slope CE": ce_fits[c, fam].slope, "slope -log RBP_1": fits[c, fam][1].slope,
                "ratio": fits[c, fam][1].slope / ce_fits[c, fam].slope,
-               f"ratio {A_LEVEL:.0%} CI": ci_text(sweeps[c, fam].slope_ratio()),
+               f"ratio {A_LEVEL:.0%} CI": bootstrap.interval_text(sweeps[c, fam].slope_ratio(), sign=''),
                "R² CE": ce_fits[c, fam].r2,
-               **{f"R²(k={k}) / R²(CE), CI": ci_text(sweeps[c, fam].r2_ratio(k)) if fits[c, fam].get(k) else "-"
+               **{f"R²(k={k}) / R²(CE), CI": bootstrap.interval_text(sweeps[c, fam].r2_ratio(k), sign='') if fits[c, fam].get(k) else "-"
                   for k in r2_ks}}
               for c in corpora for fam in fitted_families if fits[c, fam][1] is not None]
 paper_by = paper_a.table1_by_k(paper)
@@ -358,7 +354,7 @@ if offset_units:
             row |= {f"{name}: floor E": o.point.floor if o.point else np.nan,
                     f"{name}: alpha": o.point.alpha if o.point else np.nan}
         row |= {"alpha ratio (offset)": rbp1.point.alpha / ce.point.alpha if ce.point and rbp1.point else np.nan,
-                f"{A_LEVEL:.0%} CI": ci_text(paper_a.offset_ratio(ce, rbp1)),
+                f"{A_LEVEL:.0%} CI": bootstrap.interval_text(paper_a.offset_ratio(ce, rbp1), sign=''),
                 "replicates not fitted": ce.failed + rbp1.failed,
                 "slope ratio (no offset)": fits[c, fam][1].slope / ce_fits[c, fam].slope if fits[c, fam][1] else np.nan}
         offset_rows.append(row)

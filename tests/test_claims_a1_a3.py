@@ -165,7 +165,7 @@ def test_exponent_grows_at_zero_and_a3_exponent_grows():
                                   table1())
     assert (v.key, v.verdict) == ("A3.3", "partly")
     assert v.ours.startswith("pydocs/NeoX: alpha 0.050 [0.050, 0.050] at k=1, alpha 0.200 [0.200, 0.200] at k=100; "
-                             "difference [0.150, 0.150] (at k=8, the paper's fraction, not graded: difference -)")
+                             "difference [0.150, 0.150] (at k=8, the paper's fraction, not graded: difference [—])")
     assert v.paper.endswith("alpha(100) > alpha(1) in 1 of 1 (dataset, family)")
 
 

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, fit, metrics
-from rankscale.analysis.bootstrap import LEVEL
+from rankscale.analysis.bootstrap import LEVEL, interval_text
 from rankscale.claims.base import (
     MIN_SIZES,
     UNDETERMINED,
@@ -409,10 +409,6 @@ def _no_family(unusable: Sequence[str]) -> str:
 def _left_out(unusable: Sequence[str]) -> str:
     """The families a size claim leaves out, appended to its "ours" text."""
     return f"; left out: {'; '.join(unusable)}" if unusable else ""
-
-def _ci_text(ci: tuple[float, float] | None) -> str:
-    return f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-"
-
 
 @dataclass(frozen=True)
 class RegimeFits:
@@ -968,7 +964,7 @@ def _alpha_text(sweep: KSweep, k: int) -> str:
     f = sweep.rbp.get(k)
     if f is None:
         return f"k={k} " + ("not fittable" if k <= sweep.vocab else "above the vocabulary")
-    return f"alpha {-f.slope:.3f} {_ci_text(sweep.alpha_interval(k))} at k={k}"
+    return f"alpha {-f.slope:.3f} {interval_text(sweep.alpha_interval(k), sign='')} at k={k}"
 
 
 def a3_exponent_grows(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
@@ -992,8 +988,8 @@ def a3_exponent_grows(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequen
         k_scaled = scaled_k(k_hi, s.vocab)
         diff = s.alpha_difference(k_hi, k_lo) if grows is not None else None
         scaled = s.alpha_difference(k_scaled, k_lo) if k_scaled != k_lo and s.rbp.get(k_scaled) else None
-        texts.append(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}; difference {_ci_text(diff)}"
-                     + (f" (at k={k_scaled}, the paper's fraction, not graded: difference {_ci_text(scaled)})"
+        texts.append(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}; difference {interval_text(diff, sign='')}"
+                     + (f" (at k={k_scaled}, the paper's fraction, not graded: difference {interval_text(scaled, sign='')})"
                         if k_scaled != k_hi else ""))
     by_k = table1_by_k(table1)
     paper_grows = by_k[100]["slope"] < by_k[1]["slope"]
@@ -1068,7 +1064,7 @@ def a3_slope_ratio(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[
             continue
         ci = s.slope_ratio()
         outcomes[names[u]] = close(ci)
-        texts.append(f"{names[u]}: ratio {s.rbp[1].slope / s.ce.slope:.2f} {_ci_text(ci)}{_undecided(ci)}")
+        texts.append(f"{names[u]}: ratio {s.rbp[1].slope / s.ce.slope:.2f} {interval_text(ci, sign='')}{_undecided(ci)}")
     by_k = table1_by_k(table1)
     ratio = by_k[1]["slope"] / by_k["CE"]["slope"]
     return judge("A3.5", outcomes, "slope ratio -log RBP_1 / CE with its paired interval: " + "; ".join(texts)
@@ -1100,7 +1096,7 @@ def a3_r2_comparable(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequenc
     """
     names = _unit_names(sweeps)
     texts = [f"{names[u]}: R^2 CE {s.ce.r2:.3f}; " + ", ".join(
-        f"k={k} {s.r2(k):.3f} (ratio {_ci_text(s.r2_ratio(k))})" if s.rbp.get(k) else f"k={k} not fittable"
+        f"k={k} {s.r2(k):.3f} (ratio {interval_text(s.r2_ratio(k), sign='')})" if s.rbp.get(k) else f"k={k} not fittable"
         for k in A3_R2_KS) for u, s in sweeps.items()]
     by_k = table1_by_k(table1)
     ratio = pd.concat([by_k[k]["r2"] / by_k["CE"]["r2"] for k in A3_R2_KS])
@@ -1173,7 +1169,7 @@ def a3_offset_exponents(offsets: Mapping[tuple[str, str], tuple], sweeps: Mappin
         plain = sweeps[c, fam]
         failed = ce.failed + rbp1.failed
         texts.append(f"{c}/{fam}: alpha CE {ce.point.alpha:.3f}, -log RBP_1 {rbp1.point.alpha:.3f}, ratio "
-                     f"{rbp1.point.alpha / ce.point.alpha:.2f} {_ci_text(ci)}"
+                     f"{rbp1.point.alpha / ce.point.alpha:.2f} {interval_text(ci, sign='')}"
                      + (f" ({failed} replicates not fitted)" if failed else "") + _undecided(ci)
                      + (f" (floor at E = 0 for {' and '.join(at_bound)}: undecided)" if at_bound else "")
                      + f"; without offsets {plain.rbp[1].slope / plain.ce.slope:.2f}")
@@ -1226,7 +1222,7 @@ def a3_families_alike(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequen
             ci = family_ratio(a, b)
             outcomes[f"{corpus}/{fa} vs {fb}"] = close(ci)
             texts.append(f"{corpus}: alpha_1 {fa} {-a.rbp[1].slope:.3f}, {fb} {-b.rbp[1].slope:.3f}, ratio "
-                         f"{_ci_text(ci)}{_undecided(ci)}" if ci else f"{corpus}/{fa} vs {fb}: not fittable")
+                         f"{interval_text(ci, sign='')}{_undecided(ci)}" if ci else f"{corpus}/{fa} vs {fb}: not fittable")
     alpha_1 = -table1_by_k(table1)[1]["slope"]
     paper_pairs = [alpha_1[ds, fa] / alpha_1[ds, fb] for ds in alpha_1.index.unique(0)
                    for fa, fb in combinations(alpha_1[ds].index, 2)]
@@ -1299,7 +1295,7 @@ def a3_exponent_trend(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequen
             continue
         alphas = {k: -s.rbp[k].slope for k in ks}
         top = max(alphas, key=alphas.get)
-        texts.append(f"{names[u]}: d alpha / d ln k {slope:.4f} {_ci_text(ci)} over k = {ks[0]}-{ks[-1]}; alpha "
+        texts.append(f"{names[u]}: d alpha / d ln k {slope:.4f} {interval_text(ci, sign='')} over k = {ks[0]}-{ks[-1]}; alpha "
                      f"{alphas[ks[0]]:.3f} at k={ks[0]}, largest {alphas[top]:.3f} at k={top}, {alphas[ks[-1]]:.3f} "
                      f"at k={ks[-1]}")
     by_k = table1_by_k(table1)
