@@ -469,3 +469,12 @@ measured = [f"Ties between the target and another token move RBP_1 by at most "
             f"{band['rank 1 share'].max():.0%} of the predictions."]
 verdicts = pages.verdict_table("A1", [paper_a.a1_same_probability(band), paper_a.a1_disagree(final_pairs),
                                       paper_a.a1_conventions(ties)], model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("A1", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed

@@ -277,3 +277,12 @@ measured = [f"On {corpora[0]}, −log RBP_1 against size: " + "; ".join(
     f"{fam} slope {fits[corpora[0], fam, small_k].slope:+.3f}, R² {fits[corpora[0], fam, small_k].r2:.3f}"
     for fam in usable if fits.get((corpora[0], fam, small_k))) + "."] if usable else []
 verdicts = pages.verdict_table("A2", verdicts, model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("A2", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed

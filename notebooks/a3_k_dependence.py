@@ -400,3 +400,12 @@ measured = [f"On {corpora[0]}, the size exponent α_k of −log RBP_k: " + "; ".
                           if sweeps[corpora[0], fam].rbp.get(k))
     for fam in usable) + "."] if usable else []
 verdicts = pages.verdict_table("A3", verdicts, model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("A3", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed

@@ -333,3 +333,12 @@ verdicts = [paper_a.a4_power_laws(sequence_fits, usable, unusable), paper_a.a4_s
 measured = [f"Measured sequence success over N tokens is {fitted_ratios.min():.2f} to {fitted_ratios.max():.2f} times "
             "what N independent tokens would predict (−log p_{N,k} over N · −log RBP_k)."] if len(fitted_ratios) else []
 table = pages.verdict_table("A4", verdicts, model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("A4", table);  # the semicolon: the Markdown is displayed, not its text echoed

@@ -705,3 +705,12 @@ measured = [f"The authors' lognormal fit gives μ/σ from {authors['mu/sigma'].m
             f"{authors['mu/sigma'].max():.2f} over the family models, with a KS distance of "
             f"{authors['KS lognormal'].min():.3f} to {authors['KS lognormal'].max():.3f}."] if len(authors) else []
 table = pages.verdict_table("A5", verdicts, model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("A5", table);  # the semicolon: the Markdown is displayed, not its text echoed

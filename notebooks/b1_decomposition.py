@@ -440,3 +440,12 @@ verdicts = pages.verdict_table("B1", [
     paper_b.temperature_invariant(temperature_table.set_index("T") if tempered else None,
                                   f"{runs.label(base)}, {len(base.records):,} tokens" if tempered else ""),
 ], model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("B1", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed

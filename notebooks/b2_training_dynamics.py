@@ -557,3 +557,12 @@ verdicts = pages.verdict_table("B2", [
     training_dynamics.series_verdict("ee_largest_at_init", series_results, without_checkpoints, lambda c: (
         "EE(0) − max(SA(0), |Conf(0)|) " + plots.span([x.value for x in c], "+.3f") + " nats")),
 ], model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("B2", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed

@@ -424,3 +424,12 @@ measured = [f"On {first}, " + "; ".join(
     f"{g}: α_CE {fitted(first, g, 'CE').slope:+.3f} and α_EE {fitted(first, g, 'EE').slope:+.3f}, R² of EE "
     f"{fitted(first, g, 'EE').r2:.2f} against CE's {fitted(first, g, 'CE').r2:.2f}" for g in usable) + "."] if usable else []
 table = pages.verdict_table("B3", verdicts, model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("B3", table);  # the semicolon: the Markdown is displayed, not its text echoed

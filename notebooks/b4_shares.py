@@ -396,3 +396,11 @@ verdicts = pages.verdict_table("B4", [
                                untested=uncurved, why_not=no_bend),
 ], model_set.name, measured)
 
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("B4", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed

@@ -367,3 +367,12 @@ verdicts = pages.verdict_table("B5", [
                         untested=no_trend, why_not=no_fit),
     paper_b.data_suffice({c: needs[needs.corpus == c].converged.tolist() for c in corpora}),
 ], model_set.name, measured)
+
+# %% [markdown]
+# ## Run it on your models
+#
+# The same chapter runs on any families of models described in a TOML file ([Reproduce it](../reproduce)
+# gives the layout); what each of its claims needs beyond two models per family is listed below.
+
+# %%
+pages.run_it_yourself("B5", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed

@@ -1,15 +1,19 @@
-"""What the chapters share: testability of pooled claims, and the scorecard's gathering of
-verdicts and models from executed notebooks."""
+"""What the chapters share: testability of pooled claims, the scorecard's gathering of verdicts
+and models from executed notebooks, and each chapter's "Run it on your models"."""
 
 from __future__ import annotations
 
+import re
+
 import nbformat
+import pandas as pd
 import pytest
 
 from rankscale import RankscaleError
 from rankscale.book import pages
 from rankscale.claims import base
 from rankscale.records.runs import Run
+from rankscale.sets.toml_sets import load_toml
 
 
 def runs_of(*families: tuple[str, list[int]]) -> list[Run]:
@@ -69,3 +73,70 @@ def test_collect_models(tmp_path):
     other = executed(tmp_path / "other.ipynb", "smoke", [row("B3", "partly")], models[:1])
     with pytest.raises(RankscaleError, match="different models"):
         pages.collect_models([a, other])
+
+
+CHAPTER_KEYS = sorted({key.split(".")[0] for key in base.CLAIMS if not key.startswith("_")})
+
+
+def provided(model_set) -> set[str]:
+    """The needs (``base.NEEDS``) a model set meets, read off the set itself."""
+    first = model_set.families[0].models
+    sizes = {m.name.split("-seed")[0] for m in first}  # the example names a seed's run <size>-seed<n>
+    checkpoints = [c for f in model_set.families for m in f.models for c in m.checkpoints]
+    gpt2 = [m for f in model_set.families for m in f.models if m.source.startswith("openai-community/gpt2")]
+    has = {"three sizes": len(sizes) >= base.MIN_SIZES, "four sizes": len(sizes) >= base.CURVE_MIN_SIZES,
+           "two seeds": len(first) >= base.MIN_SEEDS * len(sizes), "two families": len(model_set.families) >= 2,
+           "the GPT-2 family": len(gpt2) >= base.MIN_SIZES, "checkpoints": len(checkpoints) >= 3,
+           "a step-0 checkpoint": any(c.step == 0 for c in checkpoints), "a reference model": bool(model_set.references),
+           "temperature runs": model_set.temperature_tokens > 0,
+           "many windows": None in model_set.corpora.values()}
+    return {need for need, yes in has.items() if yes}
+
+
+@pytest.mark.parametrize("chapter", CHAPTER_KEYS)
+def test_run_it_yourself_shows_a_set_that_tests_every_claim(chapter, tmp_path):
+    text = pages.run_it_yourself(chapter)
+    assert f"make book PROFILE={pages.RUN_IT_FILE}" in text
+    snippet = re.search(r"```toml\n(.*?)\n```", text, re.S).group(1)
+    for local in re.findall(r'model = "((?:runs|downloads)/[^"]+)"', snippet):  # the user's files, made here
+        (tmp_path / local).mkdir(parents=True, exist_ok=True)  # load_toml asks only that it exists
+    (tmp_path / pages.RUN_IT_FILE).write_text(snippet)
+    model_set = load_toml(tmp_path / pages.RUN_IT_FILE)
+    needs = {need for key, claim in base.CLAIMS.items() if key.split(".")[0] == chapter for need in claim.needs}
+    assert needs <= provided(model_set)
+    if "two families" not in needs and "the GPT-2 family" not in needs:  # no more than the chapter needs
+        assert len(model_set.families) == 1
+    assert bool(model_set.references) == ("a reference model" in needs)
+    for need, keys in {n: [k for k, c in base.CLAIMS.items() if k.startswith(chapter + ".") and n in c.needs]
+                       for n in needs}.items():
+        assert f"- **{need}**, {base.NEEDS[need]}: {', '.join(keys)}" in text
+
+
+def test_run_it_yourself_names_what_this_set_could_not_test():
+    shown = pd.DataFrame({"": ["B4.1", "B4.2", "B4.3"],
+                          "verdict": ["reproduced", base.NOT_TESTABLE, base.UNDETERMINED]})
+    text = pages.run_it_yourself("B4", shown)
+    assert "On this set, B4.2 is not testable" in text and "On this set, B4.3 is undetermined" in text
+    assert "B4.1 needs nothing more." in text
+    with pytest.raises(RankscaleError, match="no claims of chapter Z9"):
+        pages.run_it_yourself("Z9")
+    with pytest.raises(RankscaleError, match="not among"):
+        pages.example_toml(["a GPU"])
+
+
+def test_a_claim_needs_only_what_a_set_can_have():
+    with pytest.raises(RankscaleError, match="needs \\['a GPU'\\] are not among"):
+        base.Claim("X1.1", "x grows", "empirical", "slope above 0", needs=("a GPU",))
+
+
+@pytest.mark.parametrize("phrase, need", [("checkpoint series", "checkpoints"), ("with a step-0 checkpoint", "a step-0 checkpoint"),
+                                          (f"at least {base.MIN_SIZES} sizes", "three sizes"),
+                                          (f"at least {base.CURVE_MIN_SIZES} sizes", "four sizes"),
+                                          ("GPT-2 family", "the GPT-2 family"), ("and reference model:", "a reference model")])
+def test_a_rule_that_asks_for_something_names_it_as_a_need(phrase, need):
+    """A claim whose rule asks for sizes, checkpoints or a family names that need (a rule about a
+    family of four sizes needs more than three)."""
+    asking = [key for key, claim in base.CLAIMS.items() if phrase in claim.rule and claim.kind != "analytic"]
+    assert asking
+    implied = {need, "four sizes"} if need == "three sizes" else {need}
+    assert [key for key in asking if not implied & set(base.CLAIMS[key].needs)] == []

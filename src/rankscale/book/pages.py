@@ -358,3 +358,139 @@ def token_requirement(runs_by_corpus: dict[str, list], figure: str) -> str:
                      f"({', '.join(f'{n:,}' for _, n in short)})")
     return (f"{figure}: paper A averages each point over at least {PAPER_A_TOKENS:,} tokens (its appendix A); "
             f"here {' and '.join(parts)}.")
+
+
+RUN_IT_FILE = "my-models.toml"  # the file name "Run it on your models" writes its example set to
+
+
+def example_toml(needs) -> str:
+    """A user's model set in the TOML layout of ``rankscale.sets.toml_sets``, holding what ``needs``
+    asks for and no more: the example a chapter's "Run it on your models" shows.
+
+    Parameters
+    ----------
+    needs : iterable of str
+        Keys of ``rankscale.claims.base.NEEDS``; another raises RankscaleError.
+
+    Returns
+    -------
+    str
+        TOML: one family (``runs/...``, ``save_pretrained`` directories beside the file) of as many
+        sizes as the needs ask (two at least), a second family of the paper's GPT-2 or Pythia hub
+        models, checkpoints, a reference and chapter B1's temperature runs where asked for.
+
+    Examples
+    --------
+    >>> print(example_toml(["three sizes"]))  # doctest: +NORMALIZE_WHITESPACE
+    name = "my-models"
+    <BLANKLINE>
+    [corpora]                     # corpus name, file or hub dataset -> target tokens per model
+    pydocs = 150000
+    <BLANKLINE>
+    [[families]]
+    name = "mine"
+    models = [                    # smallest first: save_pretrained directories or .gguf files
+      { model = "runs/small" },
+      { model = "runs/medium" },
+      { model = "runs/large" },
+    ]
+    """
+    from rankscale.claims.base import CURVE_MIN_SIZES, MIN_SEEDS, MIN_SIZES, NEEDS
+    from rankscale.claims.paper_b import B5_PAPER_INSTANCES
+    from rankscale.sets.builtin import TEMPERATURE_TOKENS
+
+    needs = set(needs)
+    unknown = sorted(needs - set(NEEDS))
+    if unknown:
+        raise RankscaleError(f"needs {unknown} are not among {list(NEEDS)}")
+    lines = ['name = "my-models"']
+    if "temperature runs" in needs:
+        lines.append(f"temperature_tokens = {TEMPERATURE_TOKENS}   # chapter B1: the first family's largest model "
+                     "at 3 temperatures")
+    lines += ["", "[corpora]                     # corpus name, file or hub dataset -> target tokens per model",
+              "pydocs = 150000"]
+    if "many windows" in needs:
+        lines.append(f'"hf:allenai/c4:en:validation" = 0   # 0: every window; B5.3 needs '
+                     f"{B5_PAPER_INSTANCES[1]:,} windows per model")
+    n_sizes = CURVE_MIN_SIZES if "four sizes" in needs else MIN_SIZES if "three sizes" in needs else 2
+    names = ("small", "medium", "large", "xl")[:n_sizes]
+    steps = (0, 1000, 4000) if "a step-0 checkpoint" in needs else (1000, 2000, 4000)
+    models = []
+    for i, size in enumerate(names):
+        checkpoints = ""
+        if ("checkpoints" in needs or "a step-0 checkpoint" in needs) and i == len(names) - 1:
+            checkpoints = (", checkpoints = [\n      " + ",\n      ".join(
+                f'{{ step = {s}, model = "runs/{size}/step{s}" }}' for s in steps) + ",\n    ]")
+        models.append(f'  {{ model = "runs/{size}"{checkpoints} }},')
+        if "two seeds" in needs:  # the same shape trained again: the scatter between runs
+            models += [f'  {{ model = "runs/{size}-seed{seed}" }},' for seed in range(2, MIN_SEEDS + 1)]
+    lines += ["", "[[families]]", 'name = "mine"',
+              "models = [                    # smallest first: save_pretrained directories or .gguf files",
+              *models, "]"]
+    if "two families" in needs or "the GPT-2 family" in needs:
+        family, ids = (("GPT-2", ["openai-community/gpt2", "openai-community/gpt2-medium", "openai-community/gpt2-large"])
+                       if "the GPT-2 family" in needs else
+                       ("Pythia", ["EleutherAI/pythia-70m", "EleutherAI/pythia-160m", "EleutherAI/pythia-410m"]))
+        lines += ["", "[[families]]                  # a second family: hub ids work as well as directories",
+                  f'name = "{family}"', "models = [", *[f'  {{ model = "{i}" }},' for i in ids], "]"]
+    if "a reference model" in needs:
+        lines += ["", "[[references]]                # shown beside the families, never fitted",
+                  'model = "downloads/model.Q4_K_M.gguf"']
+    return "\n".join(lines)
+
+
+def run_it_yourself(chapter: str, shown=None) -> str:
+    """Display (IPython) the end of a chapter: how to run its claims on one's own models, with
+    the TOML of a model set that can test every one of them (``example_toml``), the commands,
+    and which claims need what (``rankscale.claims.base.NEEDS``, from each ``Claim.needs``).
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter, e.g. ``"B4"``; its claims are the keys ``B4.<n>`` of
+        ``rankscale.claims.CLAIMS``, none raises RankscaleError.
+    shown : pandas.DataFrame, optional
+        The chapter's verdicts as ``verdict_table`` returned them; with them, the claims this set
+        could not test or decide are named.
+
+    Returns
+    -------
+    str
+        The Markdown shown.
+
+    Examples
+    --------
+    >>> text = run_it_yourself("B4")
+    <IPython.core.display.Markdown object>
+    >>> "make book PROFILE=my-models.toml" in text, "- **two seeds**" in text, "B4.1 needs" in text
+    (True, True, True)
+    """
+    from IPython.display import Markdown, display
+
+    from rankscale.claims.base import CLAIMS, NEEDS, NOT_TESTABLE, UNDETERMINED
+
+    claims = [c for key, c in CLAIMS.items() if key.split(".")[0] == chapter]
+    if not claims:
+        raise RankscaleError(f"no claims of chapter {chapter} in rankscale.claims")
+    needed = {need: [c.key for c in claims if need in c.needs] for need in NEEDS}
+    listed = [f"- **{need}**, {NEEDS[need]}: {', '.join(keys)}" for need, keys in needed.items() if keys]
+    free = [c.key for c in claims if not c.needs]
+    parts = [f"Every claim of chapter {chapter} can be scored on your own families of models. Write them into "
+             f"`{RUN_IT_FILE}` (this set has what each claim needs; relative paths are read from the file's "
+             "folder), check it, and build the book with it:",
+             f"```toml\n{example_toml(n for c in claims for n in c.needs)}\n```",
+             f"```bash\n.venv/bin/python -m rankscale check-profile {RUN_IT_FILE}\nmake book PROFILE={RUN_IT_FILE}\n```"]
+    if listed:
+        parts.append("Beyond families of two models, its claims need:\n\n" + "\n".join(listed))
+    if free:
+        parts.append(f"{', '.join(free)} need{'s' * (len(free) == 1)} nothing more.")
+    if shown is not None:
+        verdicts = dict(zip(shown[""], shown["verdict"]))
+        for verdict, word in ((NOT_TESTABLE, "not testable"), (UNDETERMINED, "undetermined")):
+            keys = [key for key, v in verdicts.items() if v == verdict]
+            if keys:
+                parts.append(f"On this set, {', '.join(keys)} {'is' if len(keys) == 1 else 'are'} {word}; "
+                             "the verdict table above says why.")
+    text = "\n\n".join(parts)
+    display(Markdown(text))
+    return text

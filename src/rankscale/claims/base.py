@@ -14,6 +14,23 @@ KINDS = ("empirical", "definitional", "analytic", "beyond the paper")
 # "definitional": a statement any trained model meets by what training is (it ranks targets better than
 # chance); checked and shown, but, like "analytic", not counted among the papers' empirical claims
 MIN_SIZES = 3  # a size claim needs a family of at least three sizes: a line through two points fits exactly
+CURVE_MIN_SIZES = 4  # a curve of three parameters (a floor, a bend) fits three sizes exactly
+MIN_SEEDS = 2  # training runs per size that show the scatter between runs (one run per size cannot)
+# What a claim needs of a model set beyond families of two models, each with how a set provides it. A claim names
+# its needs once (``Claim.needs``), so that what a reader must bring to test it is read from one place (the
+# chapters' "Run it on your models", ``rankscale.book.pages.run_it_yourself``), whatever the set at hand has.
+NEEDS = {
+    "three sizes": f"a family of at least {MIN_SIZES} models of different sizes",
+    "four sizes": f"a family of at least {CURVE_MIN_SIZES} models of different sizes, for a curve of three parameters",
+    "two seeds": f"{MIN_SEEDS} models of the same size, trained with different seeds, at every size of a family",
+    "two families": "a second family, to pool with or to compare",
+    "the GPT-2 family": "the paper's GPT-2 models (openai-community/gpt2 ...), recognised by hub id",
+    "checkpoints": "training checkpoints of a family's models",
+    "a step-0 checkpoint": "the initialisation (step 0) among a model's checkpoints",
+    "a reference model": "a model shown beside the families, outside every fit ([[references]])",
+    "temperature runs": "the first family's largest model extracted again at other temperatures (temperature_tokens)",
+    "many windows": "as many evaluation windows per model on a corpus as paper B's larger sample (its App. A.1)",
+}
 
 
 @dataclass(frozen=True)
@@ -36,11 +53,14 @@ class Claim:
         Where the claim fails because the paper's own statement is wrong (an analytic row), the
         derivation that shows it, in a few sentences with the paper's equation numbers; the
         scorecard headlines these as findings about the paper. Empty otherwise.
+    needs : tuple of str
+        Keys of ``NEEDS``: what a model set must have for the claim to be tested at all, beyond
+        families of two models; without it the verdict is "not testable on this set".
 
     Raises
     ------
     RankscaleError
-        If ``kind`` is not one of ``KINDS`` or ``rule`` is empty.
+        If ``kind`` is not one of ``KINDS``, ``rule`` is empty or a need is not one of ``NEEDS``.
 
     Examples
     --------
@@ -58,12 +78,16 @@ class Claim:
     rule: str
     paper: str = ""
     finding: str = ""
+    needs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise RankscaleError(f"claim {self.key}: kind {self.kind!r} is not one of {KINDS}")
         if not self.rule:
             raise RankscaleError(f"claim {self.key} states no rule")
+        unknown = [need for need in self.needs if need not in NEEDS]
+        if unknown:
+            raise RankscaleError(f"claim {self.key}: needs {unknown} are not among {list(NEEDS)}")
 
 
 CLAIMS: dict[str, Claim] = {}  # every claim by key, filled by index_claims as paper_a and paper_b are read

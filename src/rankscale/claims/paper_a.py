@@ -19,6 +19,7 @@ import pandas as pd
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.analysis.bootstrap import LEVEL, interval_text
 from rankscale.claims.base import (
+    CURVE_MIN_SIZES,
     MIN_SIZES,
     UNDETERMINED,
     Claim,
@@ -281,7 +282,7 @@ CLAIMS_A2 = index_claims(
           f"R^2 ≥ {A2_MIN_R2} and a negative slope. Why: {A2_MIN_R2} is the paper's own bar for k < 1000 (§4.4), "
           f"which includes k = 1; §4.1 gives no number of its own. The point estimate is graded, as the paper "
           f"grades its fits; the {A_LEVEL:.0%} bootstrap interval of R^2 {_A_INTERVAL} is shown beside it.",
-          ""),
+          "", needs=("three sizes",)),
     Claim("A2.2",
           "For moderate k (10, 50, 100) the power law holds with R^2 ≥ 0.97 on every dataset (§4.2, Fig. 4)",
           "empirical",
@@ -290,7 +291,7 @@ CLAIMS_A2 = index_claims(
           f"are the paper's absolute k and its own bar; k counts candidates for top-k sampling whatever the "
           f"vocabulary, and stays far below it (100 is 2.4% of 4,096 tokens). The same fractions of the "
           f"vocabulary as the paper's (k x |V| / {PAPER_A_VOCAB:,}) are shown, not graded.",
-          f"R^2 ≥ {A2_MODERATE_R2}"),
+          f"R^2 ≥ {A2_MODERATE_R2}", needs=("three sizes",)),
     Claim("A2.3",
           "As k approaches the vocabulary size (k = 20,000 and 30,000 of about 50,000) the power law breaks down "
           "(§4.3, Fig. 5)",
@@ -302,7 +303,7 @@ CLAIMS_A2 = index_claims(
           f"the paper's bar for a power law (§4.4); either k, because the paper itself finds 30,000 much more "
           f"scattered than 20,000, so it does not claim both break. A k where some model ranks every target "
           f"inside the top k has nothing to fit (-log RBP_k = 0) and is left out.",
-          "points scatter at k = 20,000 and 30,000 (not tabulated)"),
+          "points scatter at k = 20,000 and 30,000 (not tabulated)", needs=("three sizes",)),
     Claim("A2.4",
           "For GPT-2 at k near the vocabulary size, -log RBP_k even grows with model size (§4.3, Fig. 5)",
           "empirical",
@@ -311,7 +312,7 @@ CLAIMS_A2 = index_claims(
           f"{A2_LARGE_KS[1]:,} (the paper does not say which; GPT-2's vocabulary is the one these k were chosen "
           f"for). Why: the point estimate is graded, as the paper reads the trend off its figure (and itself blames "
           f"noise); the bootstrap interval is shown. A set without the paper's GPT-2 models cannot test it.",
-          "-log RBP_k grows with size for GPT-2 (Fig. 5)"),
+          "-log RBP_k grows with size for GPT-2 (Fig. 5)", needs=("three sizes", "the GPT-2 family")),
     Claim("A2.5",
           "At k = 30,000 the points scatter much more than at k = 20,000 (§4.3, Fig. 5)",
           "empirical",
@@ -321,7 +322,7 @@ CLAIMS_A2 = index_claims(
           f"Why: 'more random' has no "
           f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
           f"(a model with every target inside the top k) cannot test it.",
-          "k = 30,000 much more random than 20,000"),
+          "k = 30,000 much more random than 20,000", needs=("three sizes",)),
     Claim("A2.6",
           "The breakdown near the vocabulary is noise: with more evaluation tokens the scatter of -log RBP_k about "
           "its power law would fall (§4.3: 'we conjecture that that reason might lies in random noise')",
@@ -336,7 +337,7 @@ CLAIMS_A2 = index_claims(
           f"{(A2_NOISE_FRACTIONS[-1] / A2_NOISE_FRACTIONS[0]) ** 0.5:.2f} here, while a systematic departure from the "
           f"law does not shrink at all; {A2_NOISE_RATIO:.2f} is the geometric midpoint of the two. A k where some "
           f"subsample has every target of a model inside the top k cannot be fitted and is left out.",
-          "conjecture: random noise"),
+          "conjecture: random noise", needs=("three sizes",)),
 )
 
 def noise_shrinks(scatter: np.ndarray) -> bool | None:
@@ -635,7 +636,7 @@ A3_EXPONENT_KS = (1, 100)  # paper A §4.4 contrasts the exponents at these two 
 A3_ALPHA_K1_BELOW = 0.1  # paper A §4.4: the exponent at k = 1 "is less than 0.1"
 A3_ALPHA_K100_BAND = (0.15, 0.25)  # paper A §4.4: "close to 0.2" at k = 100: the values that round to 0.2
 A3_R2_KS = (1, 10, 100)  # paper A §1: R^2 about 0.99 "when k lies in the range of roughly 1 to 100"
-A3_OFFSET_MIN_SIZES = 4  # L = E + A S^-alpha has three parameters
+A3_OFFSET_MIN_SIZES = CURVE_MIN_SIZES  # L = E + A S^-alpha has three parameters
 # An offset fit's floor at its bound E = 0: the fit keeps E = exp(theta) > 0, so "at the bound" is a floor a
 # million times below the metrics' own scale (CE and -log RBP_1 are 0.1 to 10 nats here)
 A3_FLOOR_AT_ZERO = 1e-6
@@ -649,7 +650,7 @@ CLAIMS_A3 = index_claims(
           f"slope. Why: {A3_MIN_R2} and {A3_R2_BOUND_K} are the paper's; the bound is scaled to the family's "
           f"vocabulary because the paper ties the drop to k nearing |V| (k < 1000 absolute would reach a quarter of a "
           f"4,096-token vocabulary; that minimum is shown too, not graded).",
-          f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k)"),
+          f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k)", needs=("three sizes",)),
     Claim("A3.2",
           "R^2 drops only as k comes close to the vocabulary size (§4.4, Fig. 6a)",
           "empirical",
@@ -659,7 +660,7 @@ CLAIMS_A3 = index_claims(
           f"below zero. "
           f"Why: 'drops' has no number, so the interval's sign decides. k where some model ranks every target "
           f"inside the top k have nothing to fit and are left out; a unit with none left cannot test it.",
-          "drops after k ~ 1000"),
+          "drops after k ~ 1000", needs=("three sizes",)),
     Claim("A3.3",
           "The exponent grows with k: it is larger at k = 100 than at k = 1 (§4.4, Fig. 6b)",
           "empirical",
@@ -668,7 +669,7 @@ CLAIMS_A3 = index_claims(
           f"k = 100 is the paper's absolute "
           f"k (a top-k sampling setting, 2.4% of a 4,096-token vocabulary); at 100 x |V| / {PAPER_A_VOCAB:,} the "
           f"same is shown, not graded. Why: 'grows' has no number, so the interval's sign decides.",
-          ""),
+          "", needs=("three sizes",)),
     Claim("A3.4",
           "The exponents' size: below 0.1 at k = 1 and close to 0.2 at k = 100 (§4.4, Fig. 6b)",
           "empirical",
@@ -676,7 +677,7 @@ CLAIMS_A3 = index_claims(
           f"{A3_ALPHA_K100_BAND[0]} ≤ alpha(100) < {A3_ALPHA_K100_BAND[1]} (point estimates, as the paper states "
           f"them; intervals shown). Why: {A3_ALPHA_K1_BELOW} is the paper's bound; 'close to 0.2' is read as the "
           f"values that round to 0.2 at the one significant figure the paper gives. k as in A3.3.",
-          "alpha below 0.1 at k = 1, close to 0.2 at k = 100"),
+          "alpha below 0.1 at k = 1, close to 0.2 at k = 100", needs=("three sizes",)),
     Claim("A3.5",
           "The slopes of CE and of -log RBP_1 against size are very close (App. B, Table 1; §5.2 and Fig. 8a call "
           "the exponents nearly identical)",
@@ -687,7 +688,7 @@ CLAIMS_A3 = index_claims(
           f"column counts Table 1's pairs inside it); an interval, so that a noisy ratio can neither pass nor fail "
           f"by luck. Appendix B's 'very close' and §5.2's 'nearly identical' (Fig. 8a) are the same ratio on the "
           f"same data, graded once, here; chapter A5 shows it and points to this row.",
-          ""),
+          "", needs=("three sizes",)),
     Claim("A3.6",
           "For k from 1 to 100 the power law of -log RBP_k fits about as well as cross-entropy's "
           "(R^2 about 0.99, comparable to CE's; §1)",
@@ -699,7 +700,7 @@ CLAIMS_A3 = index_claims(
           f"of closeness, so it is graded with the book's one band for closeness (A3.5) rather than as an "
           f"equality or a one-sided test (an earlier rule failed a unit only where RBP's R^2 was below CE's beyond "
           f"noise, so a better fit always passed and any worse one failed).",
-          ""),
+          "", needs=("three sizes",)),
     Claim("A3.7",
           "This book's explanation of why CE's and -log RBP_1's exponents differ on small models: with an "
           "irreducible floor fitted (L = E + A S^-alpha), the two exponents agree",
@@ -712,7 +713,7 @@ CLAIMS_A3 = index_claims(
           f"is undetermined. Why: the explanation is held to the closeness the paper claims for the plain "
           f"exponents (A3.5), and an interval keeps noise from deciding; a floor at its bound means the data "
           f"cannot separate a floor from the power law, so the fit tests nothing about floors.",
-          "not in the paper"),
+          "not in the paper", needs=("four sizes",)),
     Claim("A3.8",
           "The relative-based law has similar exponents across model families: at k = 1 the families' "
           "exponents are close (§1: the law 'consistently characterizes performance gains' across 'diverse "
@@ -724,7 +725,7 @@ CLAIMS_A3 = index_claims(
           f"against the closeness band: {_A_CLOSE_READING}. Why: 'similar' across families is a claim of "
           f"closeness, so the book's one band and reading decide it; k = 1 is the law the paper leads with "
           f"(§4.1). A set with fewer than two such families cannot test it.",
-          "Table 1: alpha_1 per family and data set"),
+          "Table 1: alpha_1 per family and data set", needs=("three sizes", "two families")),
     Claim("A3.9",
           "The exponent grows with k over the whole range of k (§4.4: 'the scaling exponent increases as k "
           "increases', Fig. 6b)",
@@ -738,7 +739,7 @@ CLAIMS_A3 = index_claims(
           f"alpha: it reads the plotted fitted slope, which is -alpha. Over the whole range, because the figure "
           f"and §4.4's sentence cover every k, not only 1 and 100 (A3.3); 'increases' has no number, so the "
           f"interval's sign decides.",
-          "alpha rises with k (Fig. 6b; its caption says the plotted value decreases)"),
+          "alpha rises with k (Fig. 6b; its caption says the plotted value decreases)", needs=("three sizes",)),
 )
 
 
@@ -1330,12 +1331,12 @@ CLAIMS_A4 = index_claims(
           f"For each corpus, family with at least {MIN_SIZES} sizes, k in {A4_KS} and N in {A4_WINDOW_LENGTHS}: the "
           f"least-squares line of log(-log p_N,k) on log S has R^2 >= {A4_MIN_R2} (paper A's own bar, §4.4) and a "
           "negative slope. A case where some model never completes a run (p = 0, which has no logarithm) cannot test "
-          "it.", "fits align closely (no R^2 given)"),
+          "it.", "fits align closely (no R^2 given)", needs=("three sizes",)),
     Claim("A4.2", "The size exponent of -log p_{N,k} does not depend on N: -log p_{N,k} ∝ N S^-alpha with the "
                   "token-level alpha (eq. 7; §5.1 says Fig. 7 confirms it)", "empirical",
           f"For each corpus, family with at least {MIN_SIZES} sizes, k and N >= 2: the {A4_LEVEL:.0%} bootstrap "
           "interval of slope(N) - slope(N = 1) contains 0 (the equation claims equality, so only a difference the "
-          "noise cannot explain counts against it). " + _A4_WINDOWS, "same alpha for every N"),
+          "noise cannot explain counts against it). " + _A4_WINDOWS, "same alpha for every N", needs=("three sizes",)),
     Claim("A4.3", "Sequence-level error is the token-level error amplified exactly N-fold, "
                   "-log p_{N,k} = N (-log RBP_k), as independent positions give (eqs. 6-7; §5.1: 'linearly "
                   "amplified by N')", "empirical",
@@ -1369,7 +1370,7 @@ CLAIMS_A4 = index_claims(
           f"ln S eq. 8 is a Gumbel curve whose inflection is at -ln p = 1; below it the curve is convex and above "
           f"it concave, so only points on both sides show an S rather than one arm of it; {A4_MIN_R2} is paper A's "
           f"own bar for a law (§4.4).",
-          "S-shaped curves (Fig. 7, extrapolated)"),
+          "S-shaped curves (Fig. 7, extrapolated)", needs=("three sizes",)),
 )
 
 
@@ -1677,7 +1678,7 @@ CLAIMS_A5 = index_claims(
     Claim("A5.2", "The rank distribution of a real pretrained model, the set's reference, is lognormal (Fig. 8c "
                   "fits pretrained Pythia models), fitted as paper A's code fits it", "empirical",
           _a5_lognormal_rule("powerlaw", "For each corpus and reference model"),
-          "good fit on Pythia (no statistic given)"),
+          "good fit on Pythia (no statistic given)", needs=("a reference model",)),
     Claim("A5.3", "The ranks are lognormal when eq. 10 is fitted exactly as written (support 1..infinity)",
           "beyond the paper", _a5_lognormal_rule("1..inf", "For each corpus and model, references included"),
           "the model of eq. 10-11; not fitted this way in the paper"),
@@ -1688,26 +1689,28 @@ CLAIMS_A5 = index_claims(
                   "version: §5.2, Fig. 8d, appendix B.4)", "empirical",
           f"For each corpus and family with at least {MIN_SIZES} sizes, with (mu, sigma) fitted as paper A's code "
           f"does: the least-squares line of mu/sigma on ln S has R^2 >= {A5_MIN_R2} (paper A's bar) and the "
-          f"bootstrap interval of its slope excludes 0. " + _A5_BOOT, ""),
+          f"bootstrap interval of its slope excludes 0. " + _A5_BOOT, "", needs=("three sizes",)),
     Claim("A5.6", "As models grow, mu falls while sigma grows only mildly (appendix C, after eq. 25)", "empirical",
           f"For each corpus and family with at least {MIN_SIZES} sizes, with (mu, sigma) fitted as paper A's code "
           "does, slopes against ln S: the bootstrap interval of d mu / d ln S lies below 0, that of "
           "d sigma / d ln S above 0, and that of d mu / d ln S + d sigma / d ln S below 0 ('mildly': sigma rises by "
-          "less than mu falls). " + _A5_BOOT, ""),
+          "less than mu falls). " + _A5_BOOT, "", needs=("three sizes",)),
     Claim("A5.8", "CE and -log p_1 predicted from the fitted lognormals fall with nearly identical exponents "
                   "(§5.2, Fig. 8b), with the lognormal fitted and used as paper A's code does", "empirical",
-          _a5_shared_rule("powerlaw"), ""),
+          _a5_shared_rule("powerlaw"), "", needs=("three sizes",)),
     Claim("A5.9", "Fig. 8b's shared exponent, with eq. 10 fitted as written and appendix C's closed forms",
-          "beyond the paper", _a5_shared_rule("1..inf"), "not fitted this way in the paper"),
+          "beyond the paper", _a5_shared_rule("1..inf"), "not fitted this way in the paper", needs=("three sizes",)),
     Claim("A5.10", "Fig. 8b's shared exponent, with eq. 10 fitted over ranks 1..V and summed exactly over them",
-          "beyond the paper", _a5_shared_rule("1..V"), "not discussed"),
+          "beyond the paper", _a5_shared_rule("1..V"), "not discussed", needs=("three sizes",)),
     Claim("A5.11", "The exponents predicted from the lognormal fits are similar to the measured ones (review "
                    "version, §5.2: Fig. 8b 'similar to the real results' of Fig. 8a), with the lognormal fitted and "
-                   "used as paper A's code does", "empirical", _a5_match_rule("powerlaw"), "similar"),
+                   "used as paper A's code does", "empirical", _a5_match_rule("powerlaw"), "similar",
+                   needs=("three sizes",)),
     Claim("A5.12", "Predicted and measured exponents agree, with eq. 10 fitted as written and appendix C's closed "
-                   "forms", "beyond the paper", _a5_match_rule("1..inf"), "not fitted this way in the paper"),
+                   "forms", "beyond the paper", _a5_match_rule("1..inf"), "not fitted this way in the paper",
+                   needs=("three sizes",)),
     Claim("A5.13", "Predicted and measured exponents agree, with eq. 10 fitted over ranks 1..V and summed exactly",
-          "beyond the paper", _a5_match_rule("1..V"), "not discussed"),
+          "beyond the paper", _a5_match_rule("1..V"), "not discussed", needs=("three sizes",)),
     Claim("A5.14", "Appendix C's integral approximations (eqs. 14-21) are accurate at the models' fitted "
                    "parameters", "analytic",
           f"At every non-degenerate (mu, sigma) fitted as eq. 10 or as paper A's code does (every corpus and model, "

@@ -12,7 +12,8 @@ from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, w
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap
 from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
-from rankscale.claims.base import MIN_SIZES, UNDETERMINED, Claim, Verdict, index_claims, judge
+from rankscale.claims.base import (CURVE_MIN_SIZES, MIN_SEEDS, MIN_SIZES, UNDETERMINED, Claim, Verdict, index_claims,
+                                   judge)
 
 # ---------------------------------------------------------------------------------------------
 # B1
@@ -54,7 +55,7 @@ CLAIMS_B1 = index_claims(
           "the same tokens at T = 0.5 and T = 2 against T = 1: holds at a temperature if every target's RBE, and so "
           "EE, is identical (T = 0.5 and 2 scale binary floating-point logits exactly, so no tie can appear or "
           "vanish). CE, SA and Conf at each T are shown beside it.",
-          "immune (argument)"),
+          "immune (argument)", needs=("temperature runs",)),
 )
 
 
@@ -202,17 +203,17 @@ CLAIMS_B2 = index_claims(
           "below 0, and no step between consecutive checkpoints shows a rise (no such interval of a step's "
           "difference lies wholly above 0). Why: 'steadily' rules out rises; a change within sampling noise "
           "between two close checkpoints is not a rise, so demanding a fall at every step would grade the noise.",
-          "qualitative (Fig. 3)"),
+          "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.2", "Self-Alignment declines at the end of training (paper B, §3.2, Fig. 3)", "empirical",
           f"{_SERIES}: SA at the last checkpoint is below the highest SA of the earlier checkpoints, the "
           f"difference's {_INTERVAL} lying below 0. Why: Fig. 3 shows SA ending lower than it was; a set's last two "
           "checkpoints can be close together, over a stretch where SA hardly moves, so 'at the end' is read as "
           "'from its peak to the end'. It fails if SA ends at its highest or within noise of it.",
-          "qualitative (Fig. 3)"),
+          "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.3", "Confidence increases during training (paper B, §3.2, Fig. 3)", "empirical",
           f"{_SERIES}: Confidence at the last checkpoint is above Confidence at the first, the difference's "
           f"{_INTERVAL} lying above 0. Why: the paper's statement is about training as a whole and gives no number.",
-          "qualitative (Fig. 3)"),
+          "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.4", "Training reduces Error-Entropy first and optimises Self-Alignment and Confidence only later "
                   "(paper B, §3.2)", "empirical",
           f"{_SERIES} with at least three checkpoints, both of: (a) over the first interval EE's drop exceeds both "
@@ -221,7 +222,7 @@ CLAIMS_B2 = index_claims(
           f"{_INTERVAL} of the margin lying above 0. Why: the paper's two statements (EE is reduced first because "
           "it is largest; SA and Conf are optimised after EE is largely minimised); the later stretch is taken "
           "whole so that a short last interval, over which CE hardly moves, cannot leave the part undefined.",
-          "qualitative (§3.2)"),
+          "qualitative (§3.2)", needs=("checkpoints",)),
     Claim("B2.5", "At initialisation the RBE distribution is nearly uniform: the untrained model ranks targets "
                   "essentially at random (paper B, §3.3, Fig. 4)", "definitional",
           f"{_SERIES} with a step-0 checkpoint: exp(EE(0) − EE_random) ≥ {B2_UNIFORM_RATIO}, where EE_random is the "
@@ -231,7 +232,7 @@ CLAIMS_B2 = index_claims(
           "value keeps the sample size from counting against the model (with a few tokens per rank, a random "
           "ranker's plug-in EE lies well below log V); the point estimate decides, its sampling s.d. is shown "
           "beside it.",
-          "qualitative (Fig. 4)"),
+          "qualitative (Fig. 4)", needs=("checkpoints", "a step-0 checkpoint")),
     Claim("B2.6", "After training, the score distribution q_e is almost indistinguishable from the RBE distribution p_e "
                   "(paper B, §3.3, Fig. 6)", "empirical",
           "On every final model of every family on every corpus: the total-variation distance ½Σ|p_e − q_e|, "
@@ -259,7 +260,7 @@ CLAIMS_B2 = index_claims(
           f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), its {_INTERVAL} lying above 0. "
           "Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); Confidence can be "
           "negative, so its magnitude is compared.",
-          "qualitative (§3.2)"),
+          "qualitative (§3.2)", needs=("checkpoints", "a step-0 checkpoint")),
 )
 
 
@@ -307,47 +308,50 @@ CLAIMS_B3 = index_claims(
                   "(paper B §4.2 (i), Table 1)", "empirical",
           f"R² of the fit of log |EE| on log size, its {_B_INTERVAL} wholly above {B3_LAW_R2}, per corpus and "
           f"family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE fits that "
-          "it describes that way fall below it, so the rule is, if anything, stricter than the paper."),
+          "it describes that way fall below it, so the rule is, if anything, stricter than the paper.",
+          needs=("three sizes",)),
     Claim("B3.2", "EE fits a power law better than CE (paper B §4.2 and Table 1: EE's R² exceeds CE's "
                   "“in nearly all settings”)", "empirical",
           f"R²(EE) − R²(CE), its {_B_PAIRED} wholly above 0, per corpus and family and for the pooled fit: the "
-          "paper claims that EE's fits are better, so an interval that holds 0 does not show it."),
+          "paper claims that EE's fits are better, so an interval that holds 0 does not show it.",
+          needs=("three sizes",)),
     Claim("B3.3", "Self-Alignment lacks a power law in size (paper B §4.2 (ii), Table 1; the paper excepts Qwen)",
           "empirical",
           f"R² of the fit of log |SA| below {B3_NO_LAW_R2} (in the gap between the paper's strong and weak SA fits), "
-          "per corpus and family."),
+          "per corpus and family.", needs=("three sizes",)),
     Claim("B3.4", "Confidence has no power law across families pooled (paper B §4.2 (iii): R² “extremely low” in "
                   "the mixed-model case; Table 1 “All”)", "empirical",
           f"R² of the pooled fit of log |Conf| below {B3_NO_LAW_R2}, per corpus. Per-family Conf fits, which the "
-          "paper calls “unstable”, not low, are shown, not graded."),
+          "paper calls “unstable”, not low, are shown, not graded.", needs=("three sizes", "two families")),
     Claim("B3.5", "EE's size exponent is the closest to CE's (paper B §4.2, Table 2: smallest |Δ| “across all "
                   "cases”)", "empirical",
           f"|Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each with its {_B_PAIRED} widened by both "
           "exponents' drift over the last doubling of tokens (chapter B5's error), wholly above 0; per corpus and "
-          "family and for the pooled fit."),
+          "family and for the pooled fit.", needs=("three sizes",)),
     Claim("B3.6", "SA's size exponent is the farthest from CE's (paper B §4.2 (ii), Table 2)", "empirical",
           f"|Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf|, each with its {_B_PAIRED} widened by both exponents' drift over "
           "the last doubling of tokens (chapter B5's error), both wholly above 0; per corpus and family and for the "
-          "pooled fit (B3.5's test, with SA in EE's place)."),
+          "pooled fit (B3.5's test, with SA in EE's place).", needs=("three sizes",)),
     Claim("B3.7", "Error-Entropy follows one power law across families (the pooled “All” fit, paper B §4.2 (i), "
                   "Table 1)", "empirical",
           f"The pooled fit's R²(EE), its {_B_INTERVAL} wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
-          "needs two families, one with at least three sizes."),
+          "needs two families, one with at least three sizes.", needs=("three sizes", "two families")),
     Claim("B3.8", "Self-Alignment does not improve with size but trends upwards (paper B §4.1, Fig. 7)", "empirical",
           f"SA's size exponent α_SA, its {_B_INTERVAL} wholly above 0, per corpus and family and for the "
-          "pooled fit (Fig. 7 mixes families), where SA's exponent has converged (chapter B5's check)."),
+          "pooled fit (Fig. 7 mixes families), where SA's exponent has converged (chapter B5's check).",
+          needs=("three sizes",)),
     Claim("B3.9", "Self-Alignment and Confidence stay largely invariant as models grow (paper B, abstract; §6: "
                   "they “do not scale”)", "empirical",
           f"Share of CE's change from the smallest to the largest model of a family carried by SA (ΔSA/ΔCE) and by "
           f"Conf (−ΔConf/ΔCE): fails where either share's {_B_PAIRED} lies wholly outside "
-          f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family."),
+          f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family.", needs=("three sizes",)),
     Claim("B3.10", "Confidence's per-family fits are unstable: their R² vary widely across families and datasets "
                    "(paper B §4.2 (iii))", "empirical",
           f"Over every per-family fit (each corpus and family with at least {MIN_SIZES} sizes), the R² of log |Conf| "
           f"spans at least {B3_UNSTABLE_RANGE} (wider than the 0.26 span of the per-family EE R² in the paper's "
           "Table 1, a quantity it calls robust), and the lowest and the highest R² differ beyond the noise (their "
           f"{_B_INTERVAL}s do not overlap). One unit: the set of per-family fits; needs two of them.",
-          "R² 0.12–0.94 across 9 family-dataset cells"),
+          "R² 0.12–0.94 across 9 family-dataset cells", needs=("three sizes",)),
 )
 
 
@@ -573,9 +577,9 @@ def sa_conf_invariant(units: Sequence[ComponentUnit], *, paper: str, untested: S
 # replicates, from the same resamples of every model's tokens as B3) and how they decide: as in B3.
 
 B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
-B4_CURVATURE_MIN_SIZES = 4  # a quadratic in log size has three parameters: through three sizes it fits exactly, and
-# the scatter between training runs would read as curvature
-B4_MIN_SEEDS = 2  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
+B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
+# fits exactly, and the scatter between training runs would read as curvature
+B4_MIN_SEEDS = MIN_SEEDS  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
 # token bootstrap holds the runs fixed, so it needs a second run at every size to see their scatter
 _WHY_SEEDS = (f"one training run per size: a curvature through single-seed points cannot tell the scatter between "
               f"training runs from a bend (needs {B4_MIN_SEEDS} seeds at every size)")
@@ -591,7 +595,7 @@ CLAIMS_B4 = index_claims(
           "with at least three sizes and for all models pooled (Fig. 8 mixes families). The slope of the magnitude "
           "share |EE| / (|EE| + |SA| + |Conf|) (Fig. 8's stacked bars) is shown beside it; EE/CE, fixed before the "
           "data, decides.",
-          "falls (16 models of several families, 14M–70B; qualitative)"),
+          "falls (16 models of several families, 14M–70B; qualitative)", needs=("three sizes",)),
     Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
                   "very large sizes from other work and calls the law clean for small models, so at this set's "
                   "scale this is the companion's question)", "beyond the paper",
@@ -599,13 +603,14 @@ CLAIMS_B4 = index_claims(
           f"(a falling law whose slope flattens), per corpus and family with at least {B4_CURVATURE_MIN_SIZES} sizes. "
           f"Undetermined where the family has fewer than {B4_MIN_SEEDS} training runs (seeds) at some size: the "
           "token bootstrap holds each run fixed, so the scatter between runs is not in the interval.",
-          "clean power law for small models, slower for very large ones (§5, citing others)"),
+          "clean power law for small models, slower for very large ones (§5, citing others)",
+          needs=("four sizes", "two seeds")),
     Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
                   "explanation)", "empirical",
           "Where both the share's slope (B4.2) and CE's curvature (B4.3) have intervals (as there) excluding 0, the "
           "curvature's sign is the one the paper's mechanism predicts (positive where EE/CE falls, negative where "
           "it rises); other units are untested. Undetermined as B4.3 where a size has a single training run.",
-          "EE's falling share explains the slowing (qualitative)"),
+          "EE's falling share explains the slowing (qualitative)", needs=("four sizes", "two seeds")),
 )
 
 
@@ -780,12 +785,13 @@ CLAIMS_B5 = index_claims(
                   "instances (paper B, App. A.1)", "empirical",
           "An instance is one evaluation window (a document, under the papers' sampling). The signs of the size "
           "exponents of CE, EE and SA (Conf has no trend in §4), mean over subsamples of 1,000 instances, equal "
-          "their signs on 10,000 instances; per corpus and graded fit. Needs 10,000 instances per model."),
+          "their signs on 10,000 instances; per corpus and graded fit. Needs 10,000 instances per model.",
+          needs=("three sizes", "many windows")),
     Claim("B5.4", "The trends are the same on a tenth of this set's instances as on all of them (this set's analogue "
                   "of App. A.1's 1k against 10k)", "beyond the paper",
           f"As B5.3 with 1/{B5_SET_FRACTION} of the instances against all of them; per corpus and graded fit "
           "(each family with at least three sizes, and the pooled fit).",
-          "App. A.1 checks 1k against 10k instances only"),
+          "App. A.1 checks 1k against 10k instances only", needs=("three sizes",)),
     Claim("B5.5", "The set's held-out data suffice for every reported value and exponent", "beyond the paper",
           f"Every model's CE, EE, SA and Conf within {B5_VALUE_TOLERANCE:.0%} of CE, and every graded fit's "
           f"exponents within {B5_EXPONENT_TOLERANCE} × |α_CE|, at the evaluated token count (spread plus drift "
