@@ -35,6 +35,9 @@ CHAPTERS = (
     "b1_decomposition", "b2_training_dynamics", "b3_component_scaling", "b4_shares", "b5_sample_size",
 )
 SCORECARD = "scorecard"
+# pages executed like the chapters but before them, with no verdicts of their own: what the model set
+# is and which verdicts its regime can limit
+BEFORE_CHAPTERS = ("ladder",)
 HIDDEN_TAGS = {"parameters", "injected-parameters"}  # papermill's cells, kept out of the pages
 # Kernels talk to papermill over Unix sockets: no TCP port, no loopback needed, and no warning
 # about unencrypted TCP from every kernel that starts.
@@ -68,12 +71,13 @@ def code_fingerprint(model_set: ModelSet, home: Path | None = None) -> str:
     str
         64 hexadecimal digits.
     """
-    from rankscale.book.pages import reference_dir
+    from rankscale.book.pages import REFERENCE_SUFFIXES, reference_dir
     from rankscale.records.jobs import jobs
 
     sources = sorted(PACKAGE.rglob("*.py"), key=lambda f: f.relative_to(PACKAGE).as_posix())
     parts = [part for f in sources for part in (f.relative_to(PACKAGE).as_posix().encode(), f.read_bytes())]
-    parts += [f.read_bytes() for f in sorted(reference_dir().glob("*.csv"))] + [repr(model_set).encode()]
+    parts += [f.read_bytes() for f in sorted(reference_dir().iterdir()) if f.suffix in REFERENCE_SUFFIXES]
+    parts += [repr(model_set).encode()]
     try:
         parts += [(job.out / "manifest.json").read_bytes() for job in jobs(model_set, home)
                   if (job.out / "manifest.json").exists()]
@@ -159,7 +163,7 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     Parameters
     ----------
     name : str
-        A chapter of ``CHAPTERS`` or ``SCORECARD``.
+        A page of ``BEFORE_CHAPTERS``, a chapter of ``CHAPTERS`` or ``SCORECARD``.
     profile : str
         The model set, injected as the notebook's ``profile`` parameter.
     out : pathlib.Path
@@ -219,7 +223,8 @@ def executed_dir(model_set: ModelSet, out: Path) -> Path:
 
 
 def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True) -> list[Path]:
-    """Execute every chapter whose stamp changed, then the scorecard, with one progress bar.
+    """Execute every page (``BEFORE_CHAPTERS``, ``CHAPTERS``) whose stamp changed, then the
+    scorecard, with one progress bar.
 
     Parameters
     ----------
@@ -235,7 +240,8 @@ def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True
     Returns
     -------
     list of pathlib.Path
-        Every executed notebook, chapters in ``CHAPTERS`` order, then the scorecard.
+        Every executed notebook: ``BEFORE_CHAPTERS``, the chapters in ``CHAPTERS`` order, then the
+        scorecard.
     """
     from tqdm import tqdm
 
@@ -245,8 +251,8 @@ def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True
     where = executed_dir(model_set, out)
     where.mkdir(parents=True, exist_ok=True)
     fingerprint = code_fingerprint(model_set)
-    stamps = {name: chapter_stamp(name, profile, fingerprint) for name in CHAPTERS}
-    stamps[SCORECARD] = chapter_stamp(SCORECARD, profile, fingerprint, "".join(stamps.values()))
+    stamps = {name: chapter_stamp(name, profile, fingerprint) for name in (*BEFORE_CHAPTERS, *CHAPTERS)}
+    stamps[SCORECARD] = chapter_stamp(SCORECARD, profile, fingerprint, "".join(stamps[name] for name in CHAPTERS))
     stale = [name for name, stamp in stamps.items() if _stamp_of(where / f"{name}.ipynb") != stamp]
     if not stale:
         log(f"chapters: all {len(stamps)} up to date")

@@ -39,13 +39,17 @@ def reference_dir() -> Path:
     return Path(os.environ.get("RANKSCALE_REFERENCE", REFERENCE_DIR))
 
 
+REFERENCE_SUFFIXES = (".csv", ".json")  # the papers' tables, and paper A's code's per-model records
+
+
 def reference_table(name: str):
     """One of the papers' tables, shown in the book only as the paper's values, never as results.
 
     Parameters
     ----------
     name : str
-        File name in ``reference_dir()`` without ``.csv``; a missing table raises RankscaleError.
+        File name in ``reference_dir()`` without ``.csv`` (a table) or ``.json`` (an object of
+        records by model id, one row each); a missing table raises RankscaleError.
 
     Returns
     -------
@@ -55,14 +59,18 @@ def reference_table(name: str):
     --------
     >>> list(reference_table("ce_paper_table1_r2").columns)
     ['dataset', 'family', 'component', 'r2']
+    >>> int(reference_table("rbp_authors_param_count").loc["openai-community/gpt2", "vocab_size"])
+    50257
     """
     import pandas as pd
 
     path = reference_dir() / f"{name}.csv"
-    if not path.exists():
-        raise RankscaleError(f"the papers' table {path} is missing; point RANKSCALE_REFERENCE at the "
-                             "directory holding the reference CSV files")
-    return pd.read_csv(path)
+    if path.exists():
+        return pd.read_csv(path)
+    if path.with_suffix(".json").exists():
+        return pd.DataFrame.from_dict(json.loads(path.with_suffix(".json").read_text()), orient="index")
+    raise RankscaleError(f"the papers' table {path} is missing; point RANKSCALE_REFERENCE at the "
+                         "directory holding the reference CSV files")
 
 
 def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
@@ -494,3 +502,113 @@ def run_it_yourself(chapter: str, shown=None) -> str:
     text = "\n\n".join(parts)
     display(Markdown(text))
     return text
+
+
+def papers_regime():
+    """The papers' models in the numbers the ladder page sets beside this set's: how many, their
+    non-embedding sizes and span in decades (``rankscale.sets.registry``, from paper A's code and
+    paper B's Table 4) and their vocabularies (``rbp_authors_param_count``, where it lists them).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per paper ("paper A", "paper B"): models, smallest and largest non-embedding
+        parameters, decades of size, smallest and largest vocabulary.
+
+    Examples
+    --------
+    >>> papers = papers_regime().set_index("models of")
+    >>> int(papers.loc["paper A", "smallest"]), bool(papers.loc["paper B", "decades of size"] > 4)
+    (1189888, True)
+    """
+    import numpy as np
+    import pandas as pd
+
+    from rankscale.sets.registry import REGISTRY
+
+    vocab = reference_table("rbp_authors_param_count")["vocab_size"]
+    rows = []
+    for paper in ("A", "B"):
+        models = [m for m in REGISTRY.values() if paper in m.papers]
+        sizes = [m.non_embedding for m in models]
+        vocabs = [int(vocab[m.hub_id]) for m in models if m.hub_id in vocab.index]
+        rows.append({"models of": f"paper {paper}", "models": len(models), "smallest": min(sizes),
+                     "largest": max(sizes), "decades of size": float(np.log10(max(sizes) / min(sizes))),
+                     "vocabulary from": min(vocabs), "vocabulary to": max(vocabs)})
+    return pd.DataFrame(rows)
+
+
+def ladder_findings(model_set: str, regime, final, papers) -> str:
+    """The ladder page's findings: the regime of a set's ladders in a few sentences, every
+    number read from its tables.
+
+    Parameters
+    ----------
+    model_set : str
+        The set's name.
+    regime : pandas.DataFrame
+        ``rankscale.models.ladder.regime`` of the set's ladder models; empty for a set without
+        ladders.
+    final : pandas.DataFrame
+        The families' final models on the first corpus the page shows: family, model,
+        non-embedding parameters, corpus, CE and RBP_1, smallest first within a family.
+    papers : pandas.DataFrame
+        ``papers_regime()``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> regime = pd.DataFrame({"family": ["F", "F"], "model": ["s", "l"], "non-embedding parameters": [3_000, 1_200_000],
+    ...                        "training tokens": [2_000_000] * 2, "tokens per parameter": [666.7, 1.667],
+    ...                        "seed": [1, 1], "runs at this size": [1, 1], "vocabulary": [4096] * 2,
+    ...                        "training corpora": ["pydocs:train, stdlib:train"] * 2})
+    >>> final = regime[["family", "model", "non-embedding parameters"]].assign(corpus="pydocs", CE=[5.5, 4.9],
+    ...                                                                          RBP_1=[0.12, 0.25])
+    >>> print(ladder_findings("tiny", regime, final, papers_regime()))  # doctest: +NORMALIZE_WHITESPACE
+    On model set `tiny`, every ladder model trains on the same 2,000,000 tokens: 667 tokens per non-embedding
+    parameter for the smallest (F s) down to 1.67 for the largest (F l). Across 2.6 decades of size, CE on
+    pydocs falls only from 5.50 to 4.90 nats and RBP_1 rises from 0.12 to 0.25 (F). The vocabulary has
+    4,096 tokens (the papers' models: 32,000 to 152,064), there is 1 training run (seed) per size, and the
+    held-out text comes from the training distribution (held-out documents of a corpus the ladders trained on).
+    >>> print(ladder_findings("reduced", regime.iloc[:0], final, papers_regime()))  # doctest: +NORMALIZE_WHITESPACE
+    Model set `reduced` has no ladder: its families are models trained elsewhere, whose training this page does
+    not record (F: 3,000 to 1,200,000 non-embedding parameters).
+    """
+    import numpy as np
+
+    spans = []
+    for family, part in final.groupby("family", sort=False):
+        sizes = part["non-embedding parameters"]
+        spans.append((family, part.iloc[0], part.iloc[-1], float(np.log10(sizes.max() / sizes.min()))))
+    if regime.empty:
+        return (f"Model set `{model_set}` has no ladder: its families are models trained elsewhere, whose "
+                "training this page does not record (" + "; ".join(
+                    f"{family}: {small['non-embedding parameters']:,} to {large['non-embedding parameters']:,} "
+                    "non-embedding parameters" for family, small, large, _ in spans) + ").")
+    tokens = sorted(regime["training tokens"].unique())
+    smallest = regime.loc[regime["tokens per parameter"].idxmax()]
+    largest = regime.loc[regime["tokens per parameter"].idxmin()]
+    same = (f"the same {tokens[0]:,} tokens" if len(tokens) == 1
+            else f"{tokens[0]:,} to {tokens[-1]:,} tokens")
+    corpus = final["corpus"].iloc[0]
+    changes = "; ".join(f"from {small.CE:.2f} to {large.CE:.2f} nats and RBP_1 rises from {small.RBP_1:.2f} to "
+                        f"{large.RBP_1:.2f} ({family})" for family, small, large, _ in spans)
+    decades = max(d for *_, d in spans)
+    vocab = sorted(int(v) for v in regime["vocabulary"].unique())
+    trained_on = {name.split(":")[0] for names in regime["training corpora"] for name in names.split(", ")}
+    source = ("comes from the training distribution (held-out documents of a corpus the ladders trained on)"
+              if corpus in trained_on else f"is not from the training corpora ({', '.join(sorted(trained_on))})")
+    runs = sorted(int(n) for n in regime["runs at this size"].unique())
+    per_size = (f"{runs[0]} training run{'s' * (runs[0] != 1)} (seed{'s' * (runs[0] != 1)})" if len(runs) == 1
+                else f"{runs[0]} to {runs[-1]} training runs (seeds)")
+    return (f"On model set `{model_set}`, every ladder model trains on {same}: {smallest['tokens per parameter']:.3g} "
+            f"tokens per non-embedding parameter for the smallest ({smallest.family} {smallest.model}) down to "
+            f"{largest['tokens per parameter']:.3g} for the largest ({largest.family} {largest.model}). Across "
+            f"{decades:.1f} decades of size, CE on {corpus} falls only {changes}. The vocabulary has "
+            f"{'/'.join(f'{v:,}' for v in vocab)} tokens (the papers' models: {papers['vocabulary from'].min():,} to "
+            f"{papers['vocabulary to'].max():,}), there {'is' if runs == [1] else 'are'} {per_size} per size, and the "
+            f"held-out text {source}.")

@@ -480,3 +480,39 @@ def ladder_models(model_set: ModelSet, home: Path) -> list[dict]:
                                  f"--profile {model_set.name}` to train it")
         out.append({**json.loads((path / METADATA).read_text()), "path": str(path)})
     return out
+
+
+def regime(models: list[dict]):
+    """The training regime of every ladder model: how much data each size saw, read from the
+    metadata ``ladder_models`` returns (``ladder.json``).
+
+    Parameters
+    ----------
+    models : list of dict
+        Each with ``family``, ``size``, ``params_non_embedding``, ``tokens_seen``, ``seed``,
+        ``train_corpora`` and ``config.vocab_size``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model, in the order given: family, model, non-embedding parameters, training
+        tokens, tokens per parameter (training tokens over non-embedding parameters), seed,
+        runs at this size (the family's models of the same non-embedding count: its seeds),
+        vocabulary and training corpora (``pydocs:train, ...``).
+
+    Examples
+    --------
+    >>> meta = [{"family": "NeoX", "size": size, "params_non_embedding": n, "tokens_seen": 2_000_000, "seed": 1,
+    ...          "train_corpora": ["pydocs:train"], "config": {"vocab_size": 4096}} for size, n in (("d16-l1", 3_200), ("d160-l4", 1_250_000))]
+    >>> regime(meta)[["model", "tokens per parameter", "runs at this size"]].values.tolist()
+    [['d16-l1', 625.0, 1], ['d160-l4', 1.6, 1]]
+    """
+    import pandas as pd
+
+    table = pd.DataFrame([{"family": m["family"], "model": m["size"], "non-embedding parameters": m["params_non_embedding"],
+                           "training tokens": m["tokens_seen"],
+                           "tokens per parameter": m["tokens_seen"] / m["params_non_embedding"], "seed": m["seed"],
+                           "vocabulary": m["config"]["vocab_size"],
+                           "training corpora": ", ".join(m["train_corpora"])} for m in models])
+    table.insert(6, "runs at this size", table.groupby(["family", "non-embedding parameters"])["model"].transform("size"))
+    return table

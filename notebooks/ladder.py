@@ -1,0 +1,176 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # The offline ladder: what these models can and cannot show
+#
+# ````{admonition} What this set shows
+# :class: tip
+# ```{glue:md} findings
+# :format: myst
+# ```
+# ````
+#
+# The offline model sets train their own families, a *ladder* of GPT-NeoX models and one of
+# Llama-style models, on text the setup installs. Both papers fit laws such as
+# $-\log \mathrm{RBP}_k \propto S^{-\alpha}$ to models trained by others on hundreds of billions
+# of tokens. A ladder is cheaper in every respect that can bend such a law: data per parameter,
+# vocabulary, seeds. This page states that regime in numbers, computed from each model's
+# `ladder.json` and its results, and lists which verdicts it can limit, so that a claim that
+# fails here can be told apart from evidence against a paper. For a set without ladders (the
+# papers' hub models, a user's TOML set) it says so and shows the families' sizes.
+
+# %% tags=["parameters"]
+profile = "tiny"
+corpora = None  # None: every corpus of the model set
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import Markdown, display
+from myst_nb import glue
+
+from rankscale import claims, paths
+from rankscale.analysis import metrics
+from rankscale.book import pages, plots
+from rankscale.book.chapter import open_chapter
+from rankscale.models import ladder
+from rankscale.sets.registry import REGISTRY
+
+chapter = open_chapter(profile, corpora)
+model_set, corpora, family_runs = chapter.model_set, chapter.corpora, chapter.family_runs
+metadata = ladder.ladder_models(model_set, paths.home()) if model_set.ladder_families else []
+regime = ladder.regime(metadata) if metadata else pd.DataFrame()
+final = pd.DataFrame([{"family": run.family, "model": run.name, "non-embedding parameters": run.non_embedding,
+                       "corpus": corpus, "CE": metrics.cross_entropy(run.records.logp),
+                       "RBP_1": float(metrics.rbp(metrics.rank_1based(run.records.gt, run.records.ge), [1])[0])}
+                      for corpus in corpora for run in family_runs[corpus]])
+papers = pages.papers_regime()
+glue(pages.FINDINGS_KEY, Markdown(pages.ladder_findings(model_set.name, regime, final[final.corpus == corpora[0]],
+                                                        papers)), display=False)
+
+# %% [markdown]
+# ## The ladders, size by size
+#
+# One table per family: each model's non-embedding parameters $S$, the tokens it was trained
+# on, tokens per parameter (training tokens over $S$), and its cross-entropy (CE, nats) and
+# $\mathrm{RBP}_1$ on each held-out corpus. For a set without ladders, the training columns are
+# absent.
+
+# %%
+scores = final.pivot_table(index=["family", "model"], columns="corpus", values=["CE", "RBP_1"], sort=False)
+scores.columns = [f"{metric} {corpus}" for metric, corpus in scores.columns]
+shown = final[final.corpus == corpora[0]][["family", "model", "non-embedding parameters"]]
+if not regime.empty:
+    shown = shown.merge(regime[["family", "model", "training tokens", "tokens per parameter", "runs at this size"]],
+                        on=["family", "model"])
+shown = shown.merge(scores.reset_index(), on=["family", "model"])
+if regime.empty:
+    display(Markdown(f"Model set `{model_set.name}` has no ladder: its families were trained elsewhere, and this "
+                     "page cannot know on how many tokens. Their sizes and scores:"))
+for family, part in shown.groupby("family", sort=False):
+    display(Markdown(f"**{family}**"))
+    display(part.drop(columns="family").style.hide(axis="index").format(
+        {"non-embedding parameters": "{:,}", "training tokens": "{:,}", "tokens per parameter": "{:,.2f}"}
+        | {c: "{:.3f}" for c in scores.columns}))
+
+# %% mystnb={"figure": {"caption": "Left: training tokens per non-embedding parameter against size, one line per ladder family (every size sees the same tokens, so the line falls as $1/S$). Right: CE on the first corpus against size; paper A's released CE of GPT-2 small and XL on Wikipedia (the paper's values, black stars) is drawn at their sizes for scale.", "name": "fig-ladder-regime"}}
+released = pages.reference_table("rbp_released_gpt2_wikipedia")  # drawn at the papers' sizes (REGISTRY)
+fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+for family, part in shown.groupby("family", sort=False):
+    style = plots.family_style(model_set, family)
+    if not regime.empty:
+        left.plot(part["non-embedding parameters"], part["tokens per parameter"], "-", marker=style["marker"],
+                  color=style["color"], label=family)
+    right.plot(part["non-embedding parameters"], part[f"CE {corpora[0]}"], "-", marker=style["marker"],
+               color=style["color"], label=family)
+right.plot([REGISTRY[m].non_embedding for m in released.model], released.ce, "*", color="black", ms=9,
+           label="paper A: GPT-2 on Wikipedia")
+left.set(yscale="log", ylabel="training tokens per parameter", title="data per parameter")
+if regime.empty:
+    left.text(0.5, 0.5, "no ladder in this set", ha="center", va="center", transform=left.transAxes)
+right.set(ylabel="CE (nats)", title=f"CE on {corpora[0]}")
+plots.size_axes([left, right])
+left.legend(fontsize=8)
+right.legend(fontsize=8)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## Against the papers' models
+#
+# The papers' models, as the repository's reference tables give them (the papers' values, not
+# results of this book): how many each paper evaluates, the span of their non-embedding sizes
+# and their vocabularies; below, paper A's released CE and $\mathrm{RBP}_1$ of GPT-2 on
+# Wikipedia, against this set's range on its corpora.
+
+# %%
+this_set = pd.DataFrame([{"models of": f"this set ({model_set.name})", "models": len(shown),
+                          "smallest": shown["non-embedding parameters"].min(),
+                          "largest": shown["non-embedding parameters"].max(),
+                          "decades of size": np.log10(shown["non-embedding parameters"].max()
+                                                      / shown["non-embedding parameters"].min()),
+                          "vocabulary from": min(run.vocab_size for run in family_runs[corpora[0]]),
+                          "vocabulary to": max(run.vocab_size for run in family_runs[corpora[0]])}])
+display(pd.concat([papers, this_set]).style.hide(axis="index").format(
+    {"smallest": "{:,}", "largest": "{:,}", "decades of size": "{:.2f}", "vocabulary from": "{:,}",
+     "vocabulary to": "{:,}"}))
+levels = pd.concat([released.assign(source="paper A's released results (Wikipedia)")[["source", "model", "ce", "rbp_1"]],
+                    final.groupby("corpus", sort=False).agg(ce=("CE", "min"), rbp_1=("RBP_1", "max"))
+                    .reset_index().assign(source="this set, best model per corpus",
+                                          model=lambda t: t.corpus)[["source", "model", "ce", "rbp_1"]]])
+display(levels.rename(columns={"ce": "CE (nats)", "rbp_1": "RBP_1"}).style.hide(axis="index")
+        .format({"CE (nats)": "{:.3f}", "RBP_1": "{:.3f}"}))
+
+# %% [markdown]
+# CE is measured in nats per token of each model's own tokenizer, so a CE of a 4,096-token
+# vocabulary and one of a 50,000-token vocabulary are not the same unit of text; the comparison
+# places the ladders' level, it does not rank them against GPT-2.
+#
+# ## Which verdicts this regime can limit
+#
+# A verdict of this book says whether a claim held *on this set's models*. Where the regime
+# below is far from the papers', a claim that fails here is a statement about the regime before
+# it is one about the paper.
+
+# %%
+def needing(need):
+    return ", ".join(key for key, claim in claims.CLAIMS.items() if need in claim.needs)
+
+
+vocab = min(run.vocab_size for run in family_runs[corpora[0]])
+limits = []
+if not regime.empty:
+    limits.append(
+        f"- **Size claims are data-limited.** Every size claim ({needing('three sizes')}, and those needing four "
+        f"sizes: {needing('four sizes')}) reads a law along a size axis on which data per parameter falls from "
+        f"{regime['tokens per parameter'].max():,.3g} to {regime['tokens per parameter'].min():.3g} tokens: the "
+        "large models are stopped far earlier in their training than the small ones, which flattens the law at the "
+        "top. An exponent or $R^2$ that misses the paper's may be this, not the law.")
+    runs_per_size = int(regime["runs at this size"].min())
+    limits.append(
+        f"- **Curvature needs seeds.** {needing('two seeds')} read a bend of the CE law, which needs "
+        f"{claims.B4_MIN_SEEDS} training runs at every size to tell a bend from one run's luck; this set has "
+        f"{runs_per_size} per size, so these verdicts are at best undetermined here.")
+limits.append(
+    f"- **The large-$k$ regime needs a large vocabulary.** Paper A's $k$ = {claims.A2_LARGE_KS[0]:,} and "
+    f"{claims.A2_LARGE_KS[1]:,} are fractions of a {claims.PAPER_A_VOCAB:,}-token vocabulary; on this set's "
+    f"{vocab:,} tokens they become $k$ = {claims.scaled_k(claims.A2_LARGE_KS[0], vocab):,} and "
+    f"{claims.scaled_k(claims.A2_LARGE_KS[1], vocab):,} (A2.3, A2.5, A2.6, A3.2). Whether the breakdown near the "
+    f"vocabulary looks the same with {vocab / claims.PAPER_A_VOCAB:.0%} of the candidates is itself untested.")
+if not regime.empty:
+    limits.append(
+    "- **In-distribution text.** The held-out documents come from the corpora the models trained on; the papers' "
+    "models are evaluated on text from elsewhere. Absolute levels (EE's share of CE in B4.1, the exponents' sizes "
+    "in A3.4) are those of in-distribution text.")
+display(Markdown("\n".join(limits)))
