@@ -140,3 +140,41 @@ def test_a_rule_that_asks_for_something_names_it_as_a_need(phrase, need):
     assert asking
     implied = {need, "four sizes"} if need == "three sizes" else {need}
     assert [key for key in asking if not implied & set(base.CLAIMS[key].needs)] == []
+
+
+def ladder_meta(family, size, n, tokens=2_000_000, seed=1, corpora=("pydocs:train",)):
+    return {"family": family, "size": size, "params_non_embedding": n, "tokens_seen": tokens, "seed": seed,
+            "train_corpora": list(corpora), "config": {"vocab_size": 4096}}
+
+
+def test_ladder_regime_counts_tokens_per_parameter_and_seeds():
+    from rankscale.models.ladder import regime
+
+    table = regime([ladder_meta("F", "s", 4_000), ladder_meta("F", "s", 4_000, seed=2),
+                    ladder_meta("F", "l", 1_000_000), ladder_meta("G", "s", 4_000)])
+    assert table["tokens per parameter"].tolist() == [500.0, 500.0, 2.0, 500.0]
+    assert table["runs at this size"].tolist() == [2, 2, 1, 1]  # seeds are counted within a family
+    assert table["training corpora"].iloc[0] == "pydocs:train"
+
+
+def test_ladder_findings_are_read_from_the_tables():
+    from rankscale.models.ladder import regime
+
+    table = regime([ladder_meta("F", "s", 4_000, tokens=1_000_000, corpora=("stdlib:train",)),
+                    ladder_meta("F", "s", 4_000, tokens=1_000_000, seed=2, corpora=("stdlib:train",)),
+                    ladder_meta("F", "l", 400_000, tokens=2_000_000, corpora=("stdlib:train",))])
+    final = pd.DataFrame({"family": ["F", "F"], "model": ["s", "l"], "non-embedding parameters": [4_000, 400_000],
+                          "corpus": ["pydocs"] * 2, "CE": [6.0, 5.0], "RBP_1": [0.1, 0.2]})
+    text = pages.ladder_findings("mine", table, final, pages.papers_regime())
+    assert "trains on 1,000,000 to 2,000,000 tokens: 250 tokens per non-embedding parameter" in text
+    assert "down to 5 for the largest (F l)" in text and "Across 2.0 decades of size" in text
+    assert "there are 1 to 2 training runs (seeds) per size" in text
+    assert "is not from the training corpora (stdlib)" in text
+
+
+def test_papers_regime_reads_the_reference_tables(tmp_path, monkeypatch):
+    papers = pages.papers_regime().set_index("models of")
+    assert papers.loc["paper A", "vocabulary from"] <= 50_257 <= papers.loc["paper A", "vocabulary to"]
+    monkeypatch.setenv("RANKSCALE_REFERENCE", str(tmp_path))
+    with pytest.raises(RankscaleError, match="RANKSCALE_REFERENCE"):
+        pages.papers_regime()
