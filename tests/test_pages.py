@@ -3,6 +3,8 @@ verdicts and models from executed notebooks."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import nbformat
 import pytest
 
@@ -69,3 +71,14 @@ def test_collect_models(tmp_path):
     other = executed(tmp_path / "other.ipynb", "smoke", [row("B3", "partly")], models[:1])
     with pytest.raises(RankscaleError, match="different models"):
         pages.collect_models([a, other])
+
+
+def test_collect_verdicts_carries_each_units_outcome(tmp_path):
+    judged = base.Verdict("c", "p", "o", "partly", key="A2.1", held=1, tested=2,
+                          outcomes=(("pydocs/NeoX ladder", "holds"), ("pydocs/Llama ladder", "fails")))
+    new = executed(tmp_path / "new.ipynb", "smoke", [{"chapter": "A2", **asdict(judged)}])
+    old = executed(tmp_path / "old.ipynb", "smoke", [row("A3", "partly")])  # before outcomes were recorded
+    table = pages.collect_verdicts([new, old], "smoke")
+    assert table.outcomes.tolist() == [judged.outcomes, ()]
+    with pytest.raises(RankscaleError, match="not among"):
+        base.Verdict("c", "p", "o", "partly", outcomes=(("pydocs", "sort of"),))
