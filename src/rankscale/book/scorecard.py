@@ -1,15 +1,15 @@
 """The scorecard page's picture and narrative: every empirical claim's units of evidence placed in
 columns of corpus and family with one outcome per column (``claim_grid``), drawn as a coloured
-grid (``draw_grid``), and the sentences that say what holds, what fails and what this set cannot
-decide (``narrative``), all computed from the verdicts that ``rankscale.book.pages.collect_verdicts``
-gathers.
+grid (``draw_grid``), the sentences that say what holds, what fails and what this set cannot
+decide (``narrative``), and the paragraph of them that opens the book (``headline``), all computed
+from the verdicts that ``rankscale.book.pages.collect_verdicts`` gathers.
 """
 
 from __future__ import annotations
 
 import re
 
-from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED
+from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, VERDICTS
 
 POOLED, REFERENCE, OTHER = "All", "reference", "other"  # the columns beside the families
 # A column's outcome: the unit outcomes of rankscale.claims.base.UNIT_OUTCOMES, "mixed" where
@@ -113,8 +113,9 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = 13.
     columns and a legend on top.
 
     Every length is a multiple of the text's height, and the figure is drawn at 150 dots per inch,
-    wider than the book's column, so the page scales it to the column's width; about 49 text
-    heights across for nine columns, which puts its text at the page's body size or above.
+    wider than the book's column (about 770 pixels at a 1400-pixel window), so the page scales it
+    to the column's width; ten columns make about 48 text heights across, which puts its text
+    at the page's 16-pixel body size.
 
     Parameters
     ----------
@@ -151,7 +152,7 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = 13.
     n_rows, n_cols = grid.shape
     em = fontsize / 72  # inches per text height
     # text heights: row labels, a column, the longest verdict; a row; the legend and column labels on top
-    left, column, right, row, bottom, top = 3.0, 3.6, 13.5, 1.7, 0.3, 7.8
+    left, column, right, row, bottom, top = 3.0, 3.6, 7.8, 1.7, 0.3, 7.8
     width, height = em * (left + column * n_cols + right), em * (bottom + row * n_rows + top)
     if figure is None:
         import matplotlib.pyplot as plt
@@ -185,8 +186,9 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = 13.
     for i in range(1, n_rows):
         if chapters[i] != chapters[i - 1]:  # a line between chapters
             ax.axhline(i - 0.5, color="black", lw=1)
-    for i, key in enumerate(grid.index):
-        ax.text(n_cols - 0.3, i, verdicts[key], ha="left", va="center", fontsize=fontsize)
+    for i, key in enumerate(grid.index):  # "not testable" alone: the longest verdict sets the figure's width
+        ax.text(n_cols - 0.3, i, verdicts[key].replace(NOT_TESTABLE, "not testable"), ha="left", va="center",
+                fontsize=fontsize)
     figure.legend(handles=[Patch(facecolor=CELL_LOOK[o][0], edgecolor="grey", label=f"{CELL_LOOK[o][1]} {o}".strip())
                            for o in CELL_OUTCOMES], loc="upper left", ncol=3, fontsize=fontsize, frameon=False,
                   bbox_to_anchor=(0.0, 1.0))
@@ -266,3 +268,42 @@ def narrative(verdicts, grid) -> str:
         sentences.append(f"{label} ({len(found)}): " + "; ".join(f"{reason} ({', '.join(keys)})"
                                                                   for reason, keys in why.items()) + ".")
     return " ".join(sentences)
+
+
+def headline(verdicts, model_set: str) -> str:
+    """The build's headline in one paragraph: how the papers' empirical claims fared on this set,
+    and the findings about the papers themselves, for the top of the introduction.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        Every row of ``rankscale.book.pages.collect_verdicts``: columns key, kind, verdict, finding.
+    model_set : str
+        The set's name.
+
+    Returns
+    -------
+    str
+        Markdown, with a link to the scorecard (the introduction's ``chapters/scorecard``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"key": ["A2.1", "A2.2", "A4.4"], "kind": ["empirical", "empirical", "analytic"],
+    ...                      "verdict": ["reproduced", "partly", "not reproduced"], "finding": ["", "", "eq. 8 only shifts"]})
+    >>> print(headline(rows, "smoke"))  # doctest: +NORMALIZE_WHITESPACE
+    **On this build** (model set `smoke`), of the papers' 2 empirical claims 1 is reproduced, 1 partly,
+    0 not reproduced, 0 undetermined and 0 not testable on this set ([scorecard](chapters/scorecard)).
+    1 claim fails whatever the data, because the paper's own derivation does not give what its text
+    says (A4.4).
+    """
+    empirical = verdicts[verdicts["kind"] == "empirical"]
+    counts = [f"{(empirical['verdict'] == v).sum()} {v}" for v in VERDICTS]
+    counts[0] = counts[0].replace(" ", " is " if counts[0].startswith("1 ") else " are ", 1)
+    text = (f"**On this build** (model set `{model_set}`), of the papers' {len(empirical)} empirical claims "
+            f"{', '.join(counts[:-1])} and {counts[-1]} ([scorecard](chapters/scorecard)).")
+    findings = verdicts[verdicts["finding"] != ""]
+    if len(findings):
+        text += (f" {len(findings)} claim{' fails' if len(findings) == 1 else 's fail'} whatever the data, because "
+                 f"the paper's own derivation does not give what its text says ({', '.join(findings['key'])}).")
+    return text
