@@ -15,11 +15,7 @@
 #
 # Every chapter ends with a table of the claims its paper section makes and a verdict on each.
 # This page gathers those tables from the executed chapters of this build, so it always shows
-# the same model set as the pages it summarises. A verdict says whether a claim held *on the
-# models of this set*: the offline sets' ladders are several orders of magnitude smaller than
-# the papers' models, and a claim that fails there is not thereby refuted at the papers' scale.
-# A claim that needs something the set lacks (a family with enough sizes, a second family to
-# pool with, training checkpoints, a reference model) is marked "not testable on this set".
+# the same model set as the pages it summarises; first as one picture of where each claim held.
 
 # %% tags=["parameters"]
 profile = "tiny"
@@ -28,12 +24,13 @@ executed_dir = None  # the executed chapters (None: where `python -m rankscale b
 # %%
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import RankscaleError
 from rankscale import sets
-from rankscale.book import build, pages
+from rankscale.book import build, pages, scorecard
 from rankscale.claims import base
 
 model_set = sets.get(profile)
@@ -69,7 +66,24 @@ display(Markdown(
     + (f"\n\n**Missing:** no executed notebook of {', '.join(label(n) for n in missing)} in {where}; "
        "their claims are not counted below." if missing else "")))
 
+# %%
+empirical = verdicts[verdicts["kind"] == "empirical"]
+grid = scorecard.claim_grid(empirical, list(model_set.corpora), [family.name for family in model_set.families],
+                            [model.name for model in model_set.references])
+scorecard.draw_grid(grid, dict(zip(empirical["key"], empirical["verdict"])))
+plt.show()
+
 # %% [markdown]
+# Each row is one of the papers' empirical claims, each column a held-out corpus and a family
+# (with "All", the families pooled into one fit, where a claim of paper B asks for it). A cell
+# pools the claim's units of evidence that fall there (the family's fit, or each of its models):
+# *holds* or *fails* where they agree, *mixed* where the claim held on some and failed on others,
+# *undetermined* where the measurement could not decide, *untested* where the set lacks what the
+# claim needs there; a white cell has no unit. The claim's verdict is at the right of its row.
+# A verdict says whether a claim held *on the models of this set*: the offline sets' ladders are
+# several orders of magnitude smaller than the papers' models, and a claim that fails there is
+# not thereby refuted at the papers' scale.
+#
 # ## The papers' empirical claims, by chapter
 #
 # Chapters A1-A5 replay paper A (relative-based scaling law), B1-B5 paper B (the cross-entropy
@@ -85,7 +99,6 @@ display(Markdown(
 # is fixed in `rankscale.claims` before any data are seen, and is shown beside its verdict.
 
 # %%
-empirical = verdicts[verdicts["kind"] == "empirical"]
 counts = (pd.crosstab(empirical["chapter"], empirical["verdict"])
           .reindex(index=list(dict.fromkeys(verdicts["chapter"])), columns=list(base.VERDICTS), fill_value=0))
 counts.loc["all"] = counts.sum()
@@ -94,6 +107,12 @@ display(Markdown(
     f"**{len(empirical)} empirical claims of the papers on model set `{model_set.name}`:** "
     + ", ".join(f"{int(totals[v])} {v}" for v in base.VERDICTS) + "."))
 counts
+
+# %% [markdown]
+# What the picture and the tally say, and why the claims left open are open:
+
+# %%
+Markdown(scorecard.narrative(empirical, grid))
 
 # %% [markdown]
 # ## Findings about the papers

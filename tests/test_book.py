@@ -105,7 +105,7 @@ def test_a_changed_threshold_re_executes_the_chapters_and_nothing_else_does(tmp_
     monkeypatch.setattr(runs, "models_used", lambda model_set: [])  # no ladder trained here
     smoke, out = get("smoke"), tmp_path / "out"
     build.execute_all(smoke, out, log=lambda *_: None, progress=False)
-    assert executed == [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD]
+    assert executed == [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD, build.INTRO]
     executed.clear()
     build.execute_all(smoke, out, log=lambda *_: None, progress=False)
     assert executed == []
@@ -114,7 +114,7 @@ def test_a_changed_threshold_re_executes_the_chapters_and_nothing_else_does(tmp_
     assert source.count("B3_LAW_R2 = 0.8") == 1
     rules.write_text(source.replace("B3_LAW_R2 = 0.8", "B3_LAW_R2 = 0.7"))
     build.execute_all(smoke, out, log=lambda *_: None, progress=False)
-    assert executed == [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD]
+    assert executed == [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD, build.INTRO]
 
 
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
@@ -154,7 +154,7 @@ def toc_pages() -> list[str]:
     return [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
 
 
-@pytest.mark.parametrize("name", [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD])
+@pytest.mark.parametrize("name", [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD, build.INTRO])
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_chapter_executed_cleanly(smoke, name):
     nb = smoke.executed(name)
@@ -164,8 +164,7 @@ def test_chapter_executed_cleanly(smoke, name):
     assert not [out for out in outputs if out.output_type == "error"]
     streams = "".join(out.get("text", "") for out in outputs if out.get("name") == "stderr")
     assert "Traceback" not in streams and "TqdmWarning" not in streams, streams[:500]
-    if name != build.SCORECARD:
-        assert any("image/png" in out.get("data", {}) for out in outputs), f"{name} draws no figure"
+    assert any("image/png" in out.get("data", {}) for out in outputs), f"{name} draws no figure"
     if name in build.CHAPTERS:
         assert any(out.get("metadata", {}).get("rankscale/verdicts") for out in outputs), f"{name} has no verdicts"
     hidden = [c for c in nb.cells if {"parameters", "injected-parameters"} & set(c.metadata.get("tags", []))]
@@ -183,7 +182,7 @@ def test_the_first_build_shows_one_progress_display_per_stage(smoke):
 def test_rebuild_with_nothing_changed_does_nothing(smoke, smoke_home):
     log = build_smoke(smoke.clone, smoke_home)
     assert "%|" not in log, log  # no stage had anything to do
-    for line in ("train: all 5 ladder models of 'smoke' are trained", "extract: all ", "chapters: all 12 up to date",
+    for line in ("train: all 5 ladder models of 'smoke' are trained", "extract: all ", "chapters: all 13 up to date",
                  "site: up to date"):
         assert line in log, log
 
@@ -249,6 +248,8 @@ OVERFLOW = """() => {
 FINDINGS_FIRST = """() => [...document.querySelectorAll('main .admonition')].some(box =>
   box.querySelector('.admonition-title')?.textContent.includes('What this set shows')
   && box.getBoundingClientRect().top >= 0 && box.getBoundingClientRect().bottom <= window.innerHeight)"""
+# A figure that starts within the first screen (the root page opens with the build's main figure).
+FIGURE_FIRST = "() => [...document.querySelectorAll('main img')].some(i => i.getBoundingClientRect().top < window.innerHeight)"
 # Code cells whose source shows without a click (a folded cell sits in a closed <details>).
 UNFOLDED = """() => [...document.querySelectorAll('main .cell_input')]
   .filter(el => !el.closest('details:not([open])')).length"""
@@ -292,6 +293,8 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
                     problems.append(f"{name}: shows no figure")
                 if page.locator("main mjx-container").count() == 0:
                     problems.append(f"{name}: no typeset math")
+            if (name.endswith("scorecard") or name == "book/intro") and not page.evaluate(FIGURE_FIRST):
+                problems.append(f"{name}: no figure on the first screen")
             if name.startswith("book/chapters/"):
                 problems += [f"{name}: {what} is wider than the column" for what in page.evaluate(OVERFLOW)]
                 unfolded = page.evaluate(UNFOLDED)
@@ -342,7 +345,7 @@ def test_browser_check_catches_untypeset_math(tmp_path):
 
 @needs_chromium
 @pytest.mark.slow  # starts Chromium
-def test_browser_check_catches_overflow_and_unfolded_code(tmp_path):
+def test_browser_check_catches_overflow_unfolded_code_and_a_late_figure(tmp_path):
     assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
     chapters = tmp_path / "book" / "chapters"
     chapters.mkdir(parents=True)
@@ -353,11 +356,15 @@ def test_browser_check_catches_overflow_and_unfolded_code(tmp_path):
         '<div style="width: 900px">a figure drawn too wide</div>'
         '<div style="overflow-x: auto"><table style="width: 900px"><tr><td>a wide table in its own box</td></tr></table>'
         '</div></article></main></body></html>')
+    (tmp_path / "book" / "intro.html").write_text(  # the root page, its figure below the first screen
+        '<html><body><main><div style="height: 1200px">the headline</div><svg width="10" height="10"></svg>'
+        '</main></body></html>')
     httpd, base = serve(tmp_path)
     try:
-        problems = read_in_chromium(base, ["book/chapters/planted"], tmp_path / "shots")
+        problems = read_in_chromium(base, ["book/chapters/planted", "book/intro"], tmp_path / "shots")
     finally:
         httpd.shutdown()
+    assert "book/intro: no figure on the first screen" in problems
     assert "book/chapters/planted: div is wider than the column" in problems
     assert "book/chapters/planted: 1 code cells shown unfolded" in problems
     assert "book/chapters/planted: the findings box is not on the first screen" in problems

@@ -4,6 +4,7 @@ and models from executed notebooks, and each chapter's "Run it on your models"."
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 
 import nbformat
 import pandas as pd
@@ -178,3 +179,14 @@ def test_papers_regime_reads_the_reference_tables(tmp_path, monkeypatch):
     monkeypatch.setenv("RANKSCALE_REFERENCE", str(tmp_path))
     with pytest.raises(RankscaleError, match="RANKSCALE_REFERENCE"):
         pages.papers_regime()
+
+
+def test_collect_verdicts_carries_each_units_outcome(tmp_path):
+    judged = base.Verdict("c", "p", "o", "partly", key="A2.1", held=1, tested=2,
+                          outcomes=(("pydocs/NeoX ladder", "holds"), ("pydocs/Llama ladder", "fails")))
+    new = executed(tmp_path / "new.ipynb", "smoke", [{"chapter": "A2", **asdict(judged)}])
+    old = executed(tmp_path / "old.ipynb", "smoke", [row("A3", "partly")])  # before outcomes were recorded
+    table = pages.collect_verdicts([new, old], "smoke")
+    assert table.outcomes.tolist() == [judged.outcomes, ()]
+    with pytest.raises(RankscaleError, match="not among"):
+        base.Verdict("c", "p", "o", "partly", outcomes=(("pydocs", "sort of"),))

@@ -38,6 +38,7 @@ SCORECARD = "scorecard"
 # pages executed like the chapters but before them, with no verdicts of their own: what the model set
 # is and which verdicts its regime can limit
 BEFORE_CHAPTERS = ("ladder",)
+INTRO = "intro"  # the book's root page: it opens with this build's headline, read from the executed chapters
 HIDDEN_TAGS = {"parameters", "injected-parameters"}  # papermill's cells, kept out of the pages
 # Kernels talk to papermill over Unix sockets: no TCP port, no loopback needed, and no warning
 # about unencrypted TCP from every kernel that starts.
@@ -92,11 +93,11 @@ def chapter_stamp(name: str, profile: str, fingerprint: str, extra: str = "") ->
     Parameters
     ----------
     name : str
-        A chapter of ``CHAPTERS`` or ``SCORECARD`` (``notebooks/<name>.py``).
+        A chapter of ``CHAPTERS``, ``SCORECARD`` or ``INTRO`` (``notebooks/<name>.py``).
     profile, fingerprint : str
         The model set, and ``code_fingerprint(profile)``.
     extra : str
-        Anything else the chapter depends on (the scorecard: every chapter's stamp).
+        Anything else the chapter depends on (the scorecard and the introduction: every chapter's stamp).
 
     Returns
     -------
@@ -163,7 +164,7 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     Parameters
     ----------
     name : str
-        A page of ``BEFORE_CHAPTERS``, a chapter of ``CHAPTERS`` or ``SCORECARD``.
+        A page of ``BEFORE_CHAPTERS``, a chapter of ``CHAPTERS``, ``SCORECARD`` or ``INTRO``.
     profile : str
         The model set, injected as the notebook's ``profile`` parameter.
     out : pathlib.Path
@@ -171,7 +172,7 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     stamp : str
         ``chapter_stamp`` of this execution.
     parameters : dict, optional
-        Further papermill parameters (the scorecard's ``executed_dir``).
+        Further papermill parameters (the scorecard's and the introduction's ``executed_dir``).
     models : list of dict, optional
         ``rankscale.records.runs.models_used(model_set)``, recorded in the metadata.
 
@@ -224,7 +225,7 @@ def executed_dir(model_set: ModelSet, out: Path) -> Path:
 
 def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True) -> list[Path]:
     """Execute every page (``BEFORE_CHAPTERS``, ``CHAPTERS``) whose stamp changed, then the
-    scorecard, with one progress bar.
+    scorecard and the introduction, which read the chapters' verdicts, with one progress bar.
 
     Parameters
     ----------
@@ -241,7 +242,7 @@ def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True
     -------
     list of pathlib.Path
         Every executed notebook: ``BEFORE_CHAPTERS``, the chapters in ``CHAPTERS`` order, then the
-        scorecard.
+        scorecard and the introduction.
     """
     from tqdm import tqdm
 
@@ -252,7 +253,8 @@ def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True
     where.mkdir(parents=True, exist_ok=True)
     fingerprint = code_fingerprint(model_set)
     stamps = {name: chapter_stamp(name, profile, fingerprint) for name in (*BEFORE_CHAPTERS, *CHAPTERS)}
-    stamps[SCORECARD] = chapter_stamp(SCORECARD, profile, fingerprint, "".join(stamps[name] for name in CHAPTERS))
+    chapters = "".join(stamps[name] for name in CHAPTERS)
+    stamps |= {name: chapter_stamp(name, profile, fingerprint, chapters) for name in (SCORECARD, INTRO)}
     stale = [name for name, stamp in stamps.items() if _stamp_of(where / f"{name}.ipynb") != stamp]
     if not stale:
         log(f"chapters: all {len(stamps)} up to date")
@@ -262,7 +264,7 @@ def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True
         with tqdm(stale, desc="chapters", unit="chapter", disable=not progress) as bar:
             for name in bar:
                 bar.set_postfix_str(name)
-                parameters = {"executed_dir": str(where)} if name == SCORECARD else {}
+                parameters = {"executed_dir": str(where)} if name in (SCORECARD, INTRO) else {}
                 execute_chapter(name, profile, where, stamps[name], parameters, models)
         log(f"chapters: {len(stale)} of {len(stamps)} executed in {time.perf_counter() - start:.0f} s")
     return [where / f"{name}.ipynb" for name in stamps]
@@ -277,7 +279,8 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     out : pathlib.Path
         The book's output folder.
     executed : list of pathlib.Path
-        Executed notebooks (``execute_all``), staged as ``book/chapters/<name>``.
+        Executed notebooks (``execute_all``), staged as ``book/chapters/<name>``, the
+        introduction (``INTRO``) as the root page ``book/intro.ipynb``.
 
     Returns
     -------
@@ -299,7 +302,7 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
         if src.is_file() and "chapters" not in src.relative_to(PAGES).parts:
             wanted[root / "book" / src.relative_to(PAGES)] = src
     for path in executed:
-        wanted[root / "book" / "chapters" / path.name] = path
+        wanted[root / "book" / ("" if path.stem == INTRO else "chapters") / path.name] = path
     changed = False
     for dst, src in wanted.items():
         if dst.exists() and dst.read_bytes() == src.read_bytes():

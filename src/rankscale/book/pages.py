@@ -240,8 +240,9 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     Returns
     -------
     pandas.DataFrame
-        Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested, finding and "held on"
-        (held of tested, as text; "" where no unit decided the claim); one row per verdict.
+        Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested, finding, outcomes
+        (tuples of unit and outcome, ``Verdict.outcomes``; empty in a notebook of an older rankscale)
+        and "held on" (held of tested, as text; "" where no unit decided the claim); one row per verdict.
 
     Raises
     ------
@@ -282,10 +283,11 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
         if unknown:
             raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
                                  f"by an older rankscale: run `make book PROFILE={profile}` again")
-        rows += [{"kind": "empirical", "rule": "", "key": "", "held": 0, "tested": 0, "finding": "", **row}
-                 for row in found]  # the defaults fill rows of older books
+        # the defaults fill rows of older books; JSON gave the outcomes back as lists
+        rows += [{"kind": "empirical", "rule": "", "key": "", "held": 0, "tested": 0, "finding": "", **row,
+                  "outcomes": tuple(map(tuple, row.get("outcomes", ())))} for row in found]
     table = pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict", "held",
-                                        "tested", "finding"])
+                                        "tested", "finding", "outcomes"])
     table["held on"] = [f"{h} of {t}" if t else "" for h, t in zip(table["held"], table["tested"])]
     return table
 

@@ -133,6 +133,7 @@ VERDICTS = ("reproduced", "partly", "not reproduced", "undetermined", "not testa
 UNDETERMINED = "undetermined"  # a unit's outcome where it was measured but the measurement cannot decide
 # (a fit at its bound, a curvature of single-seed points): counted apart from "not testable", which
 # means the set lacks what the claim needs
+UNIT_OUTCOMES = ("holds", "fails", UNDETERMINED, "untested")  # a unit's outcome as a Verdict records it
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,9 @@ class Verdict:
     finding : str
         The claim's ``finding`` (``Claim``): the derivation showing the paper's statement wrong,
         "" for every other claim.
+    outcomes : tuple of (str, str)
+        Every unit judged, in order, with its outcome, one of ``UNIT_OUTCOMES`` ("holds" where the
+        claim held, "untested" where the unit cannot test it): ``("pydocs/NeoX ladder", "holds")``.
 
     Examples
     --------
@@ -178,6 +182,7 @@ class Verdict:
     held: int = 0
     tested: int = 0
     finding: str = ""
+    outcomes: tuple[tuple[str, str], ...] = ()
 
     @property
     def units_text(self) -> str:
@@ -187,6 +192,9 @@ class Verdict:
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise RankscaleError(f"verdict {self.verdict!r} is not one of {VERDICTS}")
+        odd = [unit for unit, outcome in self.outcomes if outcome not in UNIT_OUTCOMES]
+        if odd:
+            raise RankscaleError(f"outcomes of {odd} are not among {UNIT_OUTCOMES}")
 
 
 NOT_TESTABLE = "not testable on this set"
@@ -319,7 +327,8 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
     Returns
     -------
     Verdict
-        With the claim's text, rule, kind, key and finding, and how many deciding units it held on.
+        With the claim's text, rule, kind, key and finding, how many deciding units it held on,
+        and every unit's outcome in words (``UNIT_OUTCOMES``).
 
     Raises
     ------
@@ -332,6 +341,8 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
     >>> v = judge("_doc", {"pydocs": True, "stdlib": False, "humaneval": UNDETERMINED}, "+1, -1")
     >>> v.verdict, v.units_text, v.ours
     ('partly', '1 of 2', '+1, -1 (undetermined on: humaneval)')
+    >>> v.outcomes
+    (('pydocs', 'holds'), ('stdlib', 'fails'), ('humaneval', 'undetermined'))
     >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
@@ -368,4 +379,9 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
         ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
     return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
                    kind=claim.kind, key=claim.key, held=sum(decided), tested=len(decided),
-                   finding=claim.finding)
+                   finding=claim.finding, outcomes=tuple((unit, _in_words(v)) for unit, v in outcomes.items()))
+
+
+def _in_words(outcome: bool | str | None) -> str:
+    """A unit's outcome as ``judge`` was given it, in the words of ``UNIT_OUTCOMES``."""
+    return "untested" if outcome is None else UNDETERMINED if outcome is UNDETERMINED else "holds" if outcome else "fails"

@@ -1,0 +1,309 @@
+"""The scorecard page's picture and narrative: every empirical claim's units of evidence placed in
+columns of corpus and family with one outcome per column (``claim_grid``), drawn as a coloured
+grid (``draw_grid``), the sentences that say what holds, what fails and what this set cannot
+decide (``narrative``), and the paragraph of them that opens the book (``headline``), all computed
+from the verdicts that ``rankscale.book.pages.collect_verdicts`` gathers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, VERDICTS
+
+POOLED, REFERENCE, OTHER = "All", "reference", "other"  # the columns beside the families
+# A column's outcome: the unit outcomes of rankscale.claims.base.UNIT_OUTCOMES, "mixed" where
+# the claim held on some units of the column and failed on others, "no unit" where none fell there.
+CELL_OUTCOMES = ("holds", "mixed", "fails", UNDETERMINED, "untested", "no unit")
+# Okabe-Ito colours, told apart with any colour vision, and a mark in each cell for print
+CELL_LOOK = {"holds": ("#009E73", "✓"), "mixed": ("#E69F00", "½"), "fails": ("#D55E00", "✗"),
+             UNDETERMINED: ("#CC79A7", "?"), "untested": ("#BBBBBB", "–"), "no unit": ("#FFFFFF", "")}
+
+
+def _columns_of(unit: str, corpora: list[str], families: list[str], references: list[str]) -> list[tuple[str, str]]:
+    """The (corpus, group) columns a unit's outcome counts in (see ``claim_grid``)."""
+    name = re.sub(r"\s*\(.*", "", unit)  # what follows in parentheses is the reason, not the unit
+    parts = re.split(r"[/:]\s*", name)
+    corpus = [c for c in corpora if c in parts[:1]]
+
+    def named(word: str) -> bool:
+        return re.search(rf"(^|[\s/:]){re.escape(word)}($|[\s/:])", name) is not None
+
+    # a family by its name, or by its first word ("Llama: 2 sizes"), where that word is the family's alone
+    first_words = [f.split()[0] for f in families]
+    groups = [f for f, w in zip(families, first_words) if named(f) or (first_words.count(w) == 1 and named(w))]
+    groups += [POOLED] * named(POOLED) + [REFERENCE] * any(named(r) for r in references)
+    if not corpus and not groups:
+        return [("", OTHER)]
+    # a unit of one corpus and no family decides every family there; one of a family and no corpus, every corpus
+    return [(c, g) for c in corpus or corpora for g in groups or families]
+
+
+def _pooled(outcomes: list[str]) -> str:
+    """One outcome of several units in one column, decided as ``rankscale.claims.base.judge`` decides."""
+    decided = set(outcomes) & {"holds", "fails"}
+    if decided:
+        return decided.pop() if len(decided) == 1 else "mixed"
+    return next((o for o in (UNDETERMINED, "untested") if o in outcomes), "no unit")
+
+
+def claim_grid(verdicts, corpora: list[str], families: list[str], references: list[str] = ()):
+    """Each claim's outcome per column of corpus and family, from its units' outcomes.
+
+    A unit is placed by its name: the corpus before its first "/" or ":" (``"pydocs/NeoX ladder:
+    d40-l2"``), and the families it names, in full or by a first word no other family shares
+    (``"Llama: 2 sizes, fewer than 3"``); "All" is the families pooled (paper B), a reference
+    model's name the column "reference". What follows in parentheses is a reason and is not read.
+    A unit of a corpus and no family counts for every family on that corpus, one of a family and no
+    corpus on every corpus; a unit naming neither ("T = 0.5", "mu path") goes to one column "other".
+    A column's outcome is "holds" or "fails" where every deciding unit there agrees, "mixed" where
+    they differ; else "undetermined" where some unit could not decide, "untested" where none could
+    test it, "no unit" where no unit falls there.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        Rows of ``rankscale.book.pages.collect_verdicts``: columns key and outcomes.
+    corpora, families : list of str
+        The model set's corpora and families, in order: the columns, corpus by corpus.
+    references : list of str
+        The reference models' names.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per claim (index: key, in the rows' order), one column per (corpus, group), a
+        ``pandas.MultiIndex``: each family, then "All" and "reference" where a unit falls there, on
+        every corpus, then ``("", "other")`` where a unit falls there; values from ``CELL_OUTCOMES``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"key": ["A2.1", "B3.1", "B1.4"], "outcomes": [
+    ...     (("pydocs/NeoX", "holds"), ("stdlib/NeoX", "fails"), ("Llama: 2 sizes, fewer than 3", "untested")),
+    ...     (("pydocs/NeoX: d16", "holds"), ("pydocs/NeoX: d32", "fails"), ("pydocs/All", "holds")),
+    ...     (("T = 0.5", UNDETERMINED),)]})
+    >>> grid = claim_grid(rows, ["pydocs", "stdlib"], ["NeoX", "Llama"])
+    >>> grid.columns.tolist()
+    [('pydocs', 'NeoX'), ('pydocs', 'Llama'), ('pydocs', 'All'), ('stdlib', 'NeoX'), ('stdlib', 'Llama'), ('stdlib', 'All'), ('', 'other')]
+    >>> grid.loc["A2.1"].tolist()
+    ['holds', 'untested', 'no unit', 'fails', 'untested', 'no unit', 'no unit']
+    >>> grid.loc["B3.1", "pydocs"].tolist(), grid.loc["B1.4", ("", "other")]
+    (['mixed', 'no unit', 'holds'], 'undetermined')
+    """
+    import pandas as pd
+
+    cells: dict[str, dict[tuple[str, str], list[str]]] = {}
+    for key, outcomes in zip(verdicts["key"], verdicts["outcomes"]):
+        cells[key] = {}
+        for unit, outcome in outcomes:
+            for column in _columns_of(unit, corpora, families, references):
+                cells[key].setdefault(column, []).append(outcome)
+    used = {group for row in cells.values() for _, group in row}
+    groups = [*families, *(g for g in (POOLED, REFERENCE) if g in used)]
+    columns = [(c, g) for c in corpora for g in groups] + [("", OTHER)] * (OTHER in used)
+    grid = pd.DataFrame([[_pooled(row.get(column, [])) for column in columns] for row in cells.values()],
+                        index=pd.Index(list(cells), name="key"), columns=pd.MultiIndex.from_tuples(columns))
+    return grid
+
+
+def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = 13.0):
+    """Draw ``claim_grid``'s table: one row per claim, its verdict at the right, one coloured cell
+    per column (``CELL_LOOK``, with a mark for readers without colour), the corpora above their
+    columns and a legend on top.
+
+    Every length is a multiple of the text's height, and the figure is drawn at 150 dots per inch,
+    wider than the book's column (about 770 pixels at a 1400-pixel window), so the page scales it
+    to the column's width; ten columns make about 48 text heights across, which puts its text
+    at the page's 16-pixel body size.
+
+    Parameters
+    ----------
+    grid : pandas.DataFrame
+        ``claim_grid``'s result.
+    verdicts : dict of str to str
+        The verdict of each claim of the grid, by key.
+    figure : matplotlib.figure.Figure, optional
+        Draw on this figure (resized); None: a new pyplot figure, which ``plt.show()`` shows.
+    fontsize : float
+        Points of every text.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from matplotlib.figure import Figure
+    >>> grid = pd.DataFrame([["holds", "fails"]], index=pd.Index(["A2.1"], name="key"),
+    ...                     columns=pd.MultiIndex.from_tuples([("pydocs", "NeoX"), ("pydocs", "Llama")]))
+    >>> fig = draw_grid(grid, {"A2.1": "partly"}, figure=Figure())
+    >>> ax = fig.axes[0]
+    >>> [t.get_text() for t in ax.get_yticklabels()], [t.get_text() for t in ax.get_xticklabels()]
+    (['A2.1'], ['NeoX', 'Llama'])
+    >>> sorted(t.get_text() for t in ax.texts if t.get_text())
+    ['partly', 'pydocs', '✓', '✗']
+    """
+    import numpy as np
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    n_rows, n_cols = grid.shape
+    em = fontsize / 72  # inches per text height
+    # text heights: row labels, a column, the longest verdict; a row; the legend and column labels on top
+    left, column, right, row, bottom, top = 3.0, 3.6, 7.8, 1.7, 0.3, 7.8
+    width, height = em * (left + column * n_cols + right), em * (bottom + row * n_rows + top)
+    if figure is None:
+        import matplotlib.pyplot as plt
+
+        figure = plt.figure(figsize=(width, height), dpi=150)
+    else:
+        figure.set_size_inches(width, height)
+    ax = figure.add_axes([em * left / width, em * bottom / height, em * column * n_cols / width,
+                          em * row * n_rows / height])
+    codes = grid.apply(lambda col: col.map(CELL_OUTCOMES.index)).to_numpy()
+    ax.imshow(codes, cmap=ListedColormap([CELL_LOOK[o][0] for o in CELL_OUTCOMES]), vmin=0,
+              vmax=len(CELL_OUTCOMES) - 1, aspect="auto", interpolation="nearest")
+    for (i, j), code in np.ndenumerate(codes):
+        ax.text(j, i, CELL_LOOK[CELL_OUTCOMES[code]][1], ha="center", va="center", fontsize=fontsize)
+    ax.set_yticks(range(n_rows), grid.index, fontsize=fontsize)
+    ax.set_xticks(range(n_cols), [group.replace(" ", "\n") for _, group in grid.columns], fontsize=fontsize)
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    ax.set_xticks(np.arange(-0.5, n_cols), minor=True)
+    ax.set_yticks(np.arange(-0.5, n_rows), minor=True)
+    ax.grid(which="minor", color="white", lw=1.5)
+    ax.spines[:].set_visible(False)
+    for corpus in dict.fromkeys(corpus for corpus, _ in grid.columns):  # named above its columns
+        at = [j for j, (c, _) in enumerate(grid.columns) if c == corpus]
+        if corpus:  # above two lines of column labels
+            ax.annotate(corpus, (np.mean(at), 1), xycoords=("data", "axes fraction"), xytext=(0, 3.0 * fontsize),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=fontsize, fontweight="bold")
+        if at[0]:
+            ax.axvline(at[0] - 0.5, color="black", lw=2)
+    chapters = [key.split(".")[0] for key in grid.index]
+    for i in range(1, n_rows):
+        if chapters[i] != chapters[i - 1]:  # a line between chapters
+            ax.axhline(i - 0.5, color="black", lw=1)
+    for i, key in enumerate(grid.index):  # "not testable" alone: the longest verdict sets the figure's width
+        ax.text(n_cols - 0.3, i, verdicts[key].replace(NOT_TESTABLE, "not testable"), ha="left", va="center",
+                fontsize=fontsize)
+    figure.legend(handles=[Patch(facecolor=CELL_LOOK[o][0], edgecolor="grey", label=f"{CELL_LOOK[o][1]} {o}".strip())
+                           for o in CELL_OUTCOMES], loc="upper left", ncol=3, fontsize=fontsize, frameon=False,
+                  bbox_to_anchor=(0.0, 1.0))
+    return figure
+
+
+def _phrase(claim: str) -> str:
+    """A claim's text without its pointer into the paper."""
+    return claim.split(" (")[0].rstrip(".")
+
+
+def narrative(verdicts, grid) -> str:
+    """The scorecard's reading of its picture, in a few sentences computed from the verdicts.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        The empirical rows of ``rankscale.book.pages.collect_verdicts``.
+    grid : pandas.DataFrame
+        ``claim_grid`` of those rows.
+
+    Returns
+    -------
+    str
+        Markdown: which claims hold on every unit that decides them (with their texts), which fail
+        on all of them and which on some (by key), how often each column group (a family, "All")
+        held where it decided a claim (counting cells of the grid), and
+        why the undetermined and the untestable ones could not be decided, each reason with the
+        claims it stops.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"key": ["A2.1", "A2.2", "A2.3", "A3.7"], "claim": ["x falls (§4)", "y rises (§4)", "w", "z"],
+    ...                      "verdict": ["reproduced", "not reproduced", "partly", NOT_TESTABLE],
+    ...                      "ours": ["", "", "", "no family has 4 or more sizes (NeoX: 3 sizes); slopes"],
+    ...                      "held": [1, 0, 1, 0], "tested": [1, 1, 2, 0],
+    ...                      "outcomes": [(("pydocs/NeoX", "holds"),), (("pydocs/NeoX", "fails"),),
+    ...                                   (("pydocs/NeoX: d16", "holds"), ("pydocs/NeoX: d32", "fails")), ()]})
+    >>> print(narrative(rows, claim_grid(rows, ["pydocs"], ["NeoX"])))  # doctest: +NORMALIZE_WHITESPACE
+    **Holds** wherever it was decided (1): A2.1 (x falls). **Fails** on every unit that decided it (1):
+    A2.2. **Holds on some units only**, of those that decided it (1): A2.3 (1 of 2). **By column**,
+    counting the grid's cells that a claim decided: NeoX held in 1 of 3 (1 mixed). **Not testable on
+    this set** (1): no family has 4 or more sizes (A3.7).
+    """
+    sentences = []
+    held = verdicts[verdicts["verdict"] == "reproduced"]
+    if len(held):  # the few that hold, in words; the many others by key, their texts in the tables below
+        sentences.append(f"**Holds** wherever it was decided ({len(held)}): " + "; ".join(
+            f"{row.key} ({_phrase(row.claim)})" for row in held.itertuples()) + ".")
+    for verdict, lead in (("not reproduced", "**Fails** on every unit that decided it"),
+                          ("partly", "**Holds on some units only**, of those that decided it")):
+        found = verdicts[verdicts["verdict"] == verdict]
+        if len(found):
+            sentences.append(f"{lead} ({len(found)}): " + ", ".join(
+                row.key + (f" ({row.held} of {row.tested})" if verdict == "partly" else "")
+                for row in found.itertuples()) + ".")
+    groups = list(dict.fromkeys(group for corpus, group in grid.columns if corpus))
+    shares = []
+    for group in groups:
+        cells = grid.loc[:, [column for column in grid.columns if column[1] == group]].to_numpy().ravel()
+        decided = [c for c in cells if c in ("holds", "fails", "mixed")]
+        if decided:
+            shares.append(f"{group} held in {decided.count('holds')} of {len(decided)}"
+                          + (f" ({decided.count('mixed')} mixed)" if "mixed" in decided else ""))
+    if shares:
+        sentences.append("**By column**, counting the grid's cells that a claim decided: " + "; ".join(shares) + ".")
+    for verdict, label in ((UNDETERMINED, "**Undetermined**"), (NOT_TESTABLE, "**Not testable on this set**")):
+        found = verdicts[verdicts["verdict"] == verdict]
+        if not len(found):
+            continue
+        # judge puts the reason first in "ours"; its details (in parentheses) differ from claim to claim
+        why: dict[str, list[str]] = {}
+        for row in found.itertuples():
+            reason = re.sub(r"\s*\(.*", "", row.ours.split("; ")[0]).strip() or "no reason recorded"
+            why.setdefault(reason, []).append(row.key)
+        sentences.append(f"{label} ({len(found)}): " + "; ".join(f"{reason} ({', '.join(keys)})"
+                                                                  for reason, keys in why.items()) + ".")
+    return " ".join(sentences)
+
+
+def headline(verdicts, model_set: str) -> str:
+    """The build's headline in one paragraph: how the papers' empirical claims fared on this set,
+    and the findings about the papers themselves, for the top of the introduction.
+
+    Parameters
+    ----------
+    verdicts : pandas.DataFrame
+        Every row of ``rankscale.book.pages.collect_verdicts``: columns key, kind, verdict, finding.
+    model_set : str
+        The set's name.
+
+    Returns
+    -------
+    str
+        Markdown, with a link to the scorecard (the introduction's ``chapters/scorecard``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> rows = pd.DataFrame({"key": ["A2.1", "A2.2", "A4.4"], "kind": ["empirical", "empirical", "analytic"],
+    ...                      "verdict": ["reproduced", "partly", "not reproduced"], "finding": ["", "", "eq. 8 only shifts"]})
+    >>> print(headline(rows, "smoke"))  # doctest: +NORMALIZE_WHITESPACE
+    **On this build** (model set `smoke`), of the papers' 2 empirical claims 1 is reproduced, 1 partly,
+    0 not reproduced, 0 undetermined and 0 not testable on this set ([scorecard](chapters/scorecard)).
+    1 claim fails whatever the data, because the paper's own derivation does not give what its text
+    says (A4.4).
+    """
+    empirical = verdicts[verdicts["kind"] == "empirical"]
+    counts = [f"{(empirical['verdict'] == v).sum()} {v}" for v in VERDICTS]
+    counts[0] = counts[0].replace(" ", " is " if counts[0].startswith("1 ") else " are ", 1)
+    text = (f"**On this build** (model set `{model_set}`), of the papers' {len(empirical)} empirical claims "
+            f"{', '.join(counts[:-1])} and {counts[-1]} ([scorecard](chapters/scorecard)).")
+    findings = verdicts[verdicts["finding"] != ""]
+    if len(findings):
+        text += (f" {len(findings)} claim{' fails' if len(findings) == 1 else 's fail'} whatever the data, because "
+                 f"the paper's own derivation does not give what its text says ({', '.join(findings['key'])}).")
+    return text

@@ -1,0 +1,89 @@
+"""The scorecard's picture and narrative, on constructed verdict rows: where each unit's outcome
+lands, how a column pools them, what the grid draws and what the narrative counts."""
+
+from __future__ import annotations
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from rankscale.book import scorecard
+from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED
+
+CORPORA, FAMILIES, REFERENCES = ["pydocs", "stdlib"], ["NeoX ladder", "Llama ladder"], ["SmolLM2-135M"]
+
+
+def grid_of(*outcomes) -> pd.DataFrame:
+    rows = pd.DataFrame({"key": [f"X1.{i}" for i in range(len(outcomes))], "outcomes": list(outcomes)})
+    return scorecard.claim_grid(rows, CORPORA, FAMILIES, REFERENCES)
+
+
+def test_every_kind_of_unit_name_lands_in_its_column():
+    units = {
+        "pydocs/NeoX ladder": [("pydocs", "NeoX ladder")],
+        "pydocs/NeoX ladder: d40-l2": [("pydocs", "NeoX ladder")],
+        "stdlib/Llama ladder/k=100/N=4": [("stdlib", "Llama ladder")],
+        "pydocs/All": [("pydocs", "All")],
+        "stdlib/Llama ladder (α_SA drifts 0.05 on pydocs/NeoX ladder)": [("stdlib", "Llama ladder")],
+        "pydocs/NeoX ladder vs Llama ladder": [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
+        "stdlib/None/SmolLM2-135M": [("stdlib", "reference")],
+        "T = 0.5": [("", "other")],
+        "pydocs": [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
+        "Llama: 2 sizes, fewer than 3": [("pydocs", "Llama ladder"), ("stdlib", "Llama ladder")],
+        "NeoX ladder (no measurable case)": [("pydocs", "NeoX ladder"), ("stdlib", "NeoX ladder")],
+    }
+    for unit, columns in units.items():
+        grid = grid_of(((unit, "holds"),))
+        assert [c for c in grid.columns if grid.loc["X1.0", c] == "holds"] == columns, unit
+
+
+def test_a_column_pools_its_units_as_the_verdict_does():
+    grid = grid_of(
+        (("pydocs/NeoX ladder: a", "holds"), ("pydocs/NeoX ladder: b", "fails"),  # mixed
+         ("pydocs/Llama ladder: a", "fails"), ("pydocs/Llama ladder: b", UNDETERMINED),  # the decided one counts
+         ("stdlib/NeoX ladder", UNDETERMINED), ("stdlib/NeoX ladder: c", "untested"),
+         ("stdlib/Llama ladder", "untested")),
+        ())
+    assert grid.loc["X1.0"].tolist() == ["mixed", "fails", UNDETERMINED, "untested"]
+    assert grid.loc["X1.1"].tolist() == ["no unit"] * 4  # no column beside the families where no unit needs one
+    assert list(grid.columns) == [(c, f) for c in CORPORA for f in FAMILIES]
+
+
+def test_the_grid_draws_one_cell_per_outcome_and_its_text_at_body_size():
+    outcomes = [(("pydocs/NeoX ladder", o), ("stdlib/All", "fails"), ("T = 2", "holds"))
+                for o in ("holds", "fails", UNDETERMINED, "untested")] * 11
+    rows = pd.DataFrame({"key": [f"X1.{i}" for i in range(len(outcomes))], "outcomes": outcomes})
+    grid = scorecard.claim_grid(rows, [*CORPORA, "humaneval"], FAMILIES)
+    verdicts = dict.fromkeys(grid.index, NOT_TESTABLE)
+    fig = scorecard.draw_grid(grid, verdicts, figure=Figure(), fontsize=13)
+    ax = fig.axes[0]
+    marks = [t.get_text() for t in ax.texts]
+    # per row: pydocs/NeoX its outcome, stdlib/All fails, other holds; every other cell empty
+    assert (marks.count("✓"), marks.count("✗"), marks.count("?"), marks.count("–")) == (11 + 44, 11 + 44, 11, 11)
+    assert len(ax.get_yticklabels()) == 44 and len(ax.get_xticklabels()) == grid.shape[1] == 10
+    # the book's column is about 770 px in a 1400 px window, its body text 16 px: at most 48 text heights
+    # across for a grid of nine columns (three corpora, two families and "All") and "other"
+    fig.canvas.draw()
+    drawn = fig.get_tightbbox().width  # in inches, with every label (the page shows the figure cropped to it)
+    assert drawn / (13 / 72) <= 770 / 16, drawn / (13 / 72)
+
+
+def test_the_narrative_counts_what_holds_fails_and_why_claims_are_open():
+    rows = pd.DataFrame({
+        "key": ["A2.1", "A2.2", "A2.3", "A3.7", "B4.4", "A5.2", "B3.7"],
+        "claim": ["x falls (§4)", "y", "z", "w", "v", "u", "t"],
+        "verdict": ["reproduced", "not reproduced", "partly", NOT_TESTABLE, NOT_TESTABLE, NOT_TESTABLE, UNDETERMINED],
+        "ours": ["", "", "", "no family has 4 or more sizes (NeoX ladder: 3 sizes); fits",
+                 "no family has 4 or more sizes (Llama ladder: 2 sizes)", "this set has no reference model",
+                 "the fit is at its bound; slopes"],
+        "held": [1, 0, 1, 0, 0, 0, 0], "tested": [2, 2, 2, 0, 0, 0, 0],
+        "outcomes": [(("pydocs/NeoX ladder", "holds"), ("pydocs/Llama ladder", "holds")),
+                     (("pydocs/NeoX ladder", "fails"), ("pydocs/Llama ladder", "fails")),
+                     (("pydocs/NeoX ladder", "holds"), ("pydocs/Llama ladder", "fails")), (), (), (),
+                     (("pydocs/All", UNDETERMINED),)]})
+    text = scorecard.narrative(rows, scorecard.claim_grid(rows, CORPORA, FAMILIES))
+    assert "**Holds** wherever it was decided (1): A2.1 (x falls)." in text
+    assert "(1): A2.2." in text and "(1): A2.3 (1 of 2)." in text
+    assert "NeoX ladder held in 2 of 3; Llama ladder held in 1 of 3" in text
+    assert "**Undetermined** (1): the fit is at its bound (B3.7)." in text
+    assert ("**Not testable on this set** (3): no family has 4 or more sizes (A3.7, B4.4); "
+            "this set has no reference model (A5.2).") in text
