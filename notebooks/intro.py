@@ -25,6 +25,7 @@ executed_dir = None  # the executed chapters (None: where `python -m rankscale b
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import FormatStrFormatter
 import numpy as np
 from IPython.display import Markdown, display
 
@@ -61,6 +62,8 @@ for ax, q in zip(axes, quantities):
     for family, members in groups.items():
         plots.size_plot(ax, model_set, family, runs.sizes(members), values[q, family], fits[q, family], label=family)
     ax.set_title(f"{q} on {corpus}")
+    for axis in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):  # 2.4, not 2.4×10⁰
+        axis(FormatStrFormatter("%.3g"))
 plots.size_axes(axes, "S")
 axes[0].legend(handles=plots.family_handles(model_set, list(groups), ls="none"))
 plt.show()
