@@ -190,3 +190,11 @@ def test_collect_verdicts_carries_each_units_outcome(tmp_path):
     assert table.outcomes.tolist() == [judged.outcomes, ()]
     with pytest.raises(RankscaleError, match="not among"):
         base.Verdict("c", "p", "o", "partly", outcomes=(("pydocs", "sort of"),))
+
+
+def test_findings_text_counts_in_words_that_agree_with_the_count():
+    from rankscale.claims.base import Verdict
+
+    two = [Verdict("x grows (§1)", "", "", "reproduced", key="X1.1"), Verdict("y falls", "", "", "reproduced", key="X1.2")]
+    assert "of the 2 empirical claims scored here, 2 are reproduced." in pages.findings_text("tiny", two)
+    assert "1 is reproduced" in pages.findings_text("tiny", two[:1])

@@ -147,7 +147,8 @@ def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] =
         for name, found in counts.items():
             if not found:
                 continue
-            word = {"reproduced": "is reproduced", "partly": "partly", "not reproduced": "not reproduced",
+            word = {"reproduced": "is reproduced" if len(found) == 1 else "are reproduced", "partly": "partly",
+                    "not reproduced": "not reproduced",
                     "undetermined": "undetermined", "not testable on this set": "not testable on this set"}[name]
             part = f"{len(found)} {word}"
             if name in ("partly", "not reproduced"):
