@@ -107,9 +107,28 @@ def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
 FINDINGS_KEY = "findings"  # the glue name under which a chapter's findings reach the box at its top
 
 
-def _claim_phrase(verdict: Verdict) -> str:
-    """The claim's text without its pointer into the paper: "EE fits better than CE"."""
-    return verdict.claim.split(" (")[0].rstrip(".")
+def claim_phrase(claim: str) -> str:
+    """A claim's text without its pointer into the paper.
+
+    Examples
+    --------
+    >>> claim_phrase("EE fits a power law better than CE (paper B §4.2 and Table 1).")
+    'EE fits a power law better than CE'
+    """
+    return claim.split(" (")[0].rstrip(".")
+
+
+def tally_words(verdict: str, n: int) -> str:
+    """How many claims got ``verdict``, in words that agree with the count.
+
+    Examples
+    --------
+    >>> tally_words("reproduced", 1), tally_words("reproduced", 4), tally_words("partly", 2)
+    ('1 is reproduced', '4 are reproduced', '2 partly')
+    """
+    if verdict == "reproduced":
+        return f"{n} {'is' if n == 1 else 'are'} reproduced"
+    return f"{n} {verdict}"
 
 
 def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] = ()) -> str:
@@ -147,13 +166,10 @@ def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] =
         for name, found in counts.items():
             if not found:
                 continue
-            word = {"reproduced": "is reproduced" if len(found) == 1 else "are reproduced", "partly": "partly",
-                    "not reproduced": "not reproduced",
-                    "undetermined": "undetermined", "not testable on this set": "not testable on this set"}[name]
-            part = f"{len(found)} {word}"
+            part = tally_words(name, len(found))
             if name in ("partly", "not reproduced"):
                 part += " (" + "; ".join(f"{v.key}{' on ' + v.units_text + ' units' if name == 'partly' else ''}: "
-                                         f"{_claim_phrase(v)}" for v in found) + ")"
+                                         f"{claim_phrase(v.claim)}" for v in found) + ")"
             parts.append(part)
         listed = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
         sentences.append(f"On model set `{model_set}`, of the {len(empirical)} empirical claim"
@@ -167,7 +183,7 @@ def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] =
         parts = [f"{held} hold{'s' * (held == 1)}"]
         if failed:
             parts.append(f"{len(failed)} fail{'s' * (len(failed) == 1)} (" + "; ".join(
-                f"{v.key}: {_claim_phrase(v)}" for v in failed) + ")")
+                f"{v.key}: {claim_phrase(v.claim)}" for v in failed) + ")")
         if open_:
             parts.append(f"{open_} cannot be decided on this set")
         sentences.append(f"Of the {len(others)} other check{'s' * (len(others) != 1)} ({kinds}), "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from rankscale.book.pages import claim_phrase, tally_words
 from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, VERDICTS
 
 POOLED, REFERENCE, OTHER = "All", "reference", "other"  # the columns beside the families
@@ -195,11 +196,6 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = 13.
     return figure
 
 
-def _phrase(claim: str) -> str:
-    """A claim's text without its pointer into the paper."""
-    return claim.split(" (")[0].rstrip(".")
-
-
 def narrative(verdicts, grid) -> str:
     """The scorecard's reading of its picture, in a few sentences computed from the verdicts.
 
@@ -238,7 +234,7 @@ def narrative(verdicts, grid) -> str:
     held = verdicts[verdicts["verdict"] == "reproduced"]
     if len(held):  # the few that hold, in words; the many others by key, their texts in the tables below
         sentences.append(f"**Holds** wherever it was decided ({len(held)}): " + "; ".join(
-            f"{row.key} ({_phrase(row.claim)})" for row in held.itertuples()) + ".")
+            f"{row.key} ({claim_phrase(row.claim)})" for row in held.itertuples()) + ".")
     for verdict, lead in (("not reproduced", "**Fails** on every unit that decided it"),
                           ("partly", "**Holds on some units only**, of those that decided it")):
         found = verdicts[verdicts["verdict"] == verdict]
@@ -298,8 +294,7 @@ def headline(verdicts, model_set: str) -> str:
     says (A4.4).
     """
     empirical = verdicts[verdicts["kind"] == "empirical"]
-    counts = [f"{(empirical['verdict'] == v).sum()} {v}" for v in VERDICTS]
-    counts[0] = counts[0].replace(" ", " is " if counts[0].startswith("1 ") else " are ", 1)
+    counts = [tally_words(v, int((empirical["verdict"] == v).sum())) for v in VERDICTS]
     text = (f"**On this build** (model set `{model_set}`), of the papers' {len(empirical)} empirical claims "
             f"{', '.join(counts[:-1])} and {counts[-1]} ([scorecard](chapters/scorecard)).")
     findings = verdicts[verdicts["finding"] != ""]

@@ -480,14 +480,19 @@ def _farther(unit: ComponentUnit, far: str, near: str) -> tuple[bool, str]:
     return side(widened) > 0, f"{point:+.4f} {interval_text(lo_hi, 4)} ± {drift:.4f}"
 
 
+def _all_farther(unit: ComponentUnit, pairs: Mapping[str, tuple[str, str]]) -> tuple[bool, str]:
+    """``_farther`` on each (far, near) pair, named by the quantity it compares with; holds if all do."""
+    results = {name: _farther(unit, far, near) for name, (far, near) in pairs.items()}
+    return all(ok for ok, _ in results.values()), "; ".join(f"{name} {text}" for name, (_, text) in results.items())
+
+
 def ee_closest(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
     """B3.5: SA's and Conf's exponents both farther from CE's than EE's (``_farther``).
 
     Parameters and return as ``ee_law``.
     """
     def measure(unit):
-        results = {other: _farther(unit, other, "EE") for other in ("SA", "Conf")}
-        return all(ok for ok, _ in results.values()), "; ".join(f"{q} {text}" for q, (_, text) in results.items())
+        return _all_farther(unit, {other: (other, "EE") for other in ("SA", "Conf")})
     return _component_verdict("B3.5", units, measure, label="|Δ_M| − |Δ_EE| [95% interval] ± drift of the two "
                               "exponents", paper=paper, untested=untested)
 
@@ -498,8 +503,7 @@ def sa_farthest(units: Sequence[ComponentUnit], *, paper: str, untested: Sequenc
     Parameters and return as ``ee_law``.
     """
     def measure(unit):
-        results = {other: _farther(unit, "SA", other) for other in ("EE", "Conf")}
-        return all(ok for ok, _ in results.values()), "; ".join(f"{q} {text}" for q, (_, text) in results.items())
+        return _all_farther(unit, {other: ("SA", other) for other in ("EE", "Conf")})
     return _component_verdict("B3.6", units, measure, label="|Δ_SA| − |Δ_M| [95% interval] ± drift of the two "
                               "exponents", paper=paper, untested=untested)
 

@@ -66,6 +66,7 @@ HUB_DATASETS: dict[str, HubDataset] = {
     "auslegal": HubDataset("AusLegal", "isaacus/open-australian-legal-corpus", None, "corpus"),
 }
 
+
 def files_variable(name: str) -> str:
     """The environment variable naming local files that stand in for hub corpus ``name``.
 
