@@ -502,9 +502,9 @@ def run_it_yourself(chapter: str, shown=None) -> str:
     needed = {need: [c.key for c in claims if need in c.needs] for need in NEEDS}
     listed = [f"- **{need}**, {NEEDS[need]}: {', '.join(keys)}" for need, keys in needed.items() if keys]
     free = [c.key for c in claims if not c.needs]
-    parts = [f"Every claim of chapter {chapter} can be scored on your own families of models. Write them into "
-             f"`{RUN_IT_FILE}` (this set has what each claim needs; relative paths are read from the file's "
-             "folder), check it, and build the book with it:",
+    parts = [(f"Every claim of chapter {chapter} can be scored on your own families of models. Write them into "
+              f"`{RUN_IT_FILE}` (this set has what each claim needs; relative paths are read from the file's "
+              "folder), check it, and build the book with it:"),
              f"```toml\n{example_toml(n for c in claims for n in c.needs)}\n```",
              f"```bash\n.venv/bin/python -m rankscale check-profile {RUN_IT_FILE}\nmake book PROFILE={RUN_IT_FILE}\n```"]
     if listed:

@@ -12,8 +12,16 @@ from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, w
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap
 from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
-from rankscale.claims.base import (CURVE_MIN_SIZES, MIN_SEEDS, MIN_SIZES, UNDETERMINED, Claim, Verdict, index_claims,
-                                   judge)
+from rankscale.claims.base import (
+    CURVE_MIN_SIZES,
+    MIN_SEEDS,
+    MIN_SIZES,
+    UNDETERMINED,
+    Claim,
+    Verdict,
+    index_claims,
+    judge,
+)
 
 # ---------------------------------------------------------------------------------------------
 # B1
