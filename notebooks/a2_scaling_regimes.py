@@ -58,13 +58,13 @@ from IPython.display import Markdown, display
 
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter
+from rankscale.book.chapter import open_chapter, sample
 from rankscale.records import runs
 from rankscale.claims import (A2_LARGE_KS, A2_MODERATE_KS, A2_NOISE_FRACTIONS, A2_NOISE_REPEATS, A_LEVEL,
                               PAPER_A_VOCAB, paper_a, scaled_k)
 from rankscale.sets.registry import REGISTRY
 
-chapter = open_chapter(profile, corpora)
+chapter = open_chapter(profile, corpora, seeds=True)
 model_set, corpora, family_runs = chapter.model_set, chapter.corpora, chapter.family_runs
 families, usable, unusable = chapter.families, chapter.usable, chapter.unusable
 groups = runs.by_family(family_runs[corpora[0]])
@@ -104,9 +104,10 @@ for corpus in corpora:
         if len(np.unique(sizes)) < 2:
             continue
         ks = sorted({small_k, *A2_MODERATE_KS, *moderate_scaled[family], *large_ks[family]})
-        samples = [{"rank": metrics.rank_1based(run.records.gt, run.records.ge)} for run in members]
-        b = fit.bootstrap(sizes, samples, lambda sample: metrics.neg_log_rbp(sample["rank"], ks), model_set.n_boot)
-        full = np.array([metrics.neg_log_rbp(sample["rank"], ks) for sample in samples]).T  # (k, model)
+        samples = [sample(run, ["rank"]) for run in members]
+        b = fit.bootstrap(sizes, samples, lambda s: metrics.neg_log_rbp(s["rank"], ks), model_set.n_boot,
+                          seeds=chapter.seed_samples(corpus, members, ["rank"]))
+        full = np.array([metrics.neg_log_rbp(s["rank"], ks) for s in samples]).T  # (k, model)
         boots[corpus, family] = {k: (b.slopes[i], b.r2[i]) for i, k in enumerate(ks)}
         for i, k in enumerate(ks):
             f = fits[corpus, family, k] = b.points[i]

@@ -69,14 +69,14 @@ from matplotlib.lines import Line2D
 
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter
+from rankscale.book.chapter import open_chapter, sample
 from rankscale.claims import base, paper_a
 from rankscale.records import runs
 from rankscale.claims import (A3_EXPONENT_KS, A3_MIN_R2, A3_N_K, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, A_LEVEL,
                               MIN_SIZES, PAPER_A_VOCAB, scaled_k)
 from rankscale.corpora import HUB_DATASETS
 
-chapter = open_chapter(profile, corpora)
+chapter = open_chapter(profile, corpora, seeds=True)
 model_set, corpora, family_runs, n_boot = chapter.model_set, chapter.corpora, chapter.family_runs, chapter.n_boot
 families, usable, unusable = chapter.families, chapter.usable, chapter.unusable
 groups = runs.by_family(family_runs[corpora[0]])
@@ -120,11 +120,10 @@ for corpus in corpora:
             continue
         sizes = runs.sizes(members)
         ks = all_ks[family]
-        samples = [{"logp": run.records.logp, "rank": metrics.rank_1based(run.records.gt, run.records.ge)}
-                   for run in members]
-        b = boots[corpus, family] = fit.bootstrap(sizes, samples, lambda sample: ce_and_neg_log_rbp(sample, ks),
-                                                  n_boot)
-        full_values[corpus, family] = np.array([ce_and_neg_log_rbp(sample, ks) for sample in samples]).T
+        samples = [sample(run, ["logp", "rank"]) for run in members]
+        b = boots[corpus, family] = fit.bootstrap(sizes, samples, lambda s: ce_and_neg_log_rbp(s, ks), n_boot,
+                                                  seeds=chapter.seed_samples(corpus, members, ["logp", "rank"]))
+        full_values[corpus, family] = np.array([ce_and_neg_log_rbp(s, ks) for s in samples]).T
         ce_fits[corpus, family] = with_interval(b.points[0], b.slopes[0])
         fits[corpus, family] = {k: with_interval(b.points[i + 1], b.slopes[i + 1]) for i, k in enumerate(ks)}
         sweeps[corpus, family] = paper_a.KSweep(ce_fits[corpus, family], fits[corpus, family], b, tuple(ks),

@@ -50,11 +50,11 @@ from IPython.display import Markdown, display
 from rankscale import claims
 from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter
+from rankscale.book.chapter import open_chapter, sample
 from rankscale.claims import paper_b
 from rankscale.records import runs
 
-chapter = open_chapter(profile, corpora, n_boot=n_boot)
+chapter = open_chapter(profile, corpora, seeds=True, n_boot=n_boot)
 corpora, family_runs, n_boot = chapter.corpora, chapter.family_runs, chapter.n_boot
 model_set, families, usable, unusable = chapter.model_set, chapter.families, chapter.usable, chapter.unusable
 pooled_reason = chapter.pooled_reason
@@ -98,9 +98,11 @@ full, replicates, boots, fits, values = {}, {}, {}, {}, {}
 for corpus in corpora:
     members = family_runs[corpus]
     sizes = runs.sizes(members)
-    samples = [{"logp": run.records.logp, "gt": run.records.gt} for run in members]
+    samples = [sample(run, ["logp", "gt"]) for run in members]
     full[corpus] = np.array([components.terms_vector(s) for s in samples])  # (models, 4)
-    replicates[corpus] = bootstrap.resample(samples, components.terms_vector, n_boot, seed)  # (n_boot, models, 4)
+    replicates[corpus] = bootstrap.resample(  # (n_boot, models, 4), each seeded size's runs drawn in turn
+        samples, components.terms_vector, n_boot, seed,
+        seeds=chapter.seed_samples(corpus, members, ["logp", "gt"]))
     index = {g: [i for i, run in enumerate(members) if g == fit.POOLED or run.family == g] for g in groups}
     boots[corpus] = {g: components.group_bootstrap(sizes[idx], full[corpus][idx], replicates[corpus][:, idx])
                      for g, idx in index.items() if len(np.unique(sizes[idx])) > 1}

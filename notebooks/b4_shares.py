@@ -51,11 +51,11 @@ from IPython.display import Markdown, display
 from rankscale import claims
 from rankscale.analysis import bootstrap, components, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter
+from rankscale.book.chapter import open_chapter, sample
 from rankscale.claims import base, paper_b
 from rankscale.records import runs
 
-chapter = open_chapter(profile, corpora, n_boot=n_boot)
+chapter = open_chapter(profile, corpora, seeds=True, n_boot=n_boot)
 corpora, family_runs, n_boot = chapter.corpora, chapter.family_runs, chapter.n_boot
 model_set, families, usable, unusable = chapter.model_set, chapter.families, chapter.usable, chapter.unusable
 pooled_reason = chapter.pooled_reason
@@ -63,9 +63,11 @@ curved, uncurved = base.fittable(family_runs[corpora[0]], claims.B4_CURVATURE_MI
 terms, full, replicates = {}, {}, {}
 for corpus in corpora:
     members = family_runs[corpus]
-    samples = [{"logp": r.records.logp, "gt": r.records.gt} for r in members]
+    samples = [sample(r, ["logp", "gt"]) for r in members]
     full[corpus] = np.array([components.terms_vector(s) for s in samples])  # (models, 4): CE, EE, SA, Conf
-    replicates[corpus] = bootstrap.resample(samples, components.terms_vector, n_boot, seed)  # (n_boot, models, 4)
+    replicates[corpus] = bootstrap.resample(  # (n_boot, models, 4), each seeded size's runs drawn in turn
+        samples, components.terms_vector, n_boot, seed,
+        seeds=chapter.seed_samples(corpus, members, ["logp", "gt"]))
     table = pd.DataFrame([{"family": run.family, "model": run.name, "params": run.non_embedding,
                            **dict(zip(components.QUANTITIES, full[corpus][i]))}
                           for i, run in enumerate(members)])
@@ -259,8 +261,8 @@ plt.show()
 
 # %% [markdown]
 # The measured local slopes between neighbouring models scatter far more than the prediction:
-# one training run per size, and size steps of less than a decade, leave noise of the order of
-# the effect. The prediction's change across a family is small when the shares change little
+# a single training run at most sizes, and size steps of less than a decade, leave noise of the
+# order of the effect. The prediction's change across a family is small when the shares change little
 # over the family's range of sizes.
 #
 # ## Does the CE law bend?
@@ -272,9 +274,10 @@ plt.show()
 # $b + 2cx$ flattens as models grow, the slowing of §5, while $c < 0$ means it steepens. The
 # interval comes from the same token resamples as above. A quadratic through three sizes fits
 # them exactly and turns any scatter between training runs into curvature, so the bend is
-# measured only on families with at least four sizes. The token bootstrap does not see that
-# scatter either (one training run per size), so a curvature that is distinguishable from zero
-# here can still be the roughness of a single ladder.
+# measured only on families with at least four sizes. The token bootstrap sees that scatter only
+# at the sizes trained with several seeds (each replicate draws one of their runs; see
+# [the ladder page](ladder)); at the others it holds a single run fixed, so a curvature
+# that is distinguishable from zero here can still be the roughness of a single ladder.
 #
 # Paper B's explanation makes a second, sharper prediction: the law should bend the way EE's
 # share moves, slowing ($c > 0$) where EE/CE falls and steepening where it rises, because under
@@ -362,9 +365,10 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 # over this set's sizes is this companion's question, not the paper's: the paper places the
 # slowing at very large sizes and calls the law clean for small models. The paper's own claim
 # is the mechanism, tested by the last rule: the bend follows EE's share, wherever both are
-# clear. A curvature needs more than the token bootstrap: it holds each trained model fixed, so
-# with one training run per size the scatter between runs (a seed's luck) can read as a bend;
-# the two curvature rules are *undetermined* on such a family.
+# clear. A curvature needs more than the token bootstrap: at a size with one training run it
+# holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend; the two
+# curvature rules are *undetermined* on a family unless every one of its sizes has at least
+# two runs, whose draws then enter the interval.
 
 # %%
 smallest = {}
@@ -378,8 +382,8 @@ for c in corpora:
 
 trend_units = [(c, g) for c in corpora for g in [*usable, *([fit.POOLED] if pooled_reason is None else [])]]
 no_trend = [*unusable, *([f"pooled fit ({pooled_reason})"] if pooled_reason is not None and len(families) > 1 else [])]
-seeds = {f"{c}/{fam}": min(Counter(r.non_embedding for r in family_runs[c] if r.family == fam).values())
-         for c, fam in bends}
+seeds = {f"{c}/{fam}": min(Counter(r.non_embedding for r in family_runs[c] + chapter.seed_runs[c]
+                                   if r.family == fam).values()) for c, fam in bends}
 by_unit = {f"{c}/{fam}": bends[c, fam] for c, fam in bends}
 no_bend = f"no family has {claims.B4_CURVATURE_MIN_SIZES} or more sizes ({'; '.join(uncurved)})"
 shares = [share for _, share, _ in smallest.values()]

@@ -41,23 +41,37 @@ from IPython.display import Markdown, display
 from myst_nb import glue
 
 from rankscale import claims, paths
-from rankscale.analysis import metrics
+from rankscale.analysis import metrics, seed_spread
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter
+from rankscale.book.chapter import open_chapter, sample
 from rankscale.models import ladder
+from rankscale.records import runs
 from rankscale.sets.registry import REGISTRY
 
-chapter = open_chapter(profile, corpora)
+chapter = open_chapter(profile, corpora, seeds=True)
 model_set, corpora, family_runs = chapter.model_set, chapter.corpora, chapter.family_runs
 metadata = ladder.ladder_models(model_set, paths.home()) if model_set.ladder_families else []
 regime = ladder.regime(metadata) if metadata else pd.DataFrame()
+KEYS = ["logp", "gt", "rank"]
+seed_models, seed_exponents = [], []  # the scatter between training runs, where the set has extra seeds
+for corpus in corpora:
+    for family, members in runs.by_family(family_runs[corpus]).items():
+        extra = chapter.seed_samples(corpus, members, KEYS)
+        if not any(extra):
+            continue
+        found, slopes = seed_spread.seed_report(runs.sizes(members), [sample(run, KEYS) for run in members], extra,
+                                                chapter.n_boot)
+        seed_models += [{"corpus": corpus, "family": family, "model": members[row.pop("index")].name, **row}
+                        for row in found]
+        seed_exponents += [{"corpus": corpus, "family": family, **row} for row in slopes]
+seed_models, seed_exponents = pd.DataFrame(seed_models), pd.DataFrame(seed_exponents)
 final = pd.DataFrame([{"family": run.family, "model": run.name, "non-embedding parameters": run.non_embedding,
                        "corpus": corpus, "CE": metrics.cross_entropy(run.records.logp),
                        "RBP_1": float(metrics.rbp(metrics.rank_1based(run.records.gt, run.records.ge), [1])[0])}
                       for corpus in corpora for run in family_runs[corpus]])
 papers = pages.papers_regime()
 glue(pages.FINDINGS_KEY, Markdown(pages.ladder_findings(model_set.name, regime, final[final.corpus == corpora[0]],
-                                                        papers)), display=False)
+                                                        papers, seed_exponents)), display=False)
 
 # %% [markdown]
 # ## The ladders, size by size
@@ -71,9 +85,9 @@ glue(pages.FINDINGS_KEY, Markdown(pages.ladder_findings(model_set.name, regime, 
 scores = final.pivot_table(index=["family", "model"], columns="corpus", values=["CE", "RBP_1"], sort=False)
 scores.columns = [f"{metric} {corpus}" for metric, corpus in scores.columns]
 shown = final[final.corpus == corpora[0]][["family", "model", "non-embedding parameters"]]
-if not regime.empty:
-    shown = shown.merge(regime[["family", "model", "training tokens", "tokens per parameter", "runs at this size"]],
-                        on=["family", "model"])
+if not regime.empty:  # a size's first row in the regime is its own run, the one every fit uses
+    shown = shown.merge(regime.drop_duplicates(["family", "model"])[
+        ["family", "model", "training tokens", "tokens per parameter", "runs at this size"]], on=["family", "model"])
 shown = shown.merge(scores.reset_index(), on=["family", "model"])
 if regime.empty:
     display(Markdown(f"Model set `{model_set.name}` has no ladder: its families were trained elsewhere, and this "
@@ -105,6 +119,45 @@ left.legend(fontsize=8)
 right.legend(fontsize=8)
 fig.tight_layout()
 plt.show()
+
+# %% [markdown]
+# ## Seeds: how far a training run's luck moves the numbers
+#
+# Every interval in this book resamples the evaluation tokens. A second source of scatter is
+# the training run itself: the same recipe with another seed (another initialisation, another
+# order of the same training sequences) gives a somewhat different model. Where a ladder trains
+# some sizes more than once, the first table sets the two side by side for each such model:
+# its CE and $\mathrm{RBP}_1$ from the run every fit uses, the standard deviation over its runs
+# (*seed sd*) and over resamples of its evaluation tokens (*token sd*). The second does the
+# same for the log-log slope of each family's CE, Error-Entropy and $-\log \mathrm{RBP}_1$
+# against size: its seed sd is the spread of the slope over every choice of one run per seeded
+# size (tokens held fixed), its token sd the spread over token resamples (runs held fixed).
+# The size fits of chapters A2, A3, B3 and B4 draw one of a seeded size's runs at random in each
+# bootstrap replicate, so their intervals carry both; sizes with a single run carry only the
+# token scatter, which is why a bend of the CE law (B4.3, B4.4) stays undetermined until every
+# size has seeds.
+
+# %%
+if seed_models.empty:
+    display(Markdown(f"Model set `{model_set.name}` trains each size once: the scatter between training runs cannot "
+                     "be measured here, and every interval in this book covers the evaluation text only."))
+else:
+    per_model = pd.DataFrame({
+        "corpus": seed_models["corpus"], "family": seed_models["family"], "model": seed_models["model"],
+        "runs": seed_models["runs"],
+        **{f"{q} {what}": seed_models[q, what] for q in ("CE", "RBP_1") for what in ("value", "seed sd", "token sd")},
+    })
+    per_model["CE seed sd / token sd"] = per_model["CE seed sd"] / per_model["CE token sd"]
+    display(per_model.style.hide(axis="index").format(
+        {c: "{:.4f}" for c in per_model.columns if c.startswith(("CE", "RBP_1"))} | {"CE seed sd / token sd": "{:.1f}"})
+        .set_caption("Seeded sizes: each model's CE and RBP_1 (its own run), with their spread over training runs "
+                     "(seed sd) and over token resamples of its own run (token sd)."))
+    slopes = seed_exponents.rename(columns={"slope": "log-log slope", "choices": "run choices"})
+    slopes["seed sd / token sd"] = slopes["seed sd"] / slopes["token sd"]
+    display(slopes.style.hide(axis="index").format(
+        {"log-log slope": "{:+.4f}", "token sd": "{:.4f}", "seed sd": "{:.4f}", "seed sd / token sd": "{:.1f}"})
+        .set_caption("Each family's log-log slope against size (its own runs), with its spread over every choice of "
+                     "one run per seeded size (seed sd) and over token resamples (token sd)."))
 
 # %% [markdown]
 # ## Against the papers' models
@@ -157,11 +210,15 @@ if not regime.empty:
         f"{regime['tokens per parameter'].max():,.3g} to {regime['tokens per parameter'].min():.3g} tokens: the "
         "large models are stopped far earlier in their training than the small ones, which flattens the law at the "
         "top. An exponent or $R^2$ that misses the paper's may be this, not the law.")
-    runs_per_size = int(regime["runs at this size"].min())
+    sizes_runs = regime.drop_duplicates(["family", "model"])["runs at this size"]
+    seeded = int((sizes_runs >= claims.B4_MIN_SEEDS).sum())
     limits.append(
         f"- **Curvature needs seeds.** {needing('two seeds')} read a bend of the CE law, which needs "
         f"{claims.B4_MIN_SEEDS} training runs at every size to tell a bend from one run's luck; this set has "
-        f"{runs_per_size} per size, so these verdicts are at best undetermined here.")
+        + (f"{int(sizes_runs.max())} runs at {seeded} of its {len(sizes_runs)} sizes and one at the others"
+           if seeded else "one run per size")
+        + ", so these verdicts are at best undetermined here. The other size fits carry the seed scatter only "
+          "at the seeded sizes (above).")
 limits.append(
     f"- **The large-$k$ regime needs a large vocabulary.** Paper A's $k$ = {claims.A2_LARGE_KS[0]:,} and "
     f"{claims.A2_LARGE_KS[1]:,} are fractions of a {claims.PAPER_A_VOCAB:,}-token vocabulary; on this set's "

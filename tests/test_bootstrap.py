@@ -41,3 +41,33 @@ def test_interval_text_formats_a_known_interval():
     assert bootstrap.interval_text((0.91234, 0.99), 2, sign="") == "[0.91, 0.99]"
     assert bootstrap.interval_text((1e-5, 2e-5), 5) == "[+0.00001, +0.00002]"
     assert bootstrap.interval_text(None) == bootstrap.interval_text(None, 4) == "[—]"
+
+
+def _mean(sample):
+    return [sample["v"].mean()]
+
+
+def test_resample_without_seeds_is_unchanged_by_them_where_every_run_is_alike():
+    """Seeds that repeat a model's own sample change nothing: the token resamples are drawn as without seeds."""
+    rng = np.random.default_rng(3)
+    samples = [{"v": rng.normal(size=50)}, {"v": rng.normal(size=50)}]
+    plain = bootstrap.resample(samples, _mean, 30, seed=7)
+    twins = bootstrap.resample(samples, _mean, 30, seed=7, seeds=[[samples[0]], [samples[1], samples[1]]])
+    np.testing.assert_array_equal(plain, twins)
+
+
+def test_resample_draws_every_run_about_equally_and_widens_the_spread():
+    base = np.zeros(40)
+    samples = [{"v": base}]
+    out = bootstrap.resample(samples, _mean, 600, seeds=[[{"v": base + 1}, {"v": base + 2}]])
+    counts = np.bincount(out[:, 0, 0].round().astype(int), minlength=3)
+    assert counts.sum() == 600 and counts.min() > 150  # each of three runs about a third of the time
+    assert bootstrap.resample(samples, _mean, 50)[:, 0, 0].std() == 0  # without seeds: no spread at all
+
+
+def test_resample_refuses_seeds_that_do_not_fit():
+    samples = [{"v": np.zeros(10)}, {"v": np.zeros(10)}]
+    with pytest.raises(ValueError, match="seeds gives 1 entries for 2 models"):
+        bootstrap.resample(samples, _mean, 5, seeds=[[]])
+    with pytest.raises(ValueError, match="evaluated on 9 tokens, the model on 10"):
+        bootstrap.resample(samples, _mean, 5, seeds=[[{"v": np.zeros(9)}], []])

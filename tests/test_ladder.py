@@ -139,8 +139,8 @@ def test_interrupted_run_loses_only_the_model_in_progress(micro, tmp_path, monke
         return real_lr(step, training, peak)
 
     monkeypatch.setattr(ld, "learning_rate", stop_in_second_model)
-    with pytest.raises(KeyboardInterrupt):
-        ld.build_ladder(micro, tmp_path, progress=False)
+    with pytest.raises(KeyboardInterrupt):  # one worker: the patched schedule runs in this process
+        ld.build_ladder(micro, tmp_path, progress=False, workers=1)
     first, second = (ld.model_dir(micro, NEOX, s, tmp_path) for s in NEOX.sizes)
     root = tmp_path / "models" / "micro"
     assert (first / ld.METADATA).exists()
@@ -157,7 +157,7 @@ def test_interrupted_run_loses_only_the_model_in_progress(micro, tmp_path, monke
     real_train = ld.train_model
     monkeypatch.setattr(ld, "train_model", lambda arch, size, *a, **k: (trained.append(f"{arch}/{size.name}"),
                                                                        real_train(arch, size, *a, **k)))
-    ld.build_ladder(micro, tmp_path, progress=False)
+    ld.build_ladder(micro, tmp_path, progress=False, workers=1)
     assert trained == ["neox/d24-l2", "llama/d16-l1", "llama/d24-l2"]
     assert (first / "model.safetensors").stat().st_mtime_ns == stamp and not list(root.glob("**/*.tmp-*"))
     assert [(m["arch"], m["size"]) for m in ld.ladder_models(micro, tmp_path)] == [
@@ -239,3 +239,90 @@ def test_a_model_trained_on_an_older_corpus_text_is_refused(micro, tmp_path, mon
     monkeypatch.setitem(SOURCES, "humaneval", dataclasses.replace(SOURCES["humaneval"], text_version=99))
     with pytest.raises(RankscaleError, match=r"text_versions: saved \[1\], now \[99\]"):
         ld.build_ladder(small, tmp_path, progress=False)
+
+
+SEEDED = Ladder("neox", NEOX.sizes, checkpoint_sizes=("d16-l2",), seed_sizes=("d16-l2",), n_seeds=3)
+
+
+@pytest.fixture(scope="module")
+def seeded(micro, tmp_path_factory):
+    """The micro NeoX ladder with two extra seeds of its smaller size, trained two at a time."""
+    model_set = ModelSet("seeded", (Family("NeoX", ladder=SEEDED),), micro.corpora, training=micro.training)
+    home = tmp_path_factory.mktemp("seeded")
+    return model_set, home, ld.build_ladder(model_set, home, progress=False, workers=2)
+
+
+def test_extra_seeds_are_other_runs_of_the_same_recipe(seeded):
+    model_set, home, dirs = seeded
+    assert [d.name for d in dirs] == ["d16-l2", "d16-l2-s1", "d16-l2-s2", "d24-l2"]
+    metas = ld.ladder_models(model_set, home)
+    seed = model_set.training.seed
+    assert [(m["size"], m["seed"], m["replica"]) for m in metas] == [
+        ("d16-l2", seed, 0), ("d16-l2", seed + 1, 1), ("d16-l2", seed + 2, 2), ("d24-l2", seed, 0)]
+    assert len({m["params_non_embedding"] for m in metas[:3]}) == 1
+    key = "gpt_neox.layers.0.mlp.dense_h_to_4h.weight"
+    finals = [tensors(d)[key] for d in dirs[:3]]
+    assert not torch.equal(finals[0], finals[1]) and not torch.equal(finals[1], finals[2])
+    assert len({m["loss_curve"][0] for m in metas[:3]}) == 3  # other weights on other first batches
+    # checkpoints are kept for the size's own run only
+    assert (dirs[0] / "checkpoints").is_dir() and not (dirs[1] / "checkpoints").exists()
+
+
+def test_an_extra_seed_takes_the_sequences_in_its_own_order(micro):
+    training = micro.training
+    np.testing.assert_array_equal(ld.sequence_order(training, 24), np.arange(24))
+    first, second = ld.sequence_order(training, 24, replica=1), ld.sequence_order(training, 24, replica=2)
+    assert sorted(first) == list(range(24)) and sorted(second) == list(range(24))
+    assert not np.array_equal(first, np.arange(24)) and not np.array_equal(first, second)
+    np.testing.assert_array_equal(first, ld.sequence_order(training, 24, replica=1))  # fixed by the seed
+
+
+def test_the_own_run_of_a_seeded_size_is_the_unseeded_ladders_model(seeded, built):
+    """Adding seeds leaves the run every fit uses as it was (both ladders trained two at a time)."""
+    _, _, dirs = seeded
+    _, plain = built
+    for a, b in ((dirs[0], plain[0]), (dirs[3], plain[1])):
+        ta, tb = tensors(a), tensors(b)
+        assert all(torch.equal(ta[k], tb[k]) for k in ta)
+
+
+def test_parallel_and_sequential_training_agree_to_rounding(micro, built, tmp_path):
+    """One worker with every thread, or two with one thread each: the same models up to the last
+    bits of float rounding."""
+    _, parallel = built
+    sequential = ld.build_ladder(micro, tmp_path, progress=False, workers=1)
+    for a, b in zip(parallel, sequential):
+        ta, tb = tensors(a), tensors(b)
+        for k in ta:
+            np.testing.assert_allclose(ta[k].numpy(), tb[k].numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_seed_sizes_must_be_sizes_of_the_ladder():
+    with pytest.raises(RankscaleError, match="seed_sizes names d99-l1, which is not one of its sizes"):
+        Ladder("neox", NEOX.sizes, seed_sizes=("d99-l1",), n_seeds=2)
+    with pytest.raises(RankscaleError, match="n_seeds must be at least 1"):
+        Ladder("neox", NEOX.sizes, n_seeds=0)
+
+
+def test_seed_runs_stay_outside_the_fits(seeded):
+    """The extra seeds are extracted on the same tokens as their size's own run, listed by
+    ``seed_runs`` and never by ``family_runs``; a chapter hands them to the bootstrap per model."""
+    from rankscale.book.chapter import Chapter
+    from rankscale.records import jobs, runs
+
+    model_set, home, _ = seeded
+    jobs.prepare(model_set, home, log=lambda _: None, progress=False)
+    corpus = next(iter(model_set.corpora))
+    own = runs.family_runs(model_set, corpus, home)
+    extra = runs.seed_runs(model_set, corpus, home)
+    assert [(r.name, r.replica) for r in own] == [("d16-l2", 0), ("d24-l2", 0)]
+    assert [(r.name, r.replica) for r in extra] == [("d16-l2", 1), ("d16-l2", 2)]
+    assert runs.label(extra[0]) == "NeoX: d16-l2 (extra seed 1)"
+    assert len({len(r.records.logp) for r in own + extra}) == 1
+    assert not np.array_equal(own[0].records.logp, extra[0].records.logp)
+    chapter = Chapter(model_set, [corpus], {corpus: own}, {corpus: []}, {corpus: []}, ["NeoX"], ["NeoX"], [], None,
+                      10, {corpus: extra})
+    samples = chapter.seed_samples(corpus, own, ["logp", "rank"])
+    assert [len(s) for s in samples] == [2, 0]
+    np.testing.assert_array_equal(samples[0][1]["logp"], extra[1].records.logp)
+    assert samples[0][0]["rank"].min() >= 1

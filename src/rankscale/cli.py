@@ -68,11 +68,11 @@ def _ladder(args: argparse.Namespace) -> None:
     model_set = args.model_set
     if not model_set.ladder_families:
         raise RankscaleError(f"model set {model_set.name!r} has no ladder family; nothing to train")
-    build_ladder(model_set, home, progress=not args.quiet)
-    print(f"{'family':<14}{'model':<10}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
+    build_ladder(model_set, home, progress=not args.quiet, workers=args.workers)
+    print(f"{'family':<14}{'model':<10}{'seed':>6}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
     for m in ladder_models(model_set, home):
-        print(f"{m['family']:<14}{m['size']:<10}{m['params_non_embedding']:>15,}{m['loss_curve'][-1]:>12.3f}"
-              f"{m['train_seconds']:>9.0f}  {m['path']}")
+        print(f"{m['family']:<14}{m['size']:<10}{m['seed']:>6}{m['params_non_embedding']:>15,}"
+              f"{m['loss_curve'][-1]:>12.3f}{m['train_seconds']:>9.0f}  {m['path']}")
     print(f"ladder of {model_set.name!r} ready in {time.perf_counter() - start:.1f} s")
 
 
@@ -164,6 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
     la.add_argument("--profile", default="tiny", help="a model set with ladder families: smoke or tiny (default)")
     la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else the repository root)")
     la.add_argument("--quiet", action="store_true", help="no progress bars")
+    la.add_argument("--workers", type=int, help="models trained at once, each with its share of the cores "
+                    "(default: 2 on a machine of 2 cores or more)")
     la.set_defaults(run=_ladder)
 
     bo = commands.add_parser("book", help="execute the chapters under a profile and build the HTML book")

@@ -13,7 +13,9 @@ entropy terms (Error-Entropy, Self-Alignment, Confidence) shift when a resample 
 and on the smoke set a change of Confidence measured at -0.045 had its percentile interval at
 [+0.050, +0.077], on the wrong side of zero. Resampling tokens treats them as independent, which
 neighbouring tokens are not, so every interval is a lower bound on the uncertainty that the
-choice of evaluation text brings, and none covers the scatter between training runs.
+choice of evaluation text brings. The scatter between training runs enters only where a model
+has other training runs (seeds) evaluated on the same text: ``resample``'s ``seeds`` then lets
+each replicate draw one of a model's runs before it resamples the tokens.
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ Sample = Mapping[str, np.ndarray]
 
 
 def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int, seed: int = 0, *,
-             same_text: bool = False, by: str | None = None) -> np.ndarray:
+             same_text: bool = False, by: str | None = None,
+             seeds: Sequence[Sequence[Sample]] | None = None) -> np.ndarray:
     """Replicates of an m-valued ``metric`` of every model's sample.
 
     Parameters
@@ -45,6 +48,13 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
         text; the samples must then have equal lengths.
     by : str, optional
         Key of per-token group ids (``"window"``) whose groups are resampled whole.
+    seeds : sequence of sequences of mappings, optional
+        Per model, the samples of its other training runs (seeds), evaluated on the same tokens as
+        its own sample (so of its length); an empty sequence for a model without. Replicate ``b``
+        then takes, for each model, one of its runs (its own sample or one of these, equally
+        likely) and resamples that run's tokens, so that the replicates carry the scatter between
+        training runs as well as that of the text. The runs are drawn from a generator of their
+        own: the token resamples are those of the same call without ``seeds``.
 
     Returns
     -------
@@ -54,18 +64,27 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     Raises
     ------
     ValueError
-        If ``same_text`` is asked for samples of different lengths.
+        If ``same_text`` is asked for samples of different lengths, if ``seeds`` does not give one
+        entry per model, or if a seed's sample is not as long as its model's.
 
     Examples
     --------
     >>> samples = [{"v": np.arange(4.0)}, {"v": np.arange(4.0) + 10}]
     >>> resample(samples, lambda s: [s["v"].mean()], n_boot=3).shape
     (3, 2, 1)
+
+    A second run of the first model, 100 higher on every token, shows up in about half the replicates:
+
+    >>> out = resample(samples, lambda s: [s["v"].mean()], n_boot=200, seeds=[[{"v": np.arange(4.0) + 100}], []])
+    >>> bool(0.3 < (out[:, 0, 0] > 50).mean() < 0.7), bool((out[:, 1, 0] < 50).all())
+    (True, True)
     """
     rng = np.random.default_rng(seed)
     lengths = [len(next(iter(s.values()))) for s in samples]
     if same_text and len(set(lengths)) > 1:
         raise ValueError(f"same_text needs samples of one length, got {sorted(set(lengths))}")
+    runs = _runs(samples, seeds, lengths)
+    pick = np.random.default_rng([seed, 1])  # the runs' own generator
     first = np.atleast_1d(metric(samples[0]))
     out = np.empty((n_boot, len(samples), len(first)))
     for b in range(n_boot):
@@ -73,8 +92,25 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
         for i, sample in enumerate(samples):
             if shared is None or not same_text:
                 shared = _indices(sample, lengths[i], by, rng)
+            if len(runs[i]) > 1:
+                sample = runs[i][pick.integers(len(runs[i]))]
             out[b, i] = metric({key: arr[shared] for key, arr in sample.items()})
     return out
+
+
+def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, lengths: list[int]) -> list[list[Sample]]:
+    """Every model's runs: its own sample, then its seeds' (checked against its length)."""
+    if seeds is None:
+        return [[sample] for sample in samples]
+    if len(seeds) != len(samples):
+        raise ValueError(f"seeds gives {len(seeds)} entries for {len(samples)} models; give one per model "
+                         "(an empty list for a model without other training runs)")
+    for i, others in enumerate(seeds):
+        for other in others:
+            if len(next(iter(other.values()))) != lengths[i]:
+                raise ValueError(f"a training run of model {i} was evaluated on {len(next(iter(other.values())))} "
+                                 f"tokens, the model on {lengths[i]}: its seeds must be evaluated on the same tokens")
+    return [[sample, *others] for sample, others in zip(samples, seeds)]
 
 
 def _indices(sample: Sample, n: int, by: str | None, rng: np.random.Generator) -> np.ndarray:

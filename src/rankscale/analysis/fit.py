@@ -122,9 +122,11 @@ class Bootstrap:
 
 
 def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int = 1000,
-              seed: int = 0) -> Bootstrap:
+              seed: int = 0, seeds: Sequence[Sequence[Sample]] | None = None) -> Bootstrap:
     """Resample every model's tokens ``n_boot`` times (``rankscale.analysis.bootstrap.resample``), recompute
-    the metric's m values per model and refit each entry on every resample.
+    the metric's m values per model and refit each entry on every resample; with ``seeds`` (each
+    model's other training runs, as ``resample`` takes them) a replicate also draws which run of
+    a model it resamples, so that the fits' spread carries the scatter between runs.
 
     >>> samples = [{"v": np.full(5, 2.0 ** -i)} for i in range(3)]
     >>> b = bootstrap([1e4, 1e5, 1e6], samples, lambda s: [s["v"].mean(), 1.0], n_boot=4)
@@ -137,7 +139,7 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
     if len(samples) != len(sizes):
         raise ValueError(f"{len(samples)} samples for {len(sizes)} sizes")
     values = np.array([np.atleast_1d(metric(s)) for s in samples], np.float64).T  # (m, models)
-    boot = resample(samples, metric, n_boot, seed).transpose(2, 0, 1)  # (m, n_boot, models)
+    boot = resample(samples, metric, n_boot, seed, seeds=seeds).transpose(2, 0, 1)  # (m, n_boot, models)
     slopes, r2 = line_fits(np.log(sizes), log_or_nan(boot))
     points = [fit_if_positive(sizes, v) for v in values]
     return Bootstrap(points, slopes, r2, boot)

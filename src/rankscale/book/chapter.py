@@ -8,10 +8,14 @@ others, and the bootstrap's resamples. A chapter's first code cell is one call::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from rankscale import sets
+from rankscale.analysis import metrics
 from rankscale.book.pages import header
 from rankscale.claims.base import MIN_SIZES, fittable, why_not_pooled
 from rankscale.records import runs
@@ -41,6 +45,9 @@ class Chapter:
         Why the families cannot be pooled into one size fit (paper B's "All"); None where they can.
     n_boot : int
         Bootstrap resamples of every interval.
+    seed_runs : dict of str to list of Run
+        Per corpus: the extra training runs (seeds) of the ladder sizes that have them (empty where
+        the chapter did not ask for them, or the set has none).
     """
 
     model_set: ModelSet
@@ -53,10 +60,49 @@ class Chapter:
     unusable: list[str]
     pooled_reason: str | None
     n_boot: int
+    seed_runs: dict[str, list[Run]]
+
+    def seed_samples(self, corpus: str, members: list[Run], keys: Sequence[str]) -> list[list[dict]]:
+        """The other training runs of each of ``members`` as bootstrap samples (``sample``): what
+        ``rankscale.analysis.bootstrap.resample`` takes as ``seeds``.
+
+        Parameters
+        ----------
+        corpus : str
+        members : list of Run
+            Final models of ``family_runs[corpus]``.
+        keys : sequence of str
+            The per-token arrays each sample holds (``sample``).
+
+        Returns
+        -------
+        list of list of dict
+            One list per member, empty for a model without extra seeds.
+        """
+        return [[sample(other, keys) for other in self.seed_runs[corpus]
+                 if (other.family, other.name) == (run.family, run.name)] for run in members]
+
+
+def sample(run: Run, keys: Sequence[str]) -> dict[str, np.ndarray]:
+    """A run's per-token arrays as a bootstrap sample (``rankscale.analysis.bootstrap.resample``).
+
+    Parameters
+    ----------
+    run : Run
+    keys : sequence of str
+        Any of the records' arrays (``logp``, ``gt``, ``ge``, ``window``...) and ``rank``, the
+        target's 1-based rank (``metrics.rank_1based``).
+
+    Returns
+    -------
+    dict of str to ndarray
+    """
+    arrays = run.records.arrays()
+    return {key: metrics.rank_1based(run.records.gt, run.records.ge) if key == "rank" else arrays[key] for key in keys}
 
 
 def open_chapter(profile: str, corpora: list[str] | None = None, *, references: bool = False,
-                 checkpoints: bool = False, n_boot: int | None = None, home: Path | None = None,
+                 checkpoints: bool = False, seeds: bool = False, n_boot: int | None = None, home: Path | None = None,
                  show_header: bool = True, device: str = "auto") -> Chapter:
     """Resolve a chapter's parameters once, load its runs, and show what it was computed with.
 
@@ -66,8 +112,8 @@ def open_chapter(profile: str, corpora: list[str] | None = None, *, references: 
         Papermill's parameter: a built-in model set or a TOML file (``rankscale.sets.get``).
     corpora : list of str, optional
         A subset of the set's corpora; None: all of them.
-    references, checkpoints : bool
-        Load the reference models' and the training checkpoints' runs too.
+    references, checkpoints, seeds : bool
+        Load the reference models', the training checkpoints' and the extra seeds' runs too.
     n_boot : int, optional
         Bootstrap resamples; None: the set's.
     home : pathlib.Path, optional
@@ -96,10 +142,12 @@ def open_chapter(profile: str, corpora: list[str] | None = None, *, references: 
                       for corpus in corpora}
     checkpoint_runs = {corpus: runs.checkpoint_runs(model_set, corpus, home, device) if checkpoints else []
                        for corpus in corpora}
+    seed_runs = {corpus: runs.seed_runs(model_set, corpus, home, device) if seeds else [] for corpus in corpora}
     if show_header:
         header(model_set, {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora})
     first = family_runs[corpora[0]]
     usable, unusable = fittable(first, MIN_SIZES)
     return Chapter(model_set, corpora, family_runs, reference_runs, checkpoint_runs,
                    families=list(runs.by_family(first)), usable=list(usable), unusable=unusable,
-                   pooled_reason=why_not_pooled(first, MIN_SIZES), n_boot=n_boot or model_set.n_boot)
+                   pooled_reason=why_not_pooled(first, MIN_SIZES), n_boot=n_boot or model_set.n_boot,
+                   seed_runs=seed_runs)

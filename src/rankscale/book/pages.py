@@ -557,7 +557,7 @@ def papers_regime():
     return pd.DataFrame(rows)
 
 
-def ladder_findings(model_set: str, regime, final, papers) -> str:
+def ladder_findings(model_set: str, regime, final, papers, seed_exponents=None) -> str:
     """The ladder page's findings: the regime of a set's ladders in a few sentences, every
     number read from its tables.
 
@@ -573,6 +573,9 @@ def ladder_findings(model_set: str, regime, final, papers) -> str:
         non-embedding parameters, corpus, CE and RBP_1, smallest first within a family.
     papers : pandas.DataFrame
         ``papers_regime()``.
+    seed_exponents : pandas.DataFrame, optional
+        ``rankscale.analysis.seed_spread.seed_report``'s exponents with ``corpus`` and ``family``
+        columns; None or empty for a set without extra seeds.
 
     Returns
     -------
@@ -630,4 +633,15 @@ def ladder_findings(model_set: str, regime, final, papers) -> str:
             f"{decades:.1f} decades of size, CE on {corpus} falls only {changes}. The vocabulary has "
             f"{'/'.join(f'{v:,}' for v in vocab)} tokens (the papers' models: {papers['vocabulary from'].min():,} to "
             f"{papers['vocabulary to'].max():,}), there {'is' if runs == [1] else 'are'} {per_size} per size, and the "
-            f"held-out text {source}.")
+            f"held-out text {source}." + _seed_sentence(seed_exponents, corpus))
+
+
+def _seed_sentence(seed_exponents, corpus: str) -> str:
+    """How far the CE slope moves between seeds against its token scatter, on ``corpus``."""
+    if seed_exponents is None or seed_exponents.empty:
+        return ""
+    rows = seed_exponents[(seed_exponents["corpus"] == corpus) & (seed_exponents["quantity"] == "CE")]
+    return (" Between training runs of the seeded sizes, the log-log slope of CE on " + corpus + " moves by a standard "
+            "deviation of " + " and ".join(f"{row['seed sd']:.4f} ({row['family']})" for _, row in rows.iterrows())
+            + ", against " + " and ".join(f"{row['token sd']:.4f}" for _, row in rows.iterrows())
+            + " from resampling the evaluation tokens.")

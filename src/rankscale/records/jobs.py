@@ -63,6 +63,8 @@ class Job:
         other models, or where neither the hub nor its cache can say.
     load : tuple of (str, value) pairs
         The model's load options (``rankscale.sets.schema.Model.load``).
+    replica : int
+        0, or k > 0 for a ladder size's k-th extra training run (seed), outside every size fit.
     """
 
     family: str | None  # None for a reference model, outside every size fit
@@ -77,6 +79,7 @@ class Job:
     temperature: float = 1.0  # logits divided by this before the softmax (``temperature_jobs``)
     commit: str | None = None
     load: tuple[tuple[str, object], ...] = ()
+    replica: int = 0  # k > 0: a ladder size's k-th extra training run, outside every size fit
 
     def command(self, model_set: ModelSet, out: Path | None = None, device_map: bool = False) -> str:
         """The ``extract`` command that computes this job's result, run by the interpreter that
@@ -185,9 +188,9 @@ def _checkpoint_tokens(model_set: ModelSet, corpus: str) -> int | None:
 
 
 def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | None = None, *,
-         families: bool = True, references: bool = True, checkpoints: bool = True) -> list[Job]:
+         families: bool = True, references: bool = True, checkpoints: bool = True, seeds: bool = True) -> list[Job]:
     """Every extraction the set needs, in set order: per corpus, the families' models (each
-    followed by its checkpoints), then the references.
+    followed by its checkpoints, then a ladder size's extra seeds), then the references.
 
     Ladder models must be trained (``rankscale.models.ladder.build_ladder``) before their jobs exist.
 
@@ -198,8 +201,9 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
         Where models and results live; default ``rankscale.paths.home()``.
     corpora : list of str, optional
         Some of the set's corpora; default all of them. Another raises RankscaleError.
-    families, references, checkpoints : bool
-        Whether to list the families' models, the references, the checkpoints.
+    families, references, checkpoints, seeds : bool
+        Whether to list the families' models, the references, the checkpoints, the extra seeds of
+        ladder sizes (``rankscale.sets.schema.Ladder.seed_sizes``).
 
     Returns
     -------
@@ -244,9 +248,10 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
                 out += [job for model in family.models
                         for job in _model_jobs(model_set, home, family.name, model, corpus, checkpoints)]
                 continue
-            for meta in (m for m in ladder if m["family"] == family.name):
+            for meta in (m for m in ladder if m["family"] == family.name and (seeds or not m["replica"])):
                 out.append(Job(family.name, meta["size"], meta["path"], None, None, corpus, n_tokens,
-                               result_dir(home, ladder_folder_key(model_set, meta), model_set, corpus, n_tokens)))
+                               result_dir(home, ladder_folder_key(model_set, meta), model_set, corpus, n_tokens),
+                               replica=meta["replica"]))
                 for step in meta["checkpoint_steps"] if checkpoints else ():
                     n_ck = _checkpoint_tokens(model_set, corpus)
                     out.append(Job(family.name, meta["size"], str(Path(meta["path"]) / "checkpoints" / f"step{step}"),
@@ -304,7 +309,7 @@ def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]
     full = model_set.tokens(corpus)
     n_tokens = model_set.temperature_tokens if full is None else min(full, model_set.temperature_tokens)
     first = model_set.families[0].name
-    final = [job for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)
+    final = [job for job in jobs(model_set, home, [corpus], references=False, checkpoints=False, seeds=False)
              if job.family == first][-1]
     folder = result_dir(home, str(final.out.parent.relative_to(home / "results")), model_set, corpus, n_tokens)
     return [Job(final.family, final.name, final.source, final.revision, None, corpus, n_tokens,
@@ -463,7 +468,7 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     home = home or paths.home()
     require_available(model_set)
     if model_set.ladder_families:
-        n_ladder = sum(len(f.ladder.sizes) for f in model_set.ladder_families)
+        n_ladder = sum(len(f.ladder.replicas(size)) for f in model_set.ladder_families for size in f.ladder.sizes)
         if missing_models(model_set, home):
             build_ladder(model_set, home, progress)
         else:
@@ -630,14 +635,15 @@ def ladder_folder_key(model_set: ModelSet, meta: dict, step: int | None = None) 
     ----------
     model_set : ModelSet
     meta : dict
-        A ladder model's metadata (``rankscale.models.ladder.ladder_models``): ``path``, ``arch``, ``size``.
+        A ladder model's metadata (``rankscale.models.ladder.ladder_models``): ``path``, ``arch``,
+        ``size`` and, for an extra seed, ``replica``.
     step : int, optional
         A training checkpoint's step; None for the final model.
 
     Returns
     -------
     str
-        ``ladder/<set>/<arch>/<size>-<hash>[/step<step>]``.
+        ``ladder/<set>/<arch>/<size>[-s<replica>]-<hash>[/step<step>]``.
 
     Examples
     --------
@@ -649,7 +655,8 @@ def ladder_folder_key(model_set: ModelSet, meta: dict, step: int | None = None) 
     'ladder/tiny/neox/d16-l1-44136fa355/step16'
     """
     digest = hashlib.sha256((Path(meta["path"]) / "ladder.json").read_bytes()).hexdigest()[:10]
-    key = f"ladder/{_slug(model_set.name)}/{meta['arch']}/{meta['size']}-{digest}"
+    replica = f"-s{meta['replica']}" if meta.get("replica") else ""  # an extra seed's (its ladder.json differs too)
+    key = f"ladder/{_slug(model_set.name)}/{meta['arch']}/{meta['size']}{replica}-{digest}"
     return key + (f"/step{step}" if step is not None else "")
 
 

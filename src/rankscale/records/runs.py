@@ -40,6 +40,8 @@ class Run:
         Ranks and log-probabilities of every target token.
     note : str
         What the model is (a reference model's ``Model.note``).
+    replica : int
+        0, or k > 0 for a ladder size's k-th extra training run (``seed_runs``).
     """
 
     family: str | None
@@ -49,6 +51,7 @@ class Run:
     total: int
     records: Records
     note: str = ""
+    replica: int = 0
 
     @property
     def vocab_size(self) -> int:
@@ -65,7 +68,7 @@ def _load(job: Job, model_set: ModelSet, device: str) -> Run:
         run_job(job, model_set, device=device)
     records = load_records(job.out)
     return Run(job.family, job.name, job.step, records.manifest.params_non_embedding,
-               records.manifest.params_total, records, job.note)
+               records.manifest.params_total, records, job.note, job.replica)
 
 
 def family_runs(model_set: ModelSet, corpus: str, home: Path | None = None, device: str = "auto") -> list[Run]:
@@ -88,7 +91,29 @@ def family_runs(model_set: ModelSet, corpus: str, home: Path | None = None, devi
     -------
     list of Run
     """
-    return [_load(job, model_set, device) for job in jobs(model_set, home, [corpus], references=False, checkpoints=False)]
+    return [_load(job, model_set, device)
+            for job in jobs(model_set, home, [corpus], references=False, checkpoints=False, seeds=False)]
+
+
+def seed_runs(model_set: ModelSet, corpus: str, home: Path | None = None, device: str = "auto") -> list[Run]:
+    """The extra training runs (seeds) of the ladder sizes that have them (``Ladder.seed_sizes``),
+    on ``corpus`` and on the same tokens as ``family_runs``; a result not on disk yet is extracted
+    first. They stay outside every size fit: a chapter uses them for the scatter between training
+    runs (``rankscale.analysis.bootstrap.resample``'s ``seeds``).
+
+    Parameters
+    ----------
+    model_set, corpus, home, device
+        As ``family_runs``.
+
+    Returns
+    -------
+    list of Run
+        Family by family in set order, each size's runs in seed order, every one with ``replica`` > 0;
+        empty for a set without them.
+    """
+    return [_load(job, model_set, device)
+            for job in jobs(model_set, home, [corpus], references=False, checkpoints=False) if job.replica]
 
 
 def reference_runs(model_set: ModelSet, corpus: str, home: Path | None = None, device: str = "auto") -> list[Run]:
@@ -220,8 +245,9 @@ def models_used(model_set: ModelSet, home: Path | None = None) -> list[dict]:
     Returns
     -------
     list of dict
-        ``{"family", "name", "non_embedding"}`` of the families' final models in set order, then
-        of the references (family None), from the results of the set's first corpus;
+        ``{"family", "name", "non_embedding"}`` of the families' final models in set order (a
+        ladder size's extra seeds named ``<size>-s<k>``), then of the references (family None),
+        from the results of the set's first corpus;
         ``non_embedding`` is None for a result not on disk. Nothing is extracted.
 
     Examples
@@ -244,7 +270,7 @@ def models_used(model_set: ModelSet, home: Path | None = None) -> list[dict]:
     out = []
     for job in jobs(model_set, home, [first], checkpoints=False):
         manifest = read_manifest(job.out)
-        out.append({"family": job.family, "name": job.name,
+        out.append({"family": job.family, "name": job.name + (f"-s{job.replica}" if job.replica else ""),
                     "non_embedding": None if manifest is None else manifest.params_non_embedding})
     return out
 
@@ -307,13 +333,16 @@ def label(run: Run) -> str:
     -------
     str
         ``family: name`` (``reference: name`` for a reference model), with ``@ step N`` for a
-        checkpoint.
+        checkpoint and ``(extra seed k)`` for an extra training run.
 
     Examples
     --------
     >>> label(Run("NeoX", "d16", 1000, 0, 0, None)), label(Run(None, "pythia-70m", None, 0, 0, None))
     ('NeoX: d16 @ step 1,000', 'reference: pythia-70m')
+    >>> label(Run("NeoX", "d16", None, 0, 0, None, replica=2))
+    'NeoX: d16 (extra seed 2)'
     """
     step = f" @ step {run.step:,}" if run.step is not None else ""
-    return f"{run.family or 'reference'}: {run.name}{step}"
+    replica = f" (extra seed {run.replica})" if run.replica else ""
+    return f"{run.family or 'reference'}: {run.name}{step}{replica}"
 

@@ -32,6 +32,13 @@ NEOX_SIZES = (LadderSize(16, 1, 1), LadderSize(24, 1, 1), LadderSize(40, 2, 1), 
 # non-embedding parameters, 2.56 decades), so that the two families differ in architecture rather
 # than in shape; four sizes rather than seven keep the tiny book's training time in budget.
 LLAMA_SIZES = (LadderSize(16, 1, 1), LadderSize(40, 2, 1), LadderSize(80, 3, 2), LadderSize(160, 4, 4))
+# The tiny ladders train three sizes per family three times (the set's seed, then two more, each
+# with its own initialisation and order of the training sequences), so that the scatter between
+# training runs can be set beside the scatter of the evaluation text. The seeded sizes are each
+# family's three cheapest (the smaller end of every size fit): on these CPUs two more runs of
+# NeoX's d160-l4 alone cost about 9 minutes, and the book's budget leaves room for twelve runs of
+# the small ones (about 13 minutes, two at a time).
+TINY_SEEDS = 3
 
 # The real pretrained model the offline sets show beside the ladders (outside every size fit).
 SMOLLM2 = Model(
@@ -75,15 +82,18 @@ def _all_hub_ids() -> tuple[str, ...]:
 BUILT_IN: dict[str, ModelSet] = {
     "smoke": ModelSet(
         "smoke",
-        (Family("NeoX ladder", ladder=Ladder("neox", NEOX_SIZES[:3], ("d16-l1", "d24-l1", "d40-l2"))),
+        (Family("NeoX ladder", ladder=Ladder("neox", NEOX_SIZES[:3], ("d16-l1", "d24-l1", "d40-l2"),
+                                             seed_sizes=("d16-l1", "d40-l2"), n_seeds=2)),
          Family("Llama ladder", ladder=Ladder("llama", LLAMA_SIZES[:2], ("d16-l1", "d40-l2")))),
         corpora={"pydocs": 20_000, "stdlib": 20_000, "humaneval": 8_000},
         checkpoint_tokens=8_000, n_boot=50, training=_SMOKE_TRAINING, temperature_tokens=TEMPERATURE_TOKENS,
     ),
     "tiny": ModelSet(
         "tiny",
-        (Family("NeoX ladder", ladder=Ladder("neox", NEOX_SIZES, ("d24-l1", "d80-l3", "d160-l4"))),
-         Family("Llama ladder", ladder=Ladder("llama", LLAMA_SIZES, ("d16-l1", "d80-l3", "d160-l4")))),
+        (Family("NeoX ladder", ladder=Ladder("neox", NEOX_SIZES, ("d24-l1", "d80-l3", "d160-l4"),
+                                             seed_sizes=("d16-l1", "d24-l1", "d40-l2"), n_seeds=TINY_SEEDS)),
+         Family("Llama ladder", ladder=Ladder("llama", LLAMA_SIZES, ("d16-l1", "d80-l3", "d160-l4"),
+                                              seed_sizes=("d16-l1", "d40-l2", "d80-l3"), n_seeds=TINY_SEEDS))),
         # enough for stable RBP_1, CE and the decomposition (chapter B5); humaneval's held-out
         # half has about 18k tokens
         corpora={"pydocs": 150_000, "stdlib": 150_000, "humaneval": 15_000},

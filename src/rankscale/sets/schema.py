@@ -160,11 +160,40 @@ class Ladder:
         Smallest first.
     checkpoint_sizes : tuple of str
         Names (``LadderSize.name``) of the sizes whose training checkpoints are kept.
+    seed_sizes : tuple of str
+        Names of the sizes trained ``n_seeds`` times, so that the scatter between training runs
+        can be measured (``rankscale.models.ladder.train_model``'s ``replica``).
+    n_seeds : int
+        Training runs at each of ``seed_sizes``, the set's own seed included.
+
+    Examples
+    --------
+    >>> Ladder("neox", (LadderSize(16, 1, 1),), seed_sizes=("d16-l1",), n_seeds=3).replicas(LadderSize(16, 1, 1))
+    (0, 1, 2)
+    >>> Ladder("neox", (LadderSize(16, 1, 1),), seed_sizes=("d24-l1",))
+    Traceback (most recent call last):
+    rankscale.RankscaleError: ladder neox: seed_sizes names d24-l1, which is not one of its sizes (d16-l1)
     """
 
     arch: str
     sizes: tuple[LadderSize, ...]
     checkpoint_sizes: tuple[str, ...] = ()  # sizes whose training checkpoints are kept
+    seed_sizes: tuple[str, ...] = ()
+    n_seeds: int = 1
+
+    def __post_init__(self):
+        names = [size.name for size in self.sizes]
+        for field_name in ("checkpoint_sizes", "seed_sizes"):
+            for name in getattr(self, field_name):
+                if name not in names:
+                    raise RankscaleError(f"ladder {self.arch}: {field_name} names {name}, which is not one of its "
+                                         f"sizes ({', '.join(names)})")
+        if self.n_seeds < 1:
+            raise RankscaleError(f"ladder {self.arch}: n_seeds must be at least 1, got {self.n_seeds}")
+
+    def replicas(self, size: LadderSize) -> tuple[int, ...]:
+        """The training runs of ``size``: 0 (the run every fit uses), then its extra seeds."""
+        return tuple(range(self.n_seeds if size.name in self.seed_sizes else 1))
 
 
 @dataclass(frozen=True)
