@@ -142,9 +142,9 @@ ties.drop(columns="unit").style.hide(axis="index").format(precision=5)
 # %% mystnb={"figure": {"caption": "Joint distribution of the correct token's probability $p(t)$ and its rank $R$ (`ge` convention) for the largest model of each family (title in the family's colour) and each reference model (black title), on the first corpus. The dashed line is the bound $R = 1/p(t)$, above which no target can lie; the shaded strips are the probability bands of the next figure. The spread of ranks at a fixed probability is what paper A's Fig. 1 illustrates with two hand-made examples.", "name": "fig-a1-ranks"}}
 bands = np.array([[c * (1 - A1_BAND_HALF_WIDTH), c * (1 + A1_BAND_HALF_WIDTH)] for c in A1_BAND_CENTRES])
 panels = shown_runs(corpora[0])
-n_cols = min(3, len(panels))
+n_cols = min(2, len(panels))  # two across, so that the text stays at body size (plots.show)
 n_rows = -(-len(panels) // n_cols)
-fig, axes = plt.subplots(n_rows, n_cols, figsize=(5.6 * n_cols, 4.2 * n_rows), squeeze=False)
+fig, axes = plt.subplots(n_rows, n_cols, figsize=(5.0 * n_cols, 4.0 * n_rows), squeeze=False)
 for ax, run in zip(axes.flat, panels):
     rec = run.records
     rank_ge = metrics.rank_1based(rec.gt, rec.ge)
@@ -165,7 +165,7 @@ for ax, run in zip(axes.flat, panels):
 for ax in axes.flat[len(panels):]:
     ax.set_visible(False)
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 
 # %%
@@ -217,7 +217,7 @@ for row_axes, (family, name) in zip(axes, shown):
     row_axes[0].set_ylabel("share of the band's targets")
 axes[0, -1].legend(fontsize=7, loc="lower right")
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %% [markdown]
 # Every model's bands, with the share of each rank group:
@@ -293,7 +293,7 @@ if len(points[points["kind"] == "reference"]):
                                     markersize=12)
 axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %%
 display(Markdown(pages.token_requirement(

@@ -202,7 +202,7 @@ if with_checkpoints:
         ax.set_xlabel("training step")
     axes[0, 0].legend(fontsize=7)
     fig.tight_layout()
-    plt.show()
+    plots.show(fig)
 
 # %%
 if with_checkpoints:
@@ -233,12 +233,12 @@ series_keys = [(family, name) for family in with_checkpoints for name in checkpo
 if not series_keys:
     display(Markdown("No model of this set has two or more checkpoints, so there is no interval to split."))
 
-# %% mystnb={"figure": {"caption": "Each component's part of the drop of CE between consecutive checkpoints, for every checkpointed model (columns) on each corpus (rows): EE's drop (blue), SA's drop (green) and Confidence's rise (red), as fractions of CE's drop; the three parts sum to 1. Linear axis between −1 and 1, logarithmic beyond.", "name": "fig-b2-parts"}}
+# %% mystnb={"figure": {"caption": "Each component's part of the drop of CE between consecutive checkpoints, for every checkpointed model (rows) on each corpus (columns): EE's drop (blue), SA's drop (green) and Confidence's rise (red), as fractions of CE's drop; the three parts sum to 1. Linear axis between −1 and 1, logarithmic beyond.", "name": "fig-b2-parts"}}
 if series_keys:
-    fig, axes = plt.subplots(len(corpora), len(series_keys), figsize=(3.6 * len(series_keys), 2.8 * len(corpora)),
+    fig, axes = plt.subplots(len(series_keys), len(corpora), figsize=(3.4 * len(corpora), 2.6 * len(series_keys)),
                              squeeze=False, sharey=True)
-    for row, corpus in zip(axes, corpora):
-        for ax, (family, name) in zip(row, series_keys):
+    for column, corpus in zip(axes.T, corpora):
+        for ax, (family, name) in zip(column, series_keys):
             series = series_of(corpus, family, name)
             parts = dynamics.interval_parts(series.EE, series.SA, series.Conf)
             x = np.arange(len(series) - 1)
@@ -252,10 +252,11 @@ if series_keys:
             ax.set_yscale("symlog", linthresh=1)
             ax.set_yticks([-10, -1, 0, 1, 10], ["−10", "−1", "0", "1", "10"])
             ax.set_title(f"{corpus} · {family}: {name}", fontsize=9)
-        row[0].set_ylabel("part of the CE drop")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("part of the CE drop")
     axes[0, 0].legend(fontsize=7)
     fig.tight_layout()
-    plt.show()
+    plots.show(fig)
 
 # %% [markdown]
 # The vertical axis is linear between −1 and 1 and logarithmic outside: over an interval where
@@ -279,7 +280,7 @@ def family_rows(picks):
             ax.set_visible(False)
         yield family, name, zip(row, steps)
     fig.tight_layout()
-    plt.show()
+    plots.show(fig)
 
 
 if not fig4:
@@ -339,7 +340,7 @@ for row, family in zip(axes, families):
     row[0].set_ylabel("mean output probability")
 axes[0, 0].legend(fontsize=8)
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %%
 drops = pd.DataFrame(drops, columns=["family", "model", "corpus", "target RBE e", "target position (1-based)",
@@ -441,7 +442,7 @@ if with_checkpoints:
     axes[1, 0].set_ylabel(f"share of targets at ranks\nheld by ≥ {claims.B2_MIN_GROUP} targets")
     axes[0, 0].legend(fontsize=7)
     fig.tight_layout()
-    plt.show()
+    plots.show(fig)
 
 # %%
 display(Markdown(

@@ -161,7 +161,7 @@ for row, corpus in zip(axes, corpora):
     row[0].set_ylabel("nats")
 plots.size_axes(axes)
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %% [markdown]
 # In paper B's Fig. 7 the CE and EE panels of its 16 models (from several families, drawn

@@ -125,7 +125,7 @@ for row, (family, i) in zip(axes, shown.items()):
     row[0].set_ylabel("nats")
 axes[0, 0].legend(fontsize=8)
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %% [markdown]
 # CE should wander around its full-set value, with a spread that shrinks as tokens are added,
@@ -161,7 +161,7 @@ for row, (family, i) in zip(axes, shown.items()):
         ax.set_xlabel("evaluation tokens")
 axes[0, 0].legend(fontsize=8)
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %% [markdown]
 # ## Every model, and the scaling exponents
@@ -185,8 +185,12 @@ if not groups:
 
 # %% mystnb={"figure": {"caption": "Left: SA of every model against the number of evaluation tokens on the first corpus, in its family's colour and marker (lighter for smaller models). Then one panel per graded fit: the size exponent $\\alpha_M$ of each quantity (paper B, eq. 9) against the number of tokens, the mean over repeats of the exponents fitted on each repeat's subsample, with the exponent on all tokens dotted.", "name": "fig-b5-exponents-tokens"}}
 corpus = corpora[0]
-fig, axes = plt.subplots(1, 1 + len(groups), figsize=(5.2 * (1 + len(groups)), 3.7), squeeze=False)
-axes = axes[0]
+n_cols = min(2, 1 + len(groups))  # two across, so that the text stays at body size (plots.show)
+n_rows = -(-(1 + len(groups)) // n_cols)
+fig, axes = plt.subplots(n_rows, n_cols, figsize=(5.2 * n_cols, 3.7 * n_rows), squeeze=False)
+for ax in axes.flat[1 + len(groups):]:
+    ax.set_visible(False)
+axes = axes.flat[:1 + len(groups)]
 for family in families:
     idx = np.flatnonzero(family_of == family)
     style = plots.family_style(model_set, family)
@@ -210,7 +214,7 @@ for ax, group in zip(axes[1:], groups):
 for ax in axes:
     ax.set_xlabel("evaluation tokens")
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %% [markdown]
 # ## How many tokens each figure needs

@@ -118,7 +118,7 @@ plots.size_axes([left, right])
 left.legend(fontsize=8)
 right.legend(fontsize=8)
 fig.tight_layout()
-plt.show()
+plots.show(fig)
 
 # %% [markdown]
 # ## Seeds: how far a training run's luck moves the numbers

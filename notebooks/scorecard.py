@@ -106,7 +106,7 @@ totals = counts.loc["all"]
 display(Markdown(
     f"**{len(empirical)} empirical claims of the papers on model set `{model_set.name}`:** "
     + ", ".join(f"{int(totals[v])} {v}" for v in base.VERDICTS) + "."))
-counts
+counts.style.set_caption("The papers' empirical claims by chapter and verdict on this set.")
 
 # %% [markdown]
 # What the picture and the tally say, and why the claims left open are open:
@@ -132,7 +132,9 @@ display(Markdown("\n\n".join(f"**{row.key} · {row.claim}** ({row.verdict}). {ro
 
 # %%
 columns = ["chapter", "key", "claim", "rule", "paper", "ours", "verdict", "held on"]
-empirical[columns].style.hide(axis="index").format(escape="html")
+prose = f'class="{pages.PROSE_TABLE}"'
+empirical[columns].style.hide(axis="index").format(escape="html").set_table_attributes(prose).set_caption(
+    "Every empirical claim: its rule, the paper's value, this set's, the verdict and the units it held on.")
 
 # %% [markdown]
 # ## Definitional checks
@@ -142,7 +144,8 @@ empirical[columns].style.hide(axis="index").format(escape="html")
 
 # %%
 definitional = verdicts[verdicts["kind"] == "definitional"]
-(definitional[columns].style.hide(axis="index").format(escape="html") if len(definitional)
+(definitional[columns].style.hide(axis="index").format(escape="html").set_table_attributes(prose)
+ .set_caption("Definitional checks: met by any trained model, listed apart from the count.") if len(definitional)
  else Markdown("No definitional check in this build."))
 
 # %% [markdown]
@@ -153,7 +156,8 @@ definitional = verdicts[verdicts["kind"] == "definitional"]
 
 # %%
 analytic = verdicts[verdicts["kind"] == "analytic"]
-(analytic[columns].style.hide(axis="index").format(escape="html") if len(analytic)
+(analytic[columns].style.hide(axis="index").format(escape="html").set_table_attributes(prose)
+ .set_caption("Analytic checks: identities and derivations, true or false by construction.") if len(analytic)
  else Markdown("No analytic check in this build."))
 
 # %% [markdown]
@@ -163,5 +167,6 @@ analytic = verdicts[verdicts["kind"] == "analytic"]
 
 # %%
 beyond = verdicts[verdicts["kind"] == "beyond the paper"]
-(beyond[columns].style.hide(axis="index").format(escape="html") if len(beyond)
+(beyond[columns].style.hide(axis="index").format(escape="html").set_table_attributes(prose)
+ .set_caption("This companion's own questions, beyond what the papers claim.") if len(beyond)
  else Markdown("No question beyond the papers in this build."))

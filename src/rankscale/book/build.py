@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
+from rankscale.book.plots import PAGE_WIDTH_KEY
 from rankscale.sets import require_available
 from rankscale.sets.schema import ModelSet
 
@@ -145,11 +147,62 @@ def page_tags(cell) -> list[str]:
     (['hide-input'], ['remove-cell'])
     >>> page_tags(nbformat.v4.new_code_cell("profile = 'x'", metadata={"tags": ["parameters"]}, outputs=[]))
     ['parameters', 'remove-cell']
+
+    A figure that ``rankscale.book.plots.show`` drew for the whole page gets a full-width cell:
+
+    >>> wide = nbformat.v4.new_output("display_data", metadata={"rankscale_width": "page"})
+    >>> page_tags(nbformat.v4.new_code_cell("plots.show(fig)", outputs=[wide]))
+    ['hide-input', 'full-width']
     """
-    tags = [t for t in cell.metadata.get("tags", []) if t not in ("hide-input", "remove-cell")]
+    tags = [t for t in cell.metadata.get("tags", []) if t not in ("hide-input", "remove-cell", "full-width")]
     shown = [out for out in cell.get("outputs", []) if out.get("name") != "stderr"]  # the pages drop stderr
     shows = shown and not HIDDEN_TAGS & set(tags)
-    return [*tags, "hide-input" if shows else "remove-cell"]
+    wide = any(out.get("metadata", {}).get(PAGE_WIDTH_KEY) == "page" for out in shown)  # plots.show asked for it
+    return [*tags, "hide-input" if shows else "remove-cell", *(["full-width"] if shows and wide else [])]
+
+
+_TABLE = re.compile(r"<table\b[^>]*>")
+_CAPTION = re.compile(r"<caption\b[^>]*>")
+
+
+def number_tables(nb, prefix: str) -> int:
+    """Number the tables a notebook's outputs show, in page order: ``Table <prefix><n>.``
+    opens each one's caption (a caption of the number alone where the table has none).
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        An executed notebook, changed in place.
+    prefix : str
+        The chapter's number and a dot (``"8."``, as its figures are numbered), or ``""`` for a
+        page outside the numbered parts.
+
+    Returns
+    -------
+    int
+        How many tables were numbered.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> html = nbformat.v4.new_output("display_data", data={"text/html": '<table id="T"><caption>Fits</caption>'})
+    >>> bare = nbformat.v4.new_output("display_data", data={"text/html": '<table border="1">'})
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("t", outputs=[html, bare])])
+    >>> number_tables(nb, "8."), [o.data["text/html"] for o in nb.cells[0].outputs]
+    (2, ['<table id="T"><caption>Table 8.1. Fits</caption>', '<table border="1"><caption>Table 8.2</caption>'])
+    """
+    n = 0
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            html = out.get("data", {}).get("text/html")
+            if not html or not _TABLE.search(html):
+                continue
+            n += 1
+            label = f"Table {prefix}{n}"
+            caption = _CAPTION.search(html)
+            out.data["text/html"] = (html[:caption.end()] + f"{label}. " + html[caption.end():] if caption else
+                                     _TABLE.sub(lambda m: f"{m.group(0)}<caption>{label}</caption>", html, count=1))
+    return n
 
 
 def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: dict | None = None,
@@ -204,6 +257,7 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     for cell in executed.cells:
         if cell.cell_type == "code":
             cell.metadata["tags"] = page_tags(cell)
+    number_tables(executed, f"{CHAPTERS.index(name) + 1}." if name in CHAPTERS else "")
     executed.metadata["rankscale"] = {"stamp": stamp, "profile": profile, "models": models or []}
     nbformat.write(executed, tmp)
     tmp.replace(target)

@@ -191,6 +191,9 @@ def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] =
     return " ".join(sentences)
 
 
+PROSE_TABLE = "prose"  # the class of a table of sentences, whose cells wrap (book/_static/rankscale.css)
+
+
 def verdict_table(chapter: str, verdicts: list[Verdict], model_set: str = "", measured: list[str] = ()):
     """Display a chapter's verdicts as a table, its rows in the output's metadata (``VERDICT_KEY``),
     where the scorecard page collects them from the executed notebook (``collect_verdicts``).
@@ -228,7 +231,10 @@ def verdict_table(chapter: str, verdicts: list[Verdict], model_set: str = "", me
     shown = ["key", "claim", "kind", "rule", "paper", "ours", "verdict", "held on"]
     table = pd.DataFrame([{**row, "held on": v.units_text} for row, v in zip(rows, verdicts)])[shown]
     table = table.rename(columns={"key": ""})
-    display(table.style.hide(axis="index").format(escape="html"), metadata={VERDICT_KEY: rows})
+    styled = (table.style.hide(axis="index").format(escape="html").set_table_attributes(f'class="{PROSE_TABLE}"')
+              .set_caption(f"Chapter {chapter}'s verdicts: each claim, the rule that decides it (fixed before the "
+                           "data), the paper's value, this set's, and the units it held on."))
+    display(styled, metadata={VERDICT_KEY: rows})
     if model_set:
         from IPython.display import Markdown
         from myst_nb import glue
