@@ -195,13 +195,14 @@ def number_tables(nb, prefix: str) -> int:
     for cell in nb.cells:
         for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
             html = out.get("data", {}).get("text/html")
-            if not html or not _TABLE.search(html):
+            table = _TABLE.search(html) if html else None
+            if table is None:
                 continue
             n += 1
             label = f"Table {prefix}{n}"
             caption = _CAPTION.search(html)
             out.data["text/html"] = (html[:caption.end()] + f"{label}. " + html[caption.end():] if caption else
-                                     _TABLE.sub(lambda m: f"{m.group(0)}<caption>{label}</caption>", html, count=1))
+                                     html[:table.end()] + f"<caption>{label}</caption>" + html[table.end():])
     return n
 
 
