@@ -120,12 +120,9 @@ plots.show(fig)
 #
 # ```{admonition} A rule not fixed before the data
 # :class: warning
-# The GPT-NeoX ladder's shapes (width and depth at each size) were chosen while looking at a graded
-# quantity: among candidate ladders, the one kept puts fewer kinks in $-\log \mathrm{RBP}_1$ against
-# size ($R^2$ 0.984 on `pydocs`, against 0.970 for a ladder that adds depth in bigger steps; the
-# reasons are in `rankscale/sets/builtin.py`). The Llama-style ladder reuses four of those shapes.
-# Claims about how well a power law fits these ladders (chapters A2 and A3) may therefore look
-# better here than on a ladder fixed in advance, such as Pythia's aspect ratios.
+# The GPT-NeoX ladder's shapes were chosen while looking at a graded quantity, the $R^2$ of
+# $-\log \mathrm{RBP}_1$ against size; [the ladder page](chapters/ladder) says how, and which
+# chapters that may flatter.
 # ```
 #
 # Each page states at its top which model set, models and token counts produced it.

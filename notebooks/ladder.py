@@ -28,6 +28,17 @@
 # `ladder.json` and its results, and lists which verdicts it can limit, so that a claim that
 # fails here can be told apart from evidence against a paper. For a set without ladders (the
 # papers' hub models, a user's TOML set) it says so and shows the families' sizes.
+#
+# ```{admonition} A rule not fixed before the data
+# :class: warning
+# The GPT-NeoX ladder's shapes (width and depth at each size) were chosen while looking at a graded
+# quantity: among the candidate ladders tried, the one kept put fewer kinks in $-\log \mathrm{RBP}_1$
+# against size, and so had the higher $R^2$ on `pydocs`, than one that adds depth in bigger steps
+# (the reasons are in `rankscale/sets/builtin.py`). The Llama-style ladder reuses four of those shapes.
+# Claims about how well a power law fits these ladders (chapters A2 and A3) may therefore look
+# better here than on a ladder fixed in advance, such as Pythia's aspect ratios. The extra seeds
+# (below) were fixed before any of them was trained: each family's three cheapest sizes.
+# ```
 
 # %% tags=["parameters"]
 profile = "tiny"

@@ -102,3 +102,48 @@ def test_span_one_value_or_a_range():
     assert plots.span([0.5, -1.25, 2.0], "+.2f") == "-1.25 to +2.00"
     assert plots.span(pd.Series([3.0, np.nan, 1.0]), ".1f") == "1.0 to 3.0"  # a Series skips NaN
     assert plots.span(np.array([7.0]), ".0f") == "7"
+
+
+def _drawn(fig):
+    """The figure's drawn width in inches and its smallest visible text in points."""
+    from matplotlib.text import Text
+
+    fig.canvas.draw()
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_visible() and t.get_text()]
+    return fig.get_tightbbox().width, min(sizes)
+
+
+@pytest.mark.parametrize("width, wide", [(5.0, False), (12.0, True)])
+def test_show_raises_small_text_to_body_size_at_the_displayed_width(width, wide, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda fig, metadata: shown.append(metadata))
+    fig, axes = plt.subplots(1, 3, figsize=(width, 3))
+    for ax in axes:
+        ax.plot([1, 2, 3], [3, 1, 2], label="a line")
+        ax.set_title("a title", fontsize=6)
+        ax.legend(fontsize=5)
+        ax.tick_params(labelsize=5)
+    plots.show(fig)
+    drawn, smallest = _drawn(fig)
+    display_px = plots.PAGE_PX if wide else plots.COLUMN_PX
+    # every text is at least a body-text height (16 px) once the figure is scaled to its display width
+    assert smallest / 72 * display_px / drawn >= plots.BODY_PX * 0.99
+    assert shown == [{plots.PAGE_WIDTH_KEY: "page" if wide else "column"}]
+
+
+def test_show_leaves_legible_text_alone(monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    monkeypatch.setattr("IPython.display.display", lambda fig, metadata: None)
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.set_title("big", fontsize=20)
+    plots.show(fig)
+    assert ax.title.get_fontsize() == 20

@@ -298,9 +298,11 @@ CLAIMS_B2 = index_claims(
 _B_LEVEL = LEVEL
 _B_Z = NormalDist().inv_cdf((1 + _B_LEVEL) / 2)
 _B_INTERVAL = (f"{_B_LEVEL:.0%} interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "
-               "replicates over resamples of every model's tokens)")
+               "replicates over resamples of every model's tokens; in a size fit, a size trained with several seeds "
+               "first draws one of its runs)")
 _B_PAIRED = (f"{_B_LEVEL:.0%} paired interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "
-             "replicates, every quantity it is computed from taken on the same resamples of every model's tokens)")
+             "replicates, every quantity it is computed from taken on the same resamples of every model's tokens; "
+             "in a size fit, a size trained with several seeds first draws one of its runs)")
 
 B3_LAW_R2 = 0.8  # "follows a power law": §4.2 calls its EE fits "close to 0.9"; a tenth below that. Its own table
 # meets 0.8 in 10 of 12 EE cells (not Pythia and All on GitHub, 0.73 and 0.72, which it also calls close to 0.9)
