@@ -5,7 +5,8 @@ The tiny set's ladders must train within the book's time budget on 2 cores; this
 time goes per model and why small models use a single attention head (narrow heads cost time per
 step on CPU).
 
-Run on a quiet machine: ``.venv/bin/python benchmarks/ladder_step_bench.py``
+Run on a quiet machine: ``.venv/bin/python benchmarks/ladder_step_bench.py`` (add ``--malloc`` for the
+allocator settings training uses, ``keep_freed_memory``)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 import torch
 
 from rankscale.models.ladder import model_class, model_config
-from rankscale.models.loading import count_params
+from rankscale.models.loading import count_params, keep_freed_memory
 from rankscale.sets import get
 from rankscale.sets.schema import LadderSize
 
@@ -40,7 +41,11 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--heads", action="store_true", help="also time other head counts of each size")
+    parser.add_argument("--malloc", action="store_true",
+                        help="reuse freed memory first, as training does (rankscale.models.loading.keep_freed_memory)")
     args = parser.parse_args()
+    if args.malloc:
+        keep_freed_memory()
     model_set = get(args.profile)
     training = model_set.training
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, batch {training.batch_size} x {training.seq_len}")

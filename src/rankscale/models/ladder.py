@@ -31,7 +31,11 @@ import numpy as np
 
 from rankscale import RankscaleError, __version__
 from rankscale.corpora import get_corpus
-from rankscale.models.loading import count_params, no_transformers_bars
+from rankscale.models.loading import (
+    count_params,
+    keep_freed_memory,
+    no_transformers_bars,
+)
 from rankscale.sets.schema import Ladder, LadderSize, LadderTraining, ModelSet
 
 if TYPE_CHECKING:  # torch and transformers are imported by the functions that train, so that
@@ -480,6 +484,8 @@ def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers
     if missing:
         from tqdm import tqdm
 
+        keep_freed_memory()  # 1.2x (d160) to 2.5x (d16) faster training steps here and in the workers
+
         training = model_set.training
         workers = max(1, min(workers or default_workers(), len(missing)))
         with tqdm(total=len(missing) * training.steps, desc="train", unit="step", disable=not progress) as bar:
@@ -549,6 +555,7 @@ def _init_worker(threads: int, training: LadderTraining, sequences: np.ndarray, 
     import torch
     from transformers import PreTrainedTokenizerFast
 
+    keep_freed_memory()
     torch.set_num_threads(threads)
     _WORKER.update(training=training, sequences=sequences, steps=steps,
                    tokenizer=PreTrainedTokenizerFast.from_pretrained(root / "tokenizer"))

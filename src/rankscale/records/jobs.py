@@ -461,7 +461,7 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     from tqdm import tqdm
 
     from rankscale.models.ladder import build_ladder, missing_models
-    from rankscale.models.loading import resolve_device
+    from rankscale.models.loading import keep_freed_memory, resolve_device
     from rankscale.sets import require_available
 
     device = resolve_device(device)
@@ -479,6 +479,7 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
         log(f"extract: all {len({job.out for job in every})} results are on disk")
         return
     total = None if any(job.n_tokens is None for job in todo) else sum(job.n_tokens for job in todo)
+    keep_freed_memory()  # large logits tensors reused, not mapped afresh per batch
     start = time.perf_counter()
     with tqdm(total=total, desc="extract", unit="tok", unit_scale=True, disable=not progress) as bar:
         for job in todo:
