@@ -326,3 +326,33 @@ def test_seed_runs_stay_outside_the_fits(seeded):
     assert [len(s) for s in samples] == [2, 0]
     np.testing.assert_array_equal(samples[0][1]["logp"], extra[1].records.logp)
     assert samples[0][0]["rank"].min() >= 1
+
+
+_TRAIN_AND_HASH = """
+import hashlib, sys, torch
+from rankscale.models.ladder import model_class, model_config
+from rankscale.models.loading import keep_freed_memory
+from rankscale.sets.schema import LadderSize
+if sys.argv[1] == "keep":
+    assert keep_freed_memory()
+torch.manual_seed(0)
+model = model_class("neox")(model_config("neox", LadderSize(16, 1, 1), 4096, 256))
+opt = torch.optim.AdamW(model.parameters(), lr=2e-3)
+tokens = torch.randint(0, 4096, (8, 257), generator=torch.Generator().manual_seed(1))
+for _ in range(3):
+    model(input_ids=tokens, labels=tokens).loss.backward()
+    opt.step()
+    opt.zero_grad()
+print(hashlib.sha256(b"".join(p.detach().numpy().tobytes() for p in model.parameters())).hexdigest())
+"""
+
+
+def test_reusing_freed_memory_trains_the_same_weights():
+    """``keep_freed_memory`` changes where tensors live, not what is computed: bitwise the same
+    weights after training steps whose logits (33 MB) glibc would otherwise map afresh."""
+    import subprocess
+    import sys
+
+    hashes = [subprocess.run([sys.executable, "-c", _TRAIN_AND_HASH, mode], capture_output=True, text=True,
+                             check=True).stdout.strip() for mode in ("keep", "system")]
+    assert len(hashes[0]) == 64 and hashes[0] == hashes[1]
