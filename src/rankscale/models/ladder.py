@@ -467,7 +467,9 @@ def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers
         Models trained at once, each in a process of its own with an equal share of the cores'
         threads, largest first; default ``default_workers()``. 1 trains them one after another in
         this process with every thread. (A model's weights then differ from a parallel run's in
-        the last bits of float rounding, as with any change of thread count.)
+        the last bits of float rounding, as with any change of thread count.) The workers are
+        spawned processes, so a script that calls this needs the usual
+        ``if __name__ == "__main__":`` guard (``python -m rankscale`` has it).
 
     Returns
     -------
@@ -485,7 +487,6 @@ def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers
         from tqdm import tqdm
 
         keep_freed_memory()  # 1.2x (d160) to 2.5x (d16) faster training steps here and in the workers
-
         training = model_set.training
         workers = max(1, min(workers or default_workers(), len(missing)))
         with tqdm(total=len(missing) * training.steps, desc="train", unit="step", disable=not progress) as bar:
@@ -511,7 +512,8 @@ def _task(model_set: ModelSet, entry: Planned) -> tuple:
 def _train_in_parallel(tasks: list[tuple], training: LadderTraining, sequences: np.ndarray, root: Path,
                        workers: int, bar: tqdm) -> None:
     """Train ``tasks`` in ``workers`` processes (largest first, so that the last to finish are
-    small), passing their steps to ``bar``; the first failure stops the rest and is raised."""
+    small), passing their steps to ``bar``. The first failure cancels the models not started yet
+    and is raised once the models in training are saved."""
     import multiprocessing
     import queue
     from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
