@@ -123,7 +123,9 @@ for corpus in corpora:
                          "largest |RBP_k(ge) - RBP_k(gt)| over k": gap,
                          "... in standard errors of RBP_k": gap_in_se})
 ties = pd.DataFrame(tie_rows)
-ties.drop(columns="unit").style.hide(axis="index").format(precision=5)
+ties.drop(columns="unit").style.hide(axis="index").format(precision=5).set_caption(
+    "Ties between the target and another token, per model and corpus: the targets, how many are tied, RBP_1 under "
+    "each rank convention, and the largest RBP_k gap over k, absolute and in standard errors of RBP_k.")
 
 # %% [markdown]
 # ## One probability, several ranks (paper A, Fig. 1)
@@ -223,7 +225,9 @@ plots.show(fig)
 # Every model's bands, with the share of each rank group:
 
 # %%
-band.drop(columns="unit").style.hide(axis="index").format(precision=3)
+band.drop(columns="unit").style.hide(axis="index").format(precision=3).set_caption(
+    f"Targets whose p(t) lies within {A1_BAND_HALF_WIDTH:.0%} of each band centre, per model and corpus: how many, "
+    "the share ranked first and the share at the commonest rank, and the count in each rank group (ge ranks).")
 
 # %% [markdown]
 # ## Absolute and relative metrics side by side (paper A, Fig. 2)
@@ -335,7 +339,9 @@ trend = pd.DataFrame([{"results of": family, "results": int((family_points["fami
                       for family in families]
                      + [{"results of": "every family and reference together", "results": len(points),
                          "Kendall tau": kendall(points)}])
-display(trend.style.hide(axis="index").format({"Kendall tau": "{:.3f}"}))
+display(trend.style.hide(axis="index").format({"Kendall tau": "{:.3f}"}).set_caption(
+    f"Kendall's tau between p_A and RBP_{ks[0]} over each family's results (final models and checkpoints, every "
+    "corpus), and over every result of the set, references included."))
 
 
 def p_a_and_top1(sample):
@@ -358,11 +364,18 @@ for corpus in corpora:
                           "RBP_1": f"{values[hi, 1]:.4f} vs {values[lo, 1]:.4f}"})
 display(pd.DataFrame([{"corpus": corpus, "final models": r.models, "pairs": r.pairs,
                        "Kendall tau": r.tau, "pairs disagreeing beyond noise": len(r.found)}
-                      for corpus, r in final_pairs.items()]).style.hide(axis="index").format({"Kendall tau": "{:.3f}"}))
+                      for corpus, r in final_pairs.items()]).style.hide(axis="index").format({"Kendall tau": "{:.3f}"})
+        .set_caption(f"Pairs of final models (families' and references') on each corpus: Kendall's tau between p_A "
+                     f"and RBP_1, and the pairs whose {A_LEVEL:.0%} bootstrap intervals of the two differences "
+                     "exclude zero with opposite signs."))
 if pair_rows:
-    display(pd.DataFrame(pair_rows).style.hide(axis="index"))
+    display(pd.DataFrame(pair_rows).style.hide(axis="index").set_caption(
+        "The pairs of final models that p_A and RBP_1 order oppositely beyond token-sampling noise: the model "
+        "ahead on each metric, and both models' values."))
 points.sort_values(["corpus", "family", "model", "step"], na_position="last").style.hide(axis="index").format(
-    precision=4)
+    precision=4).set_caption("Every result of the figure above, per corpus: final models, training checkpoints "
+                             "(with their step) and reference models, with targets, vocabulary, p_A, CE (nats) "
+                             "and RBP_k (ge ranks).")
 
 # %% [markdown]
 # ## RBP$_k$ against $p_A$ on real predictions: the reference models
@@ -391,16 +404,16 @@ if first_refs:
     side = finals[["corpus", "family", "model", "vocabulary", "targets", "p_A", "CE",
                    *[f"RBP_{k}" for k in ks]]].copy()
     side["family"] = side["family"].replace({"reference": "reference (real pretrained model, outside the families)"})
-    display(side.style.hide(axis="index").format(precision=4))
+    display(side.style.hide(axis="index").format(precision=4).set_caption(
+        "Every final model of the families and every reference model, per corpus: vocabulary, targets, p_A, CE "
+        "(nats) and RBP_k (ge ranks), each model on its own tokenizer's tokens."))
 else:
     display(Markdown(f"Model set `{model_set.name}` has no reference model, so there is nothing to show here; "
                      "a model set lists one under `[[references]]` (see `rankscale.sets.builtin`)."))
 
 # %% [markdown]
-# **Table A1.1.** (Where the set has reference models.) $p_A$, cross-entropy and RBP$_k$ (`ge`)
-# of every final model of the families and of every reference model, per corpus. A reference
-# model's numbers are not on the families' size scale and, with another tokenizer, not even on
-# the same targets: its $k$ counts other tokens.
+# A reference model's numbers in the table above are not on the families' size scale and, with
+# another tokenizer, not even on the same targets: its $k$ counts other tokens.
 #
 # ### Paper A's released values for GPT-2 on Wikipedia
 #
@@ -437,7 +450,9 @@ if mine:
             rbp_here = metrics.rbp(metrics.rank_1based(rec.gt, rec.ge, ties=ties_rule), [1, 10, 100, 1000])
             rows.append({"model": hub_id, "values": what, "targets": len(rec), "CE": metrics.cross_entropy(rec.logp),
                          **{f"RBP_{k}": v for k, v in zip((1, 10, 100, 1000), rbp_here)}})
-    display(pd.DataFrame(rows).astype({"targets": "Int64"}).style.hide(axis="index").format(precision=4, na_rep="-"))
+    display(pd.DataFrame(rows).astype({"targets": "Int64"}).style.hide(axis="index").format(precision=4, na_rep="-")
+            .set_caption(f"CE (nats) and RBP_k of GPT-2 on {released_corpus}: paper A's released values (its code "
+                         "repository) beside ours, with eq. 3's ranks (ge) and with the released code's (gt)."))
 else:
     would = [name for name, s in builtin.BUILT_IN.items() if evaluates_released(s)]
     display(Markdown(

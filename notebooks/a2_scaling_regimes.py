@@ -221,7 +221,28 @@ tokens_per_point()
 # fitted value, not a range of values $R^2$ could take.
 
 # %%
-table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}", "R^2": "{:.3f}"})
+def fitted_span(rows, column, fmt):
+    """The range of a column over the rows that have a fit, or a dash where none has."""
+    values = rows[column].dropna()
+    return plots.span(values, fmt) if len(values) else "—"
+
+
+if len(table):
+    by_regime = {"$k = 1$": table[table["regime"] == "k = 1"],
+                 f"the paper's moderate $k$ ({', '.join(map(str, A2_MODERATE_KS))})":
+                     table[table["regime"].str.startswith("moderate, the paper's k")],
+                 "the large $k$ near the vocabulary": table[table["regime"].str.startswith("large")]}
+    unfitted = int(table["slope"].isna().sum())
+    display(Markdown(
+        f"Headline numbers of the table below, over its {len(table)} fits"
+        + (f" ({unfitted} impossible, RBP$_k$ = 1 for some model)" if unfitted else "") + ": "
+        + "; ".join(f"at {name}, slopes {fitted_span(rows, 'slope', '+.3f')} and $R^2$ "
+                    f"{fitted_span(rows, 'R^2', '.3f')}" for name, rows in by_regime.items() if len(rows)) + "."))
+
+# %% tags=["hide-output"]
+table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}", "R^2": "{:.3f}"}).set_caption(
+    f"Every power-law fit of −log RBP_k against size, per corpus, family and k: the regime, k as a share of the "
+    f"vocabulary, the sizes fitted, and slope and R² with their {A_LEVEL:.0%} bootstrap intervals.")
 
 # %% [markdown]
 # ## Verdicts

@@ -241,26 +241,57 @@ shown_paper = ours_table[["paper A R² (Table 1)", "paper A slope (Table 1)"]].n
 if not shown_paper:
     ours_table = ours_table.drop(columns=["paper A R² (Table 1)", "paper A slope (Table 1)"])
     display(Markdown("No family of this set is fitted by paper A on one of its datasets, so the paper's values "
-                     "stand apart, in Table A3.2."))
-ours_table.style.hide(axis="index").format(precision=3, na_rep="-")
+                     "stand apart, in the paper's own table further down."))
+
+
+def span_of(values, fmt):
+    """The range of some values, NaN left out, or a dash where none is left."""
+    values = pd.Series(values, dtype=float).dropna()
+    return plots.span(values, fmt) if len(values) else "—"
+
+
+def quantity_name(label):
+    """CE, or -log RBP_k in the page's notation, from a Top-k label of the table."""
+    return "CE" if label == "CE" else "$-\\log \\mathrm{RBP}_{" + label + "}$"
+
+
+headline = [f"{quantity_name(label)}: $R^2$ {span_of(rows['R²'], '.3f')}, slope {span_of(rows['slope'], '+.3f')}"
+            for label, rows in ours_table.groupby("Top-k", sort=False) if label in ("CE", str(k_lo), str(k_hi))]
+if headline:
+    display(Markdown(f"Headline numbers of the table below, over its "
+                     f"{ours_table[['corpus', 'family']].drop_duplicates().shape[0]} corpus and family pairs: "
+                     + "; ".join(headline) + "."))
+
+# %% tags=["hide-output"]
+ours_table.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
+    f"Our power-law fits of CE and −log RBP_k (Table 1's k) against non-embedding size, per corpus and family: "
+    f"R², slope and its {A_LEVEL:.0%} interval" + (", beside paper A's values where it has them" if shown_paper else "")
+    + "; sizes counts distinct model sizes.")
 
 # %% [markdown]
-# **Table A3.1 (ours).** $R^2$ and slope of the power-law fit of CE and of $-\log \mathrm{RBP}_k$
-# against non-embedding size, per held-out corpus and family; `sizes` is the number of distinct
-# model sizes in the fit (with two, $R^2 = 1$ says nothing). The last two columns, where present,
-# are paper A's values.
-#
-# **Table A3.2 (paper A's values, appendix B, Table 1)**, from `rbp_paper_table1.csv`, for
-# comparison. The paper's models span about five orders of magnitude in size and its corpora are
-# natural-language and code benchmarks; a set of small models spans far less and may be evaluated
-# on other corpora, so the numbers are not expected to agree one for one.
+# In the table above, `sizes` is the number of distinct model sizes in a fit: with two,
+# $R^2 = 1$ says nothing. Paper A's own Table 1 (its appendix B, from `rbp_paper_table1.csv`)
+# follows for comparison. The paper's models span about five orders of magnitude in size and its
+# corpora are natural-language and code benchmarks; a set of small models spans far less and may
+# be evaluated on other corpora, so the numbers are not expected to agree one for one.
 
 # %%
 paper_table = paper.assign(**{"Top-k": paper["k"].map(lambda k: "CE" if pd.isna(k) else str(int(k)))})
 paper_table = paper_table.pivot_table(index=["dataset", "Top-k"], columns="family", values=["r2", "slope"], sort=False)
 paper_table = paper_table.rename(columns={"r2": "R²", "slope": "Slope"}, level=0)
 paper_table.index.names = ["Dataset", "Top-k"]
-paper_table.style.format(precision=3)
+paper_small_k, paper_large_k = paper[paper["k"] <= max(A3_R2_KS)], paper[paper["k"] > max(A3_R2_KS)]
+display(Markdown(
+    f"Paper A's Table 1 covers {paper['dataset'].nunique()} datasets and {paper['family'].nunique()} families. "
+    f"Its $R^2$ is {span_of(paper.loc[paper['k'].isna(), 'r2'], '.3f')} for CE, "
+    f"{span_of(paper_small_k['r2'], '.3f')} for $k$ up to {max(A3_R2_KS)}, and "
+    f"{span_of(paper_large_k['r2'], '.3f')} for $k$ from {paper_large_k['k'].min():,.0f} to "
+    f"{paper_large_k['k'].max():,.0f}."))
+
+# %% tags=["hide-output"]
+paper_table.style.format(precision=3).set_caption(
+    "Paper A's Table 1 (its appendix B; the paper's values): R² and slope of the power-law fits of CE and of "
+    "−log RBP_k against size, per dataset and k (rows) and family (columns).")
 
 # %% [markdown]
 # ## Exponents at $k = 1$ and $k = 100$
@@ -285,7 +316,9 @@ for c in corpora:
             f"k = {k_hi} as a fraction": k_hi_scaled[fam], "alpha there": -f_sc.slope if f_sc else np.nan,
             "its difference from k=1, CI": bootstrap.interval_text(sweeps[c, fam].alpha_difference(k_hi_scaled[fam], k_lo), sign='')
             if f_lo and f_sc and k_hi_scaled[fam] != k_lo else "-"})
-pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep="-")
+pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
+    f"Size exponents α of −log RBP_k per corpus and family at k = {k_lo} and k = {k_hi}, with {A_LEVEL:.0%} intervals "
+    f"and their paired difference, and the exponent at k = {k_hi} read as a share of the vocabulary.")
 
 # %% [markdown]
 # ## Cross-entropy and $k = 1$
@@ -315,7 +348,16 @@ ratio_rows += [{"source": "paper A (Table 1)", "dataset": ds, "family": fam, "si
                    for k in r2_ks}}
                for (ds, fam), r in paper_ratio.items()]
 ratios = pd.DataFrame(ratio_rows).astype({"sizes": "Int64"})
-ratios.style.hide(axis="index").format(precision=3, na_rep="-")
+ours_ratios, paper_ratios = ratios[ratios["source"] == "ours"], ratios[ratios["source"] != "ours"]
+display(Markdown(
+    f"Headline numbers of the table below: the ratio of the $-\\log \\mathrm{{RBP}}_1$ slope to CE's is "
+    f"{span_of(ours_ratios['ratio'], '.3f')} on this set ({len(ours_ratios)} corpus and family pairs) and "
+    f"{span_of(paper_ratios['ratio'], '.3f')} in paper A's Table 1 ({len(paper_ratios)} dataset and family pairs)."))
+
+# %% tags=["hide-output"]
+ratios.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
+    f"Slopes of CE and −log RBP_1 against size and their ratio, ours per corpus and family (with a {A_LEVEL:.0%} "
+    "interval) then paper A's Table 1, and each R²(k) / R²(CE) ratio (ours with its interval).")
 
 # %% [markdown]
 # ### An irreducible floor?
@@ -357,7 +399,9 @@ if offset_units:
                 "replicates not fitted": ce.failed + rbp1.failed,
                 "slope ratio (no offset)": fits[c, fam][1].slope / ce_fits[c, fam].slope if fits[c, fam][1] else np.nan}
         offset_rows.append(row)
-    display(pd.DataFrame(offset_rows).style.hide(axis="index").format(precision=3, na_rep="-"))
+    display(pd.DataFrame(offset_rows).style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
+        "Offset power laws L = E + A·S^(−α) for CE and −log RBP_1 per corpus and family: each floor E (nats) and "
+        f"exponent, the exponents' ratio with its {A_LEVEL:.0%} interval, failed replicates, and the plain slope ratio."))
 else:
     display(Markdown(f"No family of this set has {A3_OFFSET_MIN_SIZES} or more sizes, so no offset power law can be "
                      "fitted (three parameters need at least four points)."))

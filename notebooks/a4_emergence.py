@@ -178,7 +178,29 @@ for (c, fam, k, n), f in sequence_fits.items():
                      "interval low": lo, "interval high": hi,
                      "note": "" if f else "one size, or p = 0 for some model: no log-log fit"})
 fit_table = pd.DataFrame(fit_rows)
-fit_table.style.hide(axis="index").format(precision=3)
+
+
+def span_of(values, fmt):
+    """The range of some values, NaN left out, or a dash where none is left."""
+    values = pd.Series(values, dtype=float).dropna()
+    return plots.span(values, fmt) if len(values) else "—"
+
+
+if len(fit_table):
+    longer = fit_table[fit_table["N"] > 1]
+    tested = longer.dropna(subset=["interval low", "interval high"])
+    apart = int(((tested["interval low"] > 0) | (tested["interval high"] < 0)).sum())
+    display(Markdown(
+        f"Headline numbers of the table below: {int(fit_table['slope'].notna().sum())} of its {len(fit_table)} "
+        f"power laws could be fitted, with $R^2$ {span_of(fit_table['R^2'], '.3f')}; for runs of $N \\ge 2$ tokens "
+        f"the ratio slope$_N$ / slope$_1$ is {span_of(longer['slope_N / slope_1'], '.2f')} (eq. 7: the same slope "
+        f"for every $N$), and the {A4_LEVEL:.0%} interval of slope$_N$ − slope$_1$ excludes zero in {apart} of the "
+        f"{len(tested)} rows that have one."))
+
+# %% tags=["hide-output"]
+fit_table.style.hide(axis="index").format(precision=3).set_caption(
+    "Power laws of the sequence-level error −log p_{N,k} against size per corpus, family, k and run length N: slope "
+    f"and R², the slope against the N = 1 slope (ratio, difference and its {A4_LEVEL:.0%} interval).")
 
 # %% [markdown]
 # ## Does independence hold? (paper A, eq. 6)
@@ -232,7 +254,17 @@ for c in corpora:
                                       "mean ratio": ratio[i, j], "interval low": bounds[i, j, 0],
                                       "interval high": bounds[i, j, 1]})
 amplification = pd.DataFrame(amplification)
-amplification.style.hide(axis="index").format(precision=3)
+if len(amplification):
+    ratios_seen = amplification["mean ratio"].dropna()
+    display(Markdown(
+        f"Headline numbers of the table below: the mean ratio of measured to predicted $-\\log p_{{N,k}}$ is "
+        f"{span_of(ratios_seen, '.3f')} over the {len(ratios_seen)} of its {len(amplification)} rows that have one, "
+        f"below 1 (successes clustering) in {int((ratios_seen < 1).sum())} of them."))
+
+# %% tags=["hide-output"]
+amplification.style.hide(axis="index").format(precision=3).set_caption(
+    "Measured over predicted −log p_{N,k} per corpus, family, k and N ≥ 2: the geometric mean of the ratio over the "
+    f"family's models, with its {A4_LEVEL:.0%} bootstrap interval (1 is independence, eq. 6).")
 
 # %% [markdown]
 # ## The S-shaped curve (paper A, eq. 8)
@@ -303,9 +335,19 @@ plots.show(fig)
 
 # %%
 display(Markdown(pages.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a4-curves`")))
+here = widths[widths["corpus"] == corpus]
+if len(here):
+    display(Markdown(
+        f"Headline numbers of the table below: on {corpus}, the rise from {A4_TRANSITION[0]:.0%} to "
+        f"{A4_TRANSITION[1]:.0%} success spans {span_of(here['width (decades of S)'], '.2f')} decades of size, for "
+        f"token-level exponents $\\alpha$ of {span_of(here['alpha'], '.3f')}."))
+
+# %% tags=["hide-output"]
 widths[widths["corpus"] == corpus].style.hide(axis="index").format(
     {"alpha": "{:.3f}", "width (decades of S)": "{:.2f}", f"S at p={A4_TRANSITION[0]}": "{:.3g}",
-     f"S at p={A4_TRANSITION[1]}": "{:.3g}"})
+     f"S at p={A4_TRANSITION[1]}": "{:.3g}"}).set_caption(
+    f"Where eq. 8 puts the rise of an N-token task on {corpus}, per family, k and N: the token-level exponent α, the "
+    f"sizes S reaching {A4_TRANSITION[0]:.0%} and {A4_TRANSITION[1]:.0%} success, and the decades between them.")
 
 # %% [markdown]
 # ## Verdicts

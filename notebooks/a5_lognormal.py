@@ -202,10 +202,29 @@ plots.show(fig)
 
 # %%
 display(Markdown(pages.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-ranks`")))
+
+
+def span_of(values, fmt):
+    """The range of some values, NaN left out, or a dash where none is left."""
+    values = pd.Series(values, dtype=float).dropna()
+    return plots.span(values, fmt) if len(values) else "—"
+
+
+authors_fits = fits_table[(fits_table["fit"] == "powerlaw") & (fits_table["degenerate"] == "")]
+display(Markdown(
+    f"Headline numbers of the table below: {len(fits_table)} fits, {len(FORMS)} per model and corpus, "
+    f"{int((fits_table['degenerate'] != '').sum())} of them degenerate. With the {LABEL['powerlaw']}, the "
+    f"lognormal's KS distance is {span_of(authors_fits['KS lognormal'], '.3f')} against "
+    f"{span_of(authors_fits['KS power law'], '.3f')} for the power law, and $\\mu/\\sigma$ is "
+    f"{span_of(authors_fits['mu/sigma'], '.2f')}."))
+
+# %% tags=["hide-output"]
 fits_table[["corpus", "family", "model", "V", "fit", "mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z",
             "Vuong p", "KS lognormal", "KS power law", "degenerate"]].style.hide(axis="index").format(
     precision=3, subset=["mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z", "KS lognormal", "KS power law"]
-).format("{:.2g}", subset=["Vuong p"]).format("{:,}", subset=["V"])
+).format("{:.2g}", subset=["Vuong p"]).format("{:,}", subset=["V"]).set_caption(
+    "Every lognormal fit of the rank distribution, per model, corpus and form: μ, σ, their ratio, the mass beyond "
+    "rank V, the Vuong test against a power law (z, p), both KS distances, and why a fit is degenerate.")
 
 # %% [markdown]
 # ## A real pretrained model beside the families
@@ -370,7 +389,17 @@ for c in corpora:
                 row["R^2 of mu/sigma"] = f.r2 if f else np.nan
         trend_rows.append(row)
 trends = pd.DataFrame(trend_rows)
-trends.style.hide(axis="index").format(precision=3)
+if len(trends):
+    display(Markdown(
+        f"Headline numbers of the table below, over its {len(trends)} corpus and family pairs: $\\mu/\\sigma$ "
+        f"moves by {span_of(trends['d mu/sigma / d ln S'], '+.3f')} per unit of $\\ln S$, along lines with $R^2$ "
+        f"{span_of(trends['R^2 of mu/sigma'], '.3f')}; $\\mu$ by {span_of(trends['d mu / d ln S'], '+.3f')} and "
+        f"$\\sigma$ by {span_of(trends['d sigma / d ln S'], '+.3f')}."))
+
+# %% tags=["hide-output"]
+trends.style.hide(axis="index").format(precision=3).set_caption(
+    "Slopes against ln S of the authors' fitted μ, σ, μ/σ and μ + σ, per corpus and family, each with its "
+    f"{A5_LEVEL:.0%} bootstrap interval (low, high), and the R² of the μ/σ line.")
 
 # %% [markdown]
 # ## Predicted against measured CE and $-\log p_1$
@@ -507,7 +536,17 @@ for c in corpora:
                     row.update(interval_columns(name, match))
             slope_rows.append(row)
 slopes = pd.DataFrame(slope_rows)
-slopes.style.hide(axis="index").format(precision=3)
+if len(slopes):
+    display(Markdown(
+        "Headline numbers of the table below, the ratio of the $-\\log p_1$ slope to CE's: "
+        + "; ".join(("measured" if version == "measured" else f"{LABEL[version]}")
+                    + f", {span_of(slopes.loc[slopes['version'] == version, 'ratio p_1/CE'], '.2f')}"
+                    for version in versions) + "."))
+
+# %% tags=["hide-output"]
+slopes.style.hide(axis="index").format(precision=3).set_caption(
+    "Power-law slopes and R² of CE and −log p_1 against size, per corpus, family and version (measured or "
+    f"predicted by a fit), their ratio, and each predicted slope over the measured one, with {A5_LEVEL:.0%} intervals.")
 
 # %% [markdown]
 # ## Appendix C, checked numerically
@@ -591,7 +630,9 @@ sigma_path = float(eq10_sigmas.median()) if len(eq10_sigmas) else float("nan")
 path = [appendix_c.exact(m, sigma_path) for m in A5_DOMINANCE_MUS] if len(eq10_sigmas) else []
 terms = pd.DataFrame([{"mu": p.mu, "sigma": p.sigma, **p.ce_terms(), "CE": p.ce, "-log p_1": p.neg_log_p1}
                       for p in path])
-terms.style.hide(axis="index").format(precision=3)
+terms.style.hide(axis="index").format(precision=3).set_caption(
+    "Appendix C's split of CE (eq. 26) along a path of falling μ at the median σ of the families' eq. 10 fits: "
+    "each term, CE and −log p_1 in nats, from the exact sums.")
 
 # %% [markdown]
 # $\log c$ and $\mu^2/(2\sigma^2)$ grow large with opposite signs and cancel: $c$ is of the order
@@ -676,7 +717,8 @@ which = pd.DataFrame([
     {"claim": "Figs. 8a-8b: predicted exponents match the measured ones",
      **{LABEL[f]: by_key[k] for f, k in zip(FORMS, ("A5.11", "A5.12", "A5.13"))}},
 ])
-display(which.style.hide(axis="index"))
+display(which.style.hide(axis="index").set_table_attributes(f'class="{pages.PROSE_TABLE}"').set_caption(
+    "The claims of Fig. 8 that depend on the fit (rows), with the verdict each of the three fits gets (columns)."))
 fine = family_fits.pivot(index=["corpus", "family", "model"], columns="fit", values=["mu", "sigma", "mass beyond V"])
 if len(fine) and all(f in fine["mu"] for f in FORMS):
     d_mu = (fine["mu"]["powerlaw"] - fine["mu"]["1..inf"]).abs()

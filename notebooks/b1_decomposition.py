@@ -127,12 +127,16 @@ display(pd.DataFrame({
     "s = p(target)": np.exp(rec.logp[first].astype(float)),
     "-log s": -rec.logp[first].astype(float),
     "RBE e (gt)": rec.gt[first],
-}).style.format({"s = p(target)": "{:.4f}", "-log s": "{:.3f}"}).hide(axis="index"))
+}).style.format({"s = p(target)": "{:.4f}", "-log s": "{:.3f}"}).hide(axis="index").set_caption(
+    "The example's first predictions, one per row: the target token, its probability s, −log s (nats) and its RBE e, "
+    "the number of tokens scored strictly above it."))
 
 example = metrics.ce_decomposition(rec.logp[first], rec.gt[first])
 display(pd.DataFrame({"e": example.e, "n_e": example.n_e, "p_e": example.p_e,
                       "Q_e": np.exp(example.log_Q_e), "q_e": example.q_e})
-        .style.format({"p_e": "{:.4f}", "Q_e": "{:.4g}", "q_e": "{:.4f}"}).hide(axis="index"))
+        .style.format({"p_e": "{:.4f}", "Q_e": "{:.4g}", "q_e": "{:.4f}"}).hide(axis="index").set_caption(
+            "The same predictions grouped by RBE e: each group's count n_e and share p_e, the geometric mean Q_e of "
+            "its probabilities, and the normalised score q_e."))
 display(Markdown(
     f"{len(example.p_e)} RBE groups from {example.n_e.sum()} targets; $C$ = {np.exp(example.log_C):.4g}. "
     f"CE = {example.ce:.4f} = EE {example.error_entropy:.4f} + SA {example.self_alignment:.4f} "
@@ -199,7 +203,9 @@ for corpus in corpora:
                      "EE / log V": dec.error_entropy / np.log(run.vocab_size)})
 glance = pd.DataFrame(rows)
 display(glance.style.format({"V": "{:,}", "p_0": "{:.3f}", "P(e < 10)": "{:.3f}", "EE": "{:.3f}",
-                             "log V": "{:.3f}", "EE / log V": "{:.3f}"}).hide(axis="index"))
+                             "log V": "{:.3f}", "EE / log V": "{:.3f}"}).hide(axis="index").set_caption(
+    "Each family's largest model and each reference model, per corpus: vocabulary V, the share of targets at RBE 0 "
+    "(p_0) and below 10, and Error-Entropy (nats) against its ceiling log V."))
 if references:
     ladders = glance[glance.family != "reference"]
     display(Markdown("Beside the families: " + "; ".join(
@@ -229,7 +235,9 @@ for corpus in corpora:
 identity = pd.DataFrame(rows)
 display(identity.style.format({c: "{:.4f}" for c in ["CE = mean(-log s)", "EE", "SA", "Conf", "EE + SA - Conf"]}
                               | {"residual": "{:.1e}", "params (non-emb.)": "{:,}", "tokens": "{:,}"})
-        .hide(axis="index"))
+        .hide(axis="index").set_caption(
+            "CE = EE + SA − Conf for every final and reference model per corpus: CE as the mean of −log s, the three "
+            "components and their combination (nats), and the residual CE − (EE + SA − Conf)."))
 max_residual = float(identity["residual"].abs().max())
 ee_share = identity["EE"] / identity["CE = mean(-log s)"]
 display(Markdown(
@@ -285,7 +293,9 @@ for corpus in corpora:
                          "EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence,
                          "residual": dec.residual})
 display(pd.DataFrame(rows).style.format({"EE": "{:.4f}", "SA": "{:.4f}", "Conf": "{:.4f}", "residual": "{:.1e}"})
-        .hide(axis="index"))
+        .hide(axis="index").set_caption(
+            "The components (nats) of each family's largest model and each reference model per corpus, grouped by "
+            "paper B's strict RBE (gt) and with ties above the target (ge), beside the tied targets and the residual."))
 
 # %% [markdown]
 # ## How large can Confidence be? (paper B, §3.3)
@@ -319,7 +329,9 @@ bounds = pd.DataFrame([{"corpus": corpus, "family": run.family or "reference", "
                        for corpus in corpora for run, dec in zip(shown[corpus], decompositions[corpus])])
 bounds["Q_e ≤ 1/(e+1) for all e"] = paper_b.bound_holds(bounds["max log Q_e + log(e+1)"])
 display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}", "max log Q_e + log(e+1)": "{:.3f}"})
-        .hide(axis="index"))
+        .hide(axis="index").set_caption(
+            "Confidence against its ceiling for every final and reference model per corpus: the largest "
+            "log Q_e + log(e+1) (at most zero under the ceiling), Confidence, and its bound log Σ 1/(e+1), in nats."))
 
 # %% [markdown]
 # Real models stay far below the ceiling (the column "max log Q_e + log(e+1)" is the largest
@@ -366,7 +378,9 @@ if tempered:
                      f"{len(base.records):,} tokens at each temperature."))
     display(temperature_table.style.format({q: "{:.4f}" for q in ["CE", "EE", "SA", "Conf"]}
                                            | {"p_0 (top-1)": "{:.4f}", "T": "{:g}"})
-            .hide(axis="index"))
+            .hide(axis="index").set_caption(
+                "One model's predictions on the same tokens at each temperature T: CE and its components (nats), the "
+                "top-1 share p_0, how many targets change RBE from T = 1, and whether the targets are the same."))
 else:
     display(Markdown(
         f"This model set (`{profile}`) extracts no tempered predictions (its `temperature_tokens` is 0), so the "

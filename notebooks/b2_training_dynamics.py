@@ -163,7 +163,10 @@ for family in families:
                {"figure": "Fig. 6", "family": family, "data (ours)": corpora[0], "models and checkpoints": fig6_text},
                {"figure": "Fig. 6 (verdict)", "family": family, "data (ours)": ", ".join(corpora),
                 "models and checkpoints": "every final model"}]
-display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axis="index"))
+display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axis="index")
+        .set_table_attributes(f'class="{pages.PROSE_TABLE}"').set_caption(
+            "Paper B's Table 3 on this set: for each training-dynamics figure and family, the corpora used and the "
+            "models and checkpoints that stand in for the paper's."))
 
 # %% [markdown]
 # ## The four quantities across training (paper B, §3.2, Fig. 3)
@@ -207,7 +210,9 @@ if with_checkpoints:
 # %%
 if with_checkpoints:
     display(dynamics_table.drop(columns=["TV", "compared", "decomposition", "vocab_size", "run"]).style
-            .format({q: "{:.4f}" for q in quantities} | {"params": "{:,}", "step": "{:,}"}).hide(axis="index"))
+            .format({q: "{:.4f}" for q in quantities} | {"params": "{:,}", "step": "{:,}"}).hide(axis="index")
+            .set_caption("Every checkpoint of every checkpointed model, per corpus: its non-embedding parameters, "
+                         "training step, and CE, Error-Entropy, Self-Alignment and Confidence in nats."))
 else:
     no_checkpoints_note("Fig. 3")
 
@@ -345,7 +350,9 @@ plots.show(fig)
 # %%
 drops = pd.DataFrame(drops, columns=["family", "model", "corpus", "target RBE e", "target position (1-based)",
                                      "predictions", "sharpest drop after position"])
-display(drops.style.hide(axis="index"))
+display(drops.style.hide(axis="index").set_caption(
+    "Where the mean output probability breaks off, for each family's largest final model per corpus and target RBE e: "
+    "the target's position, the predictions averaged, and the position after the sharpest drop."))
 
 # %% [markdown]
 # "Sharpest drop after position $j$" is the $j$ at which the mean probability falls by the
@@ -466,7 +473,10 @@ closeness = pd.DataFrame(closeness_rows)
 display(closeness.drop(columns=["below threshold"]).style.format(
     {c: "{:.3f}" for c in ["SA", "TV", "TV low", "TV high", "targets in the ranks compared", "TV if aligned",
                            "TV, all ranks"]})
-    .hide(axis="index"))
+    .hide(axis="index").set_caption(
+        f"Every final model per corpus: SA (nats), TV between p_e and q_e over the ranks held by {claims.B2_MIN_GROUP} "
+        f"or more targets with its {bootstrap.LEVEL:.0%} interval, those ranks' share of targets, an aligned model's TV, "
+        "and TV over all ranks."))
 
 # %% [markdown]
 # ## Verdicts
@@ -511,7 +521,10 @@ if series_results:
     display(pd.DataFrame([{"corpus": corpus, "family": family, "model": name,
                            **{f"{training_dynamics.RULE_CLAIMS[rule]} {rule}": shown_check(check, rule == "uniform_at_init")
                               for rule, check in checks.items()}}
-                          for (corpus, family, name), checks in series_results.items()]).style.hide(axis="index"))
+                          for (corpus, family, name), checks in series_results.items()]).style.hide(axis="index")
+            .set_caption("Every checkpoint series (corpus, family, model) under each training-dynamics rule, headed by "
+                         f"its claim: whether it holds, with the change (nats) and its {bootstrap.LEVEL:.0%} interval, "
+                         f"or for {training_dynamics.RULE_CLAIMS['uniform_at_init']} the ratio of effective ranks."))
 
 
 breaks = {}

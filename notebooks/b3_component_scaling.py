@@ -199,15 +199,17 @@ row_label = {g: f"{g} ({len(members_of[g])} models{', pooled' if g == fit.POOLED
 table1 = pd.DataFrame({(c, q): [fitted(c, g, q).r2 if fitted(c, g, q) and n_sizes[g] >= claims.MIN_SIZES
                                 else np.nan for g in groups] for c in corpora for q in quantities},
                       index=pd.Index([row_label[g] for g in groups], name="R²"))
-display(Markdown("**Ours** (R² of the log-log fit)"))
-display(table1.style.format("{:.4f}", na_rep="—"))
+display(table1.style.format("{:.4f}", na_rep="—").set_caption(
+    "Ours: R² of the log-log fit of |M| against size, per family and pooled (rows) and per corpus and quantity "
+    f"(columns); a dash where a family has fewer than {claims.MIN_SIZES} sizes."))
 paper_r2 = pages.reference_table("ce_paper_table1_r2")
 paper_table1 = paper_r2.pivot(index="family", columns=["dataset", "component"], values="r2")
 paper_families = ["Qwen", "Pythia", "GPT2"]
 paper_table1 = paper_table1.loc[[*paper_families, "All"], [(d, q) for d in ["Wikipedia", "C4", "GitHub"]
                                                            for q in quantities]]
-display(Markdown("**Paper B, Table 1** (the paper's values, 32 hub models)"))
-display(paper_table1.style.format("{:.4f}"))
+display(paper_table1.style.format("{:.4f}").set_caption(
+    "Paper B's Table 1 (the paper's values, 32 hub models): R² of the log-log fit of |M| against size, per family "
+    "and pooled (rows) and per dataset and quantity (columns)."))
 
 # %% [markdown]
 # ## Exponent gaps (paper B, Table 2)
@@ -220,14 +222,16 @@ display(paper_table1.style.format("{:.4f}"))
 table2 = pd.DataFrame({(c, q): [components.exponent_gaps(fits[c][g]).get(q, np.nan) if g in fits[c] else np.nan
                                 for g in groups] for c in corpora for q in metrics.COMPONENTS},
                       index=pd.Index([row_label[g] for g in groups], name="|Δ|"))
-display(Markdown("**Ours** (|α_M − α_CE|)"))
-display(table2.style.format("{:.4f}", na_rep="—"))
+display(table2.style.format("{:.4f}", na_rep="—").set_caption(
+    "Ours: the exponent gap |α_M − α_CE| of each component, per family and pooled (rows) and per corpus and "
+    "component (columns); a dash where there is no fit."))
 paper_delta = pages.reference_table("ce_paper_table2_delta")
 paper_table2 = paper_delta.pivot(index="family", columns=["dataset", "component"], values="abs_delta_exponent")
 paper_table2 = paper_table2.loc[[*paper_families, "All"], [(d, q) for d in ["Wikipedia", "C4", "GitHub"]
                                                            for q in metrics.COMPONENTS]]
-display(Markdown("**Paper B, Table 2** (the paper's values)"))
-display(paper_table2.style.format("{:.4f}"))
+display(paper_table2.style.format("{:.4f}").set_caption(
+    "Paper B's Table 2 (the paper's values): the exponent gap |α_M − α_CE| per family and pooled (rows) and per "
+    "dataset and component (columns)."))
 
 # %% [markdown]
 # ## Have the exponents converged? ([chapter B5](b5_sample_size)'s check)
@@ -261,8 +265,19 @@ conv_table = pd.DataFrame([{"corpus": c, "fit": g, "quantity": f"α_{q}", "expon
                             "drift over the last doubling": v.error, "allowed": v.tolerance,
                             "converged": "yes" if v.converged else "no"}
                            for c in corpora for g, by_q in convergence[c].items() for q, v in by_q.items()])
+if len(conv_table):
+    converged_of = conv_table.groupby("quantity", sort=False)["converged"].agg(
+        lambda c: f"{(c == 'yes').sum()} of {len(c)}")
+    display(Markdown(
+        f"Headline numbers of the table below: {int((conv_table['converged'] == 'yes').sum())} of its "
+        f"{len(conv_table)} exponents have converged at the evaluated token count ("
+        + ", ".join(f"{q}: {text}" for q, text in converged_of.items()) + ")."))
+
+# %% tags=["hide-output"]
 display(conv_table.style.format({"exponent": "{:+.4f}", "drift over the last doubling": "{:.4f}",
-                                 "allowed": "{:.4f}"}).hide(axis="index"))
+                                 "allowed": "{:.4f}"}).hide(axis="index").set_caption(
+    "Whether each exponent has converged, per corpus, fit and quantity: the exponent on every token, how far its mean "
+    "moved over the last doubling of the tokens, and the drift allowed."))
 
 # %% [markdown]
 # ## Exponents with bootstrap intervals
@@ -289,8 +304,18 @@ for corpus in corpora:
                          "mean of the replicates": np.mean(boots[corpus][group].slopes[quantities.index(quantity)]),
                          "converged": "yes" if convergence[corpus][group][quantity].converged else "no"})
 exponents = pd.DataFrame(rows)
+if len(exponents):
+    by_quantity = exponents.groupby("quantity", sort=False)["exponent α"]
+    display(Markdown(
+        "Headline numbers of the table below, the exponent α over its "
+        f"{exponents[['corpus', 'fit']].drop_duplicates().shape[0]} corpus and fit pairs: "
+        + "; ".join(f"{q} {plots.span(a, '+.3f')}" for q, a in by_quantity) + "."))
+
+# %% tags=["hide-output"]
 display(exponents.style.format({"exponent α": "{:+.4f}", "R²": "{:.3f}", "mean of the replicates": "{:+.4f}"},
-                               na_rep="—").hide(axis="index"))
+                               na_rep="—").hide(axis="index").set_caption(
+    f"Each fit's exponent α of |M| against size, per corpus, fit and quantity, with its {bootstrap.LEVEL:.0%} "
+    f"interval, R² (where {claims.MIN_SIZES} or more sizes), the mean of the replicates, and whether it converged."))
 
 # %% [markdown]
 # **Why the intervals are centred on the measured value (Self-Alignment especially).** A
@@ -342,7 +367,9 @@ change_table = pd.DataFrame([{"corpus": c, "family": fam, "ΔCE (nats)": delta_c
                                  f"{shares[c, fam][q]:+.3f} {bootstrap.interval_text(share_intervals[c, fam][q])}"
                                  for q in metrics.COMPONENTS}}
                              for c, fam in shares])
-display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index"))
+display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index").set_caption(
+    "How CE's change from each family's smallest to its largest model splits, per corpus: ΔCE (nats) and the share of "
+    f"it each component carries, with its {bootstrap.LEVEL:.0%} interval; the shares sum to 1."))
 
 # %% [markdown]
 # ## Verdicts

@@ -104,7 +104,9 @@ shares_table = pd.concat([t.assign(corpus=c) for c, t in terms.items()])
 shares_table = shares_table[["corpus", *terms[corpora[0]].columns]]
 shares_table = shares_table.rename(columns={"Conf/CE (signed)": "−Conf/CE (signed)"})
 display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]} | {"params": "{:,}"})
-        .hide(axis="index"))
+        .hide(axis="index").set_caption(
+            "Every model per corpus: its size, CE and components (nats), their signed contributions to CE (summing "
+            "to 1), and their magnitude shares of |EE| + |SA| + |Conf|."))
 
 # %% [markdown]
 # ## Shares against size (paper B, §5, Fig. 8)
@@ -199,7 +201,18 @@ trend_table = pd.DataFrame([{"corpus": c, "fit": g, "sizes": n_sizes[g], "share"
                              "slope of log share vs log N": point,
                              "95% interval": bootstrap.interval_text(ci, 4), "trend": direction(ci)}
                             for (c, g, label), (point, ci) in trends.items()])
-display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index"))
+if len(trend_table):
+    graded = trend_table[trend_table["share"] == GRADED]
+    display(Markdown(
+        f"Headline numbers of the table below: over {len(graded)} corpus and fit pairs, EE's signed contribution "
+        + ", ".join(f"{said} in {int((graded['trend'] == word).sum())}" for word, said in
+                    (("falls", "falls"), ("rises", "rises"), ("flat within noise", "is flat within noise")))
+        + f", with slopes {plots.span(graded['slope of log share vs log N'], '+.4f')} per unit of log N."))
+
+# %% tags=["hide-output"]
+display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index").set_caption(
+    "Slope of the log share against log N per corpus, fit and share (the graded signed EE/CE, and EE's magnitude "
+    f"share), with its {bootstrap.LEVEL:.0%} interval and the trend it reads."))
 
 # %% [markdown]
 # A family with two sizes has a trend here (a line through two points) but is not graded, and the
@@ -301,7 +314,9 @@ bend_table = pd.DataFrame([{"corpus": c, "family": fam, "sizes": n_sizes[fam], "
                            for (c, fam), (point, ci) in bends.items()],
                           columns=["corpus", "family", "sizes", "curvature c of log CE", "95% interval", "CE law",
                                    "EE/CE trend"])
-display(bend_table.style.format({"curvature c of log CE": "{:+.5f}"}).hide(axis="index"))
+display(bend_table.style.format({"curvature c of log CE": "{:+.5f}"}).hide(axis="index").set_caption(
+    f"Curvature c of log CE in log N per corpus and family of {claims.B4_CURVATURE_MIN_SIZES} or more sizes, with its "
+    f"{bootstrap.LEVEL:.0%} interval, what it says of the CE law, and the trend of EE/CE beside it."))
 if not bends:
     display(Markdown(f"No family has {claims.B4_CURVATURE_MIN_SIZES} or more sizes; the bend is not measured."))
 

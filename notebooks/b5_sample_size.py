@@ -257,7 +257,9 @@ needs["reading"] = [f"{int(t):,}" if ok else "more than available"
                     for t, ok in zip(needs["tokens needed"], needs.converged)]
 order = ([(family, f"{q} value") for family in families for q in quantities]
          + [(group, f"α_{q} exponent") for group in groups for q in quantities])
-display(needs.pivot(index=["fit", "figure"], columns="corpus", values="reading").loc[order, corpora])
+display(needs.pivot(index=["fit", "figure"], columns="corpus", values="reading").loc[order, corpora].style.set_caption(
+    "Evaluation tokens each figure needs before its estimate settles within the tolerance, per fit and quantity "
+    "(rows) and corpus (columns); a value's need is the largest over the family's models."))
 display(Markdown(f"Tolerances: values within {claims.B5_VALUE_TOLERANCE:.0%} of CE; exponents within "
                  f"{claims.B5_EXPONENT_TOLERANCE} × $|\\alpha_{{\\mathrm{{CE}}}}|$."))
 
@@ -330,8 +332,22 @@ for (c, group), (tenth, fewest, exps) in tenth_trends.items():
         trend_rows.append(row)
 if trend_rows:
     trend_table = pd.DataFrame(trend_rows)
+    fraction, every = f"1/{claims.B5_SET_FRACTION} of the windows", "all windows"
+    change = (trend_table[every] - trend_table[fraction]).abs().groupby(trend_table["quantity"], sort=False).max()
+    both = trend_table[[fraction, every]].dropna()
+    flips = int((np.sign(both[every]) != np.sign(both[fraction])).sum())
+    display(Markdown(
+        f"Headline numbers of the table below: from {fraction} to {every}, the largest change of each exponent is "
+        + ", ".join(f"{q} {d:.4f}" for q, d in change.items())
+        + f"; the exponent changes sign in {flips} of the {len(both)} rows."))
+
+# %% tags=["hide-output"]
+if trend_rows:
     display(trend_table.style.format({col: "{:+.4f}" for col in trend_table.columns[3:]}, na_rep="—")
-            .hide(axis="index"))
+            .hide(axis="index").set_caption(
+                f"Size exponents per corpus, fit and quantity on {fraction} and on {every} (each the mean over "
+                f"{n_repeats} draws of windows), and on {small_paper:,} and {large_paper:,} windows where every model "
+                "has that many."))
 
 # %% [markdown]
 # ## Verdicts

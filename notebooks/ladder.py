@@ -104,10 +104,12 @@ if regime.empty:
     display(Markdown(f"Model set `{model_set.name}` has no ladder: its families were trained elsewhere, and this "
                      "page cannot know on how many tokens. Their sizes and scores:"))
 for family, part in shown.groupby("family", sort=False):
-    display(Markdown(f"**{family}**"))
     display(part.drop(columns="family").style.hide(axis="index").format(
         {"non-embedding parameters": "{:,}", "training tokens": "{:,}", "tokens per parameter": "{:,.2f}"}
-        | {c: "{:.3f}" for c in scores.columns}))
+        | {c: "{:.3f}" for c in scores.columns}).set_caption(
+        f"The {family} family, one model a row: its non-embedding parameters"
+        + ("" if regime.empty else ", training tokens, tokens per parameter and runs at its size")
+        + ", and its CE (nats) and RBP_1 on each held-out corpus."))
 
 # %% mystnb={"figure": {"caption": "Left: training tokens per non-embedding parameter against size, one line per ladder family (every size sees the same tokens, so the line falls as $1/S$). Right: CE on the first corpus against size; paper A's released CE of GPT-2 small and XL on Wikipedia (the paper's values, black stars) is drawn at their sizes for scale.", "name": "fig-ladder-regime"}}
 released = pages.reference_table("rbp_released_gpt2_wikipedia")  # drawn at the papers' sizes (REGISTRY)
@@ -188,13 +190,17 @@ this_set = pd.DataFrame([{"models of": f"this set ({model_set.name})", "models":
                           "vocabulary to": max(run.vocab_size for run in family_runs[corpora[0]])}])
 display(pd.concat([papers, this_set]).style.hide(axis="index").format(
     {"smallest": "{:,}", "largest": "{:,}", "decades of size": "{:.2f}", "vocabulary from": "{:,}",
-     "vocabulary to": "{:,}"}))
+     "vocabulary to": "{:,}"}).set_caption(
+    "The papers' models (the papers' values) beside this set's: how many, their smallest and largest non-embedding "
+    "sizes, the decades between them, and their range of vocabularies."))
 levels = pd.concat([released.assign(source="paper A's released results (Wikipedia)")[["source", "model", "ce", "rbp_1"]],
                     final.groupby("corpus", sort=False).agg(ce=("CE", "min"), rbp_1=("RBP_1", "max"))
                     .reset_index().assign(source="this set, best model per corpus",
                                           model=lambda t: t.corpus)[["source", "model", "ce", "rbp_1"]]])
 display(levels.rename(columns={"ce": "CE (nats)", "rbp_1": "RBP_1"}).style.hide(axis="index")
-        .format({"CE (nats)": "{:.3f}", "RBP_1": "{:.3f}"}))
+        .format({"CE (nats)": "{:.3f}", "RBP_1": "{:.3f}"}).set_caption(
+            "Paper A's released CE and RBP_1 of GPT-2 on Wikipedia beside this set's lowest CE and highest RBP_1 on "
+            "each of its corpora (which may come from different models)."))
 
 # %% [markdown]
 # CE is measured in nats per token of each model's own tokenizer, so a CE of a 4,096-token
