@@ -137,8 +137,8 @@ plots.show(fig)
 # ## Seeds: how far a training run's luck moves the numbers
 #
 # Every interval in this book resamples the evaluation tokens. A second source of scatter is
-# the training run itself: the same recipe with another seed (another initialisation, another
-# order of the same training sequences) gives a somewhat different model. Where a ladder trains
+# the training run itself: the same recipe with another seed (another initialisation; the same
+# sequences in the same order) gives a somewhat different model. Where a ladder trains
 # some sizes more than once, the first table sets the two side by side for each such model:
 # its CE and $\mathrm{RBP}_1$ from the run every fit uses, the standard deviation over its runs
 # (*seed sd*) and over resamples of its evaluation tokens (*token sd*). The second does the

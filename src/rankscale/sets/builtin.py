@@ -33,7 +33,7 @@ NEOX_SIZES = (LadderSize(16, 1, 1), LadderSize(24, 1, 1), LadderSize(40, 2, 1), 
 # than in shape; four sizes rather than seven keep the tiny book's training time in budget.
 LLAMA_SIZES = (LadderSize(16, 1, 1), LadderSize(40, 2, 1), LadderSize(80, 3, 2), LadderSize(160, 4, 4))
 # The tiny ladders train three sizes per family three times (the set's seed, then two more, each
-# with its own initialisation and order of the training sequences), so that the scatter between
+# with its own initialisation, on the same sequences in the same order), so that the scatter between
 # training runs can be set beside the scatter of the evaluation text. The seeded sizes are each
 # family's three cheapest (the smaller end of every size fit): on these CPUs two more runs of
 # NeoX's d160-l4 alone cost about 9 minutes, and the book's budget leaves room for twelve runs of
