@@ -167,7 +167,7 @@ for ax, run in zip(axes.flat, panels):
 for ax in axes.flat[len(panels):]:
     ax.set_visible(False)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 
 # %%
@@ -219,7 +219,7 @@ for row_axes, (family, name) in zip(axes, shown):
     row_axes[0].set_ylabel("share of the band's targets")
 axes[0, -1].legend(fontsize=7, loc="lower right")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # Every model's bands, with the share of each rank group:
@@ -297,7 +297,7 @@ if len(points[points["kind"] == "reference"]):
                                     markersize=12)
 axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %%
 display(Markdown(pages.token_requirement(

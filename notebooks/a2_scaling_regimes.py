@@ -148,7 +148,7 @@ def plot_regime(ks_of, title):
     axes[0, 0].set_ylabel(r"$-\log \mathrm{RBP}_k$ (ge)")
     fig.suptitle(title)
     fig.tight_layout()
-    plots.show(fig)
+    plt.show()
 
 
 def tokens_per_point():

@@ -204,7 +204,7 @@ handles += [Line2D([], [], ls=":", color="k", lw=1,
             Line2D([], [], ls="-.", color="grey", lw=0.8, label=f"k = {A3_R2_BOUND_K} in this set's vocabularies")]
 ax_alpha.legend(handles=handles, fontsize=7, loc="best")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %%
 display(Markdown(pages.token_requirement(family_runs, "Tokens per point of the figure above")))

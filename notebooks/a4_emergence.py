@@ -150,7 +150,7 @@ legend = (plots.family_handles(model_set, families, linestyle="none")
           + [Line2D([], [], color="grey", ls="--", label="eq. 7: N × token-level fit")])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # Where the solid line of an $N$ lies below its dashed line, runs of $N$ correct tokens are more
@@ -232,7 +232,7 @@ legend = (plots.family_handles(model_set, families, marker=None)
           + [Line2D([], [], color="grey", marker=markers[c], linestyle="none", label=c) for c in corpora])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # The verdict averages the logarithm of this ratio over each family's models, per corpus, $k$ and
@@ -323,7 +323,7 @@ legend = (plots.family_handles(model_set, families)
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths])
 axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # The curves are S-shaped, as the paper says, but they are the same S shifted along the size

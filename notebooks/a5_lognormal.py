@@ -194,7 +194,7 @@ for ax in axes[:, 0]:
     ax.set_ylabel("fraction of targets per rank")
 fig.suptitle(f"rank distributions on {corpus}")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # Every fit, reference models included (family "reference"); "mass beyond V" is the share of the
@@ -273,7 +273,7 @@ if references:
         ax.legend(fontsize=6, loc="lower left")
     axes[0, 0].set_ylabel("fraction of targets per rank")
     fig.tight_layout()
-    plots.show(fig)
+    plt.show()
 
 
 # %%
@@ -351,7 +351,7 @@ for row, form in zip(axes, FORMS):
         ax.legend(fontsize=6)
 plots.size_axes(axes, "S")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # Per corpus and family, the slopes against $\ln S$ of the authors' fits, with bootstrap
@@ -440,7 +440,7 @@ for row, form in zip(axes, FORMS):
 legend = plots.family_handles(model_set, families + ([None] if len(reference_fits) else []), linestyle="none")
 axes[0, 0].legend(handles=legend, fontsize=6)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # ## The two scaling laws, measured and predicted (paper A, Figs. 8a-8b)
@@ -491,7 +491,7 @@ plots.size_axes(axes, "S")
 for ax in axes[:, 0]:
     ax.set_ylabel("nats")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # The slopes, with the ratio of the two slopes and the ratio of each predicted slope to the
@@ -609,7 +609,7 @@ for ax, (name, err) in zip(axes, errors.items()):
     ax.title.set_fontsize(8)
 axes[0].set_ylabel(r"$\sigma$")
 fig.colorbar(mesh, ax=axes, label="log10 |error|", shrink=0.8)
-plots.show(fig)
+plt.show()
 
 # %%
 display(Markdown(f"Largest difference between eq. 18 (with the integrals) and eq. 21 over the grid: "

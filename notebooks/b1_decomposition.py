@@ -53,7 +53,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale.analysis import dynamics, metrics
-from rankscale.book import pages, plots
+from rankscale.book import pages
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import paper_b
 from rankscale.records import runs
@@ -177,7 +177,7 @@ for ax in axes[-1]:
     ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
 axes[0, 0].legend(fontsize=7)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # Both distributions fall steeply with the rank: the model usually puts the target near the
@@ -268,7 +268,7 @@ for row, corpus in zip(axes, corpora):
         ax.set_title(f"{corpus} · {runs.label(run)}", fontsize=9)
     row[0].set_ylabel("nats")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # ### The identity holds for any grouping; the meaning comes from grouping by rank
@@ -320,7 +320,7 @@ for ax in axes[-1]:
     ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
 axes[0, 0].legend(fontsize=7)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %%
 bounds = pd.DataFrame([{"corpus": corpus, "family": run.family or "reference", "model": run.name,
@@ -398,7 +398,7 @@ if tempered:
         ax.set_xlabel("temperature $T$")
     axes[0].set_ylabel("nats")
     fig.tight_layout()
-    plots.show(fig)
+    plt.show()
 
 # %%
 if tempered:

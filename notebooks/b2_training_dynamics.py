@@ -205,7 +205,7 @@ if with_checkpoints:
         ax.set_xlabel("training step")
     axes[0, 0].legend(fontsize=7)
     fig.tight_layout()
-    plots.show(fig)
+    plt.show()
 
 # %%
 if with_checkpoints:
@@ -261,7 +261,7 @@ if series_keys:
         ax.set_ylabel("part of the CE drop")
     axes[0, 0].legend(fontsize=7)
     fig.tight_layout()
-    plots.show(fig)
+    plt.show()
 
 # %% [markdown]
 # The vertical axis is linear between −1 and 1 and logarithmic outside: over an interval where
@@ -285,7 +285,7 @@ def family_rows(picks):
             ax.set_visible(False)
         yield family, name, zip(row, steps)
     fig.tight_layout()
-    plots.show(fig)
+    plt.show()
 
 
 if not fig4:
@@ -345,7 +345,7 @@ for row, family in zip(axes, families):
     row[0].set_ylabel("mean output probability")
 axes[0, 0].legend(fontsize=8)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %%
 drops = pd.DataFrame(drops, columns=["family", "model", "corpus", "target RBE e", "target position (1-based)",
@@ -449,7 +449,7 @@ if with_checkpoints:
     axes[1, 0].set_ylabel(f"share of targets at ranks\nheld by ≥ {claims.B2_MIN_GROUP} targets")
     axes[0, 0].legend(fontsize=7)
     fig.tight_layout()
-    plots.show(fig)
+    plt.show()
 
 # %%
 display(Markdown(

@@ -161,7 +161,7 @@ for row, corpus in zip(axes, corpora):
     row[0].set_ylabel("nats")
 plots.size_axes(axes)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # In paper B's Fig. 7 the CE and EE panels of its 16 models (from several families, drawn

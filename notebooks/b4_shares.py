@@ -132,7 +132,7 @@ for ax, corpus in zip(axes[0], corpora):
     ax.set_ylim(0, 100)
 axes[0, 0].legend(fontsize=8, loc="lower left")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% mystnb={"figure": {"caption": "The signed contributions EE/CE (solid), SA/CE (dashed) and −Conf/CE (dotted), which sum to 1, against non-embedding parameters, one line per family and component in the family's colour and marker; the grey dotted line marks 1.", "name": "fig-b4-signed"}}
 lines = {"EE": "-", "SA": "--", "Conf": ":"}
@@ -151,7 +151,7 @@ handles = (plots.family_handles(model_set, families, linestyle="none")
               for k, label in (("EE", "EE / CE"), ("SA", "SA / CE"), ("Conf", "−Conf / CE"))])
 axes[0, 0].legend(handles=handles, fontsize=7)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # ## Is EE's share falling?
@@ -270,7 +270,7 @@ handles = (plots.family_handles(model_set, families, linestyle="none")
               Line2D([], [], color="grey", ls=":", label="CE, one power law over all sizes")])
 axes[0, 0].legend(handles=handles, fontsize=6)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # The measured local slopes between neighbouring models scatter far more than the prediction:

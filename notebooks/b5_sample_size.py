@@ -125,7 +125,7 @@ for row, (family, i) in zip(axes, shown.items()):
     row[0].set_ylabel("nats")
 axes[0, 0].legend(fontsize=8)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # CE should wander around its full-set value, with a spread that shrinks as tokens are added,
@@ -161,7 +161,7 @@ for row, (family, i) in zip(axes, shown.items()):
         ax.set_xlabel("evaluation tokens")
 axes[0, 0].legend(fontsize=8)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # ## Every model, and the scaling exponents
@@ -214,7 +214,7 @@ for ax, group in zip(axes[1:], groups):
 for ax in axes:
     ax.set_xlabel("evaluation tokens")
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # ## How many tokens each figure needs

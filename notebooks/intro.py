@@ -66,7 +66,7 @@ for ax, q in zip(axes, quantities):
         axis(FormatStrFormatter("%.3g"))
 plots.size_axes(axes, "S")
 axes[0].legend(handles=plots.family_handles(model_set, list(groups), ls="none"))
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # Both quantities against model size, one colour per family, each with its least-squares power law

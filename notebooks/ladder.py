@@ -131,7 +131,7 @@ plots.size_axes([left, right])
 left.legend(fontsize=8)
 right.legend(fontsize=8)
 fig.tight_layout()
-plots.show(fig)
+plt.show()
 
 # %% [markdown]
 # ## Seeds: how far a training run's luck moves the numbers

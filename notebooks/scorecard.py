@@ -24,12 +24,13 @@ executed_dir = None  # the executed chapters (None: where `python -m rankscale b
 # %%
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import RankscaleError
 from rankscale import sets
-from rankscale.book import build, pages, plots, scorecard
+from rankscale.book import build, pages, scorecard
 from rankscale.claims import base
 
 model_set = sets.get(profile)
@@ -69,7 +70,8 @@ display(Markdown(
 empirical = verdicts[verdicts["kind"] == "empirical"]
 grid = scorecard.claim_grid(empirical, list(model_set.corpora), [family.name for family in model_set.families],
                             [model.name for model in model_set.references])
-plots.show(scorecard.draw_grid(grid, dict(zip(empirical["key"], empirical["verdict"]))))  # across the page if wide
+scorecard.draw_grid(grid, dict(zip(empirical["key"], empirical["verdict"])))
+plt.show()
 
 # %% [markdown]
 # Each row is one of the papers' empirical claims, each column a held-out corpus and a family

@@ -240,10 +240,8 @@ OVERFLOW = """() => {
   const edge = column.getBoundingClientRect().right + 1;
   const scrolls = el => { for (let p = el.parentElement; p && p !== column; p = p.parentElement) {
     const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };
-  // a full-width cell (a wide figure, plots.show) may reach into the margin, but not past the window
-  const page = document.documentElement.clientWidth + 1;
   return [...column.querySelectorAll('*')].filter(el => { const r = el.getBoundingClientRect();
-    return r.width > 0 && r.right > (el.closest('.tag_full_width') ? page : edge) && !scrolls(el); })
+    return r.width > 0 && r.right > edge && !scrolls(el); })
     .slice(0, 3).map(el => el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ')[0] : ''));
 }"""
 # The chapter's "What this set shows" box, whole, within the first screen (the viewport's height).

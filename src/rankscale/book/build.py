@@ -24,7 +24,6 @@ import time
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale.book.plots import PAGE_WIDTH_KEY
 from rankscale.sets import require_available
 from rankscale.sets.schema import ModelSet
 
@@ -147,18 +146,11 @@ def page_tags(cell) -> list[str]:
     (['hide-input'], ['remove-cell'])
     >>> page_tags(nbformat.v4.new_code_cell("profile = 'x'", metadata={"tags": ["parameters"]}, outputs=[]))
     ['parameters', 'remove-cell']
-
-    A figure that ``rankscale.book.plots.show`` drew for the whole page gets a full-width cell:
-
-    >>> wide = nbformat.v4.new_output("display_data", metadata={"rankscale_width": "page"})
-    >>> page_tags(nbformat.v4.new_code_cell("plots.show(fig)", outputs=[wide]))
-    ['hide-input', 'full-width']
     """
-    tags = [t for t in cell.metadata.get("tags", []) if t not in ("hide-input", "remove-cell", "full-width")]
+    tags = [t for t in cell.metadata.get("tags", []) if t not in ("hide-input", "remove-cell")]
     shown = [out for out in cell.get("outputs", []) if out.get("name") != "stderr"]  # the pages drop stderr
     shows = shown and not HIDDEN_TAGS & set(tags)
-    wide = any(out.get("metadata", {}).get(PAGE_WIDTH_KEY) == "page" for out in shown)  # plots.show asked for it
-    return [*tags, "hide-input" if shows else "remove-cell", *(["full-width"] if shows and wide else [])]
+    return [*tags, "hide-input" if shows else "remove-cell"]
 
 
 _TABLE = re.compile(r"<table\b[^>]*>")

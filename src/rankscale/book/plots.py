@@ -14,16 +14,6 @@ from rankscale.sets.schema import ModelSet
 
 SIZE_LABEL = "non-embedding parameters"  # the model-size axis of every figure against size
 
-# The page a figure is read on (sphinx-book-theme in a 1400-pixel window): body text of 16
-# pixels, a column 770 pixels wide, and a full-width cell 136% of the column. A figure is scaled
-# to its width, so its text reads at body size only if the figure is at most that many text
-# heights wide (48 in the column, 65 across the page): ``show`` sees to it.
-BODY_PX = 16
-COLUMN_PX = 770
-PAGE_PX = 1047
-WIDE_IN = 7.0  # a figure wider than this (as drawn) is shown across the page, not in the column
-PAGE_WIDTH_KEY = "rankscale_width"  # output metadata: "page" asks the book for a full-width cell
-
 
 # One colour and marker per family, in the order families appear in a set; references in black.
 FAMILY_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink",
@@ -272,57 +262,3 @@ def span(values, fmt: str) -> str:
     """
     lo, hi = (values.min(), values.max()) if hasattr(values, "min") else (min(values), max(values))
     return format(lo, fmt) if format(lo, fmt) == format(hi, fmt) else f"{lo:{fmt}} to {hi:{fmt}}"
-
-
-def legible_points(width_in: float, display_px: float) -> float:
-    """The smallest font, in points, that reads at body size when a figure ``width_in`` inches
-    wide is shown ``display_px`` pixels wide.
-
-    Examples
-    --------
-    >>> round(legible_points(7.7, COLUMN_PX), 2)  # a 7.7-inch figure in the column needs 11.52 pt
-    11.52
-    """
-    return 72.0 * width_in * BODY_PX / display_px
-
-
-def show(fig) -> None:
-    """Show a chapter's figure so that its text reads at least at body size on the page.
-
-    A figure wider than ``WIDE_IN`` inches (as drawn, labels included) is shown across the page
-    (its output asks for a full-width cell, ``PAGE_WIDTH_KEY``), a narrower one in the column.
-    Every text smaller than that width allows (``legible_points``) is raised to it, and the
-    layout is redone, as often as the larger text widens the drawing; then the figure is
-    displayed and closed.
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-    """
-    from IPython.display import display
-    from matplotlib import pyplot as plt
-
-    wide = _raise_small_text(fig)
-    display(fig, metadata={PAGE_WIDTH_KEY: "page" if wide else "column"})
-    plt.close(fig)
-
-
-def _raise_small_text(fig, rounds: int = 3) -> bool:
-    """Raise every text of ``fig`` to the legible size of its drawn width; True if it is shown
-    across the page."""
-    from matplotlib.text import Text
-
-    wide = False
-    for _ in range(rounds):
-        fig.canvas.draw()
-        width = fig.get_tightbbox().width
-        wide = wide or width > WIDE_IN
-        floor = legible_points(width, PAGE_PX if wide else COLUMN_PX)
-        small = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text() and t.get_fontsize() < floor - 0.05]
-        if not small:
-            break
-        for text in small:
-            text.set_fontsize(floor)
-        if fig.get_layout_engine() is None:
-            fig.tight_layout()
-    return wide
