@@ -595,8 +595,8 @@ B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three pa
 # fits exactly, and the scatter between training runs would read as curvature
 B4_MIN_SEEDS = MIN_SEEDS  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
 # token bootstrap holds the runs fixed, so it needs a second run at every size to see their scatter
-_WHY_SEEDS = (f"one training run per size: a curvature through single-seed points cannot tell the scatter between "
-              f"training runs from a bend (needs {B4_MIN_SEEDS} seeds at every size)")
+_WHY_SEEDS = (f"a single training run at some size: a curvature through single-seed points cannot tell the scatter "
+              f"between training runs from a bend (needs {B4_MIN_SEEDS} seeds at every size)")
 
 CLAIMS_B4 = index_claims(
     Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
