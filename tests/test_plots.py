@@ -102,4 +102,3 @@ def test_span_one_value_or_a_range():
     assert plots.span([0.5, -1.25, 2.0], "+.2f") == "-1.25 to +2.00"
     assert plots.span(pd.Series([3.0, np.nan, 1.0]), ".1f") == "1.0 to 3.0"  # a Series skips NaN
     assert plots.span(np.array([7.0]), ".0f") == "7"
-
