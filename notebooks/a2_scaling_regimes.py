@@ -221,12 +221,6 @@ tokens_per_point()
 # fitted value, not a range of values $R^2$ could take.
 
 # %%
-def fitted_span(rows, column, fmt):
-    """The range of a column over the rows that have a fit, or a dash where none has."""
-    values = rows[column].dropna()
-    return plots.span(values, fmt) if len(values) else "—"
-
-
 if len(table):
     by_regime = {"$k = 1$": table[table["regime"] == "k = 1"],
                  f"the paper's moderate $k$ ({', '.join(map(str, A2_MODERATE_KS))})":
@@ -236,8 +230,8 @@ if len(table):
     display(Markdown(
         f"Headline numbers of the table below, over its {len(table)} fits"
         + (f" ({unfitted} impossible, RBP$_k$ = 1 for some model)" if unfitted else "") + ": "
-        + "; ".join(f"at {name}, slopes {fitted_span(rows, 'slope', '+.3f')} and $R^2$ "
-                    f"{fitted_span(rows, 'R^2', '.3f')}" for name, rows in by_regime.items() if len(rows)) + "."))
+        + "; ".join(f"at {name}, slopes {plots.span_or_dash(rows['slope'], '+.3f')} and $R^2$ "
+                    f"{plots.span_or_dash(rows['R^2'], '.3f')}" for name, rows in by_regime.items() if len(rows)) + "."))
 
 # %% tags=["hide-output"]
 table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}", "R^2": "{:.3f}"}).set_caption(

@@ -244,18 +244,12 @@ if not shown_paper:
                      "stand apart, in the paper's own table further down."))
 
 
-def span_of(values, fmt):
-    """The range of some values, NaN left out, or a dash where none is left."""
-    values = pd.Series(values, dtype=float).dropna()
-    return plots.span(values, fmt) if len(values) else "—"
-
-
 def quantity_name(label):
     """CE, or -log RBP_k in the page's notation, from a Top-k label of the table."""
     return "CE" if label == "CE" else "$-\\log \\mathrm{RBP}_{" + label + "}$"
 
 
-headline = [f"{quantity_name(label)}: $R^2$ {span_of(rows['R²'], '.3f')}, slope {span_of(rows['slope'], '+.3f')}"
+headline = [f"{quantity_name(label)}: $R^2$ {plots.span_or_dash(rows['R²'], '.3f')}, slope {plots.span_or_dash(rows['slope'], '+.3f')}"
             for label, rows in ours_table.groupby("Top-k", sort=False) if label in ("CE", str(k_lo), str(k_hi))]
 if headline:
     display(Markdown(f"Headline numbers of the table below, over its "
@@ -283,9 +277,9 @@ paper_table.index.names = ["Dataset", "Top-k"]
 paper_small_k, paper_large_k = paper[paper["k"] <= max(A3_R2_KS)], paper[paper["k"] > max(A3_R2_KS)]
 display(Markdown(
     f"Paper A's Table 1 covers {paper['dataset'].nunique()} datasets and {paper['family'].nunique()} families. "
-    f"Its $R^2$ is {span_of(paper.loc[paper['k'].isna(), 'r2'], '.3f')} for CE, "
-    f"{span_of(paper_small_k['r2'], '.3f')} for $k$ up to {max(A3_R2_KS)}, and "
-    f"{span_of(paper_large_k['r2'], '.3f')} for $k$ from {paper_large_k['k'].min():,.0f} to "
+    f"Its $R^2$ is {plots.span_or_dash(paper.loc[paper['k'].isna(), 'r2'], '.3f')} for CE, "
+    f"{plots.span_or_dash(paper_small_k['r2'], '.3f')} for $k$ up to {max(A3_R2_KS)}, and "
+    f"{plots.span_or_dash(paper_large_k['r2'], '.3f')} for $k$ from {paper_large_k['k'].min():,.0f} to "
     f"{paper_large_k['k'].max():,.0f}."))
 
 # %% tags=["hide-output"]
@@ -351,8 +345,8 @@ ratios = pd.DataFrame(ratio_rows).astype({"sizes": "Int64"})
 ours_ratios, paper_ratios = ratios[ratios["source"] == "ours"], ratios[ratios["source"] != "ours"]
 display(Markdown(
     f"Headline numbers of the table below: the ratio of the $-\\log \\mathrm{{RBP}}_1$ slope to CE's is "
-    f"{span_of(ours_ratios['ratio'], '.3f')} on this set ({len(ours_ratios)} corpus and family pairs) and "
-    f"{span_of(paper_ratios['ratio'], '.3f')} in paper A's Table 1 ({len(paper_ratios)} dataset and family pairs)."))
+    f"{plots.span_or_dash(ours_ratios['ratio'], '.3f')} on this set ({len(ours_ratios)} corpus and family pairs) and "
+    f"{plots.span_or_dash(paper_ratios['ratio'], '.3f')} in paper A's Table 1 ({len(paper_ratios)} dataset and family pairs)."))
 
 # %% tags=["hide-output"]
 ratios.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(

@@ -180,20 +180,14 @@ for (c, fam, k, n), f in sequence_fits.items():
 fit_table = pd.DataFrame(fit_rows)
 
 
-def span_of(values, fmt):
-    """The range of some values, NaN left out, or a dash where none is left."""
-    values = pd.Series(values, dtype=float).dropna()
-    return plots.span(values, fmt) if len(values) else "—"
-
-
 if len(fit_table):
     longer = fit_table[fit_table["N"] > 1]
     tested = longer.dropna(subset=["interval low", "interval high"])
     apart = int(((tested["interval low"] > 0) | (tested["interval high"] < 0)).sum())
     display(Markdown(
         f"Headline numbers of the table below: {int(fit_table['slope'].notna().sum())} of its {len(fit_table)} "
-        f"power laws could be fitted, with $R^2$ {span_of(fit_table['R^2'], '.3f')}; for runs of $N \\ge 2$ tokens "
-        f"the ratio slope$_N$ / slope$_1$ is {span_of(longer['slope_N / slope_1'], '.2f')} (eq. 7: the same slope "
+        f"power laws could be fitted, with $R^2$ {plots.span_or_dash(fit_table['R^2'], '.3f')}; for runs of $N \\ge 2$ tokens "
+        f"the ratio slope$_N$ / slope$_1$ is {plots.span_or_dash(longer['slope_N / slope_1'], '.2f')} (eq. 7: the same slope "
         f"for every $N$), and the {A4_LEVEL:.0%} interval of slope$_N$ − slope$_1$ excludes zero in {apart} of the "
         f"{len(tested)} rows that have one."))
 
@@ -258,7 +252,7 @@ if len(amplification):
     ratios_seen = amplification["mean ratio"].dropna()
     display(Markdown(
         f"Headline numbers of the table below: the mean ratio of measured to predicted $-\\log p_{{N,k}}$ is "
-        f"{span_of(ratios_seen, '.3f')} over the {len(ratios_seen)} of its {len(amplification)} rows that have one, "
+        f"{plots.span_or_dash(ratios_seen, '.3f')} over the {len(ratios_seen)} of its {len(amplification)} rows that have one, "
         f"below 1 (successes clustering) in {int((ratios_seen < 1).sum())} of them."))
 
 # %% tags=["hide-output"]
@@ -339,8 +333,8 @@ here = widths[widths["corpus"] == corpus]
 if len(here):
     display(Markdown(
         f"Headline numbers of the table below: on {corpus}, the rise from {A4_TRANSITION[0]:.0%} to "
-        f"{A4_TRANSITION[1]:.0%} success spans {span_of(here['width (decades of S)'], '.2f')} decades of size, for "
-        f"token-level exponents $\\alpha$ of {span_of(here['alpha'], '.3f')}."))
+        f"{A4_TRANSITION[1]:.0%} success spans {plots.span_or_dash(here['width (decades of S)'], '.2f')} decades of size, for "
+        f"token-level exponents $\\alpha$ of {plots.span_or_dash(here['alpha'], '.3f')}."))
 
 # %% tags=["hide-output"]
 widths[widths["corpus"] == corpus].style.hide(axis="index").format(

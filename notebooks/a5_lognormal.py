@@ -204,19 +204,13 @@ plt.show()
 display(Markdown(pages.token_requirement({corpus: family_runs[corpus]}, "{numref}`fig-a5-ranks`")))
 
 
-def span_of(values, fmt):
-    """The range of some values, NaN left out, or a dash where none is left."""
-    values = pd.Series(values, dtype=float).dropna()
-    return plots.span(values, fmt) if len(values) else "—"
-
-
 authors_fits = fits_table[(fits_table["fit"] == "powerlaw") & (fits_table["degenerate"] == "")]
 display(Markdown(
     f"Headline numbers of the table below: {len(fits_table)} fits, {len(FORMS)} per model and corpus, "
     f"{int((fits_table['degenerate'] != '').sum())} of them degenerate. With the {LABEL['powerlaw']}, the "
-    f"lognormal's KS distance is {span_of(authors_fits['KS lognormal'], '.3f')} against "
-    f"{span_of(authors_fits['KS power law'], '.3f')} for the power law, and $\\mu/\\sigma$ is "
-    f"{span_of(authors_fits['mu/sigma'], '.2f')}."))
+    f"lognormal's KS distance is {plots.span_or_dash(authors_fits['KS lognormal'], '.3f')} against "
+    f"{plots.span_or_dash(authors_fits['KS power law'], '.3f')} for the power law, and $\\mu/\\sigma$ is "
+    f"{plots.span_or_dash(authors_fits['mu/sigma'], '.2f')}."))
 
 # %% tags=["hide-output"]
 fits_table[["corpus", "family", "model", "V", "fit", "mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z",
@@ -392,9 +386,9 @@ trends = pd.DataFrame(trend_rows)
 if len(trends):
     display(Markdown(
         f"Headline numbers of the table below, over its {len(trends)} corpus and family pairs: $\\mu/\\sigma$ "
-        f"moves by {span_of(trends['d mu/sigma / d ln S'], '+.3f')} per unit of $\\ln S$, along lines with $R^2$ "
-        f"{span_of(trends['R^2 of mu/sigma'], '.3f')}; $\\mu$ by {span_of(trends['d mu / d ln S'], '+.3f')} and "
-        f"$\\sigma$ by {span_of(trends['d sigma / d ln S'], '+.3f')}."))
+        f"moves by {plots.span_or_dash(trends['d mu/sigma / d ln S'], '+.3f')} per unit of $\\ln S$, along lines with $R^2$ "
+        f"{plots.span_or_dash(trends['R^2 of mu/sigma'], '.3f')}; $\\mu$ by {plots.span_or_dash(trends['d mu / d ln S'], '+.3f')} and "
+        f"$\\sigma$ by {plots.span_or_dash(trends['d sigma / d ln S'], '+.3f')}."))
 
 # %% tags=["hide-output"]
 trends.style.hide(axis="index").format(precision=3).set_caption(
@@ -540,7 +534,7 @@ if len(slopes):
     display(Markdown(
         "Headline numbers of the table below, the ratio of the $-\\log p_1$ slope to CE's: "
         + "; ".join(("measured" if version == "measured" else f"{LABEL[version]}")
-                    + f", {span_of(slopes.loc[slopes['version'] == version, 'ratio p_1/CE'], '.2f')}"
+                    + f", {plots.span_or_dash(slopes.loc[slopes['version'] == version, 'ratio p_1/CE'], '.2f')}"
                     for version in versions) + "."))
 
 # %% tags=["hide-output"]

@@ -262,3 +262,17 @@ def span(values, fmt: str) -> str:
     """
     lo, hi = (values.min(), values.max()) if hasattr(values, "min") else (min(values), max(values))
     return format(lo, fmt) if format(lo, fmt) == format(hi, fmt) else f"{lo:{fmt}} to {hi:{fmt}}"
+
+
+def span_or_dash(values, fmt: str) -> str:
+    """``span`` of the values that are not NaN, or a dash where none is (a column without fits).
+
+    Examples
+    --------
+    >>> span_or_dash([0.5, float("nan"), 2.0], ".1f"), span_or_dash([float("nan")], ".1f")
+    ('0.5 to 2.0', '—')
+    """
+    import pandas as pd
+
+    values = pd.Series(values, dtype=float).dropna()
+    return span(values, fmt) if len(values) else "—"

@@ -10,8 +10,9 @@ live inside it as ``checkpoints/step<N>/``. The layout is ``<home>/models/<set>/
 ``<home>/models/<set>/<arch>/<size>/``; a ladder's extra training runs of a size (``Ladder.seed_sizes``)
 are ``<size>-s1/``, ``<size>-s2/``..., each initialised with its own seed and trained on the same
 sequences in the same order. Models train two at a time where the machine has two cores or more
-(``build_ladder``'s ``workers``): on 2 cores two single-threaded runs finish 1.14x (d16) to 1.35x
-(d80) sooner than the same runs one after another on both cores.
+(``build_ladder``'s ``workers``): on 2 cores two single-threaded runs finish 1.17x (d16) to 1.34x
+(d80) sooner than the same runs one after another on both cores (with ``keep_freed_memory``, as
+training runs them).
 
 Run ``python -m rankscale ladder --profile tiny`` (or ``smoke``); existing models are skipped.
 """
@@ -482,14 +483,15 @@ def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers
             tasks = [_task(model_set, entry) for entry in missing]
             if workers == 1:
                 for task in tasks:
-                    train_model(*task[:2], training, sequences, tokenizer, task[2], bar=bar, **task[3])
+                    _train_task(task, training, sequences, tokenizer, bar)
             else:
                 _train_in_parallel(tasks, training, sequences, root, workers, bar)
     return [entry.path for entry in _ladder_plan(model_set, home)]
 
 
 def _task(model_set: ModelSet, entry: Planned) -> tuple:
-    """(arch, size, directory, keyword arguments of ``train_model``) of one planned model."""
+    """(arch, size, directory, keyword arguments of ``train_model``) of one planned model: what
+    ``_train_task`` trains, here or in a worker."""
     keep = model_set.training.checkpoint_steps if entry.size.name in entry.ladder.checkpoint_sizes and not entry.replica else ()
     return (entry.ladder.arch, entry.size, entry.path,
             {"keep": keep, "label": {"set": model_set.name, "family": entry.family}, "replica": entry.replica})
@@ -562,10 +564,13 @@ class _QueueBar:
         self.steps.put(("text", text))
 
 
-def _train_in_worker(task: tuple) -> None:
+def _train_task(task: tuple, training: LadderTraining, sequences: np.ndarray, tokenizer, bar) -> None:
     arch, size, path, kwargs = task
-    train_model(arch, size, _WORKER["training"], _WORKER["sequences"], _WORKER["tokenizer"], path,
-                bar=_QueueBar(_WORKER["steps"]), **kwargs)
+    train_model(arch, size, training, sequences, tokenizer, path, bar=bar, **kwargs)
+
+
+def _train_in_worker(task: tuple) -> None:
+    _train_task(task, _WORKER["training"], _WORKER["sequences"], _WORKER["tokenizer"], _QueueBar(_WORKER["steps"]))
 
 
 def _training_settings(arch: str, size: LadderSize, training: LadderTraining, replica: int = 0) -> dict:

@@ -162,7 +162,7 @@ def checkpoint_runs(model_set: ModelSet, corpus: str, home: Path | None = None, 
         Per model, in set order, its steps in training order (the last step of a ladder model
         is the final model); empty for a set without checkpoints.
     """
-    return [_load(job, model_set, device) for job in jobs(model_set, home, [corpus], references=False)
+    return [_load(job, model_set, device) for job in jobs(model_set, home, [corpus], references=False, seeds=False)
             if job.step is not None]
 
 
