@@ -53,6 +53,8 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import LogLocator
 
 from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.book import pages, plots
@@ -82,8 +84,9 @@ def shown_runs(corpus):
     return [members[-1] for members in runs.by_family(family_runs[corpus]).values()] + reference_runs[corpus]
 
 
-def panel_title(run, corpus):
-    return f"{'reference' if run.family is None else run.family}: {run.name}\non {corpus}"
+def panel_title(run):
+    """A panel's title: the model's name, after its family's (a reference model's black title says what it is)."""
+    return run.name if run.family is None else f"{run.family}: {run.name}"
 
 
 # %% [markdown]
@@ -141,12 +144,12 @@ ties.drop(columns="unit").style.hide(axis="index").format(precision=5).set_capti
 # shaded strips are the narrow probability bands that {numref}`fig-a1-bands` zooms into. Each
 # panel's rank axis ends at its model's own vocabulary size.
 
-# %% mystnb={"figure": {"caption": "Joint distribution of the correct token's probability $p(t)$ and its rank $R$ (`ge` convention) for the largest model of each family (title in the family's colour) and each reference model (black title), on the first corpus. The dashed line is the bound $R = 1/p(t)$, above which no target can lie; the shaded strips are the probability bands of the next figure. The spread of ranks at a fixed probability is what paper A's Fig. 1 illustrates with two hand-made examples.", "name": "fig-a1-ranks"}}
+# %% mystnb={"figure": {"caption": "Joint distribution of the correct token's probability $p(t)$ and its rank $R$ (`ge` convention) for the largest model of each family (title in the family's colour) and each reference model (black title), on the first corpus; each panel's colour bar counts its targets. The dashed line is the bound $R = 1/p(t)$, above which no target can lie; the shaded strips are the probability bands of the next figure. The spread of ranks at a fixed probability is what paper A's Fig. 1 illustrates with two hand-made examples.", "name": "fig-a1-ranks"}}
 bands = np.array([[c * (1 - A1_BAND_HALF_WIDTH), c * (1 + A1_BAND_HALF_WIDTH)] for c in A1_BAND_CENTRES])
 panels = shown_runs(corpora[0])
-n_cols = min(2, len(panels))  # two across, so that the text stays at body size (plots.show)
+n_cols = min(2, len(panels))  # two across: each panel has its own colour bar
 n_rows = -(-len(panels) // n_cols)
-fig, axes = plt.subplots(n_rows, n_cols, figsize=(5.0 * n_cols, 4.0 * n_rows), squeeze=False)
+fig, axes = plots.panels(n_rows, n_cols, 3.0)
 for ax, run in zip(axes.flat, panels):
     rec = run.records
     rank_ge = metrics.rank_1based(rec.gt, rec.ge)
@@ -156,18 +159,25 @@ for ax, run in zip(axes.flat, panels):
     counts2d, _, _ = np.histogram2d(prob, rank_ge, bins=[x_edges, y_edges])
     mesh = ax.pcolormesh(x_edges, y_edges, np.ma.masked_equal(counts2d.T, 0), cmap="viridis",
                          norm=plt.matplotlib.colors.LogNorm())
-    ax.plot(x_edges, np.minimum(1 / x_edges, run.vocab_size), "k--", lw=1, label=r"$R = 1/p(t)$ (no target above)")
-    for i, (lo, hi) in enumerate(bands):
-        ax.axvspan(lo, hi, color="tab:red", alpha=0.25, label="probability bands" if i == 0 else None)
-    ax.set(xscale="log", yscale="log", xlabel="probability of the correct token $p(t)$",
-           ylabel="rank $R$ of the correct token (ge)", title=panel_title(run, corpora[0]))
+    ax.plot(x_edges, np.minimum(1 / x_edges, run.vocab_size), "k--", lw=1)
+    for lo, hi in bands:
+        ax.axvspan(lo, hi, color="tab:red", alpha=0.25)
+    ax.set(xscale="log", yscale="log", xlabel="probability $p(t)$", title=panel_title(run))
+    ax.xaxis.set_major_locator(LogLocator(numticks=4))
     ax.title.set_color(plots.family_style(model_set, run.family)["color"])
     fig.colorbar(mesh, ax=ax, label="targets")
-    ax.legend(loc="upper right", fontsize=7)
-for ax in axes.flat[len(panels):]:
-    ax.set_visible(False)
-fig.tight_layout()
-plt.show()
+for ax in axes[:, 0]:  # only the left column: further right, the label would run into a colour bar's
+    ax.set_ylabel("rank $R$ (ge)")
+bound_and_bands = [Line2D([], [], ls="--", color="k", lw=1, label=r"$R = 1/p(t)$: no target above"),
+                   Patch(color="tab:red", alpha=0.25, label="probability bands")]
+spare = axes.flat[len(panels):]
+for ax in spare:
+    ax.axis("off")
+if len(spare):  # the legend takes an empty panel's place, else it goes under the panels
+    spare[0].legend(handles=bound_and_bands, loc="center", frameon=False)
+else:
+    plots.legend_below(fig, bound_and_bands)
+plots.show(fig)
 
 
 # %%
@@ -198,11 +208,20 @@ for corpus in corpora:
                               **{group: row[cols].sum() for group, cols in rank_groups.items()}})
 band = pd.DataFrame(band_rows)
 
-# %% mystnb={"figure": {"caption": "Ranks (`ge` convention) of the targets whose probability lies in a narrow band around each centre (the axis says how narrow), one row per model (the largest of each family, then each reference model), one column per corpus; $n$ is how many targets fall in the band (an empty bar means none did). Within one band the probability hardly changes: wherever a bar has more than one colour, equally confident predictions were ranked differently, and a greedy decoder gets some of them right and misses the others.", "name": "fig-a1-bands"}}
+# %% mystnb={"figure": {"caption": "Ranks (`ge` convention) of the targets whose probability lies in a narrow band around each centre (the axis says how narrow), one row per model (the largest of each family, then each reference model; the model is named over its row, in its family's colour), one column per corpus; the number over each bar is how many targets fall in the band (an empty bar means none did). Within one band the probability hardly changes: wherever a bar has more than one colour, equally confident predictions were ranked differently, and a greedy decoder gets some of them right and misses the others.", "name": "fig-a1-bands"}}
 shown = [who(run) for run in panels]
-fig, axes = plots.corpus_panels(corpora, 3.6, 2.9, rows=len(shown), title=None, sharey=True)
+# one subfigure per model, so that its name, too long for a panel, can head its row; the top row is taller by
+# the corpus titles and the bottom row by the axis label, so that every row's panels are as tall
+row_heights = np.full(len(shown), 2.2)
+row_heights[0] += 0.25
+row_heights[-1] += 0.3
+fig = plt.figure(figsize=(plots.WIDTH, row_heights.sum()))
+model_rows = fig.subfigures(len(shown), 1, squeeze=False, height_ratios=row_heights)[:, 0]
 colors = plt.cm.viridis(np.linspace(0, 0.9, len(rank_groups)))
-for row_axes, (family, name) in zip(axes, shown):
+for row_number, (subfig, (family, name)) in enumerate(zip(model_rows, shown)):
+    subfig.suptitle(f"{family}: {name}", color=plots.family_style(model_set, None if family == "reference"
+                                                                   else family)["color"])
+    row_axes = subfig.subplots(1, len(corpora), sharey=True, squeeze=False)[0]
     for ax, corpus in zip(row_axes, corpora):
         rows = band[(band["corpus"] == corpus) & (band["family"] == family) & (band["model"] == name)]
         shares = rows[list(rank_groups)].div(rows["targets"].where(rows["targets"] > 0), axis=0).fillna(0)
@@ -212,14 +231,15 @@ for row_axes, (family, name) in zip(axes, shown):
             ax.bar(labels, shares[group], bottom=bottom, color=color, label=group)
             bottom += shares[group].to_numpy()
         for i, n in enumerate(rows["targets"]):
-            ax.text(i, 1.01, f"n={n}", ha="center", fontsize=7)
-        ax.set(title=f"{family}: {name}\n{corpus}", xlabel=f"$p(t)$ within {A1_BAND_HALF_WIDTH:.0%} of", ylim=(0, 1.12))
-        look = plots.family_style(model_set, None if family == "reference" else family)
-        ax.title.set(fontsize=9, color=look["color"])
-    row_axes[0].set_ylabel("share of the band's targets")
-axes[0, -1].legend(fontsize=7, loc="lower right")
-fig.tight_layout()
-plt.show()
+            ax.text(i, 1.01, f"{n}", ha="center")
+        ax.set(ylim=(0, 1.17), yticks=[0, 0.5, 1])
+        if row_number == 0:
+            ax.set_title(corpus)
+        if row_number == len(shown) - 1:
+            ax.set_xlabel(f"$p(t)$ within {A1_BAND_HALF_WIDTH:.0%} of")
+    row_axes[0].set_ylabel("share of targets")
+plots.legend_below(fig, row_axes[0].get_legend_handles_labels()[0])
+plots.show(fig)
 
 # %% [markdown]
 # Every model's bands, with the share of each rank group:
@@ -272,9 +292,9 @@ display(Markdown(
     + ("" if n_checkpoints else " (this set keeps no training checkpoints, so only final models take part)")
     + f" and {int((points['kind'] == 'reference').sum())} reference results, over {len(corpora)} corpora."))
 
-# %% mystnb={"figure": {"caption": "RBP$_k$ (`ge` convention) against $p_A$ for every final model (filled, in its family's colour and marker), training checkpoint (open) and reference model (black star), one column per corpus, at the smallest $k$ of the chapter's list (top) and a larger one (bottom).", "name": "fig-a1-rbp-pa"}}
+# %% mystnb={"figure": {"caption": "RBP$_k$ (`ge` convention) against $p_A$, the mean probability of the correct token, for every final model (filled, in its family's colour and marker), training checkpoint (open) and reference model (black star), one column per corpus, at the smallest $k$ of the chapter's list (top) and a larger one (bottom).", "name": "fig-a1-rbp-pa"}}
 shown_ks = [ks[0], ks[min(3, len(ks) - 1)]]
-fig, axes = plots.corpus_panels(corpora, 4.4, 3.8, rows=len(shown_ks), title=None)
+fig, axes = plots.corpus_panels(corpora, 2.7, rows=len(shown_ks), sharex="col", sharey="row")
 for row_axes, k in zip(axes, shown_ks):
     for ax, corpus in zip(row_axes, corpora):
         here = points[points["corpus"] == corpus]
@@ -287,17 +307,16 @@ for row_axes, k in zip(axes, shown_ks):
             ax.scatter(final["p_A"], final[f"RBP_{k}"], marker=look["marker"], color=look["color"], s=30)
         ref = here[here["kind"] == "reference"]
         ax.scatter(ref["p_A"], ref[f"RBP_{k}"], s=120, **plots.family_style(model_set, None))
-        ax.set(xscale="log", xlabel="$p_A$ (mean probability of the correct token)",
-               ylabel=f"RBP$_{{{k}}}$ (ge)", title=f"RBP$_{{{k}}}$ against $p_A$, {corpus}")
+        ax.set(xscale="log", xlabel="$p_A$", ylabel=f"RBP$_{{{k}}}$ (ge)")
+        ax.label_outer()
 handles = plots.family_handles(model_set, families, [f"{family}, final models" for family in families], ls="none")
 handles += [Line2D([], [], ls="none", marker="o", markerfacecolor="none", markeredgecolor="grey",
                    color="grey", label="open: training checkpoints")]
 if len(points[points["kind"] == "reference"]):
     handles += plots.family_handles(model_set, [None], ["reference model (outside the families)"], ls="none",
                                     markersize=12)
-axes[0, 0].legend(handles=handles, fontsize=7)
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, handles, ncol=2)
+plots.show(fig)
 
 # %%
 display(Markdown(pages.token_requirement(

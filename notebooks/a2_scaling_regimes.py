@@ -51,7 +51,6 @@ corpora = None  # None: every corpus of the model set
 
 # %%
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
@@ -130,25 +129,26 @@ sizes_of = {(corpus, family): runs.sizes(members) for corpus in corpora
 
 
 def plot_regime(ks_of, title):
-    """One panel per corpus; per family its colour, per k a shade (darker = smaller k)."""
-    fig, axes = plots.corpus_panels(corpora, 4.3, 3.9)
-    for ax, corpus in zip(axes[0], corpora):
+    """One panel per corpus, one above the other, each with its fits' slopes and R^2 in a legend beside it; per family
+    its colour, per k a shade (darker = smaller k)."""
+    fig, axes = plots.panels(len(corpora), 1, 2.3, sharex=True)
+    for ax, corpus in zip(axes[:, 0], corpora):
         for family in families:
             if (corpus, family, small_k) not in fits:
                 continue
             ks = ks_of(family)
             for i, k in enumerate(ks):
                 f = fits[corpus, family, k]
-                label = (f"{family}, k={k}: slope {f.slope:.3f}, $R^2$={f.r2:.3f}" if f
-                         else f"{family}, k={k}: not fittable")
+                label = f"k={k:,}: slope {f.slope:.3f}, $R^2$={f.r2:.3f}" if f else f"k={k:,}: not fittable"
                 plots.size_plot(ax, model_set, family, sizes_of[corpus, family], values[corpus, family, k], f,
-                                 label=label, alpha=1.0 - 0.55 * i / max(1, len(ks) - 1))
-        plots.size_axes(ax, "S")
-        ax.legend(fontsize=6)
-    axes[0, 0].set_ylabel(r"$-\log \mathrm{RBP}_k$ (ge)")
+                                label=label, alpha=1.0 - 0.55 * i / max(1, len(ks) - 1))
+        plots.plain_log_ticks(ax)
+        ax.set(title=corpus, ylabel=r"$-\log \mathrm{RBP}_k$ (ge)")
+        ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
+    plots.size_axes(axes, "S")
+    plots.legend_below(fig, plots.family_handles(model_set, families, ls="none"))
     fig.suptitle(title)
-    fig.tight_layout()
-    plt.show()
+    plots.show(fig)
 
 
 def tokens_per_point():
@@ -166,7 +166,7 @@ def tokens_per_point():
 # chapter says whether its points rest on as many evaluation tokens as paper A's (its appendix
 # A); where they do not, each point is noisier than the paper's.
 
-# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_1$ against non-embedding parameters for each family on each corpus, with its fitted power law; the legend gives the slope ($-\\alpha$) and $R^2$.", "name": "fig-a2-k1"}}
+# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_1$ against non-embedding parameters for each family (colour and marker, named under the panels) on each corpus (one panel a row), with its fitted power law; the legend beside each panel gives each line's slope ($-\\alpha$) and $R^2$.", "name": "fig-a2-k1"}}
 plot_regime(lambda family: [small_k], "$k = 1$")
 
 # %%
@@ -183,7 +183,7 @@ tokens_per_point()
 # fall inside the top $k$); the slopes show whether they also fall faster with size, the
 # question of [chapter A3](a3_k_dependence).
 
-# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ at the paper's moderate $k$ (10, 50 and 100, as they are) against non-embedding parameters, one line per family and $k$ (lighter for larger $k$), one panel per corpus.", "name": "fig-a2-moderate"}}
+# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ at the paper's moderate $k$ (10, 50 and 100, as they are) against non-embedding parameters, one line per family and $k$ (lighter for larger $k$), one panel per corpus, one above the other; the legend beside each panel gives each line's slope and $R^2$.", "name": "fig-a2-moderate"}}
 plot_regime(lambda family: list(A2_MODERATE_KS), "moderate $k$: the paper's $k$")
 
 # %%
@@ -207,7 +207,7 @@ tokens_per_point()
 # same fractions of each family's vocabulary (for GPT-2 these are the paper's $k$), in
 # {numref}`fig-a2-large`.
 
-# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ against non-embedding parameters for $k$ at about 40% and 60% of each family's vocabulary (the paper's 20,000 and 30,000 of about 50,000), one line per family and $k$. Few targets remain outside the top $k$ here, so each point rests on a small count and is noisier than the points of the figures above.", "name": "fig-a2-large"}}
+# %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ against non-embedding parameters for $k$ at about 40% and 60% of each family's vocabulary (the paper's 20,000 and 30,000 of about 50,000), one line per family and $k$ (lighter for the larger $k$), one panel per corpus, with each line's slope and $R^2$ beside it. Few targets remain outside the top $k$ here, so each point rests on a small count and is noisier than the points of the figures above.", "name": "fig-a2-large"}}
 plot_regime(lambda family: large_ks[family], "$k$ near the vocabulary size")
 
 # %%

@@ -61,7 +61,6 @@ analogue_family = "Pythia"  # paper family drawn in fig-a3-sweep where the set h
 
 # %%
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
@@ -159,9 +158,9 @@ display(Markdown(
 # $R^2 = 1$ whatever the data, so the $R^2$ panel of {numref}`fig-a3-sweep` shows only families
 # with at least three sizes.
 
-# %% mystnb={"figure": {"caption": "Left: $R^2$ of the power-law fit of $-\\log \\mathrm{RBP}_k$ (`ge` ranks) against size, for each $k$ of a family's grid, per family (colour) and corpus (line style). Right: the fitted exponent with its bootstrap band (absent where some resample had every target of a model inside the top $k$, so that the refit was impossible; points are missing altogether where that happened on the full sample); a family with fewer than three sizes is drawn faint. Crosses: paper A's Table 1.", "name": "fig-a3-sweep"}}
+# %% mystnb={"figure": {"caption": "Left: $R^2$ of the power-law fit of $-\\log \\mathrm{RBP}_k$ (`ge` ranks) against size, for each $k$ of a family's grid, per family (colour) and corpus (line style). Right: the fitted exponent with its 95% bootstrap band (absent where some resample had every target of a model inside the top $k$, so that the refit was impossible; points are missing altogether where that happened on the full sample); a family with fewer than three sizes is drawn faint, and only in this panel (its legend entry says exponent only). Crosses: paper A's Table 1.", "name": "fig-a3-sweep"}}
 corpus_styles = ["-", "--", ":", "-."]
-fig, (ax_r2, ax_alpha) = plt.subplots(1, 2, figsize=(13, 4.6))
+fig, ((ax_r2, ax_alpha),) = plots.panels(1, 2, 4.4, sharex=True)  # the height takes the legend too
 for family in fitted_families:
     look = plots.family_style(model_set, family)
     for i, corpus in enumerate(corpora):
@@ -191,9 +190,9 @@ for ax in (ax_r2, ax_alpha):
     ax.set(xscale="log", xlabel="$k$ / vocabulary size")
 ax_r2.axhline(A3_MIN_R2, color="k", lw=0.5)
 ax_r2.set(ylabel="$R^2$ of the log-log fit", title="fit quality (paper A, Fig. 6a)")
-ax_alpha.set(ylabel=r"exponent $\alpha$ = -slope", title=f"exponent with {A_LEVEL:.0%} bootstrap band (Fig. 6b)")
+ax_alpha.set(ylabel=r"exponent $\alpha$ = -slope", title="exponent (paper A, Fig. 6b)")
 handles = plots.family_handles(model_set, fitted_families,
-                               [family + ("" if family in usable else f" (exponent only: fewer than {MIN_SIZES} sizes)")
+                               [family + ("" if family in usable else " (exponent only)")
                                 for family in fitted_families], ls="-")
 handles += [Line2D([], [], ls=corpus_styles[i % len(corpus_styles)], color="grey", label=corpus)
             for i, corpus in enumerate(corpora)]
@@ -202,9 +201,8 @@ handles += [Line2D([], [], ls="none", marker="x", color=color, label=f"paper A, 
 handles += [Line2D([], [], ls=":", color="k", lw=1,
                    label=f"k = {A3_R2_BOUND_K} of {PAPER_A_VOCAB:,} (the bound graded)"),
             Line2D([], [], ls="-.", color="grey", lw=0.8, label=f"k = {A3_R2_BOUND_K} in this set's vocabularies")]
-ax_alpha.legend(handles=handles, fontsize=7, loc="best")
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, handles, ncol=2)
+plots.show(fig)
 
 # %%
 display(Markdown(pages.token_requirement(family_runs, "Tokens per point of the figure above")))

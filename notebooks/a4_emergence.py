@@ -55,11 +55,11 @@ corpora = None  # None: every corpus of the model set
 
 # %%
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
+from matplotlib.ticker import NullFormatter
 
 from rankscale.analysis import bootstrap, emergence, fit, metrics
 from rankscale.book import pages, plots
@@ -126,8 +126,8 @@ for (corpus, family), sel in success.groupby(["corpus", "family"], sort=False):
             sequence_fits[corpus, family, k, n] = fit.fit_if_positive(pts["S"], pts["-log measured"])
 shade = {n: 1.0 - 0.65 * i / max(1, len(window_lengths) - 1) for i, n in enumerate(window_lengths)}
 
-# %% mystnb={"figure": {"caption": "Measured sequence-level error $-\\log p_{N,k}$ against model size (points, with solid fitted power laws, one per family and $N$; darker = shorter runs), and eq. 7's prediction $N \\cdot (-\\log \\mathrm{RBP}_k)$ from each family's token-level fit (dashed). One panel per corpus and $k$.", "name": "fig-a4-error"}}
-fig, axes = plt.subplots(len(corpora), len(ks), figsize=(4.2 * len(ks), 3.3 * len(corpora)), squeeze=False)
+# %% mystnb={"figure": {"caption": "Measured sequence-level error $-\\log p_{N,k}$ against model size (points, with solid fitted power laws, one per family and $N$; darker = shorter runs), and eq. 7's prediction $N \\cdot (-\\log \\mathrm{RBP}_k)$ from each family's token-level fit (dashed). One row of panels per corpus, one column per $k$.", "name": "fig-a4-error"}}
+fig, axes = plots.panels(len(corpora), len(ks), 2.6, sharex=True)
 for row, corpus in zip(axes, corpora):
     for ax, k in zip(row, ks):
         for family in families:
@@ -142,15 +142,15 @@ for row, corpus in zip(axes, corpora):
                     ax.plot(grid, n * law.predict(grid), "--", lw=1, alpha=0.6 * shade[n],
                             color=plots.family_style(model_set, family)["color"])
         ax.set(title=f"{corpus}, k = {k}")
+        plots.plain_log_ticks(ax)
 plots.size_axes(axes, "S")
 for ax in axes[:, 0]:
     ax.set_ylabel(r"$-\log p_{N,k}$ (ge)")
 legend = (plots.family_handles(model_set, families, linestyle="none")
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths]
           + [Line2D([], [], color="grey", ls="--", label="eq. 7: N × token-level fit")])
-axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, legend, ncol=4)
+plots.show(fig)
 
 # %% [markdown]
 # Where the solid line of an $N$ lies below its dashed line, runs of $N$ correct tokens are more
@@ -207,7 +207,7 @@ fit_table.style.hide(axis="index").format(precision=3).set_caption(
 # ({numref}`fig-a4-independence`).
 
 # %% mystnb={"figure": {"caption": "Measured over predicted sequence-level error, $-\\log p_{N,k} / (N \\cdot -\\log \\mathrm{RBP}_k)$, for every model (colour: family; darker: larger model), corpus (marker), $k$ (panel) and $N \\ge 2$. The black line is independence (eq. 6); runs that never succeeded are left out.", "name": "fig-a4-independence"}}
-fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks), 3.4), sharey=True, squeeze=False)
+fig, axes = plots.panels(1, len(ks), 3.0, sharey=True)
 markers = dict(zip(corpora, "os^DvPXh"))
 for ax, k in zip(axes[0], ks):
     longer_runs = success[(success["k"] == k) & (success["N"] > 1)]
@@ -220,13 +220,12 @@ for ax, k in zip(axes[0], ks):
     ax.set(xscale="log", xlim=(window_lengths[1] / 1.3, window_lengths[-1] * 1.3), xlabel="run length $N$",
            title=f"k = {k}")
     ax.set_xticks(window_lengths[1:], [str(n) for n in window_lengths[1:]])
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())
-axes[0, 0].set_ylabel(r"$-\log p_{N,k}$ measured / $N(-\log \mathrm{RBP}_k)$")
+    ax.xaxis.set_minor_formatter(NullFormatter())
+axes[0, 0].set_ylabel(r"measured / predicted $-\log p_{N,k}$")
 legend = (plots.family_handles(model_set, families, marker=None)
           + [Line2D([], [], color="grey", marker=markers[c], linestyle="none", label=c) for c in corpora])
-axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, legend)
+plots.show(fig)
 
 # %% [markdown]
 # The verdict averages the logarithm of this ratio over each family's models, per corpus, $k$ and
@@ -290,11 +289,13 @@ widths = pd.DataFrame(widths, columns=["corpus", "family", "k", "N", "alpha", f"
                                       f"S at p={A4_TRANSITION[1]}", "width (decades of S)"])
 
 # %% mystnb={"figure": {"caption": "Eq. 8 with each family's token-level power law on the first corpus, for several $N$ (lighter = longer runs), on a linear success axis (lines), with the measured $p_{N,k}$ (points) inside the measured size range (shaded). The size axis is $\\log_{10} S$, extrapolated far beyond the measured models.", "name": "fig-a4-curves"}}
-fig, axes = plt.subplots(1, len(ks), figsize=(4.2 * len(ks), 3.4), sharey=True, squeeze=False)
+fig, axes = plots.panels(1, len(ks), 3.0, sharey=True)
 for ax, k in zip(axes[0], ks):
     falling = [fam for fam in families
                if token_laws[corpus, fam, k] is not None and token_laws[corpus, fam, k].slope < 0]
-    ax.set(title=f"{corpus}, k = {k}" + ("" if falling else ": no falling token-level law"))
+    ax.set(title=f"{corpus}, k = {k}")
+    if not falling:
+        ax.text(0.5, 0.5, "no falling\ntoken-level law", transform=ax.transAxes, ha="center", va="center")
     for family in falling:
         law, sizes = token_laws[corpus, family, k], sizes_of[corpus, family]
         color = plots.family_style(model_set, family)["color"]
@@ -311,13 +312,12 @@ for ax, k in zip(axes[0], ks):
                           & (success["N"] == n)]
             ax.plot(np.log10(pts["S"]), pts["measured p_Nk"], linestyle="none", ms=3, alpha=shade[n],
                     **plots.family_style(model_set, family))
-    ax.set(xlabel=r"$\log_{10}$ non-embedding parameters $S$ (extrapolated)")
+axes[0, len(ks) // 2].set_xlabel(r"$\log_{10}$ non-embedding parameters $S$ (extrapolated)")  # wider than one panel
 axes[0, 0].set_ylabel("$p_{N,k}$ (linear axis)")
 legend = (plots.family_handles(model_set, families)
           + [Line2D([], [], color="grey", alpha=shade[n], label=f"N = {n}") for n in window_lengths])
-axes[0, -1].legend(handles=legend, fontsize=6, bbox_to_anchor=(1.02, 1), loc="upper left")
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, legend, ncol=4)
+plots.show(fig)
 
 # %% [markdown]
 # The curves are S-shaped, as the paper says, but they are the same S shifted along the size

@@ -72,10 +72,10 @@ grid_points = 25
 
 # %%
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
+from matplotlib.lines import Line2D
 from scipy.special import logsumexp
 
 from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
@@ -134,29 +134,37 @@ display(Markdown(
     + f"Bootstrap intervals use {n_boot} resamples of every family model's evaluation tokens."))
 
 
-def fit_label(form, f):
-    """A legend entry for one fitted lognormal: its parameters, or that it is degenerate."""
-    if f.degenerate:
-        return f"{SHORT[form]}: degenerate"
-    return f"{SHORT[form]}: $\\mu$={f.fit.mu:.2f}, $\\sigma$={f.fit.sigma:.2f}"
-
-
-def draw_ranks(ax, corpus, run):
+def draw_ranks(ax, corpus, run, title):
     """One model's rank histogram (log bins, in its family's look) with the three fitted lognormals
-    and the power law over 1..V."""
+    and the power law over 1..V, whose exponent is written in the corner the distribution leaves empty."""
     m = rank_fits[corpus, run.family, run.name]
     r = np.arange(1, run.vocab_size + 1)
     centres, freq = rank_models.log_binned_frequency(m.counts, n_bins)
-    ax.plot(centres, freq, linestyle="none", ms=4, label="measured (log bins)",
-            **plots.family_style(model_set, run.family))
+    ax.plot(centres, freq, linestyle="none", ms=4, **plots.family_style(model_set, run.family))
     for form in FORMS:
-        f = m.forms[form]
-        ax.plot(r, np.exp(f.fit.log_pmf()), color="0.15", ls=LINE[form], lw=1, label=fit_label(form, f))
-    ax.plot(r, np.exp(m.zipf.log_pmf()), color="0.6", lw=1, label=f"power law over 1..V, $\\alpha$={m.zipf.alpha:.2f}")
-    ax.set(xscale="log", yscale="log", xlabel="rank $r$ (ge)")
+        ax.plot(r, np.exp(m.forms[form].fit.log_pmf()), color="0.15", ls=LINE[form], lw=1)
+    ax.plot(r, np.exp(m.zipf.log_pmf()), color="0.6", lw=1)
+    ax.text(0.97, 0.95, f"$\\alpha$ = {m.zipf.alpha:.2f}", transform=ax.transAxes, ha="right", va="top")
+    ax.set(xscale="log", yscale="log", title=title)
     ax.set_ylim(bottom=max(freq.min() / 10, 1e-12))
-    ax.set_title(f"{run.family or 'reference'}: {run.name}\n{corpus}", fontsize=8)
-    ax.legend(fontsize=5.5, loc="lower left")
+
+
+def fit_handles():
+    """Legend entries of the lines ``draw_ranks`` draws: the three fitted lognormals and the power law."""
+    return ([Line2D([], [], color="0.15", ls=LINE[form], lw=1, label=LABEL[form]) for form in FORMS]
+            + [Line2D([], [], color="0.6", lw=1, label="power law over 1..V")])
+
+
+def label_bottom(axes, used, xlabel):
+    """Blank the panels of a grid with shared x axes after the first ``used`` (free for a legend), and
+    label the x axis under the lowest panel in use of each column."""
+    cols = axes.shape[1]
+    for i, ax in enumerate(axes.flat):
+        if i >= used:
+            ax.axis("off")
+        elif used <= i + cols:  # nothing under it: shared x axes show tick labels on the bottom row only
+            ax.xaxis.set_tick_params(labelbottom=True)
+            ax.set_xlabel(xlabel)
 
 
 # %% [markdown]
@@ -174,27 +182,23 @@ def draw_ranks(ax, corpus, run):
 # whose median runs far below rank 1 (almost all targets at rank 1 with a heavy tail) is
 # degenerate: its $(\mu, \sigma)$ are set by the far tail alone (`rank_models.degeneracy`) and are
 # reported as such, not as numbers. {numref}`fig-a5-ranks` shows every family's models on the
-# first corpus, one row per family.
+# first corpus, family by family.
 
 # %%
 corpus = corpora[0]
 by_family = runs.by_family(family_runs[corpus])
-n_cols = min(4, max(len(members) for members in by_family.values()))
-panel_rows = [members[i:i + n_cols] for members in by_family.values() for i in range(0, len(members), n_cols)]
+family_models = [run for members in by_family.values() for run in members]  # family by family, smallest first
 
-# %% mystnb={"figure": {"caption": "Rank distribution of the correct token (`ge` ranks) for each model of each family on the first corpus: measured frequencies averaged over logarithmic bins (points, in the family's colour), the three fitted lognormals (solid: the authors' fit; dashed: eq. 10 as written; dotted: eq. 10 over 1..V) and the power law over 1..V (grey). A power law is a straight line on these axes; the lognormal can bend.", "name": "fig-a5-ranks"}}
-fig, axes = plt.subplots(len(panel_rows), n_cols, figsize=(3.6 * n_cols, 3.3 * len(panel_rows)), squeeze=False,
-                         sharey=True)
-for ax_row, members in zip(axes, panel_rows):
-    for ax, run in zip(ax_row, members):
-        draw_ranks(ax, corpus, run)
-    for ax in ax_row[len(members):]:
-        ax.set_visible(False)
-for ax in axes[:, 0]:
-    ax.set_ylabel("fraction of targets per rank")
+# %% mystnb={"figure": {"caption": "Rank distribution of the correct token (`ge` ranks) for each model of each family on the first corpus, family by family: measured frequencies averaged over logarithmic bins (points, in the family's colour), the three fitted lognormals (solid: the authors' fit; dashed: eq. 10 as written; dotted: eq. 10 over 1..V) and the power law over 1..V (grey), whose exponent $\\alpha$ each panel gives; the fitted $\\mu$ and $\\sigma$ are in the table below. A power law is a straight line on these axes; the lognormal can bend.", "name": "fig-a5-ranks"}}
+rows = -(-len(family_models) // plots.MOST_ACROSS)
+fig, axes = plots.panels(rows, plots.MOST_ACROSS, 2.2, sharex=True, sharey=True)
+for ax, run in zip(axes.flat, family_models):
+    draw_ranks(ax, corpus, run, f"{run.family}: {run.name}")
+label_bottom(axes, len(family_models), "rank $r$ (ge)")
+fig.supylabel("fraction of targets per rank")
 fig.suptitle(f"rank distributions on {corpus}")
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, plots.family_handles(model_set, families, ls="none") + fit_handles(), ncol=2)
+plots.show(fig)
 
 # %% [markdown]
 # Every fit, reference models included (family "reference"); "mass beyond V" is the share of the
@@ -247,27 +251,29 @@ else:
         "beside the families, and the claim about it is not testable on this set. A set with a "
         "`[[references]]` entry (the built-in `tiny` set has one) shows it here."))
 
-# %% mystnb={"figure": {"caption": "The reference model's rank distribution on each corpus with its three fitted lognormals and the power law, in the layout of {numref}`fig-a5-ranks`; right, its measured distribution on the first corpus (black stars) beside that of each family's largest model, on absolute ranks (the vocabularies may differ).", "name": "fig-a5-reference"}}
+# %% mystnb={"figure": {"caption": "The reference model's rank distribution on each corpus with its three fitted lognormals and the power law, in the layout of {numref}`fig-a5-ranks`; last, its measured distribution on the first corpus (black stars) beside that of each family's largest model, on absolute ranks (the vocabularies may differ).", "name": "fig-a5-reference"}}
 if references:
-    fig, axes = plt.subplots(len(references), len(corpora) + 1,
-                             figsize=(3.6 * (len(corpora) + 1), 3.3 * len(references)), squeeze=False)
-    for ax_row, run in zip(axes, references):
-        for ax, c in zip(ax_row, corpora):
-            draw_ranks(ax, c, next(r for r in reference_runs[c] if r.name == run.name))
-        ax = ax_row[-1]
+    per_reference = len(corpora) + 1  # a panel per corpus, then the comparison with the families
+    fig, axes = plots.panels(-(-per_reference * len(references) // 2), 2, 2.8, sharex=True, sharey=True)
+    for i, run in enumerate(references):
+        ref_axes = axes.flat[i * per_reference:(i + 1) * per_reference]
+        for ax, c in zip(ref_axes, corpora):
+            draw_ranks(ax, c, next(r for r in reference_runs[c] if r.name == run.name), f"{run.name}\n{c}")
+        ax = ref_axes[-1]
         for family, members in by_family.items():
-            largest = members[-1]
-            centres, freq = rank_models.log_binned_frequency(rank_fits[corpus, family, largest.name].counts, n_bins)
-            ax.plot(centres, freq, "-", lw=0.8, ms=3, label=f"{family}: {largest.name}",
-                    **plots.family_style(model_set, family))
+            centres, freq = rank_models.log_binned_frequency(rank_fits[corpus, family, members[-1].name].counts,
+                                                             n_bins)
+            ax.plot(centres, freq, "-", lw=0.8, ms=3, **plots.family_style(model_set, family))
         centres, freq = rank_models.log_binned_frequency(rank_fits[corpus, None, run.name].counts, n_bins)
-        ax.plot(centres, freq, "-", lw=0.8, ms=5, label=f"reference: {run.name}", **plots.family_style(model_set, None))
-        ax.set(xscale="log", yscale="log", xlabel="rank $r$ (ge)")
-        ax.set_title(f"measured, {corpus}: reference and each family's largest model", fontsize=8)
-        ax.legend(fontsize=6, loc="lower left")
-    axes[0, 0].set_ylabel("fraction of targets per rank")
-    fig.tight_layout()
-    plt.show()
+        ax.plot(centres, freq, "-", lw=0.8, ms=5, **plots.family_style(model_set, None))
+        ax.set_title(f"largest models\n{corpus}")
+    label_bottom(axes, per_reference * len(references), "rank $r$ (ge)")
+    fig.supylabel("fraction of targets per rank")
+    compared = plots.family_handles(model_set, [*by_family, None], lw=0.8,
+                                    labels=[f"{family}: {members[-1].name}" for family, members in by_family.items()]
+                                    + ["reference: " + ", ".join(run.name for run in references)])
+    plots.legend_below(fig, compared + fit_handles(), ncol=2)
+    plots.show(fig)
 
 
 # %%
@@ -324,28 +330,30 @@ def family_fit_rows(form, c, family):
     return family_fits[(family_fits["fit"] == form) & (family_fits["corpus"] == c) & (family_fits["family"] == family)]
 
 
-# %% mystnb={"figure": {"caption": "Parameters of the fitted lognormal rank distributions against model size on the first corpus, one row per fit and one colour per family; right, $\\mu/\\sigma$ with a straight-line fit in $\\ln S$ for each family of at least two sizes. A falling $\\mu$ moves the bulk of the distribution towards rank 1. Degenerate fits are left out.", "name": "fig-a5-parameters"}}
-fig, axes = plt.subplots(len(FORMS), 3, figsize=(13, 3.2 * len(FORMS)), squeeze=False)
+# %% mystnb={"figure": {"caption": "Parameters of the fitted lognormal rank distributions against model size on the first corpus, one row per fit (columns: $\\mu$, $\\sigma$, $\\mu/\\sigma$) and one colour per family; right, $\\mu/\\sigma$ with a straight-line fit in $\\ln S$ for each family of at least two sizes, whose slope per unit of $\\ln S$ and $R^2$ the legend gives. A falling $\\mu$ moves the bulk of the distribution towards rank 1. Degenerate fits are left out.", "name": "fig-a5-parameters"}}
+fig, axes = plots.panels(len(FORMS), 3, 2.4, sharex=True)
+ratio_labels = {}  # (family, form): the legend's entry of the family's mu/sigma line
 for row, form in zip(axes, FORMS):
     for family in families:
         sel, look = family_fit_rows(form, corpus, family), plots.family_style(model_set, family)
-        row[0].plot(sel["S"], sel["mu"], "-", lw=1, label=family, **look)
-        row[1].plot(sel["S"], sel["sigma"], "-", lw=1, label=family, **look)
-        label = family
+        row[0].plot(sel["S"], sel["mu"], "-", lw=1, **look)
+        row[1].plot(sel["S"], sel["sigma"], "-", lw=1, **look)
+        ratio_labels[family, form] = f"{SHORT[form]}: no line"
         fine = sel.dropna(subset=["mu/sigma"])
         if len(np.unique(fine["S"])) >= 2:
             f = fit.fit_semilog(fine["S"], fine["mu/sigma"])
-            label = f"{family}: slope {f.slope:.3f}/ln S, $R^2$={f.r2:.3f}"
+            ratio_labels[family, form] = f"{SHORT[form]}: slope {f.slope:.3f}, $R^2$ {f.r2:.3f}"
             grid = np.geomspace(fine["S"].min(), fine["S"].max(), 50)
             row[2].plot(grid, f.predict(grid), "-", color=look["color"], lw=1)
-        row[2].plot(sel["S"], sel["mu/sigma"], linestyle="none", label=label, **look)
+        row[2].plot(sel["S"], sel["mu/sigma"], linestyle="none", **look)
     for ax, name in zip(row, [r"$\mu$", r"$\sigma$", r"$\mu/\sigma$"]):
-        ax.set(ylabel=name, title=f"{corpus}, {LABEL[form]}: {name}")
-        ax.title.set_fontsize(8)
-        ax.legend(fontsize=6)
+        ax.set(ylabel=name, title=f"{SHORT[form]}: {name}")
 plots.size_axes(axes, "S")
-fig.tight_layout()
-plt.show()
+# a column per family (legends fill column by column): its name, then its mu/sigma line of each fit
+plots.legend_below(fig, [handle for family in families for handle in plots.family_handles(
+    model_set, [family] * (1 + len(FORMS)), [family] + [ratio_labels[family, form] for form in FORMS], lw=1)],
+                   ncol=2)
+plots.show(fig)
 
 # %% [markdown]
 # Per corpus and family, the slopes against $\ln S$ of the authors' fits, with bootstrap
@@ -415,8 +423,8 @@ comparisons = [("CE measured", "CE predicted"), ("rank entropy measured", "CE pr
                ("-log RBP_1 measured", "-log p_1 predicted")]
 joined = fits_table.merge(models_table, on=["corpus", "family", "model", "S", "V"])
 
-# %% mystnb={"figure": {"caption": "Predictions of the fitted lognormals against the measured values, one point per model and corpus, in the family's colour and marker (reference models: black stars), one row per fit; the diagonal is perfect agreement. Where an unbounded fit puts much of its mass beyond the vocabulary, its predicted entropy counts ranks that cannot occur.", "name": "fig-a5-predictions"}}
-fig, axes = plt.subplots(len(FORMS), 3, figsize=(13, 3.6 * len(FORMS)), squeeze=False)
+# %% mystnb={"figure": {"caption": "Predictions of the fitted lognormals against the measured values, one point per model and corpus, in the family's colour and marker (reference models: black stars), one row per fit and one column per measured quantity (CE, the rank histogram's entropy and $-\\log \\mathrm{RBP}_1$, against the predicted CE, CE and $-\\log p_1$); the diagonal is perfect agreement. Where an unbounded fit puts much of its mass beyond the vocabulary, its predicted entropy counts ranks that cannot occur.", "name": "fig-a5-predictions"}}
+fig, axes = plots.panels(len(FORMS), len(comparisons), 2.4, sharex="col")
 for row, form in zip(axes, FORMS):
     sel_form = joined[joined["fit"] == form]
     for ax, (measured, predicted) in zip(row, comparisons):
@@ -428,22 +436,24 @@ for row, form in zip(axes, FORMS):
         values = values[np.isfinite(values)]
         lims = [values.min() * 0.95, values.max() * 1.05]
         ax.plot(lims, lims, "k-", lw=0.7)
-        ax.set(xlim=lims, ylim=lims, xlabel=f"{measured} (nats)", ylabel=f"predicted, {SHORT[form]} (nats)",
-               title=f"{measured.replace(' measured', '')}: {LABEL[form]}")
-        ax.title.set_fontsize(8)
+        ax.set(xlim=lims, ylim=lims)
+    row[0].set_ylabel(f"predicted, {SHORT[form]}")
+for ax, (measured, _) in zip(axes[0], comparisons):
+    ax.set_title(measured.replace(" measured", " (nats)"))
+for ax in axes[-1]:
+    ax.set_xlabel("measured")
 legend = plots.family_handles(model_set, families + ([None] if len(reference_fits) else []), linestyle="none")
-axes[0, 0].legend(handles=legend, fontsize=6)
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, legend)
+plots.show(fig)
 
 # %% [markdown]
 # ## The two scaling laws, measured and predicted (paper A, Figs. 8a-8b)
 #
 # Paper A's Fig. 8a fits CE and $-\log \mathrm{RBP}_1$ against size for Pythia; Fig. 8b does the
 # same for the values predicted from the lognormal fits with the closed forms. In
-# {numref}`fig-a5-laws` each row is a corpus; the columns are the measured values and the
+# {numref}`fig-a5-laws` each column is a corpus; the rows are the measured values and the
 # predictions of the three fits. Each family is fitted on its own (families of at least two
-# sizes); the legend gives each slope.
+# sizes); the table below gives each slope.
 
 # %%
 versions = {"measured": ("CE measured", "-log RBP_1 measured"),
@@ -467,25 +477,25 @@ for c in corpora:
             for i in (0, 1):
                 law_fits[c, family, version, i] = fit.fit_if_positive(sizes, values[:, i])
 
-# %% mystnb={"figure": {"caption": "CE (solid colour) and $-\\log \\mathrm{RBP}_1$ or $-\\log p_1$ (pale) against size, one colour per family, with each family's fitted power law: measured (left) and predicted from each of the three lognormal fits. For Pythia on Wikipedia, the authors' fitted parameters give, through the same closed forms, the paper's Fig. 8b.", "name": "fig-a5-laws"}}
-fig, axes = plt.subplots(len(corpora), len(versions), figsize=(3.5 * len(versions), 3.2 * len(corpora)),
-                         squeeze=False)
-for row, c in zip(axes, corpora):
-    for ax, version in zip(row, versions):
+# %% mystnb={"figure": {"caption": "CE (solid colour) and $-\\log \\mathrm{RBP}_1$ or $-\\log p_1$ (pale) against size, one colour per family, with each family's fitted power law (slopes in the table below), one column per corpus: measured (top row) and predicted from each of the three lognormal fits (rows: the authors' fit, eq. 10 as written, eq. 10 over 1..V). For Pythia on Wikipedia, the authors' fitted parameters give, through the same closed forms, the paper's Fig. 8b.", "name": "fig-a5-laws"}}
+PALE = 0.45  # the look of -log p_1 (or -log RBP_1) beside CE
+fig, axes = plots.corpus_panels(corpora, 2.2, rows=len(versions), title=None, sharex=True, sharey=True)
+for row, version in zip(axes, versions):
+    for ax, c in zip(row, corpora):
         for family in families:
             sizes, values = version_values(c, family, version)
-            for i, (label, alpha) in enumerate((("CE", 1.0), ("-log p_1" if version != "measured" else "-log RBP_1",
-                                                               0.45))):
-                f = law_fits[c, family, version, i]
-                plots.size_plot(ax, model_set, family, sizes, values[:, i], f, alpha=alpha,
-                                 label=f"{family}, {label}" + (f": {f.slope:.3f}" if f else ""))
-        ax.set(title=f"{c}: " + ("measured" if version == "measured" else f"predicted, {SHORT[version]}"))
-        ax.legend(fontsize=5.5)
+            for i, alpha in enumerate((1.0, PALE)):
+                plots.size_plot(ax, model_set, family, sizes, values[:, i], law_fits[c, family, version, i],
+                                alpha=alpha)
+        ax.set(title=f"{c}, " + ("measured" if version == "measured" else SHORT[version]))
+        plots.plain_log_ticks(ax)
 plots.size_axes(axes, "S")
 for ax in axes[:, 0]:
     ax.set_ylabel("nats")
-fig.tight_layout()
-plt.show()
+quantities = [Line2D([], [], color="grey", marker="o", ls="none", alpha=alpha, label=label) for alpha, label in
+              ((1.0, "CE"), (PALE, r"$-\log \mathrm{RBP}_1$ (measured) or $-\log p_1$"))]
+plots.legend_below(fig, plots.family_handles(model_set, families, ls="none") + quantities, ncol=2)
+plots.show(fig)
 
 # %% [markdown]
 # The slopes, with the ratio of the two slopes and the ratio of each predicted slope to the
@@ -575,18 +585,18 @@ def relative(a, e):
 
 
 errors = {
-    "c (eq. 20), relative": lambda e, a: np.expm1(min(a.log_c - e.log_c, 700.0)),
-    "sum psi ln k ~ I_1 (eq. 14), relative": lambda e, a: np.expm1(min(a.log_s1 - e.log_s1, 700.0)),
-    "sum psi ln^2 k ~ I_2 (eq. 15), relative": lambda e, a: np.expm1(min(a.log_s2 - e.log_s2, 700.0)),
-    "-log p_1 (eqs. 16, 20), relative": lambda e, a: relative(a.neg_log_p1, e.neg_log_p1),
-    "CE (eq. 21), relative": lambda e, a: relative(a.ce, e.ce),
+    "$c$ (eq. 20)": lambda e, a: np.expm1(min(a.log_c - e.log_c, 700.0)),
+    r"$\sum \psi(k) \ln k \approx I_1$ (eq. 14)": lambda e, a: np.expm1(min(a.log_s1 - e.log_s1, 700.0)),
+    r"$\sum \psi(k) \ln^2 k \approx I_2$ (eq. 15)": lambda e, a: np.expm1(min(a.log_s2 - e.log_s2, 700.0)),
+    r"$-\log p_1$ (eqs. 16, 20)": lambda e, a: relative(a.neg_log_p1, e.neg_log_p1),
+    "CE (eq. 21)": lambda e, a: relative(a.ce, e.ce),
 }
 eq18_gap = max(abs(appendix_c.ce_from_sums(a.mu, a.sigma, a.log_c, a.log_s1, a.log_s2) - a.ce)
                for row in approx for a in row)
 
-# %% mystnb={"figure": {"caption": "$\\log_{10}$ of the absolute relative error of each appendix-C approximation against the exact sum over ranks 1 to infinity, over a grid of $(\\mu, \\sigma)$; the cyan contour marks an error of `claims.A5_APPROX_TOLERANCE`. Light regions are accurate. Blank cells are where the exact value is zero to machine precision (almost every target at rank 1), so a relative error is undefined. Points: the unbounded fits of the families' models (white, edged in the family's colour) and of reference models (black stars).", "name": "fig-a5-appendix-c"}}
-fig, axes = plt.subplots(1, len(errors), figsize=(3.4 * len(errors), 3.4), sharey=True)
-for ax, (name, err) in zip(axes, errors.items()):
+# %% mystnb={"figure": {"caption": "$\\log_{10}$ of the absolute relative error of each appendix-C approximation against the exact sum over ranks 1 to infinity, over a grid of $(\\mu, \\sigma)$; the cyan contour marks an error of `claims.A5_APPROX_TOLERANCE`. Light regions are accurate. Blank cells are where the exact value is zero to machine precision (almost every target at rank 1), so a relative error is undefined. Points: the unbounded fits of the families' models (white, edged in the family's colour) and of reference models (black stars). One panel per approximation, titled with the quantity and its equation; the last panel holds the legend and the colour scale.", "name": "fig-a5-appendix-c"}}
+fig, axes = plots.panels(2, 3, 2.6, sharex=True, sharey=True)
+for ax, (name, err) in zip(axes.flat, errors.items()):
     with np.errstate(invalid="ignore", over="ignore"):
         values = np.array([[err(e, a) for e, a in zip(erow, arow)] for erow, arow in zip(exact, approx)])
         log_error = np.ma.masked_invalid(np.log10(np.abs(values) + 1e-16))
@@ -599,11 +609,18 @@ for ax, (name, err) in zip(axes, errors.items()):
     refs = unbounded[unbounded["family"] == "reference"]
     ax.plot(refs["mu"], refs["sigma"], linestyle="none", mfc="black", mec="white", ms=9,
             marker=plots.family_style(model_set, None)["marker"])
-    ax.set(title=name, xlabel=r"$\mu$")
-    ax.title.set_fontsize(8)
-axes[0].set_ylabel(r"$\sigma$")
-fig.colorbar(mesh, ax=axes, label="log10 |error|", shrink=0.8)
-plt.show()
+    ax.set_title(name)
+label_bottom(axes, len(errors), r"$\mu$")
+for ax in axes[:, 0]:
+    ax.set_ylabel(r"$\sigma$")
+key = axes.flat[len(errors)]  # the spare panel: what the points and the contour are, and the colour scale
+points = plots.family_handles(model_set, families, ls="none", mfc="white") + (
+    plots.family_handles(model_set, [None], ls="none", mec="white", ms=9) if (unbounded["family"] == "reference").any()
+    else [])
+key.legend(handles=points + [Line2D([], [], color="tab:cyan", lw=1, label=f"|error| = {A5_APPROX_TOLERANCE:g}")],
+           loc="upper center", frameon=False)
+fig.colorbar(mesh, cax=key.inset_axes([0.05, 0.12, 0.9, 0.1]), orientation="horizontal", label="log10 |error|")
+plots.show(fig)
 
 # %%
 display(Markdown(f"Largest difference between eq. 18 (with the integrals) and eq. 21 over the grid: "

@@ -47,13 +47,16 @@ profile = "tiny"
 corpora = None  # None: every corpus of the model set
 
 # %%
-import matplotlib.pyplot as plt
+import textwrap
+
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from rankscale.analysis import dynamics, metrics
-from rankscale.book import pages
+from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import paper_b
 from rankscale.records import runs
@@ -152,32 +155,55 @@ display(Markdown(
 #
 # Paper B's Figure 1 sketches $p_e$ (blue) and $q_e$ (orange) for a trained model.
 # {numref}`fig-b1-distributions` shows the measured ones for the largest model of each family and
-# for each reference model (columns) on each corpus (rows), on log-log axes against RBE + 1
+# for each reference model (rows) on each corpus (columns), on log-log axes against RBE + 1
 # (1-based rank with strict ties). The dashed grey line is $1/V$, what $p_e$ would be if the model
 # ranked the target at random among its own $V$ tokens (the families' vocabularies may differ).
 
 
 # %%
-def model_grid(height=3.3):
-    """One row per corpus, one column per featured model (each family's largest, then the references)."""
-    n = len(featured[corpora[0]])
-    return plt.subplots(len(corpora), n, figsize=(3.8 * n, height * len(corpora)), squeeze=False)
+RBE_LABEL = "RBE $e$ + 1"  # short enough for a narrow panel; the captions add "the 1-based rank with strict ties"
+DOT = {"ls": "none", "marker": ".", "ms": 10}  # a legend's dot: larger than the panels' so that its colour reads
 
 
-# %% mystnb={"figure": {"caption": "Paper B, Fig. 1 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's largest model and of each reference model (columns), on each corpus (rows), against RBE $e$ + 1 on log-log axes. Dashed grey: $1/V$, random ranking.", "name": "fig-b1-distributions"}}
-fig, axes = model_grid()
-for row, corpus in zip(axes, corpora):
-    for ax, (run, dec) in zip(row, featured[corpus]):
-        ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0", label="$p_e$ (RBE distribution)")
-        ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6, label="$q_e$ (score distribution)")
-        ax.axhline(1 / run.vocab_size, color="grey", ls="--", lw=1, label="uniform $1/V$")
-        ax.set_title(f"{corpus} · {runs.label(run)}", fontsize=9)
-    row[0].set_ylabel("probability")
-for ax in axes[-1]:
-    ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
-axes[0, 0].legend(fontsize=7)
-fig.tight_layout()
-plt.show()
+def model_grid(height, quantity, xlabel="", **subplots):
+    """A panel per featured model (each family's largest, then the references) and corpus.
+
+    Each model gets a row of up to three panels, one per corpus (more rows where there are more corpora),
+    named on the left; the corpora are named above the first model's panels (above every panel where a
+    model takes more than one row), ``xlabel`` under the bottom ones. ``subplots`` goes to ``plots.panels``
+    (``sharey="row"``, ...). Returns the figure and its (axes, run, decomposition) triples.
+    """
+    rows_per_model = -(-len(corpora) // plots.MOST_ACROSS)
+    across = -(-len(corpora) // rows_per_model)
+    n_models = len(featured[corpora[0]])
+    fig, axes = plots.panels(n_models * rows_per_model, across, height, **subplots)
+    drawn = []
+    for i, block in enumerate(axes.reshape(n_models, -1)):  # one model's rows, end to end
+        run = featured[corpora[0]][i][0]
+        for ax in block[len(corpora):]:
+            ax.set_visible(False)
+        for ax in block[::across]:  # the family over the model's name, wrapped to stay within its row
+            ax.set_ylabel(f"{run.family or 'reference'}\n" + textwrap.fill(run.name, 22))
+        for ax, corpus in zip(block, corpora):
+            if i == 0 or rows_per_model > 1:
+                ax.set_title(corpus)
+            drawn.append((ax, *featured[corpus][i]))
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    fig.supylabel(quantity)
+    return fig, drawn
+
+
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 1 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's largest model and of each reference model (rows), on each corpus (columns), against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes shared along each row. Dashed grey: $1/V$, random ranking.", "name": "fig-b1-distributions"}}
+fig, drawn = model_grid(2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
+for ax, run, dec in drawn:
+    ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0")
+    ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6)
+    ax.axhline(1 / run.vocab_size, color="grey", ls="--", lw=1)
+plots.legend_below(fig, [Line2D([], [], color="C0", label="$p_e$ (RBE distribution)", **DOT),
+                         Line2D([], [], color="C1", alpha=0.6, label="$q_e$ (score distribution)", **DOT),
+                         Line2D([], [], color="grey", ls="--", lw=1, label="uniform $1/V$")])
+plots.show(fig)
 
 # %% [markdown]
 # Both distributions fall steeply with the rank: the model usually puts the target near the
@@ -252,23 +278,20 @@ display(Markdown(
 # negative Confidence, $C < 1$, *adds* to CE). The vertical axis starts well above zero so that
 # the small terms are visible.
 
-# %% mystnb={"figure": {"caption": "CE = EE + SA − Conf, built term by term for each family's largest model and each reference model (columns) on each corpus (rows): Error-Entropy (blue), plus Self-Alignment (green), minus Confidence (red), equals CE (black). The vertical axis is zoomed so that the small terms show.", "name": "fig-b1-waterfall"}}
-fig, axes = model_grid(3.1)
-for row, corpus in zip(axes, corpora):
-    for ax, (run, dec) in zip(row, featured[corpus]):
-        steps = [("EE", 0.0, dec.error_entropy, "C0"),
-                 ("+ SA", dec.error_entropy, dec.error_entropy + dec.self_alignment, "C2"),
-                 ("− Conf", dec.error_entropy + dec.self_alignment, dec.ce, "C3"),
-                 ("= CE", 0.0, dec.ce, "k")]
-        for x, (name, lo, hi, color) in enumerate(steps):
-            ax.bar(x, hi - lo, bottom=lo, color=color, width=0.6)
-        ax.set_xticks(range(len(steps)), [s[0] for s in steps])
-        top = max(dec.error_entropy + max(dec.self_alignment, 0), dec.ce)
-        ax.set_ylim(max(0.0, top - 4 * (abs(dec.self_alignment) + abs(dec.confidence)) - 0.05), top + 0.1)
-        ax.set_title(f"{corpus} · {runs.label(run)}", fontsize=9)
-    row[0].set_ylabel("nats")
-fig.tight_layout()
-plt.show()
+# %% mystnb={"figure": {"caption": "CE = EE + SA − Conf, built term by term for each family's largest model and each reference model (rows) on each corpus (columns): the bars, left to right, are Error-Entropy (blue), plus Self-Alignment (green), minus Confidence (red), equals CE (black). Each panel's vertical axis is zoomed so that the small terms show.", "name": "fig-b1-waterfall"}}
+# the waterfall's bars, left to right, and their colours; a legend names them (four names under a panel collide)
+WATERFALL = {"EE": "C0", "+ SA": "C2", "− Conf": "C3", "= CE": "k"}
+fig, drawn = model_grid(2.4, "nats")
+for ax, _, dec in drawn:
+    spans = [(0.0, dec.error_entropy), (dec.error_entropy, dec.error_entropy + dec.self_alignment),
+             (dec.error_entropy + dec.self_alignment, dec.ce), (0.0, dec.ce)]
+    for x, ((lo, hi), color) in enumerate(zip(spans, WATERFALL.values(), strict=True)):
+        ax.bar(x, hi - lo, bottom=lo, color=color, width=0.6)
+    ax.set_xticks([])
+    top = max(dec.error_entropy + max(dec.self_alignment, 0), dec.ce)
+    ax.set_ylim(max(0.0, top - 4 * (abs(dec.self_alignment) + abs(dec.confidence)) - 0.05), top + 0.1)
+plots.legend_below(fig, [Patch(color=color, label=name) for name, color in WATERFALL.items()])
+plots.show(fig)
 
 # %% [markdown]
 # ### The identity holds for any grouping; the meaning comes from grouping by rank
@@ -308,19 +331,14 @@ display(pd.DataFrame(rows).style.format({"EE": "{:.4f}", "SA": "{:.4f}", "Conf":
 # each reference model) against that ceiling; the table below it checks every model
 # (`rankscale.analysis.dynamics.ceiling_excess` and `confidence_bound`).
 
-# %% mystnb={"figure": {"caption": "The geometric-mean score $Q_e$ (orange) of each family's largest model and each reference model (columns) on each corpus (rows), against its ceiling $1/(e+1)$ (black), on log-log axes.", "name": "fig-b1-ceiling"}}
-fig, axes = model_grid(3.1)
-for row, corpus in zip(axes, corpora):
-    for ax, (run, dec) in zip(row, featured[corpus]):
-        ax.loglog(dec.e + 1, np.exp(dec.log_Q_e), ".", ms=3, color="C1", label="$Q_e$ (geometric mean of $s$)")
-        ax.loglog(dec.e + 1, 1 / (dec.e + 1), "k-", lw=1, label="ceiling $1/(e+1)$")
-        ax.set_title(f"{corpus} · {runs.label(run)}", fontsize=9)
-    row[0].set_ylabel("probability")
-for ax in axes[-1]:
-    ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
-axes[0, 0].legend(fontsize=7)
-fig.tight_layout()
-plt.show()
+# %% mystnb={"figure": {"caption": "The geometric-mean score $Q_e$ (orange) of each family's largest model and each reference model (rows) on each corpus (columns), against its ceiling $1/(e+1)$ (black), on log-log axes of RBE $e$ + 1 shared along each row.", "name": "fig-b1-ceiling"}}
+fig, drawn = model_grid(2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
+for ax, _, dec in drawn:
+    ax.loglog(dec.e + 1, np.exp(dec.log_Q_e), ".", ms=3, color="C1")
+    ax.loglog(dec.e + 1, 1 / (dec.e + 1), "k-", lw=1)
+plots.legend_below(fig, [Line2D([], [], color="C1", label="$Q_e$ (geometric mean of $s$)", **DOT),
+                         Line2D([], [], color="k", lw=1, label="ceiling $1/(e+1)$")])
+plots.show(fig)
 
 # %%
 bounds = pd.DataFrame([{"corpus": corpus, "family": run.family or "reference", "model": run.name,
@@ -389,16 +407,17 @@ else:
 
 # %% mystnb={"figure": {"caption": "CE and its components for one model on the same tokens at temperatures $T$ = 0.5, 1 and 2 (logits divided by $T$ before the softmax): Error-Entropy, a function of the ranks alone, stays put while the terms made of probabilities move.", "name": "fig-b1-temperature"}}
 if tempered:
-    fig, axes = plt.subplots(1, 4, figsize=(13, 2.8), sharex=True)
-    for ax, quantity, color in zip(axes, ["CE", "EE", "SA", "Conf"], ["k", "C0", "C2", "C3"]):
+    fig, axes = plots.panels(2, 2, 2.3, sharex=True)
+    for ax, quantity, color in zip(axes.flat, ["CE", "EE", "SA", "Conf"], ["k", "C0", "C2", "C3"]):
         ax.plot(temperature_table["T"], temperature_table[quantity], "o-", color=color)
         ax.set_xscale("log", base=2)
         ax.set_xticks(temperature_table["T"], [f"{t:g}" for t in temperature_table["T"]])
-        ax.set_title(quantity, fontsize=10)
+        ax.set_title(quantity)
+    for ax in axes[-1]:
         ax.set_xlabel("temperature $T$")
-    axes[0].set_ylabel("nats")
-    fig.tight_layout()
-    plt.show()
+    for ax in axes[:, 0]:
+        ax.set_ylabel("nats")
+    plots.show(fig)
 
 # %%
 if tempered:

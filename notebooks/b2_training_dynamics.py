@@ -50,12 +50,13 @@ profile = "tiny"
 corpora = None  # None: every corpus of the model set
 
 # %%
+from itertools import pairwise
 from statistics import NormalDist
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
+from matplotlib.lines import Line2D
 
 from rankscale import claims
 from rankscale.analysis import bootstrap, dynamics, metrics
@@ -171,7 +172,7 @@ display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axi
 # %% [markdown]
 # ## The four quantities across training (paper B, §3.2, Fig. 3)
 #
-# In {numref}`fig-b2-components` each row is a corpus, each column one quantity; each line is one
+# In {numref}`fig-b2-components` each column is a corpus, each row one quantity; each line is one
 # checkpointed model, in its family's colour and marker (line styles tell a family's models
 # apart). The step axis is linear up to 1 and logarithmic beyond, so that the initialisation
 # (step 0) has a place. Paper B's reading of its Fig. 3: EE falls steadily, SA comes down at the
@@ -182,30 +183,40 @@ quantities = ["CE", "EE", "SA", "Conf"]
 LINE_STYLES = ["-", "--", ":", "-."]
 
 
+def model_lines(ax, corpus, column):
+    """Every checkpointed model's ``column`` over its checkpoints on ``corpus``, against a step axis that is
+    linear up to 1 and logarithmic beyond: colour and marker by family, line style by model."""
+    for family in with_checkpoints:
+        style = plots.family_style(model_set, family)
+        for i, name in enumerate(checkpointed[family]):
+            series = series_of(corpus, family, name)
+            ax.plot(series.step, series[column], ls=LINE_STYLES[i % len(LINE_STYLES)], ms=4,
+                    label=f"{family}: {name}", **style)
+    ax.set_xscale("symlog", linthresh=1)
+
+
+def model_legend(fig, ax):
+    """The lines of ``model_lines`` named under the figure; a legend fills its columns first, so with as
+    many columns as families (up to three) each family's models stand in a column of their own."""
+    plots.legend_below(fig, ax.get_legend_handles_labels()[0], ncol=min(plots.MOST_ACROSS, len(with_checkpoints)))
+
+
 def no_checkpoints_note(figure):
     """What stands in for a figure that needs checkpoints, on a set without any."""
     display(Markdown(f"No checkpoints, so no {figure} on this set ({'; '.join(no_checkpoints)})."))
 
 
-# %% mystnb={"figure": {"caption": "Paper B, Fig. 3 analogue: CE, Error-Entropy, Self-Alignment and Confidence (columns) over the training checkpoints of every checkpointed model, on each corpus (rows). Colour and marker: family; line style: model within the family.", "name": "fig-b2-components"}}
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 3 analogue: CE, Error-Entropy, Self-Alignment and Confidence (rows, in nats, each on one vertical scale across its row) over the training checkpoints of every checkpointed model, on each corpus (columns). Colour and marker: family; line style: model within the family.", "name": "fig-b2-components"}}
 if with_checkpoints:
-    fig, axes = plt.subplots(len(corpora), 4, figsize=(14, 2.8 * len(corpora)), squeeze=False, sharex=True)
-    for row, corpus in zip(axes, corpora):
-        for ax, quantity in zip(row, quantities):
-            for family in with_checkpoints:
-                style = plots.family_style(model_set, family)
-                for i, name in enumerate(checkpointed[family]):
-                    series = series_of(corpus, family, name)
-                    ax.plot(series.step, series[quantity], ms=4, ls=LINE_STYLES[i % len(LINE_STYLES)],
-                            color=style["color"], marker=style["marker"], label=f"{family}: {name}")
-            ax.set_xscale("symlog", linthresh=1)
-            ax.set_title(f"{corpus} · {quantity}", fontsize=10)
-        row[0].set_ylabel("nats")
+    fig, axes = plots.corpus_panels(corpora, 2.2, rows=len(quantities), sharex=True, sharey="row")
+    for row, quantity in zip(axes, quantities):
+        for ax, corpus in zip(row, corpora):
+            model_lines(ax, corpus, quantity)
+        row[0].set_ylabel(f"{quantity} (nats)")
     for ax in axes[-1]:
         ax.set_xlabel("training step")
-    axes[0, 0].legend(fontsize=7)
-    fig.tight_layout()
-    plt.show()
+    model_legend(fig, axes[0, 0])
+    plots.show(fig)
 
 # %%
 if with_checkpoints:
@@ -224,8 +235,8 @@ else:
 # {numref}`fig-b2-parts` show each component's part of CE's drop over each interval, as a
 # fraction of that drop (the three parts add up to 1; a negative part means that component worked
 # against the drop; `rankscale.analysis.dynamics.interval_parts`). The paper's account predicts EE's part
-# to dominate the first interval and SA and Confidence to matter only later. One panel per corpus
-# (rows) and checkpointed model (columns).
+# to dominate the first interval and SA and Confidence to matter only later. One panel per checkpointed
+# model (rows) and corpus (columns).
 
 
 # %%
@@ -238,10 +249,11 @@ series_keys = [(family, name) for family in with_checkpoints for name in checkpo
 if not series_keys:
     display(Markdown("No model of this set has two or more checkpoints, so there is no interval to split."))
 
-# %% mystnb={"figure": {"caption": "Each component's part of the drop of CE between consecutive checkpoints, for every checkpointed model (rows) on each corpus (columns): EE's drop (blue), SA's drop (green) and Confidence's rise (red), as fractions of CE's drop; the three parts sum to 1. Linear axis between −1 and 1, logarithmic beyond.", "name": "fig-b2-parts"}}
+# %% mystnb={"figure": {"caption": "Each component's part of the drop of CE between consecutive checkpoints, for every checkpointed model (rows) on each corpus (columns): EE's drop (blue), SA's drop (green) and Confidence's rise (red), as fractions of CE's drop; the three parts sum to 1. Under the panels: each interval, from one checkpoint's step to the next's. Linear axis between −1 and 1, logarithmic beyond.", "name": "fig-b2-parts"}}
 if series_keys:
-    fig, axes = plt.subplots(len(series_keys), len(corpora), figsize=(3.4 * len(corpora), 2.6 * len(series_keys)),
-                             squeeze=False, sharey=True)
+    # where every model has the same checkpoints, its intervals are named under the bottom row only
+    same_steps = len({tuple(steps_of[key]) for key in series_keys}) == 1
+    fig, axes = plots.corpus_panels(corpora, 1.75, rows=len(series_keys), sharex=same_steps, sharey=True)
     for column, corpus in zip(axes.T, corpora):
         for ax, (family, name) in zip(column, series_keys):
             series = series_of(corpus, family, name)
@@ -253,15 +265,15 @@ if series_keys:
                        color=color, label=label)
             ax.axhline(0, color="k", lw=0.5)
             steps = list(series.step)
-            ax.set_xticks(x, [f"{short(a)}→{short(b)}" for a, b in zip(steps[:-1], steps[1:])], fontsize=7)
+            # an interval's two steps on two lines: on one, neighbouring intervals' names collide
+            ax.set_xticks(x, [f"{short(a)}→\n{short(b)}" for a, b in pairwise(steps)])
             ax.set_yscale("symlog", linthresh=1)
             ax.set_yticks([-10, -1, 0, 1, 10], ["−10", "−1", "0", "1", "10"])
-            ax.set_title(f"{corpus} · {family}: {name}", fontsize=9)
-    for ax in axes[:, 0]:
-        ax.set_ylabel("part of the CE drop")
-    axes[0, 0].legend(fontsize=7)
-    fig.tight_layout()
-    plt.show()
+    for ax, (family, name) in zip(axes[:, 0], series_keys):
+        ax.set_ylabel(f"{family}\n{name}")
+    fig.supylabel("part of the CE drop")
+    plots.legend_below(fig, axes[0, 0].get_legend_handles_labels()[0])
+    plots.show(fig)
 
 # %% [markdown]
 # The vertical axis is linear between −1 and 1 and logarithmic outside: over an interval where
@@ -276,33 +288,43 @@ if series_keys:
 
 
 # %%
-def family_rows(picks):
-    """A row of panels per family (one per step of its pick), for Figs. 4 and 6."""
-    n_cols = max(len(steps) for _, steps in picks.values())
-    fig, axes = plt.subplots(len(picks), n_cols, figsize=(3.7 * n_cols, 3.3 * len(picks)), squeeze=False)
-    for row, (family, (name, steps)) in zip(axes, picks.items()):
-        for ax in row[len(steps):]:
+def family_rows(picks, height, quantity, handles=(), **subplots):
+    """The panels of Figs. 4 and 6: one per step of each family's pick, in rows of up to three (two rows of
+    two rather than four across), each row named on the left by its model.
+
+    The panels' axes are RBE e + 1 and ``quantity``; ``handles``, if any, are named in a legend under them;
+    ``subplots`` goes to ``plots.panels``. Yields (family, model, (axes, step) pairs), and shows the figure
+    once they are drawn."""
+    n_steps = max(len(steps) for _, steps in picks.values())
+    rows_per_family = -(-n_steps // plots.MOST_ACROSS)
+    across = -(-n_steps // rows_per_family)
+    fig, axes = plots.panels(len(picks) * rows_per_family, across, height, **subplots)
+    for block, (family, (name, steps)) in zip(axes.reshape(len(picks), -1), picks.items()):  # one family's rows
+        for ax in block[len(steps):]:
             ax.set_visible(False)
-        yield family, name, zip(row, steps)
-    fig.tight_layout()
-    plt.show()
+        for ax in block[::across]:
+            ax.set_ylabel(f"{family}\n{name}")
+        yield family, name, zip(block, steps)
+    for ax in axes[-1]:  # short enough for a narrow panel; the captions say "1-based, strict ties"
+        ax.set_xlabel("RBE $e$ + 1")
+    fig.supylabel(quantity)
+    if handles:
+        plots.legend_below(fig, handles)
+    plots.show(fig)
 
 
 if not fig4:
     no_checkpoints_note("Fig. 4")
 
-# %% mystnb={"figure": {"caption": "Paper B, Fig. 4 analogue: the RBE distribution $p_e$ of each family's smallest checkpointed model (rows) at up to three training steps (paper B's where the model has them), on the set's first corpus, against RBE $e$ + 1 on log-log axes. Dashed grey: $1/V$, random ranking.", "name": "fig-b2-rbe"}}
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 4 analogue: the RBE distribution $p_e$ of each family's smallest checkpointed model (rows) at up to three training steps (paper B's where the model has them; each title gives the step, EE and its ceiling log V), on the set's first corpus, against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes shared along each row. Dashed grey: $1/V$, random ranking.", "name": "fig-b2-rbe"}}
 if fig4:
-    for family, name, panels in family_rows(fig4):
+    for family, name, panels in family_rows(fig4, 2.6, "$p_e$", sharex="row", sharey="row"):
         for ax, step in panels:
             entry = series_of(corpora[0], family, name).set_index("step").loc[step]
             dec = entry.decomposition
             ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=plots.family_style(model_set, family)["color"])
             ax.axhline(1 / entry.vocab_size, color="grey", ls="--", lw=1)
-            ax.set_title(f"{family}: {name} · step {step:,}\nEE = {dec.error_entropy:.2f}, "
-                         f"log V = {np.log(entry.vocab_size):.2f}", fontsize=9)
-            ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
-            ax.set_ylabel("$p_e$")
+            ax.set_title(f"step {step:,}\nEE = {dec.error_entropy:.2f}, log V = {np.log(entry.vocab_size):.2f}")
 
 # %% [markdown]
 # With a finite evaluation sample the step-0 distribution is not flat: each rank is hit a
@@ -324,7 +346,7 @@ if fig4:
 # whether or not the family has checkpoints.
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 5 analogue: the mean output probability of the best, second-best, ... token over the predictions whose target has RBE 1 (left) and RBE 3 (right), for each family's largest final model (rows) on each corpus (colours). Dotted: the target's own position.", "name": "fig-b2-break"}}
-fig, axes = plt.subplots(len(families), 2, figsize=(10, 3.4 * len(families)), squeeze=False, sharey=True)
+fig, axes = plots.panels(len(families), len(claims.B2_FIG5_RBES), 2.6, sharex=True, sharey=True)
 drops = []
 for row, family in zip(axes, families):
     for ax, e in zip(row, claims.B2_FIG5_RBES):
@@ -340,12 +362,17 @@ for row, family in zip(axes, families):
             ax.plot(np.arange(1, len(probs) + 1), probs, "o-", ms=4, color=f"C{i}", label=corpus)
         ax.axvline(e + 1, color="grey", ls=":", lw=1)
         ax.set_yscale("log")
-        ax.set_title(f"{family}: {fig5_model[family]} · target at RBE {e} (rank {e + 1})", fontsize=10)
-        ax.set_xlabel("position in the model's ranking (1-based)")
-    row[0].set_ylabel("mean output probability")
-axes[0, 0].legend(fontsize=8)
-fig.tight_layout()
-plt.show()
+    row[0].set_ylabel(f"{family}\n{fig5_model[family]}")
+for ax, e in zip(axes[0], claims.B2_FIG5_RBES):
+    ax.set_title(f"target at RBE {e} (rank {e + 1})")
+for ax in axes.flat:
+    plots.plain_log_ticks(ax)
+for ax in axes[-1]:
+    ax.set_xlabel("position in the model's ranking")
+fig.supylabel("mean output probability")
+plots.legend_below(fig, [Line2D([], [], marker="o", ms=4, color=f"C{i}", label=corpus)
+                         for i, corpus in enumerate(corpora)])
+plots.show(fig)
 
 # %%
 drops = pd.DataFrame(drops, columns=["family", "model", "corpus", "target RBE e", "target position (1-based)",
@@ -369,8 +396,8 @@ display(drops.style.hide(axis="index").set_caption(
 # Self-Alignment is the Kullback-Leibler divergence from $q_e$ to $p_e$. If a model's
 # normalised scores tracked its own error frequencies exactly, the two clouds below would lie on
 # top of each other and SA would be zero. Paper B's Fig. 6 shows them far apart early and nearly
-# identical after training. {numref}`fig-b2-alignment` has one row per family with checkpoints:
-# its middle checkpointed model on the first corpus.
+# identical after training. {numref}`fig-b2-alignment` has a block of panels per family with
+# checkpoints: its middle checkpointed model on the first corpus.
 #
 # One thing to keep in mind when reading the first panel: at initialisation *both* distributions
 # are close to uniform (random ranks, near-uniform scores), so SA starts small; what is left of
@@ -381,20 +408,20 @@ display(drops.style.hide(axis="index").set_caption(
 if not fig6:
     no_checkpoints_note("Fig. 6")
 
-# %% mystnb={"figure": {"caption": "Paper B, Fig. 6 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's middle checkpointed model (rows) over its training checkpoints, on the set's first corpus, against RBE $e$ + 1 on log-log axes. Each title gives SA and the total-variation distance over the well-sampled ranks.", "name": "fig-b2-alignment"}}
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 6 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's middle checkpointed model (named on the left) at its training checkpoints (left to right, then top to bottom), on the set's first corpus, against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes. Each title gives the step, SA and the total-variation distance over the well-sampled ranks.", "name": "fig-b2-alignment"}}
 if fig6:
-    for family, name, panels in family_rows(fig6):
+    dot = {"ls": "none", "marker": ".", "ms": 10}  # larger than the panels' dots, so that the colour reads
+    p_and_q = [Line2D([], [], color="C0", label="$p_e$", **dot),
+               Line2D([], [], color="C1", alpha=0.6, label="$q_e$", **dot)]
+    for family, name, panels in family_rows(fig6, 2.5, "probability", p_and_q):
         for ax, step in panels:
             entry = series_of(corpora[0], family, name).set_index("step").loc[step]
             dec = entry.decomposition
-            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0", label="$p_e$")
-            ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6, label="$q_e$")
+            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0")
+            ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6)
             tv = f"{entry.TV:.3f} ({entry.compared:.0%} of targets)" if np.isfinite(entry.TV) else "— (no rank held that often)"
-            ax.set_title(f"{family}: {name} · step {step:,}\nSA = {dec.self_alignment:.3f}, TV = {tv}", fontsize=9)
-            ax.set_xlabel("RBE $e$ + 1 (1-based, strict ties)")
-            ax.set_ylabel("probability")
-            if step == fig6[family][1][0]:
-                ax.legend(fontsize=7)
+            ax.set_title(f"step {step:,}: SA = {dec.self_alignment:.3f}\nTV = {tv}")
+            plots.plain_log_ticks(ax)
 
 # %% [markdown]
 # ### How close is "almost indistinguishable"?
@@ -431,25 +458,17 @@ if fig6:
 
 # %% mystnb={"figure": {"caption": "Top: the total-variation distance between $p_e$ and $q_e$, over the ranks that enough targets hold, across the training checkpoints of every checkpointed model, on each corpus (columns); dashed: the verdict's threshold. Bottom: the share of the targets those ranks hold.", "name": "fig-b2-distance"}}
 if with_checkpoints:
-    fig, axes = plots.corpus_panels(corpora, 4.2, 2.8, rows=2, title="{corpus}", title_size=10, sharex=True,
-                                    sharey="row")
+    fig, axes = plots.corpus_panels(corpora, 2.9, rows=2, sharex=True, sharey="row")
     for col, corpus in enumerate(corpora):
-        for family in with_checkpoints:
-            style = plots.family_style(model_set, family)
-            for i, name in enumerate(checkpointed[family]):
-                series = series_of(corpus, family, name)
-                for ax, column in zip(axes[:, col], ["TV", "compared"]):
-                    ax.plot(series.step, series[column], ls=LINE_STYLES[i % len(LINE_STYLES)], color=style["color"],
-                            marker=style["marker"], ms=4, label=f"{family}: {name}")
+        for ax, column in zip(axes[:, col], ["TV", "compared"]):
+            model_lines(ax, corpus, column)
         axes[0, col].axhline(claims.B2_MAX_TV, color="grey", ls="--", lw=1)
-        axes[1, col].set_xscale("symlog", linthresh=1)
         axes[1, col].set_xlim(left=0)
         axes[1, col].set_xlabel("training step")
     axes[0, 0].set_ylabel("TV($p_e$, $q_e$)")
     axes[1, 0].set_ylabel(f"share of targets at ranks\nheld by ≥ {claims.B2_MIN_GROUP} targets")
-    axes[0, 0].legend(fontsize=7)
-    fig.tight_layout()
-    plt.show()
+    model_legend(fig, axes[0, 0])
+    plots.show(fig)
 
 # %%
 display(Markdown(

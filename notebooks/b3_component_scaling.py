@@ -41,7 +41,7 @@ n_boot = None  # bootstrap resamples (None: the model set's)
 seed = 0
 
 # %%
-import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
 from matplotlib.ticker import FormatStrFormatter, LogFormatter
 import numpy as np
 import pandas as pd
@@ -128,23 +128,39 @@ def fitted(corpus, group, quantity):
 # %% [markdown]
 # ## Component against size (paper B, §4.1, Fig. 7)
 #
-# {numref}`fig-b3-components` has one row per corpus and one column per quantity, on log-log
-# axes of $|M|$ against non-embedding parameters, in the layout of the paper's Fig. 7. The
-# legends give each fit's exponent $\alpha_M$ and $R^2$; a family with fewer than three sizes
-# shows its exponent only, since the $R^2$ of a line through two points is 1 by construction.
+# {numref}`fig-b3-components` has one row per quantity and one column per corpus, on log-log
+# axes of $|M|$ against non-embedding parameters, the panels of the paper's Fig. 7 with its rows
+# and columns swapped. The legends give each fit's exponent $\alpha_M$ and $R^2$; a family with
+# fewer than three sizes shows its exponent only, since the $R^2$ of a line through two points is
+# 1 by construction.
 
-# %% mystnb={"figure": {"caption": "Paper B, Fig. 7 analogue: $|M|$ for $M$ = CE, EE, SA and Conf against non-embedding parameters, one row per corpus. Each family has its colour and marker (as in every chapter) and its fitted power law (solid); the dashed black line is the pooled fit over every model (“All”). Open markers are models whose value is negative, drawn at its absolute value.", "name": "fig-b3-components"}}
-fig, axes = plt.subplots(len(corpora), 4, figsize=(15, 3.1 * len(corpora)), squeeze=False, sharex=True)
-for row, corpus in zip(axes, corpora):
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 7 analogue: $|M|$ against non-embedding parameters, one row per quantity ($M$ = CE, EE, SA and Conf) and one column per corpus. Each family has its colour and marker (as in every chapter) and its fitted power law (solid); the dashed black line is the pooled fit over every model (“All”). Each panel's legend gives every fit's exponent α, then its R². Open markers are models whose value is negative, drawn at its absolute value.", "name": "fig-b3-components"}}
+def fit_label(group, f):
+    """A fit's entry in its panel's legend: exponent α and R², or why it has no R² (short, to fit in the panel)."""
+    if f is None:
+        return "one size, no fit"
+    if n_sizes[group] < claims.MIN_SIZES:
+        return f"{f.slope:+.3f} ({n_sizes[group]} sizes)"
+    return f"{f.slope:+.3f}, R² {f.r2:.2f}"
+
+
+def legend_above_data(ax, share):
+    """Raise the top of a log y axis so that the data fill its lower part only, and put the panel's
+    legend in the room left above them, where it covers none."""
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high * (high / low) ** (share / (1 - share)))
+    ax.legend(loc="upper center", borderaxespad=0.2, borderpad=0.3, labelspacing=0.2, handlelength=1.0,
+              handletextpad=0.4)
+
+
+fig, axes = plots.corpus_panels(corpora, 2.5, rows=len(quantities), sharex=True)
+for column, corpus in zip(axes.T, corpora):
     table = values[corpus]
-    for ax, quantity in zip(row, quantities):
+    for ax, quantity in zip(column, quantities):
         for family in families:
             part = table[table.family == family]
             f = fitted(corpus, family, quantity)
-            label = f"{family}: α {f.slope:+.3f}, R² {f.r2:.2f}" if f else f"{family}: one size, no fit"
-            if f and n_sizes[family] < claims.MIN_SIZES:
-                label = f"{family}: α {f.slope:+.3f} ({n_sizes[family]} sizes)"
-            plots.size_plot(ax, model_set, family, part["size"], part[quantity].abs(), f, label=label)
+            plots.size_plot(ax, model_set, family, part["size"], part[quantity].abs(), f, label=fit_label(family, f))
             negative = part[part[quantity] < 0]
             style = plots.family_style(model_set, family)
             ax.plot(negative["size"], negative[quantity].abs(), linestyle="none", marker=style["marker"],
@@ -152,16 +168,16 @@ for row, corpus in zip(axes, corpora):
         pooled = fitted(corpus, fit.POOLED, quantity)
         if pooled:
             grid = np.geomspace(table["size"].min(), table["size"].max(), 50)
-            ax.plot(grid, pooled.predict(grid), "--", color="black", lw=1,
-                    label=f"All: α {pooled.slope:+.3f}, R² {pooled.r2:.2f}")
-        ax.set_title(f"{corpus} · |{quantity}|", fontsize=9)
+            ax.plot(grid, pooled.predict(grid), "--", color="black", lw=1, label=fit_label(fit.POOLED, pooled))
         ax.yaxis.set_major_formatter(FormatStrFormatter("%.3g"))
         ax.yaxis.set_minor_formatter(MinorLabels(labelOnlyBase=False, minor_thresholds=(1, 0.5)))
-        ax.legend(fontsize=6)
-    row[0].set_ylabel("nats")
+        legend_above_data(ax, 0.35)
+for ax, quantity in zip(axes[:, 0], quantities):
+    ax.set_ylabel(f"|{quantity}| (nats)")
 plots.size_axes(axes)
-fig.tight_layout()
-plt.show()
+pooled_handle = [Line2D([], [], color="black", ls="--", lw=1, label="All (pooled fit)")] if len(families) > 1 else []
+plots.legend_below(fig, plots.family_handles(model_set, families, ls="none") + pooled_handle)
+plots.show(fig)
 
 # %% [markdown]
 # In paper B's Fig. 7 the CE and EE panels of its 16 models (from several families, drawn

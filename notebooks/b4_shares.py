@@ -42,7 +42,6 @@ seed = 0
 # %%
 from collections import Counter
 
-import matplotlib.pyplot as plt
 from matplotlib.lines import Line2D
 import numpy as np
 import pandas as pd
@@ -116,27 +115,26 @@ display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]
 # families together in order of size. {numref}`fig-b4-signed` shows the graded quantity, the
 # signed contributions, against size for each family.
 
-# %% mystnb={"figure": {"caption": "Paper B, Fig. 8 analogue: the magnitude shares $|M| / (|\\mathrm{EE}| + |\\mathrm{SA}| + |\\mathrm{Conf}|)$ of each model stacked to 100%, one panel per corpus, models in order of size (smallest on the left) with their names in their family's colour.", "name": "fig-b4-stacked"}}
+# %% mystnb={"figure": {"caption": "Paper B, Fig. 8 analogue: the magnitude shares $|M| / (|\\mathrm{EE}| + |\\mathrm{SA}| + |\\mathrm{Conf}|)$ of each model stacked to 100%, one row per corpus, models in order of size (smallest on the left, the same models in every row) with their names, under the last row, in their family's colour.", "name": "fig-b4-stacked"}}
 colors = {"EE": "C0", "SA": "C2", "Conf": "C3"}
-fig, axes = plots.corpus_panels(corpora, 4.6, 3.6, title="{corpus}: share of |EE| + |SA| + |Conf| (%)",
-                                title_size=10)
-for ax, corpus in zip(axes[0], corpora):
+# one corpus a row, so that each model's name has room under its bar; the models are the same on every corpus
+fig, axes = plots.panels(len(corpora), 1, 2.2, sharex=True)
+for ax, corpus in zip(axes[:, 0], corpora):
     table = terms[corpus].sort_values("params", kind="stable").reset_index(drop=True)
     bottom = np.zeros(len(table))
     for k in metrics.COMPONENTS:
         ax.bar(table.index, 100 * table[f"{k} share of |terms|"], bottom=bottom, color=colors[k], label=k)
         bottom += 100 * table[f"{k} share of |terms|"].values
-    ax.set_xticks(table.index, table.model, rotation=60, fontsize=7)
+    ax.set_xticks(table.index, table.model, rotation=45, ha="right", rotation_mode="anchor")
     for tick, family in zip(ax.get_xticklabels(), table.family):
         tick.set_color(plots.family_style(model_set, family)["color"])
-    ax.set_ylim(0, 100)
-axes[0, 0].legend(fontsize=8, loc="lower left")
-fig.tight_layout()
-plt.show()
+    ax.set(ylim=(0, 100), title=corpus, ylabel="share (%)")
+plots.legend_below(fig, axes[0, 0].get_legend_handles_labels()[0])
+plots.show(fig)
 
-# %% mystnb={"figure": {"caption": "The signed contributions EE/CE (solid), SA/CE (dashed) and −Conf/CE (dotted), which sum to 1, against non-embedding parameters, one line per family and component in the family's colour and marker; the grey dotted line marks 1.", "name": "fig-b4-signed"}}
+# %% mystnb={"figure": {"caption": "The signed contributions EE/CE (solid), SA/CE (dashed) and −Conf/CE (dotted), which sum to 1, against non-embedding parameters, one panel per corpus, one line per family and component in the family's colour and marker; the grey dotted line marks 1.", "name": "fig-b4-signed"}}
 lines = {"EE": "-", "SA": "--", "Conf": ":"}
-fig, axes = plots.corpus_panels(corpora, 4.6, 3.4, title="{corpus}: signed contributions to CE", title_size=10)
+fig, axes = plots.corpus_panels(corpora, 3.4, sharey=True)
 for ax, corpus in zip(axes[0], corpora):
     for family, part in terms[corpus].groupby("family", sort=False):
         style = plots.family_style(model_set, family)
@@ -149,9 +147,8 @@ plots.size_axes(axes)
 handles = (plots.family_handles(model_set, families, linestyle="none")
            + [Line2D([], [], color="grey", linestyle=lines[k], label=label)
               for k, label in (("EE", "EE / CE"), ("SA", "SA / CE"), ("Conf", "−Conf / CE"))])
-axes[0, 0].legend(handles=handles, fontsize=7)
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, handles, ncol=3)
+plots.show(fig)
 
 # %% [markdown]
 # ## Is EE's share falling?
@@ -244,7 +241,7 @@ display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hid
 # carries, in nats rather than exponents, is tabulated in [chapter B3](b3_component_scaling).
 
 # %% mystnb={"figure": {"caption": "Local exponent $d \\log \\mathrm{CE} / d \\log N$ of the CE law per family (the family's colour), one panel per corpus: predicted from EE's contribution alone, $\\alpha_{\\mathrm{EE}} \\cdot \\mathrm{EE}/\\mathrm{CE}$ (solid), predicted from all three components' fitted exponents (dash-dot), measured between neighbouring models (dashed, open markers, drawn at the geometric midpoint of the pair), and the exponent of a single power law fitted over the family (dotted).", "name": "fig-b4-local-exponent"}}
-fig, axes = plots.corpus_panels(corpora, 4.6, 3.6, title_size=10, sharey=True)
+fig, axes = plots.corpus_panels(corpora, 3.8, sharey=True)
 for ax, corpus in zip(axes[0], corpora):
     for family, part in terms[corpus].groupby("family", sort=False):
         sizes = part.params.values.astype(float)
@@ -268,9 +265,8 @@ handles = (plots.family_handles(model_set, families, linestyle="none")
               Line2D([], [], color="grey", ls="--", marker="o", mfc="white",
                      label="CE, local slope between neighbours"),
               Line2D([], [], color="grey", ls=":", label="CE, one power law over all sizes")])
-axes[0, 0].legend(handles=handles, fontsize=6)
-fig.tight_layout()
-plt.show()
+plots.legend_below(fig, handles, ncol=2)
+plots.show(fig)
 
 # %% [markdown]
 # The measured local slopes between neighbouring models scatter far more than the prediction:

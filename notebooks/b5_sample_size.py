@@ -46,13 +46,13 @@ model_index = -1  # the model of each family shown in detail (-1: the family's l
 seed = 0
 
 # %%
-import matplotlib.pyplot as plt
+from matplotlib.lines import Line2D
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import claims
-from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
+from rankscale.analysis import components, fit, metrics, sample_size
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import paper_b
@@ -106,13 +106,13 @@ display(Markdown(
 #
 # ## The components against the number of tokens
 #
-# {numref}`fig-b5-components-tokens` has one row per family, showing the model selected by
-# `model_index` (by default the family's largest).
+# {numref}`fig-b5-components-tokens` has one column per family, showing the model selected by
+# `model_index` (by default the family's largest), and one row per quantity.
 
-# %% mystnb={"figure": {"caption": "CE, EE, SA and Conf of one model per family (one row per family) against the number of evaluation tokens in subsamples of whole windows: mean over the repeats (line), one standard deviation (band) and the value on all tokens (dotted). Colours are corpora here, not families.", "name": "fig-b5-components-tokens"}}
-fig, axes = plt.subplots(len(families), 4, figsize=(15, 3.2 * len(families)), squeeze=False)
-for row, (family, i) in zip(axes, shown.items()):
-    for ax, quantity in zip(row, quantities):
+# %% mystnb={"figure": {"caption": "CE, EE, SA and Conf (rows) of one model per family (columns) against the number of evaluation tokens in subsamples of whole windows: mean over the repeats (line), one standard deviation (band) and the value on all tokens (dotted). Colours are corpora here, not families.", "name": "fig-b5-components-tokens"}}
+fig, axes = plots.panels(len(quantities), len(families), 2.4, sharex=True, sharey="row")
+for column, (family, i) in zip(axes.T, shown.items()):
+    for ax, quantity in zip(column, quantities):
         for j, corpus in enumerate(corpora):
             values = subsamples[corpus, i][quantity]
             n = subsamples[corpus, i]["n_tokens"].mean(axis=1)
@@ -120,12 +120,12 @@ for row, (family, i) in zip(axes, shown.items()):
             ax.fill_between(n, values.mean(axis=1) - values.std(axis=1), values.mean(axis=1) + values.std(axis=1),
                             color=f"C{j}", alpha=0.2)
             ax.axhline(full[corpus, i][quantity], color=f"C{j}", ls=":", lw=1)
-        ax.set_title(f"{quantity} · {family} {models[i].name}", fontsize=9)
-        ax.set_xlabel("evaluation tokens")
-    row[0].set_ylabel("nats")
-axes[0, 0].legend(fontsize=8)
-fig.tight_layout()
-plt.show()
+    column[0].set_title(f"{family} {models[i].name}")
+    column[-1].set_xlabel("evaluation tokens")
+for ax, quantity in zip(axes[:, 0], quantities):
+    ax.set_ylabel(f"{quantity} (nats)")
+plots.legend_below(fig, axes[0, 0].get_legend_handles_labels()[0])
+plots.show(fig)
 
 # %% [markdown]
 # CE should wander around its full-set value, with a spread that shrinks as tokens are added,
@@ -146,7 +146,7 @@ plt.show()
 # holds, and what fraction of them it holds once, for the models above.
 
 # %% mystnb={"figure": {"caption": "Distinct RBE values in a subsample (left) and the fraction of them seen exactly once (right) against the number of evaluation tokens, for the models of the previous figure (one row per family; colours are corpora). The dashed line is the family's vocabulary size $V$, the number of RBE values there are.", "name": "fig-b5-ranks-seen"}}
-fig, axes = plt.subplots(len(families), 2, figsize=(10, 3.2 * len(families)), squeeze=False)
+fig, axes = plots.panels(len(families), 2, 2.8, sharex=True, sharey="col")
 for row, (family, i) in zip(axes, shown.items()):
     for j, corpus in enumerate(corpora):
         sub = subsamples[corpus, i]
@@ -157,11 +157,11 @@ for row, (family, i) in zip(axes, shown.items()):
     row[0].set_ylabel("distinct RBE values")
     row[1].set_ylabel("fraction seen exactly once")
     for ax in row:
-        ax.set_title(f"{family} {models[i].name}", fontsize=9)
-        ax.set_xlabel("evaluation tokens")
-axes[0, 0].legend(fontsize=8)
-fig.tight_layout()
-plt.show()
+        ax.set_title(f"{family} {models[i].name}")
+for ax in axes[-1]:
+    ax.set_xlabel("evaluation tokens")
+plots.legend_below(fig, axes[0, 0].get_legend_handles_labels()[0])
+plots.show(fig)
 
 # %% [markdown]
 # ## Every model, and the scaling exponents
@@ -183,11 +183,11 @@ if not groups:
     display(Markdown(f"No exponent is graded on this set: no family has {claims.MIN_SIZES} or more sizes "
                      f"({'; '.join(unusable)}); the figure shows SA of every model only."))
 
-# %% mystnb={"figure": {"caption": "Left: SA of every model against the number of evaluation tokens on the first corpus, in its family's colour and marker (lighter for smaller models). Then one panel per graded fit: the size exponent $\\alpha_M$ of each quantity (paper B, eq. 9) against the number of tokens, the mean over repeats of the exponents fitted on each repeat's subsample, with the exponent on all tokens dotted.", "name": "fig-b5-exponents-tokens"}}
+# %% mystnb={"figure": {"caption": "First panel (top left): SA of every model against the number of evaluation tokens on the first corpus, in its family's colour and marker (lighter for smaller models). Then one panel per graded fit, on the same corpus: the size exponent $\\alpha_M$ of each quantity (paper B, eq. 9, colours in the legend) against the number of tokens, the mean over repeats of the exponents fitted on each repeat's subsample, with the exponent on all tokens dotted.", "name": "fig-b5-exponents-tokens"}}
 corpus = corpora[0]
 n_cols = min(2, 1 + len(groups))  # two across, so that the text stays at body size (plots.show)
 n_rows = -(-(1 + len(groups)) // n_cols)
-fig, axes = plt.subplots(n_rows, n_cols, figsize=(5.2 * n_cols, 3.7 * n_rows), squeeze=False)
+fig, axes = plots.panels(n_rows, n_cols, 3.0)
 for ax in axes.flat[1 + len(groups):]:
     ax.set_visible(False)
 axes = axes.flat[:1 + len(groups)]
@@ -197,24 +197,24 @@ for family in families:
     for rank, m in enumerate(idx):
         sub = subsamples[corpus, m]
         axes[0].semilogx(sub["n_tokens"].mean(axis=1), sub["SA"].mean(axis=1), "-", marker=style["marker"], ms=3,
-                         color=style["color"], alpha=0.35 + 0.65 * (rank + 1) / len(idx),
-                         label=f"{family} {models[m].name}")
-axes[0].set_title(f"SA of every model · {corpus}", fontsize=10)
-axes[0].set_ylabel("nats")
-axes[0].legend(fontsize=6)
+                         color=style["color"], alpha=0.35 + 0.65 * (rank + 1) / len(idx))
+axes[0].set_title(f"SA of every model · {corpus}")
+axes[0].set_ylabel("SA (nats)")
+# the families' legend where SA has fallen away, top right; the exponents' colours (the same C0, C1, ...) below
+axes[0].legend(handles=plots.family_handles(model_set, families, ms=3), loc="upper right")
 for ax, group in zip(axes[1:], groups):
     for k, quantity in enumerate(quantities):
         conv = convergence[corpus, group][quantity]
-        ax.semilogx(grids[corpus], np.nanmean(conv.exponents, axis=1), "o-", ms=3, color=f"C{k}",
-                    label=f"α_{quantity}")
+        ax.semilogx(grids[corpus], np.nanmean(conv.exponents, axis=1), "o-", ms=3, color=f"C{k}")
         ax.axhline(conv.full, color=f"C{k}", ls=":", lw=1)
     ax.axhline(0, color="k", lw=0.5)
-    ax.set_title(f"size exponents of |M| · {group} ({len(groups[group])} models) · {corpus}", fontsize=9)
-    ax.legend(fontsize=7)
+    ax.set(title=f"{group} ({len(groups[group])} models)", ylabel="size exponent of |M|")
 for ax in axes:
     ax.set_xlabel("evaluation tokens")
-fig.tight_layout()
-plt.show()
+if groups:
+    plots.legend_below(fig, [Line2D([], [], marker="o", ms=3, color=f"C{k}", label=f"α_{quantity}")
+                             for k, quantity in enumerate(quantities)])
+plots.show(fig)
 
 # %% [markdown]
 # ## How many tokens each figure needs

@@ -24,7 +24,6 @@ executed_dir = None  # the executed chapters (None: where `python -m rankscale b
 # %%
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 from matplotlib.ticker import FormatStrFormatter
 import numpy as np
 from IPython.display import Markdown, display
@@ -57,16 +56,16 @@ display(Markdown(scorecard.headline(verdicts, model_set.name) + " " + " ".join(
     for q in quantities)))
 
 # %%
-fig, axes = plt.subplots(1, len(quantities), figsize=(9, 3.6), layout="constrained")
-for ax, q in zip(axes, quantities):
+fig, axes = plots.panels(1, len(quantities), 3.2)  # the book's headline figure: one compact row
+for ax, q in zip(axes[0], quantities):
     for family, members in groups.items():
         plots.size_plot(ax, model_set, family, runs.sizes(members), values[q, family], fits[q, family], label=family)
     ax.set_title(f"{q} on {corpus}")
     for axis in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):  # 2.4, not 2.4×10⁰
         axis(FormatStrFormatter("%.3g"))
 plots.size_axes(axes, "S")
-axes[0].legend(handles=plots.family_handles(model_set, list(groups), ls="none"))
-plt.show()
+plots.legend_below(fig, plots.family_handles(model_set, list(groups), ls="none"))
+plots.show(fig)
 
 # %% [markdown]
 # Both quantities against model size, one colour per family, each with its least-squares power law

@@ -45,10 +45,10 @@ profile = "tiny"
 corpora = None  # None: every corpus of the model set
 
 # %%
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
+from matplotlib.ticker import LogLocator
 from myst_nb import glue
 
 from rankscale import claims, paths
@@ -113,7 +113,7 @@ for family, part in shown.groupby("family", sort=False):
 
 # %% mystnb={"figure": {"caption": "Left: training tokens per non-embedding parameter against size, one line per ladder family (every size sees the same tokens, so the line falls as $1/S$). Right: CE on the first corpus against size; paper A's released CE of GPT-2 small and XL on Wikipedia (the paper's values, black stars) is drawn at their sizes for scale.", "name": "fig-ladder-regime"}}
 released = pages.reference_table("rbp_released_gpt2_wikipedia")  # drawn at the papers' sizes (REGISTRY)
-fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+fig, ((left, right),) = plots.panels(1, 2, 3.4)
 for family, part in shown.groupby("family", sort=False):
     style = plots.family_style(model_set, family)
     if not regime.empty:
@@ -123,15 +123,14 @@ for family, part in shown.groupby("family", sort=False):
                color=style["color"], label=family)
 right.plot([REGISTRY[m].non_embedding for m in released.model], released.ce, "*", color="black", ms=9,
            label="paper A: GPT-2 on Wikipedia")
-left.set(yscale="log", ylabel="training tokens per parameter", title="data per parameter")
+left.set(yscale="log", ylabel="tokens per parameter", title="data per parameter")
 if regime.empty:
     left.text(0.5, 0.5, "no ladder in this set", ha="center", va="center", transform=left.transAxes)
 right.set(ylabel="CE (nats)", title=f"CE on {corpora[0]}")
 plots.size_axes([left, right])
-left.legend(fontsize=8)
-right.legend(fontsize=8)
-fig.tight_layout()
-plt.show()
+right.xaxis.set_major_locator(LogLocator(numticks=4))  # its six decades, all labelled, would touch
+plots.legend_below(fig, right.get_legend_handles_labels()[0])  # the right panel has every family and the stars
+plots.show(fig)
 
 # %% [markdown]
 # ## Seeds: how far a training run's luck moves the numbers

@@ -24,13 +24,12 @@ executed_dir = None  # the executed chapters (None: where `python -m rankscale b
 # %%
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown, display
 
 from rankscale import RankscaleError
 from rankscale import sets
-from rankscale.book import build, pages, scorecard
+from rankscale.book import build, pages, plots, scorecard
 from rankscale.claims import base
 
 model_set = sets.get(profile)
@@ -70,8 +69,8 @@ display(Markdown(
 empirical = verdicts[verdicts["kind"] == "empirical"]
 grid = scorecard.claim_grid(empirical, list(model_set.corpora), [family.name for family in model_set.families],
                             [model.name for model in model_set.references])
-scorecard.draw_grid(grid, dict(zip(empirical["key"], empirical["verdict"])))
-plt.show()
+fig = scorecard.draw_grid(grid, dict(zip(empirical["key"], empirical["verdict"])))
+plots.show(fig)
 
 # %% [markdown]
 # Each row is one of the papers' empirical claims, each column a held-out corpus and a family

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import io
 import os
 import re
 import shutil
@@ -22,7 +23,7 @@ import pytest
 import yaml
 
 from rankscale import RankscaleError
-from rankscale.book import build, pages
+from rankscale.book import build, pages, plots
 from rankscale.claims import base
 from rankscale.records import runs
 from rankscale.sets import get
@@ -149,6 +150,13 @@ def test_toc_lists_exactly_the_chapters():
         assert (build.NOTEBOOKS / f"{name}.py").exists()
 
 
+def test_every_figure_is_shown_the_books_way():
+    for name in (*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD, build.INTRO):
+        source = (build.NOTEBOOKS / f"{name}.py").read_text()
+        assert "plt.show(" not in source, f"{name}: show figures with plots.show(fig), which checks their text size"
+        assert "tight_layout(" not in source, f"{name}: the book's style lays figures out (constrained layout)"
+
+
 def toc_pages() -> list[str]:
     toc = yaml.safe_load((build.ROOT / "_toc.yml").read_text())
     return [toc["root"]] + [c["file"] for part in toc["parts"] for c in part["chapters"]]
@@ -164,6 +172,7 @@ def test_chapter_executed_cleanly(smoke, name):
     assert not [out for out in outputs if out.output_type == "error"]
     streams = "".join(out.get("text", "") for out in outputs if out.get("name") == "stderr")
     assert "Traceback" not in streams and "TqdmWarning" not in streams, streams[:500]
+    assert "smallest text" not in streams, streams[:500]  # plots.show: a figure the column would make illegible
     assert any("image/png" in out.get("data", {}) for out in outputs), f"{name} draws no figure"
     if name in build.CHAPTERS:
         assert any(out.get("metadata", {}).get("rankscale/verdicts") for out in outputs), f"{name} has no verdicts"
@@ -257,6 +266,29 @@ UNFOLDED = """() => [...document.querySelectorAll('main .cell_input')]
   .filter(el => !el.closest('details:not([open])')).length"""
 
 
+def figure_text(page) -> list[str]:
+    """What is wrong with the text size of the figures on an open page: each image says the size of
+    its smallest text in points (``plots.png``); shown at the width the browser gives it, that text
+    must read no smaller than the page's body text."""
+    import PIL.Image
+
+    body = float(page.evaluate("() => getComputedStyle(document.querySelector('main p') || document.body).fontSize")
+                 .removesuffix("px"))
+    shown = page.evaluate("() => [...document.querySelectorAll('main img')]"
+                          ".map(i => [i.src, i.naturalWidth, i.getBoundingClientRect().width])")
+    problems = []
+    for n, (src, natural, displayed) in enumerate(shown, 1):
+        if natural > 0:
+            image = PIL.Image.open(io.BytesIO(page.request.get(src).body()))
+            if plots.TEXT_KEY not in image.info:
+                problems.append(f"figure {n} does not say its text size (show it with rankscale.book.plots.show)")
+                continue
+            px = float(image.info[plots.TEXT_KEY]) * image.info["dpi"][0] / 72 * displayed / natural
+            if px < body - 0.05:
+                problems.append(f"figure {n}'s smallest text reads at {px:.1f} px, below the body's {body:g} px")
+    return problems
+
+
 def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
     """Open each page (``name`` for ``name.html``) in headless Chromium with every non-local
     request aborted, and return what a reader would see wrong, one line each."""
@@ -288,6 +320,7 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
             page.evaluate("() => window.MathJax ? window.MathJax.startup.promise : null")
             images = page.evaluate("() => [...document.querySelectorAll('main img')].map(i => [i.src, i.naturalWidth, i.naturalHeight])")
             problems += [f"{name}: image {src} is empty" for src, w, h in images if not (w > 0 and h > 0)]
+            problems += [f"{name}: {problem}" for problem in figure_text(page)]
             # the navigation too (chapter titles appear on every page); code listings may hold $
             problems += [f"{name}: raw math {m!r}" for m in RAW_MATH.findall(page.evaluate(PROSE))]
             if name.startswith("book/chapters/") and not name.endswith("scorecard"):
@@ -349,10 +382,20 @@ def test_browser_check_catches_untypeset_math(tmp_path):
 @pytest.mark.slow  # starts Chromium
 def test_browser_check_catches_overflow_unfolded_code_and_a_late_figure(tmp_path):
     assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
+    from matplotlib.figure import Figure
+
     chapters = tmp_path / "book" / "chapters"
     chapters.mkdir(parents=True)
+    for name, inches, pt in (("small.png", 12, 12), ("legible.png", 5, 12)):  # shown 600 px wide: 8 px and 16.7 px
+        figure = Figure(figsize=(inches, 3), dpi=plots.DPI)
+        figure.subplots().set_title("text", fontsize=pt)
+        figure.axes[0].tick_params(labelsize=pt)
+        (chapters / name).write_bytes(plots.png(figure))
+    Figure(figsize=(4, 3), dpi=plots.DPI).savefig(chapters / "unlabelled.png")  # not drawn by plots.png
     (chapters / "planted.html").write_text(
-        '<html><body><main><article class="bd-article" style="width: 600px">'
+        '<html><body><main><article class="bd-article" style="width: 600px"><p>body text</p>'
+        '<img src="small.png" style="max-width: 100%"><img src="legible.png" style="max-width: 100%">'
+        '<img src="unlabelled.png">'
         '<div class="cell_input">x = 1</div>'
         '<details><summary>Show code</summary><div class="cell_input">y = 2</div></details>'
         '<div style="width: 900px">a figure drawn too wide</div>'
@@ -371,3 +414,7 @@ def test_browser_check_catches_overflow_unfolded_code_and_a_late_figure(tmp_path
     assert "book/chapters/planted: 1 code cells shown unfolded" in problems
     assert "book/chapters/planted: the findings box is not on the first screen" in problems
     assert not [p for p in problems if "table" in p]
+    assert [p for p in problems if "figure 1's smallest text reads at" in p and "below the body's 16 px" in p]
+    assert not [p for p in problems if "figure 2" in p]
+    assert ("book/chapters/planted: figure 3 does not say its text size (show it with rankscale.book.plots.show)"
+            in problems)

@@ -3,6 +3,8 @@ the chapters drew before it moved there."""
 
 from __future__ import annotations
 
+import io
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -51,7 +53,7 @@ def test_size_axes_log_scale_label_under_the_bottom_row():
     for ax in axes.flat:
         assert ax.get_xscale() == "log"
         assert isinstance(ax.xaxis.get_minor_formatter(), NullFormatter)
-    assert [ax.get_xlabel() for ax in axes[-1]] == ["non-embedding parameters $S$"] * 3
+    assert [ax.get_xlabel() for ax in axes[-1]] == ["", "non-embedding parameters $S$", ""]  # once, in the middle
     assert [ax.get_xlabel() for ax in axes[0]] == [""] * 3
 
 
@@ -64,28 +66,67 @@ def test_size_axes_one_panel_or_a_row_and_after_size_plot(model_set):
     assert isinstance(ax.xaxis.get_minor_formatter(), NullFormatter)
     row = Figure().subplots(1, 2)
     plots.size_axes(row)
-    assert [a.get_xlabel() for a in row] == ["non-embedding parameters"] * 2
+    assert [a.get_xlabel() for a in row] == ["non-embedding parameters"] * 2  # two panels hold it each
 
 
-def test_corpus_panels_one_column_per_corpus():
+def test_corpus_panels_one_column_per_corpus_at_the_books_width():
     corpora = ["pydocs", "stdlib", "humaneval"]
-    fig, axes = plots.corpus_panels(corpora, 4.6, 3.4, title="{corpus}: CE", title_size=10, figure=Figure())
+    fig, axes = plots.corpus_panels(corpora, 3.4, title="{corpus}: CE", figure=Figure())
     assert axes.shape == (1, 3)
-    assert fig.get_size_inches().tolist() == [4.6 * 3, 3.4]
+    assert fig.get_size_inches().tolist() == [plots.WIDTH, 3.4]
     assert [ax.get_title() for ax in axes[0]] == ["pydocs: CE", "stdlib: CE", "humaneval: CE"]
-    assert axes[0, 0].title.get_fontsize() == 10
 
 
 def test_corpus_panels_rows_shared_axes_and_no_title():
-    fig, axes = plots.corpus_panels(["pydocs"], 4.2, 2.8, rows=2, title=None, sharey="row", figure=Figure())
+    fig, axes = plots.corpus_panels(["pydocs"], 2.8, rows=2, title=None, sharey="row", figure=Figure())
     assert axes.shape == (2, 1)  # still two-dimensional with one corpus
-    assert fig.get_size_inches().tolist() == [4.2, 2.8 * 2]
+    assert fig.get_size_inches().tolist() == [plots.WIDTH, 2.8 * 2]
     assert [ax.get_title() for ax in axes.flat] == ["", ""]
-    fig, axes = plots.corpus_panels(["a", "b"], 3.0, 3.0, figure=Figure(), sharey=True)
+    fig, axes = plots.corpus_panels(["a", "b"], 3.0, figure=Figure(), sharey=True)
     assert axes[0, 0].get_shared_y_axes().joined(axes[0, 0], axes[0, 1])
     assert [ax.get_title() for ax in axes[0]] == ["a", "b"]
 
 
+def book_figure(inches: float, pt: float):
+    import matplotlib
+
+    with matplotlib.rc_context(plots.STYLE):
+        fig, axes = plots.panels(1, 2, 2.5)
+    fig.set_size_inches(inches, 2.5)
+    axes[0, 0].set_title("title", fontsize=pt)
+    axes[0, 1].tick_params(labelsize=pt)
+    return fig
+
+
+def test_text_sizes_sees_every_drawn_text_and_only_those():
+    fig = Figure()
+    ax = fig.subplots()
+    ax.plot([1, 10], [1, 2])
+    ax.set(xlabel="size", ylabel="CE")
+    ax.legend(["a family"], fontsize=7)
+    ax.annotate("a point", (5, 1.5), fontsize=5.5)
+    ax.set_title("")  # empty: not drawn
+    ax.text(2, 1.2, "off", fontsize=3, visible=False)
+    sizes = plots.text_sizes(fig)
+    assert min(sizes) == 5.5 and 7 in sizes and 3 not in sizes
+    assert sizes.count(7) == 1  # one legend entry
+
+
+def test_show_warns_where_the_column_would_shrink_the_text(monkeypatch):
+    import PIL.Image
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda image: shown.append(image))
+    with pytest.warns(UserWarning, match=r"smallest text \(12 pt\) reads at [0-9.]+ px"):
+        plots.show(book_figure(16.0, 12))  # 1,600 px wide: halved in the column
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        plots.show(book_figure(plots.WIDTH, 12))  # the book's width: shown at its own size
+        with pytest.raises(UserWarning, match="10 pt"):
+            plots.show(book_figure(plots.WIDTH, 10))
+    image = PIL.Image.open(io.BytesIO(shown[1].data))
+    assert image.info[plots.TEXT_KEY] == "12" and round(image.info["dpi"][0]) == plots.DPI
+    assert plots.displayed_text_px(12, plots.DPI, image.width) >= plots.BODY_PX
 
 
 def test_r2_interval_is_the_bootstrap_interval_of_r2():

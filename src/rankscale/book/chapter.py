@@ -17,6 +17,7 @@ import numpy as np
 from rankscale import sets
 from rankscale.analysis import metrics
 from rankscale.book.pages import header
+from rankscale.book.plots import use_book_style
 from rankscale.claims.base import MIN_SIZES, fittable, why_not_pooled
 from rankscale.records import runs
 from rankscale.records.runs import Run
@@ -104,7 +105,8 @@ def sample(run: Run, keys: Sequence[str]) -> dict[str, np.ndarray]:
 def open_chapter(profile: str, corpora: list[str] | None = None, *, references: bool = False,
                  checkpoints: bool = False, seeds: bool = False, n_boot: int | None = None, home: Path | None = None,
                  show_header: bool = True, device: str = "auto") -> Chapter:
-    """Resolve a chapter's parameters once, load its runs, and show what it was computed with.
+    """Resolve a chapter's parameters once, load its runs, and show what it was computed with; the
+    chapter's figures take the book's look from here on (``rankscale.book.plots.use_book_style``).
 
     Parameters
     ----------
@@ -137,6 +139,7 @@ def open_chapter(profile: str, corpora: list[str] | None = None, *, references: 
     """
     model_set = sets.get(profile)
     corpora = list(corpora or model_set.corpora)
+    use_book_style()
     family_runs = {corpus: runs.family_runs(model_set, corpus, home, device) for corpus in corpora}
     reference_runs = {corpus: runs.reference_runs(model_set, corpus, home, device) if references else []
                       for corpus in corpora}

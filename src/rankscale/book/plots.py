@@ -14,6 +14,21 @@ from rankscale.sets.schema import ModelSet
 
 SIZE_LABEL = "non-embedding parameters"  # the model-size axis of every figure against size
 
+# How the book shows a figure. Measured in the built site at a 1400 px wide window: a chapter's
+# body text is 16 px and an output image is scaled down to at most 768 px. A figure drawn
+# ``WIDTH`` inches wide at ``DPI`` fills the column at its own size, and ``STYLE``'s 12 pt text then
+# reads at 12/72 * 100 = 16.7 px, no smaller than the prose around it.
+COLUMN_PX = 768
+BODY_PX = 16
+DPI = 100
+WIDTH = 7.6  # inches; the tight bounding box adds 0.1 in on each side
+MOST_ACROSS = 3  # panels side by side whose 12 pt text still reads at body size in the column
+STYLE = {"figure.dpi": DPI, "savefig.dpi": DPI, "font.size": 12, "axes.titlesize": 12, "axes.labelsize": 12,
+         "xtick.labelsize": 12, "ytick.labelsize": 12, "legend.fontsize": 12, "legend.title_fontsize": 12,
+         "figure.titlesize": 12, "figure.labelsize": 12, "figure.constrained_layout.use": True,
+         "legend.handlelength": 1.5, "legend.borderaxespad": 0.3, "axes.titlepad": 4.0}
+TEXT_KEY = "Smallest text (pt)"  # the PNG text chunk that carries a figure's smallest font size
+
 
 # One colour and marker per family, in the order families appear in a set; references in black.
 FAMILY_COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink",
@@ -97,7 +112,8 @@ def size_plot(ax, model_set: ModelSet, family: str | None, sizes, values, fitted
 
 def size_axes(axes, symbol: str = "") -> None:
     """Make the x axis of every panel the model-size axis: logarithmic, with only its decades
-    labelled, and named under the bottom row of panels.
+    labelled, and named under the bottom row of panels; under its middle panel only where the row
+    holds three or more, whose width the name would overrun.
 
     Call it after drawing (``size_plot`` sets the log scale again, which resets the ticks).
 
@@ -116,6 +132,10 @@ def size_axes(axes, symbol: str = "") -> None:
     >>> size_axes(axes, "S")
     >>> axes[1, 0].get_xscale(), axes[1, 0].get_xlabel(), axes[0, 0].get_xlabel()
     ('log', 'non-embedding parameters $S$', '')
+    >>> row = Figure().subplots(1, 3)
+    >>> size_axes(row)
+    >>> [ax.get_xlabel() for ax in row]
+    ['', 'non-embedding parameters', '']
     >>> type(axes[0, 1].xaxis.get_minor_formatter()).__name__
     'NullFormatter'
     """
@@ -127,28 +147,94 @@ def size_axes(axes, symbol: str = "") -> None:
         if ax.get_xscale() != "log":  # already log after size_plot: left as it is
             ax.set_xscale("log")
         ax.xaxis.set_minor_formatter(NullFormatter())
-    for ax in grid[-1]:
+    bottom = grid[-1] if len(grid[-1]) < 3 else grid[-1][len(grid[-1]) // 2:len(grid[-1]) // 2 + 1]
+    for ax in bottom:
         ax.set_xlabel(SIZE_LABEL + (f" ${symbol}$" if symbol else ""))
 
 
-def corpus_panels(corpora: list[str], width: float, height: float, rows: int = 1, title: str | None = "{corpus}",
-                  title_size: float | None = None, figure=None, **subplots):
-    """A figure with one column of panels per corpus.
+def plain_log_ticks(ax) -> None:
+    """Label a log y axis with plain numbers (0.4, not 4×10⁻¹) that do not collide at the book's
+    12 pt: over less than a decade, where no power of ten falls, at a few evenly spaced values;
+    over less than two, at 1, 2 and 5 times each power of ten (matplotlib labels 2, 3, 4 and 6
+    times there); wider axes keep their decades. Call it once the axis has its range.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> _ = ax.set(yscale="log", ylim=(1.5, 1.85))
+    >>> plain_log_ticks(ax)
+    >>> [ax.yaxis.get_major_formatter()(v) for v in ax.get_yticks() if 1.5 <= v <= 1.85]
+    ['1.5', '1.6', '1.7', '1.8']
+    >>> _ = ax.set_ylim(0.03, 0.5)
+    >>> plain_log_ticks(ax)
+    >>> [ax.yaxis.get_major_formatter()(v) for v in ax.get_yticks() if 0.03 <= v <= 0.5]
+    ['0.05', '0.1', '0.2', '0.5']
+    """
+    from matplotlib.ticker import LogLocator, MaxNLocator, NullFormatter, StrMethodFormatter
+
+    low, high = ax.get_ylim()
+    if high / low < 10:
+        ax.yaxis.set_major_locator(MaxNLocator(4, steps=[1, 2, 5, 10]))
+    elif high / low < 100:
+        ax.yaxis.set_major_locator(LogLocator(subs=(1, 2, 5)))
+    ax.yaxis.set_major_formatter(StrMethodFormatter("{x:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def panels(rows: int, cols: int, height: float, figure=None, **subplots):
+    """A figure of the book's width (``WIDTH``) with a grid of panels.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Panels down and across; the book's text stays legible with up to ``MOST_ACROSS`` across.
+    height : float
+        Inches per row of panels.
+    figure : matplotlib.figure.Figure, optional
+        Draw on this figure (resized); None: a new pyplot figure, for ``show``.
+    **subplots
+        Passed on to ``Figure.subplots`` (``sharex``, ``sharey``, ...).
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    axes : numpy.ndarray of Axes, shape (rows, cols)
+        Always two-dimensional.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig, axes = panels(2, 3, 2.5, figure=Figure())
+    >>> axes.shape, fig.get_size_inches().tolist()
+    ((2, 3), [7.6, 5.0])
+    """
+    figsize = (WIDTH, height * rows)
+    if figure is None:
+        import matplotlib.pyplot as plt
+
+        figure = plt.figure(figsize=figsize)
+    else:
+        figure.set_size_inches(figsize)
+    return figure, figure.subplots(rows, cols, squeeze=False, **subplots)
+
+
+def corpus_panels(corpora: list[str], height: float, rows: int = 1, title: str | None = "{corpus}", figure=None,
+                  **subplots):
+    """A figure of the book's width with one column of panels per corpus (``panels``).
 
     Parameters
     ----------
     corpora : list of str
         The corpora, one column each, in order.
-    width, height : float
-        Inches per panel: the figure is ``width * len(corpora)`` wide and ``height * rows`` high.
+    height : float
+        Inches per row of panels.
     rows : int
         Rows of panels.
     title : str or None
         Title of each top panel, a format string of ``corpus``; None: no title.
-    title_size : float, optional
-        Font size of the titles; None: matplotlib's.
     figure : matplotlib.figure.Figure, optional
-        Draw on this figure (resized); None: a new pyplot figure, which ``plt.show()`` shows.
+        Draw on this figure (resized); None: a new pyplot figure, for ``show``.
     **subplots
         Passed on to ``Figure.subplots`` (``sharex``, ``sharey``, ...).
 
@@ -156,27 +242,43 @@ def corpus_panels(corpora: list[str], width: float, height: float, rows: int = 1
     -------
     fig : matplotlib.figure.Figure
     axes : numpy.ndarray of Axes, shape (rows, len(corpora))
-        Always two-dimensional, even for one row or one corpus.
 
     Examples
     --------
     >>> from matplotlib.figure import Figure
-    >>> fig, axes = corpus_panels(["pydocs", "stdlib"], 4.0, 3.0, title="{corpus}: CE", figure=Figure())
+    >>> fig, axes = corpus_panels(["pydocs", "stdlib"], 3.0, title="{corpus}: CE", figure=Figure())
     >>> axes.shape, [ax.get_title() for ax in axes[0]], fig.get_size_inches().tolist()
-    ((1, 2), ['pydocs: CE', 'stdlib: CE'], [8.0, 3.0])
+    ((1, 2), ['pydocs: CE', 'stdlib: CE'], [7.6, 3.0])
     """
-    figsize = (width * len(corpora), height * rows)
-    if figure is None:
-        import matplotlib.pyplot as plt
-
-        figure = plt.figure(figsize=figsize)
-    else:
-        figure.set_size_inches(figsize)
-    axes = figure.subplots(rows, len(corpora), squeeze=False, **subplots)
+    figure, axes = panels(rows, len(corpora), height, figure=figure, **subplots)
     if title is not None:
         for ax, corpus in zip(axes[0], corpora):
-            ax.set_title(title.format(corpus=corpus), **({} if title_size is None else {"fontsize": title_size}))
+            ax.set_title(title.format(corpus=corpus))
     return figure, axes
+
+
+def legend_below(fig, handles: list, ncol: int | None = None) -> None:
+    """One legend for every panel of a figure, under the panels, where it covers no data.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        Drawn with constrained layout (the book's ``STYLE``), which makes room for the legend.
+    handles : list of matplotlib artists
+        The entries (``family_handles``, or lines with labels).
+    ncol : int, optional
+        Entries per row; default all in one row.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from matplotlib.lines import Line2D
+    >>> fig = Figure(layout="constrained")
+    >>> legend_below(fig, [Line2D([], [], label="NeoX"), Line2D([], [], label="Llama")])
+    >>> [t.get_text() for t in fig.legends[0].get_texts()], fig.legends[0]._ncols
+    (['NeoX', 'Llama'], 2)
+    """
+    fig.legend(handles=handles, loc="outside lower center", ncol=ncol or len(handles), frameon=False)
 
 
 def family_handles(model_set: ModelSet, families: list, labels: list[str] | None = None, **line) -> list:
@@ -276,3 +378,118 @@ def span_or_dash(values, fmt: str) -> str:
 
     values = pd.Series(values, dtype=float).dropna()
     return span(values, fmt) if len(values) else "—"
+
+
+def use_book_style() -> None:
+    """Set matplotlib's defaults to the book's (``STYLE``): every text 12 pt, figures at 100 dpi,
+    constrained layout. ``rankscale.book.chapter.open_chapter`` calls it for every chapter."""
+    import matplotlib
+
+    matplotlib.rcParams.update(STYLE)
+
+
+def text_sizes(fig) -> list[float]:
+    """The font size, in points, of every text a figure draws: titles, labels, tick labels that
+    fall inside their axis, legends and annotations, but not empty or hidden texts.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+
+    Returns
+    -------
+    list of float
+        One entry per text drawn, in drawing order.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> ax = fig.subplots()
+    >>> _ = ax.set_title("a title", fontsize=14), ax.set_xticks([0, 2], ["0", "2"], fontsize=7), ax.set_xlim(0, 1)
+    >>> _ = ax.set_yticks([]), ax.text(0.5, 0.5, "", fontsize=3), ax.text(0.5, 0.5, "hidden", fontsize=4, visible=False)
+    >>> sorted(text_sizes(fig))
+    [7.0, 14.0]
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    sizes, draw = [], Text.draw
+
+    def recording(text, renderer):  # Text.draw itself skips hidden and empty texts
+        if text.get_visible() and text.get_text():
+            sizes.append(float(text.get_fontsize()))
+        return draw(text, renderer)
+
+    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    Text.draw = recording
+    try:
+        canvas.draw()
+    finally:
+        Text.draw = draw
+    return sizes
+
+
+def displayed_text_px(pt: float, dpi: float, width_px: float, column_px: float = COLUMN_PX) -> float:
+    """How tall text of ``pt`` points reads on the page: an image ``width_px`` wide, drawn at
+    ``dpi``, is shown at its own size, or scaled down to the column where it is wider.
+
+    Examples
+    --------
+    >>> round(displayed_text_px(12, 100, 700), 2), round(displayed_text_px(12, 100, 1536), 2)
+    (16.67, 8.33)
+    """
+    return pt * dpi / 72 * min(1.0, column_px / width_px)
+
+
+def png(fig) -> bytes:
+    """A figure as the book shows it: a PNG at the figure's dpi, cut to its tight bounding box,
+    that carries its smallest font size (``text_sizes``) in a text chunk named ``TEXT_KEY``.
+
+    Examples
+    --------
+    >>> import io, PIL.Image
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure(figsize=(4, 3), dpi=100)
+    >>> ax = fig.subplots()
+    >>> _ = ax.set_title("a title", fontsize=15), ax.tick_params(labelsize=9)
+    >>> image = PIL.Image.open(io.BytesIO(png(fig)))
+    >>> image.info[TEXT_KEY], round(image.info["dpi"][0])
+    ('9', 100)
+    """
+    import io
+
+    smallest = min(text_sizes(fig), default=STYLE["font.size"])
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=fig.dpi, bbox_inches="tight", metadata={TEXT_KEY: f"{smallest:g}"})
+    return buffer.getvalue()
+
+
+def show(fig) -> None:
+    """Show a figure in the notebook as the book shows it (``png``), and close it.
+
+    A figure whose smallest text would read smaller than the body text, at the size the column
+    shows it, gets a warning that says by how much; the book's browser test reads the same size
+    back from the image.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    """
+    import io
+    import warnings
+
+    import matplotlib.pyplot as plt
+    import PIL.Image
+    from IPython.display import Image, display
+
+    data = png(fig)
+    plt.close(fig)
+    image = PIL.Image.open(io.BytesIO(data))
+    smallest = float(image.info[TEXT_KEY])
+    px = displayed_text_px(smallest, fig.dpi, image.width)
+    if px < BODY_PX:
+        warnings.warn(f"the figure's smallest text ({smallest:g} pt) reads at {px:.1f} px in the book's "
+                      f"{COLUMN_PX} px column, below the body's {BODY_PX} px: draw it narrower or its text larger",
+                      stacklevel=2)
+    display(Image(data=data, format="png"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from rankscale.book.pages import claim_phrase, tally_words
+from rankscale.book.plots import DPI, STYLE
 from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, VERDICTS
 
 POOLED, REFERENCE, OTHER = "All", "reference", "other"  # the columns beside the families
@@ -108,7 +109,7 @@ def claim_grid(verdicts, corpora: list[str], families: list[str], references: li
     return grid
 
 
-def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = 13.0):
+def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = STYLE["font.size"]):
     """Draw ``claim_grid``'s table: one row per claim, its verdict at the right, one coloured cell
     per column (``CELL_LOOK``, with a mark for readers without colour), the corpora above their
     columns and a legend on top.
@@ -153,12 +154,12 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = 13.
     n_rows, n_cols = grid.shape
     em = fontsize / 72  # inches per text height
     # text heights: row labels, a column, the longest verdict; a row; the legend and column labels on top
-    left, column, right, row, bottom, top = 3.0, 3.6, 7.8, 1.7, 0.3, 7.8
+    left, column, right, row, bottom, top = 2.7, 3.4, 7.0, 1.7, 0.3, 7.8
     width, height = em * (left + column * n_cols + right), em * (bottom + row * n_rows + top)
     if figure is None:
         import matplotlib.pyplot as plt
 
-        figure = plt.figure(figsize=(width, height), dpi=150)
+        figure = plt.figure(figsize=(width, height), dpi=DPI, layout="none")  # its own fixed layout
     else:
         figure.set_size_inches(width, height)
     ax = figure.add_axes([em * left / width, em * bottom / height, em * column * n_cols / width,
