@@ -168,24 +168,20 @@ DOT = {"ls": "none", "marker": ".", "ms": 10}  # a legend's dot: larger than the
 def model_grid(height, quantity, xlabel="", **subplots):
     """A panel per featured model (each family's largest, then the references) and corpus.
 
-    Each model gets a row of up to three panels, one per corpus (more rows where there are more corpora),
-    named on the left; the corpora are named above the first model's panels (above every panel where a
-    model takes more than one row), ``xlabel`` under the bottom ones. ``subplots`` goes to ``plots.panels``
-    (``sharey="row"``, ...). Returns the figure and its (axes, run, decomposition) triples.
+    Each model gets a block of ``plots.panel_blocks``: a row of up to three panels, one per corpus (more
+    rows where there are more corpora), named on the left; the corpora are named above the first model's
+    panels (above every panel where a model takes more than one row), ``xlabel`` under the bottom ones.
+    ``subplots`` goes to ``plots.panels`` (``sharey="row"``, ...). Returns the figure and its (axes, run,
+    decomposition) triples.
     """
-    rows_per_model = -(-len(corpora) // plots.MOST_ACROSS)
-    across = -(-len(corpora) // rows_per_model)
-    n_models = len(featured[corpora[0]])
-    fig, axes = plots.panels(n_models * rows_per_model, across, height, **subplots)
+    fig, axes, blocks = plots.panel_blocks([len(corpora)] * len(featured[corpora[0]]), height, **subplots)
     drawn = []
-    for i, block in enumerate(axes.reshape(n_models, -1)):  # one model's rows, end to end
+    for i, block in enumerate(blocks):  # one model's rows
         run = featured[corpora[0]][i][0]
-        for ax in block[len(corpora):]:
-            ax.set_visible(False)
-        for ax in block[::across]:  # the family over the model's name, wrapped to stay within its row
+        for ax in block[:, 0]:  # the family over the model's name, wrapped to stay within its row
             ax.set_ylabel(f"{run.family or 'reference'}\n" + textwrap.fill(run.name, 22))
-        for ax, corpus in zip(block, corpora):
-            if i == 0 or rows_per_model > 1:
+        for ax, corpus in zip(block.flat, corpora):
+            if i == 0 or len(block) > 1:
                 ax.set_title(corpus)
             drawn.append((ax, *featured[corpus][i]))
     for ax in axes[-1]:

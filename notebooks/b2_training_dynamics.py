@@ -295,16 +295,11 @@ def family_rows(picks, height, quantity, handles=(), **subplots):
     The panels' axes are RBE e + 1 and ``quantity``; ``handles``, if any, are named in a legend under them;
     ``subplots`` goes to ``plots.panels``. Yields (family, model, (axes, step) pairs), and shows the figure
     once they are drawn."""
-    n_steps = max(len(steps) for _, steps in picks.values())
-    rows_per_family = -(-n_steps // plots.MOST_ACROSS)
-    across = -(-n_steps // rows_per_family)
-    fig, axes = plots.panels(len(picks) * rows_per_family, across, height, **subplots)
-    for block, (family, (name, steps)) in zip(axes.reshape(len(picks), -1), picks.items()):  # one family's rows
-        for ax in block[len(steps):]:
-            ax.set_visible(False)
-        for ax in block[::across]:
+    fig, axes, blocks = plots.panel_blocks([len(steps) for _, steps in picks.values()], height, **subplots)
+    for block, (family, (name, steps)) in zip(blocks, picks.items()):  # one family's rows
+        for ax in block[:, 0]:
             ax.set_ylabel(f"{family}\n{name}")
-        yield family, name, zip(block, steps)
+        yield family, name, zip(block.flat, steps)
     for ax in axes[-1]:  # short enough for a narrow panel; the captions say "1-based, strict ties"
         ax.set_xlabel("RBE $e$ + 1")
     fig.supylabel(quantity)

@@ -87,6 +87,18 @@ def test_corpus_panels_rows_shared_axes_and_no_title():
     assert [ax.get_title() for ax in axes[0]] == ["a", "b"]
 
 
+def test_panel_blocks_wrap_each_items_panels_and_hide_the_spare_ones():
+    fig, axes, blocks = plots.panel_blocks([3, 2], 2.0, figure=Figure(), sharey="row")
+    assert axes.shape == (2, 3) and fig.get_size_inches().tolist() == [plots.WIDTH, 4.0]
+    assert [[ax.get_visible() for ax in block.flat] for block in blocks] == [[True] * 3, [True, True, False]]
+    fig, axes, blocks = plots.panel_blocks([4, 4, 1], 2.0, figure=Figure())  # four: two rows of two
+    assert axes.shape == (6, 2) and [block.shape for block in blocks] == [(2, 2)] * 3
+    assert blocks[1][1, 0] is axes[3, 0]  # blocks are the grid's rows, in order
+    assert sum(ax.get_visible() for ax in blocks[2].flat) == 1
+    fig, axes, blocks = plots.panel_blocks([7], 2.0, figure=Figure())  # seven: three rows of three
+    assert axes.shape == (3, 3) and sum(ax.get_visible() for ax in axes.flat) == 7
+
+
 def book_figure(inches: float, pt: float):
     import matplotlib
 

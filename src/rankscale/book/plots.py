@@ -147,8 +147,8 @@ def size_axes(axes, symbol: str = "") -> None:
         if ax.get_xscale() != "log":  # already log after size_plot: left as it is
             ax.set_xscale("log")
         ax.xaxis.set_minor_formatter(NullFormatter())
-    bottom = grid[-1] if len(grid[-1]) < 3 else grid[-1][len(grid[-1]) // 2:len(grid[-1]) // 2 + 1]
-    for ax in bottom:
+    last = grid[-1]
+    for ax in last if len(last) < 3 else [last[len(last) // 2]]:
         ax.set_xlabel(SIZE_LABEL + (f" ${symbol}$" if symbol else ""))
 
 
@@ -219,6 +219,45 @@ def panels(rows: int, cols: int, height: float, figure=None, **subplots):
     return figure, figure.subplots(rows, cols, squeeze=False, **subplots)
 
 
+def panel_blocks(counts: list[int], height: float, figure=None, **subplots):
+    """A figure of the book's width (``panels``) in blocks stacked down, one per item (a model, a
+    family), each holding that item's panels in rows of at most ``MOST_ACROSS``: four go two by two
+    rather than four across. A block's panels beyond its count are hidden.
+
+    Parameters
+    ----------
+    counts : list of int
+        Panels in each block, top to bottom; the largest sets every block's rows and columns.
+    height, figure, **subplots
+        As in ``panels``.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    axes : numpy.ndarray of Axes, shape (rows, across)
+        The whole grid.
+    blocks : list of numpy.ndarray of Axes, each of shape (rows per block, across)
+        One per count: ``block.flat`` in reading order, ``block[:, 0]`` the first panel of each row.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig, axes, blocks = panel_blocks([4, 3], 2.0, figure=Figure())
+    >>> axes.shape, [block.shape for block in blocks], [ax.get_visible() for ax in blocks[1].flat]
+    ((4, 2), [(2, 2), (2, 2)], [True, True, True, False])
+    >>> panel_blocks([3, 3, 3], 2.0, figure=Figure())[1].shape
+    (3, 3)
+    """
+    rows_per_block = -(-max(counts) // MOST_ACROSS)
+    across = -(-max(counts) // rows_per_block)
+    fig, axes = panels(len(counts) * rows_per_block, across, height, figure=figure, **subplots)
+    blocks = list(axes.reshape(len(counts), rows_per_block, across))
+    for block, count in zip(blocks, counts, strict=True):
+        for ax in block.flat[count:]:
+            ax.set_visible(False)
+    return fig, axes, blocks
+
+
 def corpus_panels(corpora: list[str], height: float, rows: int = 1, title: str | None = "{corpus}", figure=None,
                   **subplots):
     """A figure of the book's width with one column of panels per corpus (``panels``).
@@ -233,10 +272,8 @@ def corpus_panels(corpora: list[str], height: float, rows: int = 1, title: str |
         Rows of panels.
     title : str or None
         Title of each top panel, a format string of ``corpus``; None: no title.
-    figure : matplotlib.figure.Figure, optional
-        Draw on this figure (resized); None: a new pyplot figure, for ``show``.
-    **subplots
-        Passed on to ``Figure.subplots`` (``sharex``, ``sharey``, ...).
+    figure, **subplots
+        As in ``panels``.
 
     Returns
     -------
