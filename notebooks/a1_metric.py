@@ -455,9 +455,9 @@ def evaluates_released(s):
 mine = []
 if released_corpus in corpora:
     for run in family_runs[released_corpus] + reference_runs[released_corpus]:
-        identity = run.records.manifest.identity
-        if identity["model"] in released_models and identity["revision"] is None:
-            mine.append((identity["model"], run))
+        source = run.records.manifest.source
+        if source["model"] in released_models and source["revision"] is None:
+            mine.append((source["model"], run))
 if mine:
     rows = []
     for hub_id, run in mine:

@@ -76,7 +76,7 @@ large_ks = {family: [scaled_k(k, v) for k in A2_LARGE_KS] for family, v in vocab
 
 def paper_family(members):
     """The paper's family (GPT2, Pythia, ...) if every model of a family is one of the paper's models of it."""
-    found = {getattr(REGISTRY.get(run.records.manifest.identity["model"]), "family", None) for run in members}
+    found = {getattr(REGISTRY.get(run.records.manifest.source["model"]), "family", None) for run in members}
     return found.pop() if len(found) == 1 else None
 
 

@@ -5,6 +5,8 @@ temporary home of the smoke ladder."""
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +14,10 @@ import pytest
 from helpers import N_PAD, corpus_documents, save_random_model
 
 from rankscale.models.ladder import train_tokenizer
+
+# The machine's cache of file hashes (rankscale.hashing) goes to a folder of this test session's,
+# set before any test runs so that subprocesses (the CLI, the book's kernels) inherit it.
+os.environ["RANKSCALE_CACHE"] = tempfile.mkdtemp(prefix="rankscale-cache-")
 
 
 @pytest.fixture(scope="session")

@@ -49,19 +49,20 @@ def test_extract_then_metrics(model_dir, corpus_file, tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["metrics", "/no/such/dir"], "holds no manifest.json"),
     (["extract", "--model", "./missing-model", "--corpus", "CORPUS", "--tokens", 10, "--out", "o"],
-     "no model directory"),
-    (["extract", "--model", "./missing-model", "--corpus", "no-such-corpus", "--tokens", 10, "--out", "o"],
+     "no model at './missing-model'"),
+    (["extract", "--model", "MODEL", "--corpus", "no-such-corpus", "--tokens", 10, "--out", "o"],
      "unknown corpus"),
 ])
-def test_errors_are_messages_not_tracebacks(args, message, corpus_file, tmp_path):
-    done = cli(*[corpus_file if a == "CORPUS" else tmp_path / a if a == "o" else a for a in args])
+def test_errors_are_messages_not_tracebacks(args, message, model_dir, corpus_file, tmp_path):
+    named = {"CORPUS": corpus_file, "MODEL": model_dir, "o": tmp_path / "o"}
+    done = cli(*[named.get(a, a) if isinstance(a, str) else a for a in args])
     assert done.returncode == 2
     assert done.stderr.startswith("error: ") and message in done.stderr and "Traceback" not in done.stderr
 
 
-def test_an_unreadable_corpus_file_is_one_line(tmp_path):
+def test_an_unreadable_corpus_file_is_one_line(model_dir, tmp_path):
     (tmp_path / "data.parquet").write_bytes(b"these bytes are no parquet file \xff\xfe")
-    done = cli("extract", "--model", "./missing-model", "--corpus", tmp_path / "data.parquet", "--tokens", 10,
+    done = cli("extract", "--model", model_dir, "--corpus", tmp_path / "data.parquet", "--tokens", 10,
                "--out", tmp_path / "o")
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: cannot load ") and "data.parquet: ArrowInvalid" in done.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -113,8 +114,11 @@ def finished(model_dir, corpus_file, tmp_path_factory):
 def test_extract_writes_manifest_and_shards(finished, model_dir, windows):
     manifest = json.loads((finished / rs.MANIFEST).read_text())
     assert manifest["complete"] and manifest["identity"]["n_tokens"] == N_TOKENS
-    assert manifest["identity"]["model"] == str(model_dir.resolve())
-    assert {"revision", "corpus", "dtype"} <= manifest["identity"].keys() and manifest["code_version"]
+    assert manifest["source"]["model"] == str(model_dir.resolve()) and manifest["code_version"]
+    # the model by the content of its files, not by its path
+    files = manifest["identity"]["model"]["directory"]["files"]
+    assert {"config.json", "model.safetensors", "tokenizer.json"} <= files.keys()
+    assert files["model.safetensors"] == hashlib.sha256((model_dir / "model.safetensors").read_bytes()).hexdigest()
     sizes = [s["n_tokens"] for s in manifest["shards"]]
     assert len(sizes) == 4 and all(700 <= n < 700 + 99 for n in sizes[:-1])  # windows hold 99 targets
     rec = rs.load_records(finished)
@@ -138,11 +142,11 @@ def test_auto_dtype_is_resolved_before_the_identity(finished, model_dir, corpus_
     assert run(model_dir, corpus_file, finished, dtype="auto") == finished  # float32 on CPU: the same run
 
 
-def test_temperature_is_part_of_the_identity_only_where_it_is_not_one(finished, model_dir, corpus_file, tmp_path):
-    assert "temperature" not in json.loads((finished / rs.MANIFEST).read_text())["identity"]
+def test_temperature_is_part_of_the_identity(finished, model_dir, corpus_file, tmp_path):
+    assert json.loads((finished / rs.MANIFEST).read_text())["identity"]["temperature"] == 1.0
     out = run(model_dir, corpus_file, tmp_path / "hot", n_tokens=300, temperature=2.0)
     assert json.loads((out / rs.MANIFEST).read_text())["identity"]["temperature"] == 2.0
-    with pytest.raises(RankscaleError, match="other settings"):
+    with pytest.raises(RankscaleError, match=r"another result \(it differs in: temperature\)"):
         run(model_dir, corpus_file, out, n_tokens=300)
     with pytest.raises(RankscaleError, match="temperature must be a positive number"):
         run(model_dir, corpus_file, tmp_path / "frozen", n_tokens=300, temperature=0.0)
@@ -150,8 +154,8 @@ def test_temperature_is_part_of_the_identity_only_where_it_is_not_one(finished, 
 
 
 def test_the_manifest_says_how_the_records_were_made(finished):
-    """Date, device and versions are recorded beside the identity, never inside it; a local
-    model's identity names no commit and no load options, as before they existed."""
+    """Date, device and versions are recorded beside the identity, never inside it, and so are
+    the path of the model and of the corpus."""
     import platform
 
     import transformers
@@ -164,15 +168,17 @@ def test_the_manifest_says_how_the_records_were_made(finished):
                                 "transformers": transformers.__version__, "python": platform.python_version()}
     assert made["device"].startswith("cpu (") and made["date"].endswith("+00:00")
     assert abs(datetime.fromisoformat(made["date"]) - datetime.now(timezone.utc)) < timedelta(hours=1)
-    assert set(manifest["identity"]) == {"model", "revision", "corpus", "n_tokens", "window_len", "seed", "dtype",
-                                         "format"}
+    assert set(manifest["identity"]) == {"model", "load", "corpus", "n_tokens", "window_len", "seed", "dtype",
+                                         "temperature", "format"}
+    assert set(manifest["source"]) == {"model", "revision", "corpus"}
 
 
 def test_records_written_before_the_provenance_are_still_reused(finished, model_dir, corpus_file, tmp_path,
                                                                 monkeypatch):
-    """A finished result of an earlier version (its manifest without ``provenance``) is the same
-    result: reused as it is by extract, counted as done by the jobs, nothing recomputed."""
+    """The provenance is never compared: a result whose manifest lacks it (or says another date or
+    machine) is the same result, reused as it is by extract and counted as done by the jobs."""
     from rankscale.records import jobs
+    from rankscale.sets.schema import ModelSet
 
     old = tmp_path / "old"
     old.mkdir()
@@ -183,16 +189,20 @@ def test_records_written_before_the_provenance_are_still_reused(finished, model_
     (old / rs.MANIFEST).write_text(json.dumps(manifest))
     monkeypatch.setattr(ex, "load_model", lambda *a, **k: pytest.fail("a finished result was recomputed"))
     assert run(model_dir, corpus_file, old) == old and "provenance" not in json.loads((old / rs.MANIFEST).read_text())
-    job = jobs.Job("F", "m", str(model_dir), None, None, str(corpus_file), N_TOKENS, old)
+    model_set = ModelSet("t", (), {str(corpus_file): N_TOKENS}, window=100)
+    job = dataclasses.replace(jobs.make_job(model_set, tmp_path, "F", "m", str(model_dir), None, None, str(corpus_file),
+                                            N_TOKENS), out=old)
     assert jobs.is_done(job)
-    assert not jobs.is_done(dataclasses.replace(job, load=(("attn_implementation", "eager"),)))
+    eager = jobs.make_job(model_set, tmp_path, "F", "m", str(model_dir), None, None, str(corpus_file), N_TOKENS,
+                          load=(("attn_implementation", "eager"),))
+    assert not jobs.is_done(dataclasses.replace(eager, out=old))
 
 
-def test_load_options_are_part_of_the_identity_only_where_given(finished, model_dir, corpus_file, tmp_path):
-    assert "load" not in json.loads((finished / rs.MANIFEST).read_text())["identity"]
+def test_load_options_are_part_of_the_identity(finished, model_dir, corpus_file, tmp_path):
+    assert json.loads((finished / rs.MANIFEST).read_text())["identity"]["load"] == {}
     out = run(model_dir, corpus_file, tmp_path / "eager", n_tokens=300, load={"attn_implementation": "eager"})
     assert json.loads((out / rs.MANIFEST).read_text())["identity"]["load"] == {"attn_implementation": "eager"}
-    with pytest.raises(RankscaleError, match="other settings"):
+    with pytest.raises(RankscaleError, match=r"another result \(it differs in: load.attn_implementation\)"):
         run(model_dir, corpus_file, out, n_tokens=300)
 
 
@@ -248,10 +258,10 @@ def test_interrupted_run_resumes_to_identical_arrays(finished, model_dir, corpus
     written = []
     real_write = ex.write_shard
 
-    def write_then_stop(path, arrays):
+    def write_then_stop(path, arrays, identity):
         if len(written) == 2:
             raise KeyboardInterrupt
-        real_write(path, arrays)
+        real_write(path, arrays, identity)
         written.append(path.name)
 
     monkeypatch.setattr(ex, "write_shard", write_then_stop)
@@ -265,7 +275,7 @@ def test_interrupted_run_resumes_to_identical_arrays(finished, model_dir, corpus
     (out / "shard-00003.npz.999.tmp").write_bytes(b"partial")
     (out / "shard-00002.npz").write_bytes(b"PK\x03\x04truncated")
     resumed_writes = []
-    monkeypatch.setattr(ex, "write_shard", lambda p, a: (resumed_writes.append(p.name), real_write(p, a)))
+    monkeypatch.setattr(ex, "write_shard", lambda p, a, i: (resumed_writes.append(p.name), real_write(p, a, i)))
     run(model_dir, corpus_file, out)
     assert resumed_writes == ["shard-00002.npz", "shard-00003.npz"]
     a, b = rs.load_records(out), rs.load_records(finished)
@@ -290,7 +300,7 @@ def test_corrupt_shard_is_reported_then_repaired(model_dir, corpus_file, tmp_pat
 def test_missing_manifest_and_other_settings(model_dir, corpus_file, finished, tmp_path):
     with pytest.raises(RankscaleError, match="no manifest.json"):
         rs.load_records(tmp_path)
-    with pytest.raises(RankscaleError, match="other settings.*--force"):
+    with pytest.raises(RankscaleError, match=r"another result \(it differs in: n_tokens\).*--force"):
         run(model_dir, corpus_file, finished, n_tokens=N_TOKENS - 1)
 
 

@@ -185,9 +185,9 @@ def test_manifest_records_the_file(smollm2_run, corpus_file, monkeypatch):
     out, _, _ = smollm2_run
     manifest = json.loads((out / MANIFEST).read_text())
     recorded = manifest["model_file"]
-    assert manifest["complete"] and recorded["path"] == str(SMOLLM2.resolve()) == manifest["identity"]["model"]
+    assert manifest["complete"] and recorded["path"] == str(SMOLLM2.resolve()) == manifest["source"]["model"]
     assert recorded["sha256"] == hashlib.sha256(SMOLLM2.read_bytes()).hexdigest()
-    assert manifest["identity"]["model_sha256"] == recorded["sha256"]
+    assert manifest["identity"]["model"] == {"gguf": recorded["sha256"]}  # the file by its content
     assert (recorded["architecture"], recorded["quantization"], recorded["context_length"]) == ("llama", "Q4_1", 8192)
     assert recorded["tensor_types"]["Q4_1"] > recorded["tensor_types"].get("Q8_0", 0)
     assert max_positions(str(SMOLLM2)) == 8192  # so the default window is 512

@@ -25,6 +25,7 @@ from transformers import PreTrainedTokenizerFast
 
 from rankscale import RankscaleError
 from rankscale.corpora import PAPER_SAMPLING, files_variable, get_corpus, token_windows
+from rankscale.hashing import file_sha256
 from rankscale.models.loading import load_model, real_vocab_size
 from rankscale.records import extract as ex
 from rankscale.records.store import load_records
@@ -174,7 +175,9 @@ def test_extract_records_the_whole_paper_sample(model_dir, tokenizer, tmp_path, 
     out = ex.extract(str(model_dir), "openai_humaneval", None, tmp_path / "run", progress=False)
     rec = load_records(out)
     identity = rec.manifest.identity
-    assert (identity["corpus"], identity["n_tokens"], identity["window_len"]) == ("openai_humaneval", None, 128)
+    assert (rec.manifest.source["corpus"], identity["n_tokens"], identity["window_len"]) == ("openai_humaneval", None, 128)
+    # the local files standing in for the hub dataset, by their content
+    assert identity["corpus"]["text"] == {"name": "openai_humaneval", "files": [file_sha256(path)]}
     assert "HumanEval" in rec.manifest.corpus_description and rec.manifest.n_windows == 164
     lengths = [min(len(tokenizer(r["prompt"] + "\n" + r["canonical_solution"])["input_ids"]), 128)
                for r in standin_rows("openai_humaneval", None)]
@@ -314,7 +317,8 @@ def test_a_hub_model_is_loaded_and_keyed_by_the_commit_its_branch_names(model_di
         return ex.extract("org/lm", str(corpus_file), 300, out, window_len=64, progress=False)
 
     before = load_records(extract(tmp_path / "run"))
-    assert before.manifest.identity["commit"] == old and before.manifest.identity["revision"] is None
+    assert before.manifest.identity["model"] == {"hub": "org/lm", "commit": old}
+    assert before.manifest.source["revision"] is None
     toml = tmp_path / "hub.toml"
     toml.write_text(f'[corpora]\n"{corpus_file}" = 300\n[[families]]\nname = "LM"\n'
                     'models = [{ model = "org/lm" }, { model = "org/lm-big" }]\n')
@@ -323,10 +327,10 @@ def test_a_hub_model_is_loaded_and_keyed_by_the_commit_its_branch_names(model_di
 
     save_random_model(tmp_path / "retrained", tokenizer, seed=7)
     cache_model(cache, "org/lm", tmp_path / "retrained", new)  # main now names another commit
-    with pytest.raises(RankscaleError, match="other settings"):
+    with pytest.raises(RankscaleError, match=r"another result \(it differs in: model.commit\)"):
         extract(tmp_path / "run")
     after = load_records(extract(tmp_path / "run-new"))
-    assert after.manifest.identity["commit"] == new
+    assert after.manifest.identity["model"]["commit"] == new
     assert not np.array_equal(after.logp, before.logp)  # the retrained weights, not the old snapshot
     (job_after, _) = jobs.jobs(get(str(toml)), tmp_path / "home")
     assert job_after.commit == new and job_after.out != job_before.out

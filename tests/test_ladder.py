@@ -224,8 +224,9 @@ def test_offline_sets_have_two_ladder_families(name):
 
 
 def test_a_model_trained_on_an_older_corpus_text_is_refused(micro, tmp_path, monkeypatch):
-    """The training settings name the text versions of the training corpora: a model trained
-    before an offline corpus's text changed (a new reST stripper, say) is refused, not reused."""
+    """A model's recipe names the training text by its identity (an offline corpus's text version
+    among it): a model trained before the text changed (a new reST stripper, say) is refused, not
+    reused."""
     import dataclasses
 
     from rankscale.corpora import SOURCES
@@ -235,9 +236,10 @@ def test_a_model_trained_on_an_older_corpus_text_is_refused(micro, tmp_path, mon
     small = ModelSet("micro-he", (Family("NeoX", ladder=Ladder("neox", NEOX.sizes[:1])),), micro.corpora,
                      training=training)
     (path,) = ld.build_ladder(small, tmp_path, progress=False)
-    assert json.loads((path / ld.METADATA).read_text())["text_versions"] == [SOURCES["humaneval"].text_version]
+    (text,) = json.loads((path / ld.METADATA).read_text())["recipe"]["text"]
+    assert "name humaneval:train" in text and f"text_version {SOURCES['humaneval'].text_version}" in text
     monkeypatch.setitem(SOURCES, "humaneval", dataclasses.replace(SOURCES["humaneval"], text_version=99))
-    with pytest.raises(RankscaleError, match=r"text_versions: saved \[1\], now \[99\]"):
+    with pytest.raises(RankscaleError, match=r"text: saved \[.*text_version 1.*\], now \[.*text_version 99.*\]"):
         ld.build_ladder(small, tmp_path, progress=False)
 
 
@@ -264,7 +266,7 @@ def test_extra_seeds_are_other_runs_of_the_same_recipe(seeded):
     finals = [tensors(d)[key] for d in dirs[:3]]
     assert not torch.equal(finals[0], finals[1]) and not torch.equal(finals[1], finals[2])
     assert len({m["loss_curve"][0] for m in metas[:3]}) == 3  # other initial weights, the same first batch
-    assert all(m["sequences"] == "the set's order" for m in metas[1:3]) and "sequences" not in metas[0]
+    assert all(m["recipe"]["sequences"] == "the set's order" for m in metas[1:3]) and "sequences" not in metas[0]["recipe"]
     # checkpoints are kept for the size's own run only
     assert (dirs[0] / "checkpoints").is_dir() and not (dirs[1] / "checkpoints").exists()
 

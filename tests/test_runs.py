@@ -23,12 +23,12 @@ from rankscale.sets import get
 
 @pytest.fixture(scope="module")
 def user_set(tmp_path_factory, tokenizer, corpus_file):
-    """A TOML set of two families of local directories (random GPT-NeoX models of two seeds each)
-    on one corpus file, and an empty home for its results."""
+    """A TOML set of two families of local directories (random GPT-NeoX models, each of its own
+    seed) on one corpus file, and an empty home for its results."""
     root = tmp_path_factory.mktemp("user-set")
     for family in ("a", "b"):
         for seed in (1, 2):
-            save_random_model(root / family / f"m{seed}", tokenizer, seed=seed + (family == "b"))
+            save_random_model(root / family / f"m{seed}", tokenizer, seed=seed + 2 * (family == "b"))
     shutil.copy(corpus_file, root / "docs.jsonl")
     (root / "set.toml").write_text("""
 [corpora]
@@ -51,7 +51,7 @@ def test_jobs_list_every_model_checkpoint_and_corpus_in_set_order(user_set):
     assert [(j.family, j.name, j.step) for j in found] == [("A", "m1", None), ("A", "m2", None), ("A", "m2", 0),
                                                           ("B", "m1", None), ("B", "m2", None)]
     assert all(j.out.is_relative_to(home / "results" / "local") for j in found)
-    assert all(j.out.name.startswith("docs.jsonl-") and j.out.name.endswith("-300") for j in found)
+    assert all(j.out.name.startswith("file-300-") for j in found)  # a corpus file is named by its content
     # the checkpoint is the weights of b/m1: the same result folder as that model's
     assert found[2].out == found[3].out and len({j.out for j in found}) == 4
 
@@ -78,20 +78,21 @@ def test_prepare_then_runs_by_family(user_set):
 @pytest.mark.slow  # an extract command in a subprocess
 def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkeypatch):
     """The cluster route: `plan` prints independent extract commands writing under another root;
-    that folder copied into the home's results/ is then found, whatever dtype it was computed in."""
+    that folder copied into the home's results/ is then found, whatever dtype it was computed in
+    (a GPU node resolves the set's dtype auto to bfloat16)."""
     profile, home = user_set
     jobs.prepare(get(profile), home, log=lambda *_: None, progress=False)
     fresh = tmp_path / "fresh-home"
     commands = jobs.plan_commands(get(profile), fresh, results=tmp_path / "scratch")
     assert len(commands) == 4 and all("--out " + shlex.quote(str(tmp_path / "scratch")) in c for c in commands)
-    # run one command as a cluster task would (a subprocess of the CLI), then mark it as bf16
+    # run one command as a cluster task on a GPU node would (a subprocess of the CLI, bf16 body)
     args = shlex.split(commands[0])
-    assert args[:4] == [sys.executable, "-m", "rankscale", "extract"] and "--dtype" in args
-    assert subprocess.run([*args, "--quiet"], capture_output=True, text=True).returncode == 0
+    assert args[:4] == [sys.executable, "-m", "rankscale", "extract"] and args[args.index("--dtype") + 1] == "auto"
+    args[args.index("--dtype") + 1] = "bfloat16"
+    done = subprocess.run([*args, "--quiet"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
     out = tmp_path / "scratch" / jobs.jobs(get(profile), fresh)[0].out.relative_to(fresh / "results")
-    manifest = json.loads((out / "manifest.json").read_text())
-    manifest["identity"]["dtype"] = "bfloat16"
-    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert json.loads((out / "manifest.json").read_text())["identity"]["dtype"] == "bfloat16"
     shutil.copytree(tmp_path / "scratch", fresh / "results")
     assert len(jobs.plan_commands(get(profile), fresh)) == 3  # the copied result counts as done
     monkeypatch.setattr("rankscale.records.extract.load_model", lambda *a, **k: pytest.fail("recomputed a finished result"))
@@ -103,16 +104,35 @@ def test_a_result_computed_elsewhere_is_used_as_it_is(user_set, tmp_path, monkey
 def test_a_replaced_local_model_gets_a_new_result_folder(user_set, tokenizer):
     profile, home = user_set
     job = jobs.jobs(get(profile), home)[0]
-    model = job.source
-    key = jobs.folder_key(model, None)
-    assert jobs.folder_key(model, None) == key  # reading the model changes nothing
-    save_random_model(model, tokenizer, seed=99)  # retrained in place
-    assert jobs.folder_key(model, None) != key
+    assert jobs.jobs(get(profile), home)[0].out == job.out  # reading the model changes nothing
+    save_random_model(job.source, tokenizer, seed=99)  # retrained in place
+    again = jobs.jobs(get(profile), home)[0]
+    assert again.out != job.out and again.identity["model"] != job.identity["model"]
+    save_random_model(job.source, tokenizer, seed=1)  # the first weights back: the first result again
+    assert jobs.jobs(get(profile), home)[0].out == job.out
 
 
-def test_hub_results_are_keyed_by_id_and_revision(tmp_path):
-    assert jobs.folder_key("EleutherAI/pythia-160m", None) == "hub/EleutherAI--pythia-160m"
-    assert jobs.folder_key("EleutherAI/pythia-160m", "step1000") == "hub/EleutherAI--pythia-160m@step1000"
+def test_hub_results_are_keyed_by_id_and_commit(tmp_path, monkeypatch):
+    """Two revisions naming the same commit are one result; the revision's name is no part of it."""
+    from rankscale.corpora import get_corpus
+    from rankscale.models.source import locate
+    from rankscale.records.identity import result_identity
+
+    cache = tmp_path / "hub-cache"
+    (cache / "models--org--lm" / "refs").mkdir(parents=True)
+    for ref in ("main", "step1000"):
+        (cache / "models--org--lm" / "refs" / ref).write_text("c" * 40)
+    monkeypatch.setenv("HF_HUB_CACHE", str(cache))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+    def folder(revision):
+        identity = result_identity(locate("org/lm", revision), get_corpus("pydocs"), 100, load={}, window_len=64,
+                                   seed=42, dtype="auto", temperature=1.0)
+        return jobs.result_dir(tmp_path, identity)
+
+    assert folder(None) == folder("step1000") == folder("c" * 40)
+    assert folder(None).parent == tmp_path / "results" / "hub" / "org--lm" / ("c" * 12)
+    assert folder("d" * 40) != folder(None)
 
 
 def test_a_corpus_the_set_does_not_evaluate(user_set):
@@ -127,7 +147,8 @@ def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
     from rankscale.records.store import Records
 
     def run_of(model, revision=None, family="F", step=None):
-        manifest = SimpleNamespace(identity={"model": model, "revision": revision})
+        identity = {"hub": model, "commit": revision} if "/" in model and not model.startswith("/") else {"gguf": "x"}
+        manifest = SimpleNamespace(identity={"model": identity}, source={"model": model, "revision": revision})
         empty = np.zeros(0)
         return runs.Run(family, "m", step, 1, 2, Records(empty, empty, empty, empty, empty, empty, manifest))
 
@@ -153,14 +174,23 @@ def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
 def test_a_gguf_file_is_keyed_by_its_content(tmp_path):
     """The same GGUF file installed in two places (two clones' environments) shares its results;
     another file at the same path does not."""
+    from rankscale.corpora import get_corpus
+    from rankscale.models.source import locate
+    from rankscale.records.identity import result_identity
+
     a, b = tmp_path / "a" / "m.gguf", tmp_path / "b" / "m.gguf"
     for path in (a, b):
         path.parent.mkdir()
         path.write_bytes(b"GGUF" + bytes(100))
-    assert jobs.folder_key(str(a), None) == jobs.folder_key(str(b), None)
-    assert jobs.folder_key(str(a), None).startswith("gguf/m-")
+
+    def folder(path):
+        identity = result_identity(locate(str(path)), get_corpus("pydocs"), 100, load={}, window_len=64, seed=42,
+                                   dtype="auto", temperature=1.0)
+        return jobs.result_dir(tmp_path, identity)
+
+    assert folder(a) == folder(b) and folder(a).parent.parent == tmp_path / "results" / "gguf"
     b.write_bytes(b"GGUF" + bytes(101))
-    assert jobs.folder_key(str(a), None) != jobs.folder_key(str(b), None)
+    assert folder(a) != folder(b)
 
 
 def test_temperature_demonstration_jobs_and_runs(tmp_path, tokenizer, corpus_file):
@@ -187,7 +217,7 @@ models = [{ model = "s1" }, { model = "s2" }]
     found = jobs.temperature_jobs(get(profile), home)
     assert [(j.family, j.name, j.temperature, j.n_tokens) for j in found] == [("A", "s2", t, 120)
                                                                               for t in (0.5, 1.0, 2.0)]
-    assert len({j.out for j in found}) == 3 and found[0].out.name.endswith("-T0.5")
+    assert len({j.out for j in found}) == 3 and "-T0.5-" in found[0].out.name
     assert "--temperature 2.0" in found[2].command(get(profile)) and "--temperature" not in found[1].command(get(profile))
     assert len(jobs.plan_commands(get(profile), home)) == 2 + 3
     hot = runs.temperature_runs(get(profile), home)
@@ -199,8 +229,9 @@ models = [{ model = "s1" }, { model = "s2" }]
         assert hot[t].records.manifest.identity["temperature"] == t
     assert all(jobs.is_done(job) for job in found)
     # a result at another temperature in the folder is not this job's
-    wrong = dataclasses.replace(found[0], temperature=3.0)
-    assert not jobs.is_done(wrong)
+    hotter = jobs.make_job(get(profile), home, "A", "s2", found[0].source, None, None, found[0].corpus, 120,
+                           temperature=3.0)
+    assert not jobs.is_done(dataclasses.replace(hotter, out=found[0].out))
     lines = []
     jobs.prepare(get(profile), home, log=lines.append, progress=False)
     assert len(lines) == 1 and lines[0].startswith("extract: 2 results computed"), lines  # the family's two
@@ -215,13 +246,15 @@ def test_a_result_of_an_older_corpus_text_is_extracted_again(user_set, monkeypat
 
     profile, home = user_set
     model_set = get(profile)
-    job = jobs.Job("A", "m", jobs.jobs(model_set, home)[0].source, None, None, "humaneval", 50, home / "hv")
+    source = jobs.jobs(model_set, home)[0].source
+    job = jobs.make_job(model_set, home, "A", "m", source, None, None, "humaneval", 50)
     from rankscale.records.extract import extract
 
     extract(job.source, "humaneval", 50, job.out, progress=False)
     assert jobs.is_done(job)
     monkeypatch.setitem(SOURCES, "humaneval", dataclasses.replace(SOURCES["humaneval"], text_version=99))
-    assert not jobs.is_done(job)
+    newer = jobs.make_job(model_set, home, "A", "m", source, None, None, "humaneval", 50)
+    assert newer.out != job.out and not jobs.is_done(dataclasses.replace(newer, out=job.out))
 
 
 def test_make_book_and_the_chapters_extract_on_the_device_chosen(user_set, tmp_path, monkeypatch):

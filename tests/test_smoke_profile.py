@@ -28,7 +28,7 @@ def test_every_smoke_model_extracted(smoke):
     assert [(run.family, run.name) for run in smoke] == expected
     for run in smoke:
         identity = run.records.manifest.identity
-        assert len(run.records) == SMOKE.corpora["pydocs"] and identity["corpus"] == "pydocs:heldout"
+        assert len(run.records) == SMOKE.corpora["pydocs"] and identity["corpus"]["text"]["name"] == "pydocs:heldout"
         assert identity["window_len"] == SMOKE.training.seq_len and run.step is None
 
 

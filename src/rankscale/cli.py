@@ -28,8 +28,13 @@ def _batch_size(value: str) -> int | None:
     """``auto`` (None) or a positive number of windows."""
     if value == "auto":
         return None
+    return _positive(value)
+
+
+def _positive(value: str) -> int:
+    """A whole number of at least 1 (a k of RBP_k, a number of windows)."""
     if not value.isdigit() or int(value) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number of windows or auto, got {value!r}")
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {value!r}")
     return int(value)
 
 
@@ -44,16 +49,16 @@ def _metrics(args: argparse.Namespace) -> None:
 
         rank = rank_1based(records.gt, records.ge)
         print(json.dumps({
-            "model": records.manifest.identity["model"], "corpus": records.manifest.identity["corpus"],
+            "model": records.manifest.source["model"], "corpus": records.manifest.source["corpus"],
             "n_tokens": values["n_tokens"], "ce": values["CE"],
             "rbp": {str(k): values[f"RBP_{k}"] for k in args.k},
             "decomposition": {"ee": values["EE"], "sa": values["SA"], "conf": values["Conf"]},
             "rank_fits": rank_fits_record(rank, records.manifest.vocab_size),
         }, indent=2))
         return
-    identity = records.manifest.identity
-    print(f"model  {identity['model']}  ({records.manifest.params_non_embedding:,} non-embedding parameters)")
-    print(f"corpus {identity['corpus']}  ({values['n_tokens']:,} tokens, dtype {identity['dtype']})")
+    source, identity = records.manifest.source, records.manifest.identity
+    print(f"model  {source['model']}  ({records.manifest.params_non_embedding:,} non-embedding parameters)")
+    print(f"corpus {source['corpus']}  ({values['n_tokens']:,} tokens, dtype {identity['dtype']})")
     for name, value in values.items():
         if name != "n_tokens":
             print(f"{name:>10} {value:.6f}")
@@ -194,7 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     me = commands.add_parser("metrics", help="print CE, RBP_k, EE, SA and Conf of an extraction")
     me.add_argument("dir", help="directory written by `extract`")
-    me.add_argument("--k", type=int, nargs="+", default=[1, 10, 100, 1000], help="k values for RBP_k")
+    me.add_argument("--k", type=_positive, nargs="+", default=[1, 10, 100, 1000],
+                    help="k values for RBP_k, each at least 1 (the rank is 1-based)")
     me.add_argument("--json", action="store_true", help="print JSON instead of a table")
     me.set_defaults(run=_metrics)
     return parser
@@ -211,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0, 2 after a RankscaleError, 130 when interrupted.
+        The exit status: 0, 2 after a RankscaleError or an OSError, 130 when interrupted.
 
     Examples
     --------
@@ -228,6 +234,11 @@ def main(argv: list[str] | None = None) -> int:
         args.run(args)
     except RankscaleError as err:
         print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:  # what no step foresaw (a disk failing mid-read, say): one line, not a traceback
+        print(f"error: {err.strerror or err}" + (f": {err.filename}" if err.filename else "")
+              + "; check that the file can be read and its disk has space, then run the same command again",
+              file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted; finished shards are kept and the same command resumes", file=sys.stderr)

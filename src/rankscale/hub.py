@@ -127,14 +127,14 @@ def in_hub_cache(hub_id: str, revision: str | None = None) -> bool:
     return (_repo(hub_id) / "snapshots" / _ref(hub_id, revision) / "config.json").is_file()
 
 
-def _repo(hub_id: str) -> Path:
-    """A model's folder in the local hub cache (``models--<org>--<name>``)."""
-    return hub_cache_dir() / f"models--{hub_id.replace('/', '--')}"
+def _repo(hub_id: str, repo_type: str = "model") -> Path:
+    """A repository's folder in the local hub cache (``models--<org>--<name>``, ``datasets--...``)."""
+    return hub_cache_dir() / f"{repo_type}s--{hub_id.replace('/', '--')}"
 
 
-def _ref(hub_id: str, revision: str) -> str:
+def _ref(hub_id: str, revision: str, repo_type: str = "model") -> str:
     """The commit the cache's ``refs/<revision>`` names, else ``revision`` itself, taken as a commit."""
-    ref = _repo(hub_id) / "refs" / revision
+    ref = _repo(hub_id, repo_type) / "refs" / revision
     return ref.read_text().strip() if ref.is_file() else revision
 
 
@@ -181,9 +181,10 @@ def cached_file(hub_id: str, filename: str, revision: str | None = None) -> Path
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
-def resolve_commit(hub_id: str, revision: str | None = None) -> str | None:
+def resolve_commit(hub_id: str, revision: str | None = None, repo_type: str = "model") -> str | None:
     """The commit that ``hub_id`` at ``revision`` (default ``main``) names now: what a result of
-    the model is keyed by, and what is loaded, so that a moved branch never serves old records.
+    the model (or dataset) is keyed by, and what is loaded, so that a moved branch never serves
+    old records.
 
     A revision that is a commit (40 hexadecimal digits) is itself. Otherwise the hub is asked
     (``huggingface_hub.model_info(...).sha``) where it answers, and the local hub cache's
@@ -195,6 +196,8 @@ def resolve_commit(hub_id: str, revision: str | None = None) -> str | None:
         Hub repository, ``org/name``.
     revision : str, optional
         Branch, tag or commit; None: ``main``.
+    repo_type : {"model", "dataset"}
+        The kind of repository.
 
     Returns
     -------
@@ -215,23 +218,23 @@ def resolve_commit(hub_id: str, revision: str | None = None) -> str | None:
     if revision is not None and _COMMIT.fullmatch(revision):
         return revision
     # the offline switch is read outside the per-process cache: it may change between calls
-    commit = None if hub_offline() else _hub_commit(hub_id, revision, os.environ.get("HF_ENDPOINT", ""))
+    commit = None if hub_offline() else _hub_commit(hub_id, revision, repo_type, os.environ.get("HF_ENDPOINT", ""))
     if commit is None:
-        commit = _ref(hub_id, revision or "main")
+        commit = _ref(hub_id, revision or "main", repo_type)
     return commit if _COMMIT.fullmatch(commit) else None
 
 
 @functools.lru_cache(maxsize=None)
-def _hub_commit(hub_id: str, revision: str | None, endpoint: str) -> str | None:
+def _hub_commit(hub_id: str, revision: str | None, repo_type: str, endpoint: str) -> str | None:
     """The hub's answer, asked once per process and endpoint (the probe included: a set of a
     hundred checkpoints lists its jobs several times): the plan, the extraction and the chapters
     of one run then agree on the commit."""
-    from huggingface_hub import model_info
+    from huggingface_hub import dataset_info, model_info
 
     if not hub_reachable():
         return None
     try:
-        return model_info(hub_id, revision=revision).sha
+        return (model_info if repo_type == "model" else dataset_info)(hub_id, revision=revision).sha
     except Exception:  # no such repository, a gated one, a timeout: the cache decides, loading reports
         return None
 
@@ -247,13 +250,17 @@ def is_hub_id(source: str) -> bool:
     Returns
     -------
     bool
-        True for ``name`` or ``namespace/name`` that is not an existing path; anything starting
-        with ``.``, ``/`` or ``~``, with two slashes or more, or ending in ``.gguf`` is a path.
+        True for ``name`` or ``namespace/name`` that is not a path; a path is anything that exists,
+        starts with ``.``, ``/`` or ``~``, holds two slashes or more, ends in ``.gguf``, or whose
+        first folder exists here (``runs/smal`` beside a folder ``runs`` is a mistyped path, not a
+        hub repository: write ``./org/name`` or ``org/name`` from elsewhere to mean either).
 
     Examples
     --------
     >>> is_hub_id("EleutherAI/pythia-70m"), is_hub_id("./models/d16"), is_hub_id("SmolLM2.Q4_1.gguf")
     (True, False, False)
     """
-    return not (source.startswith((".", "/", "~")) or source.count("/") > 1 or source.endswith(".gguf")
-                or Path(source).expanduser().exists())
+    if source.startswith((".", "/", "~")) or source.count("/") > 1 or source.endswith(".gguf"):
+        return False
+    path = Path(source).expanduser()
+    return not (path.exists() or ("/" in source and path.parent.is_dir()))

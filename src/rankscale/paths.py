@@ -1,4 +1,5 @@
-"""Where things live: the repository (the book's sources) and the home of models and results."""
+"""Where things live: the repository (the book's sources), the home of models and results, and the
+machine's cache of file hashes."""
 
 from __future__ import annotations
 
@@ -32,3 +33,29 @@ def home() -> Path:
     if os.environ.get("RANKSCALE_HOME"):
         return Path(os.environ["RANKSCALE_HOME"]).expanduser()
     return ROOT if (ROOT / "pyproject.toml").exists() else Path.cwd()
+
+
+def cache_dir() -> Path:
+    """Folder of what this machine remembers to save work, never results: the content hashes of
+    files, keyed by the files' identity on disk (``rankscale.hashing``).
+
+    ``$RANKSCALE_CACHE`` if set, else ``$XDG_CACHE_HOME/rankscale``, else ``~/.cache/rankscale``.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder, with ``~`` expanded; it need not exist yet.
+
+    Examples
+    --------
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"RANKSCALE_CACHE": "/scratch/rs"}):
+    ...     cache_dir().as_posix()
+    '/scratch/rs'
+    >>> with mock.patch.dict("os.environ", {"RANKSCALE_CACHE": "", "XDG_CACHE_HOME": "/xdg"}):
+    ...     cache_dir().as_posix()
+    '/xdg/rankscale'
+    """
+    if os.environ.get("RANKSCALE_CACHE"):
+        return Path(os.environ["RANKSCALE_CACHE"]).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache").expanduser() / "rankscale"

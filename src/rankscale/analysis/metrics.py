@@ -34,9 +34,14 @@ def rbp(rank: np.ndarray, ks) -> np.ndarray:
 
     >>> rbp(np.array([1, 1, 3, 10]), [1, 3, 5])
     array([0.5 , 0.75, 0.75])
+    >>> rbp(np.array([1, 2]), [0])
+    Traceback (most recent call last):
+    ValueError: RBP_k needs k >= 1 (ranks are 1-based), got k = 0
     """
     ranks = np.sort(np.asarray(rank))
     ks = np.atleast_1d(np.asarray(ks))
+    if (ks < 1).any():
+        raise ValueError(f"RBP_k needs k >= 1 (ranks are 1-based), got k = {ks[ks < 1][0]}")
     return np.searchsorted(ranks, ks, side="right") / len(ranks)
 
 

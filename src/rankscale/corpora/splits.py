@@ -35,7 +35,11 @@ class Source:
     text_version : int
         Version of the text the source yields: raise it whenever a change of code changes that
         text (a new reST stripper, say). It enters every extraction's identity and every ladder
-        model's training settings, so that models and results of the old text are never reused.
+        model's recipe, so that models and results of the old text are never reused.
+    origin : callable
+        Says, without reading the documents, which installed files and versions they are made
+        from on this machine (a package's version, the Python version); with ``text_version``,
+        it identifies the text.
     """
 
     name: str
@@ -44,6 +48,7 @@ class Source:
     heldout_fraction: float
     seed: int = 0
     text_version: int = 1
+    origin: Callable[[], str] = lambda: ""
 
 
 def split_documents(

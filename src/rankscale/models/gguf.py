@@ -12,13 +12,13 @@ are imported only where a function needs them.
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankscale import RankscaleError
+from rankscale.hashing import file_sha256
 
 if TYPE_CHECKING:
     from transformers import PretrainedConfig
@@ -157,8 +157,7 @@ def _read_gguf(path: Path, size: int, mtime_ns: int) -> GGUFInfo:
         if fh.read(4) != b"GGUF":
             raise RankscaleError(f"{path} is not a GGUF file (it does not start with the GGUF magic bytes); "
                                  "give a model file in llama.cpp's GGUF format")
-        fh.seek(0)
-        sha256 = hashlib.file_digest(fh, "sha256").hexdigest()
+    sha256 = file_sha256(path)
     try:
         reader = gguf.GGUFReader(path)
     # the reader parses with numpy views and fails on a short file in whichever step runs past its end

@@ -14,6 +14,13 @@ sequences in the same order. Models train two at a time where the machine has tw
 (d80) sooner than the same runs one after another on both cores (with ``keep_freed_memory``, as
 training runs them).
 
+A trained model is identified by its whole recipe (``recipe``: its shape, every setting of
+``LadderTraining``, the seed, the checkpoints kept, the training text by its identity and the
+tokenizer's own recipe), written into its ``ladder.json`` and compared as a whole, as ``datasets``
+compares a builder's config; the tokenizer likewise (``tokenizer_recipe``, in
+``tokenizer/recipe.json``). A model or tokenizer of another recipe is refused with what differs,
+never reused under the new settings.
+
 Run ``python -m rankscale ladder --profile tiny`` (or ``smoke``); existing models are skipped.
 """
 
@@ -46,6 +53,11 @@ if TYPE_CHECKING:  # torch and transformers are imported by the functions that t
 
 EOS = "<|endoftext|>"
 METADATA = "ladder.json"
+TOKENIZER_RECIPE = "recipe.json"
+# Raise it whenever a change of the training code (the architectures' configs, the optimiser's
+# grouping, the token stream) changes the weights a recipe gives: models trained before are then
+# refused as of another recipe.
+RECIPE_VERSION = 1
 
 
 def swiglu_width(d_model: int) -> int:
@@ -176,28 +188,61 @@ def _head_of(docs: list[str], n_chars: int) -> list[str]:
     return out
 
 
+def tokenizer_recipe(training: LadderTraining) -> dict:
+    """What defines a set's tokenizer: its kind, size, the characters per corpus it is trained on,
+    and the training text by its identity (``rankscale.corpora.Corpus.identity``).
+
+    Examples
+    --------
+    >>> from rankscale.sets import get
+    >>> sorted(tokenizer_recipe(get("smoke").training))
+    ['kind', 'text', 'tokenizer_chars', 'vocab_size']
+    """
+    return {"kind": f"byte-level BPE, special token {EOS}", "vocab_size": training.vocab_size,
+            "tokenizer_chars": training.tokenizer_chars, "text": _training_text(training)}
+
+
+def _training_text(training: LadderTraining) -> list[str]:
+    """Each training corpus's identity, written as one readable line (for recipes and their errors)."""
+    return [", ".join(f"{k} {v}" for k, v in sorted(get_corpus(name).identity()["text"].items()))
+            for name in training.train_corpora]
+
+
 def ensure_tokenizer(training: LadderTraining, root: Path) -> PreTrainedTokenizerFast:
     """Load the tokenizer in ``root/tokenizer``, training and saving it first if it is missing.
 
     Parameters
     ----------
     training : LadderTraining
-        Its ``train_corpora``, ``tokenizer_chars`` and ``vocab_size`` define the tokenizer.
+        Its ``train_corpora``, ``tokenizer_chars`` and ``vocab_size`` define the tokenizer
+        (``tokenizer_recipe``, saved beside it as ``recipe.json``).
     root : pathlib.Path
         The set's directory (``set_dir``).
 
     Returns
     -------
     transformers.PreTrainedTokenizerFast
+
+    Raises
+    ------
+    RankscaleError
+        For a saved tokenizer of another recipe (or of none, saved by an older version).
     """
     from transformers import PreTrainedTokenizerFast
 
     path = root / "tokenizer"
-    if not (path / "tokenizer.json").exists():
+    recipe = tokenizer_recipe(training)
+    if (path / "tokenizer.json").exists():
+        _check_recipe(path, _saved(path / TOKENIZER_RECIPE), recipe, root)
+    else:
         texts = [doc for name in training.train_corpora
                  for doc in _head_of(get_corpus(name).load(), training.tokenizer_chars)]
         tokenizer = train_tokenizer(texts, training.vocab_size)
-        _save_atomically(path, tokenizer.save_pretrained)
+
+        def save(tmp: Path) -> None:
+            tokenizer.save_pretrained(tmp)
+            (tmp / TOKENIZER_RECIPE).write_text(json.dumps(recipe, indent=2) + "\n")
+        _save_atomically(path, save)
     return PreTrainedTokenizerFast.from_pretrained(path)
 
 
@@ -348,7 +393,7 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
     no_decay = [p for p in model.parameters() if p.ndim < 2]
     optimizer = torch.optim.AdamW([{"params": decay, "weight_decay": training.weight_decay},
                                    {"params": no_decay, "weight_decay": 0.0}],
-                                  lr=peak, betas=(0.9, 0.95), eps=1e-8)
+                                  lr=peak, betas=tuple(training.betas), eps=training.eps)
     losses: list[float] = []
     start = time.perf_counter()
     name = f"{(label or {}).get('family', arch)}/{size.name}" + (f" seed {training.seed + replica}" if replica else "")
@@ -364,7 +409,7 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
             batch = torch.from_numpy(sequences[step * training.batch_size:(step + 1) * training.batch_size])
             loss = model(input_ids=batch, labels=batch).loss
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            torch.nn.utils.clip_grad_norm_(model.parameters(), training.clip)
             optimizer.step()
             optimizer.zero_grad(set_to_none=True)
             losses.append(loss.item())
@@ -381,7 +426,8 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
     def meta() -> dict:
         params = count_params(model)
         return {
-            **(label or {}), **_training_settings(arch, size, training, replica),
+            **(label or {}), "arch": arch, "size": size.name, "seed": training.seed + replica,
+            "train_corpora": list(training.train_corpora), "recipe": recipe(arch, size, training, replica, keep),
             "params_non_embedding": params.non_embedding, "params_total": params.total,
             "tokens_seen": training.tokens, "checkpoint_steps": list(keep),
             "train_seconds": round(time.perf_counter() - start, 1), "code_version": __version__,
@@ -412,7 +458,7 @@ def _ladder_plan(model_set: ModelSet, home: Path) -> list[Planned]:
 
 def missing_models(model_set: ModelSet, home: Path) -> list[Planned]:
     """The ladder models of the set not trained yet under ``home``; refuses (RankscaleError)
-    models trained with other settings than the set now defines.
+    models trained with another recipe than the set now defines (``recipe``).
 
     Returns
     -------
@@ -430,7 +476,9 @@ def missing_models(model_set: ModelSet, home: Path) -> list[Planned]:
     """
     plan = _ladder_plan(model_set, home)
     for entry in plan:
-        _check_trained_as(entry.ladder.arch, entry.size, model_set.training, entry.path, entry.replica)
+        if (entry.path / METADATA).exists():
+            wanted = recipe(entry.ladder.arch, entry.size, model_set.training, entry.replica, _kept(model_set, entry))
+            _check_recipe(entry.path, _saved(entry.path / METADATA).get("recipe"), wanted, set_dir(model_set, home))
     return [entry for entry in plan if not (entry.path / METADATA).exists()]
 
 
@@ -489,12 +537,18 @@ def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers
     return [entry.path for entry in _ladder_plan(model_set, home)]
 
 
+def _kept(model_set: ModelSet, entry: Planned) -> tuple[int, ...]:
+    """The checkpoint steps a planned model keeps: the set's, for a checkpointed size's own run."""
+    checkpointed = entry.size.name in entry.ladder.checkpoint_sizes and not entry.replica
+    return tuple(model_set.training.checkpoint_steps) if checkpointed else ()
+
+
 def _task(model_set: ModelSet, entry: Planned) -> tuple:
     """(arch, size, directory, keyword arguments of ``train_model``) of one planned model: what
     ``_train_task`` trains, here or in a worker."""
-    keep = model_set.training.checkpoint_steps if entry.size.name in entry.ladder.checkpoint_sizes and not entry.replica else ()
     return (entry.ladder.arch, entry.size, entry.path,
-            {"keep": keep, "label": {"set": model_set.name, "family": entry.family}, "replica": entry.replica})
+            {"keep": _kept(model_set, entry), "label": {"set": model_set.name, "family": entry.family},
+             "replica": entry.replica})
 
 
 def _train_in_parallel(tasks: list[tuple], training: LadderTraining, sequences: np.ndarray, root: Path,
@@ -573,30 +627,61 @@ def _train_in_worker(task: tuple) -> None:
     _train_task(task, _WORKER["training"], _WORKER["sequences"], _WORKER["tokenizer"], _QueueBar(_WORKER["steps"]))
 
 
-def _training_settings(arch: str, size: LadderSize, training: LadderTraining, replica: int = 0) -> dict:
-    """What defines a trained ladder model, as recorded in its ``ladder.json`` (an extra seed's
-    also names its ``replica``)."""
-    return {"arch": arch, "size": size.name, **asdict(size), "steps": training.steps,
-            "batch_size": training.batch_size, "seq_len": training.seq_len, "seed": training.seed + replica,
-            "peak_lr": peak_lr(size, training), "warmup": training.warmup,
-            "weight_decay": training.weight_decay, "train_corpora": list(training.train_corpora),
-            "text_versions": [get_corpus(name).text_version for name in training.train_corpora],
-            # an extra seed varies the initialisation only (a replica trained on shuffled sequences,
-            # as one version of this code did, lacks the key and is refused)
+def recipe(arch: str, size: LadderSize, training: LadderTraining, replica: int = 0, keep: tuple[int, ...] = ()) -> dict:
+    """What defines one trained ladder model: everything its weights depend on.
+
+    Parameters
+    ----------
+    arch : str
+        ``"neox"`` or ``"llama"``.
+    size : LadderSize
+    training : LadderTraining
+        Every setting but ``checkpoint_steps`` (the model's own ``keep`` stands for them).
+    replica : int
+        0, or k > 0 for the size's k-th extra seed (``train_model``).
+    keep : tuple of int
+        The steps whose checkpoints the model keeps.
+
+    Returns
+    -------
+    dict
+        Flat but for the training text and tokenizer: the shape, the training settings, the
+        seed, the peak rate, the checkpoints, the text (``tokenizer_recipe``'s identity of each
+        corpus), the tokenizer's recipe and ``RECIPE_VERSION``; an extra seed also says that it
+        varies the initialisation only (a replica trained on shuffled sequences, as one version of
+        this code did, is refused).
+
+    Examples
+    --------
+    >>> from rankscale.sets import get
+    >>> smoke = get("smoke").training
+    >>> first, other = recipe("neox", LadderSize(16, 1, 1), smoke), recipe("neox", LadderSize(16, 1, 1), smoke, 1)
+    >>> first["seed"], other["seed"], other["sequences"], first["min_lr_ratio"], first["betas"]
+    (1234, 1235, "the set's order", 0.1, [0.9, 0.95])
+    """
+    settings = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(training).items()
+                if k != "checkpoint_steps"}
+    return {"arch": arch, **asdict(size), **settings, "seed": training.seed + replica,
+            "peak_lr": peak_lr(size, training), "checkpoints": list(keep), "text": _training_text(training),
+            "tokenizer": tokenizer_recipe(training), "recipe_version": RECIPE_VERSION,
             **({"replica": replica, "sequences": "the set's order"} if replica else {})}
 
 
-def _check_trained_as(arch: str, size: LadderSize, training: LadderTraining, path: Path, replica: int = 0) -> None:
-    """Refuse a saved model whose settings differ from the set's (the code changed since)."""
-    if not (path / METADATA).exists():
-        return
-    saved = json.loads((path / METADATA).read_text())
-    differ = {k: (saved.get(k), v) for k, v in _training_settings(arch, size, training, replica).items()
-              if saved.get(k) != v}
+def _check_recipe(what: Path, saved: dict | None, wanted: dict, root: Path) -> None:
+    """Refuse the model or tokenizer in ``what`` if its ``saved`` recipe is not ``wanted``."""
+    if not saved:
+        raise RankscaleError(f"{what} records no recipe (an older version of rankscale trained it), so it cannot "
+                             f"be told from one of another recipe; delete {root} and train the ladder again")
+    differ = [f"{k}: saved {saved.get(k)!r}, now {v!r}" for k, v in wanted.items() if saved.get(k) != v]
+    differ += [f"{k}: saved {saved[k]!r}, now absent" for k in saved if k not in wanted]
     if differ:
-        detail = ", ".join(f"{k}: saved {a!r}, now {b!r}" for k, (a, b) in differ.items())
-        raise RankscaleError(f"{path} was trained with other settings than its model set now defines "
-                             f"({detail}); delete {path.parent} and train the ladder again")
+        raise RankscaleError(f"{what} was trained with another recipe than its model set now defines "
+                             f"({'; '.join(differ)}); delete {root} and train the ladder again")
+
+
+def _saved(path: Path) -> dict:
+    """The JSON object in ``path``; empty where there is none."""
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def ladder_models(model_set: ModelSet, home: Path) -> list[dict]:

@@ -349,22 +349,29 @@ def load_model(
     placement = device_map or {"": device}
     options = check_load_options(load or {})
     path = Path(name).expanduser()
-    if path.is_dir():
-        if not (path / "config.json").exists():
+    try:
+        if path.is_dir():
+            if not (path / "config.json").exists():
+                raise RankscaleError(
+                    f"{path} is a directory but holds no config.json; point --model at a directory "
+                    "written by save_pretrained (a trained ladder model, or a downloaded hub snapshot)."
+                )
+            model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, placement, options, local_only=True)
+        elif is_gguf(name):
+            model, tokenizer = _from_gguf(check_gguf(path), torch_dtype, placement, options)
+        elif not is_hub_id(name):
             raise RankscaleError(
-                f"{path} is a directory but holds no config.json; point --model at a directory "
-                "written by save_pretrained (a trained ladder model, or a downloaded hub snapshot)."
+                f"no model directory at {name!r}. Give a directory written by save_pretrained, a .gguf file "
+                f"or a hub id such as EleutherAI/pythia-70m. {OFFLINE_HINT}"
             )
-        model, tokenizer = _from_pretrained(str(path), revision, torch_dtype, placement, options, local_only=True)
-    elif is_gguf(name):
-        model, tokenizer = _from_gguf(check_gguf(path), torch_dtype, placement, options)
-    elif not is_hub_id(name):
-        raise RankscaleError(
-            f"no model directory at {name!r}. Give a directory written by save_pretrained, a .gguf file "
-            f"or a hub id such as EleutherAI/pythia-70m. {OFFLINE_HINT}"
-        )
-    else:
-        model, tokenizer = _load_hub_model(name, revision, torch_dtype, placement, options)
+        else:
+            model, tokenizer = _load_hub_model(name, revision, torch_dtype, placement, options)
+    except TypeError as err:  # an argument the model's class does not take, passed on from the load options
+        passed = sorted(_model_options(options))
+        if not passed:
+            raise
+        raise RankscaleError(f"{name}: from_pretrained refused the load options {', '.join(passed)} ({err}); "
+                             "remove the ones this model does not take from --model-args (or the set's load)") from None
     if "adapter" in options:
         model = _with_adapter(model, options["adapter"])
     if model.dtype != torch_dtype:
@@ -386,8 +393,10 @@ def _load_hub_model(name: str, revision: str | None, dtype: torch.dtype, placeme
         pass
     if not hub_reachable():
         raise RankscaleError(
-            f"cannot load {name!r}: the Hugging Face hub is unreachable from this machine and the "
-            f"model is not in the local cache. {OFFLINE_HINT}"
+            f"cannot load {name!r}: there is no file or directory of that name here, and as a hub id it is "
+            f"not in the local hub cache while the Hugging Face hub is unreachable from this machine. Check "
+            f"the path (./{name} for one relative to here), or download the model where the hub is reachable. "
+            f"{OFFLINE_HINT}"
         )
     try:
         return _from_pretrained(name, revision, dtype, placement, options, local_only=False)
@@ -442,6 +451,36 @@ def max_positions(name: str, revision: str | None = None) -> int | None:
     return None if config is None else getattr(config, "max_position_embeddings", None)
 
 
+PAPER_WINDOW = 512  # paper A's window: the first 512 tokens of each document
+
+
+def default_window(name: str, revision: str | None = None, window: int | None = None) -> int:
+    """The window length an extraction uses: ``window`` where given, else ``PAPER_WINDOW`` or the
+    model's maximum length if shorter (``max_positions``, from its config alone).
+
+    Parameters
+    ----------
+    name : str
+        A model as ``load_model`` takes it.
+    revision : str, optional
+        Hub revision (or commit).
+    window : int, optional
+        The window asked for.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> default_window("EleutherAI/no-such-model-here", window=128)
+    128
+    """
+    if window is not None:
+        return window
+    return min(PAPER_WINDOW, max_positions(name, revision) or PAPER_WINDOW)
+
+
 def real_vocab_size(tokenizer: PreTrainedTokenizerBase) -> int:
     """Number of token ids the tokenizer can produce; ranks are counted over these ids only.
 
@@ -472,8 +511,16 @@ def check_vocab(model: PreTrainedModel, tokenizer: PreTrainedTokenizerBase, name
     Raises
     ------
     RankscaleError
-        If the output head has fewer rows than the tokenizer has tokens (``real_vocab_size``).
+        If the tokenizer encodes text as no tokens (transformers builds such an empty one from a
+        directory without tokenizer files), or the output head has fewer rows than the tokenizer
+        has tokens (``real_vocab_size``).
     """
+    if not tokenizer("The quick brown fox", add_special_tokens=False)["input_ids"]:
+        raise RankscaleError(
+            f"{name}: its tokenizer encodes text as no tokens at all (its tokenizer files are missing or empty); "
+            "save the tokenizer beside the model (tokenizer.save_pretrained), or name one with --model-args "
+            "tokenizer=PATH_OR_HUB_ID"
+        )
     head_rows = model.get_output_embeddings().weight.shape[0]
     n_tokens = real_vocab_size(tokenizer)
     if head_rows < n_tokens:

@@ -29,8 +29,10 @@ versions of rankscale, torch, transformers and Python), as information that is n
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import platform
+import shutil
 from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,27 +42,26 @@ import torch
 from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
-from rankscale.corpora import Corpus, get_corpus, token_windows
-from rankscale.hub import is_hub_id, resolve_commit
-from rankscale.models.gguf import GGUFInfo, check_gguf, is_gguf
+from rankscale.corpora import get_corpus, token_windows
+from rankscale.hashing import file_sha256
+from rankscale.models.gguf import check_gguf
 from rankscale.models.loading import (
     auto_dtype,
     check_load_options,
     count_params,
     device_name,
     load_model,
-    max_positions,
     real_vocab_size,
     resolve_device,
+    resolve_dtype,
 )
+from rankscale.models.source import locate
+from rankscale.records.identity import AUTO, differences, result_identity, same_result
 from rankscale.records.store import (
-    FORMAT,
     MANIFEST,
     TOP_K,
     Manifest,
-    OutdatedRecords,
     Shard,
-    file_sha256,
     plan_shards,
     read_shard,
     write_shard,
@@ -337,43 +338,6 @@ def provenance(device: str, device_map: str | None = None) -> dict:
                          "transformers": transformers.__version__, "python": platform.python_version()}}
 
 
-def manifest_model(model: str) -> str:
-    """How a result names its model: a local directory or GGUF file by its absolute path, a hub id
-    as given.
-
-    Examples
-    --------
-    >>> manifest_model("EleutherAI/pythia-70m")
-    'EleutherAI/pythia-70m'
-    """
-    path = Path(model).expanduser()
-    return str(path.resolve()) if path.is_dir() or is_gguf(model) else model
-
-
-def _identity(model: str, revision: str | None, corpus: Corpus, n_tokens: int | None, window_len: int,
-              seed: int, dtype: str, model_file: GGUFInfo | None, temperature: float = 1.0,
-              commit: str | None = None, load: Mapping | None = None) -> dict:
-    """The settings that define a result; a directory holds results for exactly one of these. A
-    temperature is named only where it is not 1, a hub model's commit where there is one, load
-    options where there are any, so results of before they existed keep theirs; an offline
-    corpus's text version (``Corpus.text_version``) is always named."""
-    identity = {"model": manifest_model(model), "revision": revision, "corpus": corpus.name, "n_tokens": n_tokens,
-                "window_len": window_len, "seed": seed, "dtype": dtype, "format": FORMAT}
-    if corpus.text_version is not None:
-        identity["text_version"] = corpus.text_version
-    if temperature != 1.0:
-        identity["temperature"] = temperature
-    if commit is not None:
-        identity["commit"] = commit
-    if load:
-        identity["load"] = dict(load)
-    if model_file is not None:
-        # a GGUF file is the whole model, so its hash names the weights exactly: another file at
-        # the same path is another model
-        identity["model_sha256"] = model_file.sha256
-    return identity
-
-
 def extract(
     model: str,
     corpus: str,
@@ -399,16 +363,21 @@ def extract(
 ) -> Path:
     """Extract records for one (model, corpus) pair into ``out_dir``, resuming or reusing it.
 
-    A finished extraction with the same settings is reused without loading the model; an
-    unfinished one is resumed from its last whole shard.
+    A finished extraction of the same identity (``rankscale.records.identity``: the model's and
+    the corpus's content, every setting that changes a number) is reused without loading the
+    model; an unfinished one is resumed from its last whole shard. One process at a time writes
+    into ``out_dir`` (a lock file there, ``.lock``); a second one is refused at once. Every
+    mistake in the arguments is found before ``out_dir`` is touched, and a failure leaves no
+    ``out_dir`` that looks like a result: a folder this call created is removed unless a shard
+    to resume from was written.
 
     Parameters
     ----------
     model : str
-        Local directory, ``.gguf`` file or hub id (see ``rankscale.models.loading.load_model``). A GGUF
+        Local directory, ``.gguf`` file or hub id (``rankscale.models.source.locate``). A GGUF
         file is checked (``rankscale.models.gguf.check_gguf``) before ``out_dir`` is touched.
     corpus : str
-        A named corpus or a local ``.txt``/``.jsonl`` file.
+        A named corpus or a local file (``rankscale.corpora.get_corpus``).
     n_tokens : int or None
         Number of target tokens to record; None: every window the corpus's sampling gives (for
         the papers' corpora, the first 512 tokens of 1000 documents).
@@ -416,41 +385,51 @@ def extract(
         Directory that will hold ``manifest.json`` and ``shard-*.npz``.
     dtype : str
         Body dtype, ``float32``, ``bfloat16``, ``float16`` or ``auto`` (default: bfloat16 on GPUs,
-        float32 on CPU); the resolved name is part of the result's identity.
+        float32 on CPU); the resolved name is part of the result's identity, and with ``auto`` a
+        finished result in any dtype is reused as it is.
     device, device_map : str
         Where the whole model goes (``auto``, the default: CUDA where torch sees a GPU, else the
         CPU; ``rankscale.models.loading.resolve_device``); with ``device_map="auto"`` accelerate
         spreads it over every visible GPU instead (for models larger than one GPU).
     revision : str, optional
         Hub revision (branch, tag or commit) of a hub model; the commit it names now is loaded
-        and recorded in the identity (``rankscale.hub.resolve_commit``).
+        and is part of the identity (``rankscale.hub.resolve_commit``). Refused for local models.
     load : mapping, optional
-        Load options (``rankscale.models.loading.check_load_options``: ``trust_remote_code``,
-        ``attn_implementation``, ``tokenizer``, ``adapter``...); part of the identity where given.
+        Load options (``rankscale.sets.schema.check_load_options``: ``trust_remote_code``,
+        ``attn_implementation``, ``tokenizer``, ``adapter``...); part of the identity, a tokenizer
+        or adapter by its content.
     batch_size : int, optional
         Windows per forward pass; None: as many as a shard holds on GPUs, ``CPU_BATCH`` on CPU.
         Halved on out-of-memory until it fits; results do not depend on it.
     window_len : int, optional
         Tokens per window; default min(512, the model's maximum positions), 512 being paper A's
-        window. Reading the model's config for this default needs no weights.
+        window (``rankscale.models.loading.default_window``; reads no weights).
     seed, shard_tokens, text_field
-        Window sampling seed; about how many targets a shard holds; the text field of a ``.jsonl`` corpus.
+        Window sampling seed; about how many targets a shard holds; the field holding the text of
+        a data-file corpus.
     force : bool
         Recompute even if ``out_dir`` holds a finished or different extraction.
     replace : bool
-        Replace an extraction of other settings in ``out_dir`` instead of refusing it (a finished
-        one of the same settings is still reused, an unfinished one resumed).
+        Replace an extraction of another identity in ``out_dir`` instead of refusing it (a finished
+        one of the same identity is still reused, an unfinished one resumed).
     progress, bar, label
         Show a progress bar of the tokens; ``bar`` is an open bar to advance instead of a new one
         (one bar over many extractions), ``label`` what it shows as running.
     temperature : float
         Divide the logits by this T > 0 before the softmax and the rank counts (default 1: the
-        model's own distribution). Part of the result's identity where it is not 1.
+        model's own distribution).
 
     Returns
     -------
     pathlib.Path
         ``out_dir``.
+
+    Raises
+    ------
+    RankscaleError
+        One line naming the cause and the fix: bad arguments, a model or corpus that cannot be
+        had, another identity in ``out_dir`` (without ``force`` or ``replace``), another process
+        writing there, a full disk or a folder that cannot be written.
 
     Examples
     --------
@@ -460,106 +439,225 @@ def extract(
     out_dir = Path(out_dir)
     if not (np.isfinite(temperature) and temperature > 0):
         raise RankscaleError(f"temperature must be a positive number, got {temperature}")
-    temperature = float(temperature)
+    if n_tokens is not None and n_tokens < 1:
+        raise RankscaleError(f"--tokens must be a positive number of target tokens, got {n_tokens}")
+    if window_len is not None and window_len < 2:
+        raise RankscaleError(f"--window must be at least 2 tokens, got {window_len}")
+    if seed < 0:
+        raise RankscaleError(f"--seed must be a whole number of at least 0, got {seed}")
+    if dtype != AUTO:
+        resolve_dtype(dtype)  # an unknown name fails here, not once the model loads
+    if out_dir.exists() and not out_dir.is_dir():
+        raise RankscaleError(f"--out {out_dir} is a file; give the path of a directory for the records")
     device = resolve_device(device)
     options = check_load_options(load or {})
-    model_file = check_gguf(model) if is_gguf(model) else None  # a damaged file fails before any write
-    source = get_corpus(corpus, text_field)
-    commit = resolve_commit(model, revision) if is_hub_id(model) else None
-    if window_len is None:
-        window_len = min(512, max_positions(model, commit or revision) or 512)
-    if dtype == "auto":
-        dtype = auto_dtype(device)
-    identity = _identity(model, revision, source, n_tokens, window_len, seed, dtype, model_file, temperature,
-                         commit, options)
-    known_hashes = _settle_out_dir(out_dir, identity, force, replace)
-    if known_hashes is None:  # finished with these settings: reused
+    source = locate(model, revision, tokenizer_given="tokenizer" in options)
+    model_file = check_gguf(source.name) if source.kind == "gguf" else None  # a damaged file fails here
+    text = get_corpus(corpus, text_field)
+    wanted = result_identity(source, text, n_tokens, load=options, window_len=window_len, seed=seed, dtype=dtype,
+                             temperature=temperature)
+    resolved = {**wanted, "dtype": auto_dtype(device) if dtype == AUTO else dtype}
+    if _finished(out_dir, wanted, force):
         return out_dir
+    with _writing(out_dir) as writing:
+        if _finished(out_dir, wanted, force):  # finished by the process that held the lock before
+            return out_dir
+        known_hashes, start_over = _settle_out_dir(out_dir, resolved, force, replace)
+        documents = text.load()  # before the model: a corpus that cannot be had fails at once
+        if model_file is not None:  # reused across corpora: de-quantising a GGUF file takes many seconds
+            net, tokenizer = _load_gguf(source.name, model_file.sha256, resolved["dtype"], device, device_map,
+                                        tuple(options.items()))
+        else:  # a hub model at the commit of its identity, even if the branch moves while it loads
+            net, tokenizer = load_model(source.name, dtype=resolved["dtype"], device=device, device_map=device_map,
+                                        revision=source.load_revision, load=options)
+        window = resolved["window_len"]
+        max_len = getattr(net.config, "max_position_embeddings", None)
+        if max_len is not None and window > max_len:
+            raise RankscaleError(f"window length {window} exceeds the model's {max_len} positions; "
+                                 f"pass --window {max_len} or less")
+        n_real = real_vocab_size(tokenizer)
+        windows = token_windows(documents, tokenizer, n_tokens, window, seed, text.name, text.sampling)
+        params = count_params(net)
+        plan = plan_shards(windows, shard_tokens)
+        manifest = Manifest(
+            identity=resolved, source={"model": source.name, "revision": revision, "corpus": text.name},
+            corpus_description=text.description, code_version=__version__, vocab_size=n_real,
+            head_rows=int(net.get_output_embeddings().weight.shape[0]), params_total=params.total,
+            params_non_embedding=params.non_embedding, n_windows=len(windows),
+            shards=tuple(Shard(f"shard-{k:05d}.npz", (a, b), n) for k, (a, b, n) in enumerate(plan)),
+            model_file=None if model_file is None else model_file.record(), provenance=provenance(device, device_map),
+        )
+        _clear(out_dir, start_over, {s.file for s in manifest.shards})
+        manifest.write(out_dir)
+        writing.wrote_manifest = True
+        identity = manifest.digest
 
-    documents = source.load()  # before the model: a corpus that cannot be had fails at once
-    if model_file is not None:  # reused across corpora: de-quantising a GGUF file takes many seconds
-        net, tokenizer = _load_gguf(str(model_file.path), model_file.sha256, dtype, device, device_map,
-                                    tuple(options.items()))
-    else:  # a hub model at the commit of its identity, even if the branch moves while it loads
-        net, tokenizer = load_model(model, dtype=dtype, device=device, device_map=device_map,
-                                    revision=commit or revision, load=options)
-    max_len = getattr(net.config, "max_position_embeddings", None)
-    if max_len is not None and window_len > max_len:
-        raise RankscaleError(f"window length {window_len} exceeds the model's {max_len} positions; "
-                             f"pass --window {max_len} or less")
-    n_real = real_vocab_size(tokenizer)
-    windows = token_windows(documents, tokenizer, n_tokens, window_len, seed, source.name, source.sampling)
-    params = count_params(net)
-    plan = plan_shards(windows, shard_tokens)
-    manifest = Manifest(
-        identity=identity, corpus_description=source.description, code_version=__version__, vocab_size=n_real,
-        head_rows=int(net.get_output_embeddings().weight.shape[0]), params_total=params.total,
-        params_non_embedding=params.non_embedding, n_windows=len(windows),
-        shards=tuple(Shard(f"shard-{k:05d}.npz", (a, b), n) for k, (a, b, n) in enumerate(plan)),
-        model_file=None if model_file is None else model_file.record(), provenance=provenance(device, device_map),
-    )
-    manifest.write(out_dir)
+        def reusable(shard: Shard) -> bool:
+            path = out_dir / shard.file
+            if read_shard(path, shard.n_tokens, identity) is None:
+                return False
+            return shard.file not in known_hashes or known_hashes[shard.file] == file_sha256(path)
 
-    def reusable(shard: Shard) -> bool:
-        path = out_dir / shard.file
-        if read_shard(path, shard.n_tokens) is None:
-            return False
-        return shard.file not in known_hashes or known_hashes[shard.file] == file_sha256(path)
-
-    done = [reusable(s) for s in manifest.shards]
-    if batch_size is None:
-        on_cpu = net.get_input_embeddings().weight.device.type == "cpu"
-        batch_size = CPU_BATCH if on_cpu else len(windows)
-    if bar is None:
-        own = tqdm(total=sum(s.n_tokens for s in manifest.shards), unit="tok", unit_scale=True,
-                   desc=f"extract {label or Path(model).name}", disable=not progress)
-    else:
-        own = contextlib.nullcontext(bar)
-        bar.set_postfix_str(label or Path(model).name)
-    with own as bar:
-        bar.update(sum(s.n_tokens for s, d in zip(manifest.shards, done) if d))
-        for shard, is_done in zip(manifest.shards, done):
-            if is_done:
-                continue
-            a, b = shard.windows
-            arrays, batch_size = _rank_shard(net, windows[a:b], n_real, batch_size, bar, temperature)
-            arrays["window"] += a
-            write_shard(out_dir / shard.file, arrays)
-    manifest.finished(out_dir).write(out_dir)
+        done = [reusable(s) for s in manifest.shards]
+        if batch_size is None:
+            on_cpu = net.get_input_embeddings().weight.device.type == "cpu"
+            batch_size = CPU_BATCH if on_cpu else len(windows)
+        name = label or Path(source.name).name
+        if bar is None:
+            own = tqdm(total=sum(s.n_tokens for s in manifest.shards), unit="tok", unit_scale=True,
+                       desc=f"extract {name}", disable=not progress)
+        else:
+            own = contextlib.nullcontext(bar)
+            bar.set_postfix_str(name)
+        with own as bar:
+            bar.update(sum(s.n_tokens for s, d in zip(manifest.shards, done) if d))
+            for shard, is_done in zip(manifest.shards, done):
+                if is_done:
+                    continue
+                a, b = shard.windows
+                arrays, batch_size = _rank_shard(net, windows[a:b], n_real, batch_size, bar, temperature)
+                arrays["window"] += a
+                write_shard(out_dir / shard.file, arrays, identity)
+        manifest.finished(out_dir).write(out_dir)
     return out_dir
 
 
-def _settle_out_dir(out_dir: Path, identity: dict, force: bool, replace: bool) -> dict[str, str] | None:
-    """Make ``out_dir`` ready for an extraction of ``identity``.
+def _finished(out_dir: Path, wanted: dict, force: bool) -> bool:
+    """Whether ``out_dir`` holds the finished, intact result ``wanted`` asks for (and ``force`` does
+    not ask to compute it again)."""
+    if force or not (out_dir / MANIFEST).is_file():
+        return False
+    try:
+        manifest = Manifest.read(out_dir)
+    except RankscaleError:  # another format, or not a manifest: settled under the lock
+        return False
+    return manifest.complete and same_result(manifest.identity, wanted) and manifest.verified(out_dir)
 
-    Returns None if it already holds that extraction, finished and intact (nothing to do);
-    otherwise the shard hashes of an earlier run of the same settings that resumes (empty for a
-    new one), after removing what ``force`` (recompute) or ``replace`` (another identity, or
-    records of an older format) asks to remove and the debris of a killed run. Refuses another
-    identity without either.
+
+LOCK = ".lock"
+
+
+class _Writing:
+    """What one process does to a results folder while it holds it (``_writing``)."""
+
+    def __init__(self, out_dir: Path):
+        self.out_dir = out_dir
+        self.created = not out_dir.exists()
+        self.wrote_manifest = False
+
+
+@contextlib.contextmanager
+def _writing(out_dir: Path):
+    """Hold ``out_dir`` for this process alone while it writes records there.
+
+    Creates ``out_dir`` where needed and takes its lock (``filelock``), or refuses at once if
+    another process holds it. On a failure before any shard is written, what this call made is
+    removed: the folder where it created it, else the manifest it wrote; a full disk or a folder
+    that cannot be written becomes one line naming the cause and the fix.
+
+    Yields
+    ------
+    _Writing
+        Where the caller records that it wrote the manifest.
+    """
+    from filelock import FileLock, Timeout
+
+    state = _Writing(out_dir)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(out_dir / LOCK, timeout=0)
+        lock.acquire()
+    except Timeout:
+        raise RankscaleError(f"another process is writing records into {out_dir} now; wait for it to finish "
+                             "(then the same command reuses its result), or choose another --out") from None
+    except OSError as err:
+        if state.created:
+            shutil.rmtree(out_dir, ignore_errors=True)
+        raise _storage_error(err, out_dir) from None
+    try:
+        yield state
+    except BaseException as err:
+        if not any(out_dir.glob("shard-*.npz")):  # nothing to resume from: nothing left behind
+            if state.created:
+                shutil.rmtree(out_dir, ignore_errors=True)
+            else:
+                (out_dir / LOCK).unlink(missing_ok=True)
+                if state.wrote_manifest:
+                    (out_dir / MANIFEST).unlink(missing_ok=True)
+        if isinstance(err, OSError) and _is_storage_error(err, out_dir):
+            raise _storage_error(err, out_dir) from None
+        raise
+    finally:
+        lock.release()
+
+
+def _is_storage_error(err: OSError, out_dir: Path) -> bool:
+    """Whether an error came from writing the records (and not from reading a model, say)."""
+    if err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EROFS):
+        return True
+    return err.filename is not None and Path(err.filename).resolve().is_relative_to(out_dir.resolve())
+
+
+def _storage_error(err: OSError, out_dir: Path) -> RankscaleError:
+    """A failure to write ``out_dir`` as one line naming the cause and the fix."""
+    where = err.filename or out_dir
+    if err.errno in (errno.ENOSPC, errno.EDQUOT):
+        fix = ("free some space, then run the same command again (finished shards are kept and it resumes), "
+               "or choose an --out on another disk")
+    elif err.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        fix = "choose an --out in a folder you can write to"
+    elif err.errno in (errno.ENOTDIR, errno.EEXIST):
+        fix = "a part of the --out path is a file; choose the path of a directory"
+    else:
+        fix = "check that the --out folder can be written, or choose another"
+    return RankscaleError(f"cannot write the records into {out_dir}: {err.strerror or err} ({where}); {fix}")
+
+
+def _settle_out_dir(out_dir: Path, identity: dict, force: bool, replace: bool) -> tuple[dict[str, str], bool]:
+    """What ``out_dir`` holds of an extraction of ``identity``, once ``_finished`` said it is not
+    that finished result; called with the folder's lock held, before anything is removed.
+
+    Returns
+    -------
+    known_hashes : dict of str to str
+        The shard hashes of a finished run of the same identity whose shards are partly corrupt
+        (the others are kept); empty otherwise. An unfinished run's shards are checked one by
+        one (``read_shard``: the identity they carry, their size).
+    start_over : bool
+        Whether every record there is to be removed: ``force``, or ``replace`` of another identity
+        or of a manifest this version cannot read.
+
+    Raises
+    ------
+    RankscaleError
+        For another identity, or a manifest this version cannot read, without ``force`` or
+        ``replace``, naming how the identities differ.
     """
     try:
         manifest = Manifest.read(out_dir)
-    except OutdatedRecords:
-        if not (force or replace):
-            raise
-        manifest, force = None, True
-    if manifest is not None and replace and manifest.identity != identity:
-        force = True
-    known_hashes: dict[str, str] = {}
-    if manifest is not None and not force:
-        if manifest.identity != identity:
-            raise RankscaleError(
-                f"{out_dir} already holds an extraction with other settings ({manifest.identity}); "
-                "choose another --out directory, or pass --force to replace it"
-            )
-        if manifest.verified(out_dir):
-            return None
-        known_hashes = {s.file: s.sha256 for s in manifest.shards if s.sha256}
-    if force and out_dir.exists():
-        for stale in [*out_dir.glob("shard-*.npz"), out_dir / MANIFEST]:
-            stale.unlink(missing_ok=True)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for leftover in out_dir.glob("*.tmp"):  # debris of a run killed mid-write
+    except RankscaleError as err:  # another format, or a manifest cut short
+        if force or replace:
+            return {}, True
+        fix = "" if "--force" in str(err) else f"; or pass --force to replace what {out_dir} holds"
+        raise RankscaleError(f"{err}{fix}") from None
+    if manifest is None or force:
+        return {}, force
+    if manifest.identity != identity:
+        if replace:
+            return {}, True
+        differ = ", ".join(differences(manifest.identity, identity))
+        raise RankscaleError(
+            f"{out_dir} already holds an extraction of another result (it differs in: {differ}); choose another "
+            "--out directory, or pass --force to replace it"
+        )
+    return {s.file: s.sha256 for s in manifest.shards if s.sha256}, False
+
+
+def _clear(out_dir: Path, start_over: bool, planned: set[str]) -> None:
+    """Remove from ``out_dir`` every shard (``start_over``) or those the new plan does not list,
+    and the debris of a run killed mid-write."""
+    for shard in out_dir.glob("shard-*.npz"):
+        if start_over or shard.name not in planned:
+            shard.unlink()
+    for leftover in out_dir.glob("*.tmp"):
         leftover.unlink()
-    return known_hashes

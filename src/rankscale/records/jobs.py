@@ -5,27 +5,31 @@ references, on each corpus) and where each result lives under ``<home>/results/`
 trains the set's ladders and extracts whatever is missing, one progress display per stage;
 ``plan_commands`` prints the missing extractions as independent ``extract`` commands for a
 cluster, whose results, copied into ``<home>/results/``, are then used as they are. The
-chapters read the results through ``rankscale.records.runs``. Each result lives in a folder named
-after the model's weights: a local model's content, a ladder model's ``ladder.json``, a hub
-model's id, revision and the commit it names now (``folder_key``); load options, where a model
-has any, add their hash. The device is resolved once (``prepare``'s ``device``) and reaches every
-extraction.
+chapters read the results through ``rankscale.records.runs``. A job asks for a result by its
+identity (``rankscale.records.identity.result_identity``, the function ``extract`` asks too: the
+model's and corpus's content, every setting that changes a number), and the result lives in a
+folder named by that identity alone (``result_dir``): a model retrained in place, a corpus file
+edited, a setting changed give a new folder and a new extraction, while the same weights under
+another path or name (a checkpoint that is another model's weights, a ladder home in another folder) find
+the result already there. The device is resolved once (``prepare``'s ``device``) and reaches
+every extraction.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import re
 import shlex
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale.hub import is_hub_id, resolve_commit
+from rankscale.corpora import get_corpus
+from rankscale.hashing import digest
+from rankscale.models.source import locate
+from rankscale.records.identity import result_identity, same_result
 from rankscale.records.store import Manifest, OutdatedRecords
 from rankscale.sets.schema import Model, ModelSet
 
@@ -53,7 +57,7 @@ class Job:
     n_tokens : int or None
         Target tokens (None: every window the corpus's sampling gives).
     out : pathlib.Path
-        The result's folder (``result_dir``).
+        The result's folder (``result_dir`` of ``identity``).
     note : str
         What the model is (a reference model's ``Model.note``).
     temperature : float
@@ -65,6 +69,10 @@ class Job:
         The model's load options (``rankscale.sets.schema.Model.load``).
     replica : int
         0, or k > 0 for a ladder size's k-th extra training run (seed), outside every size fit.
+    identity : dict
+        The result the job asks for (``rankscale.records.identity.result_identity``, with the
+        set's dtype, which may be ``auto``); empty for a job made by hand, which ``is_done`` never
+        counts as done.
     """
 
     family: str | None  # None for a reference model, outside every size fit
@@ -80,6 +88,7 @@ class Job:
     commit: str | None = None
     load: tuple[tuple[str, object], ...] = ()
     replica: int = 0  # k > 0: a ladder size's k-th extra training run, outside every size fit
+    identity: dict = field(default_factory=dict, repr=False)
 
     def command(self, model_set: ModelSet, out: Path | None = None, device_map: bool = False) -> str:
         """The ``extract`` command that computes this job's result, run by the interpreter that
@@ -120,8 +129,8 @@ class Job:
             args += ["--revision", self.revision]
         if self.n_tokens:
             args += ["--tokens", str(self.n_tokens)]
-        if model_set.window:
-            args += ["--window", str(model_set.window)]
+        if self.identity or model_set.window:  # the window the job's identity resolved, wherever it runs
+            args += ["--window", str(self.identity.get("window_len") or model_set.window)]
         if self.temperature != 1.0:
             args += ["--temperature", str(self.temperature)]
         args += ["--seed", str(model_set.seed), "--dtype", model_set.dtype, "--out", str(out or self.out)]
@@ -160,23 +169,49 @@ def resolve_source(source: str) -> str:
     return str(packaged_file(package, name))
 
 
+def make_job(model_set: ModelSet, home: Path, family: str | None, name: str, source: str, revision: str | None,
+             step: int | None, corpus: str, n_tokens: int | None, *, note: str = "", temperature: float = 1.0,
+             load: tuple[tuple[str, object], ...] = (), replica: int = 0) -> Job:
+    """One job, with the identity of the result it asks for and the folder that identity names.
+
+    The model is located (``rankscale.models.source.locate``: a missing path, a revision of a
+    local model, a directory without tokenizer fail here), and its identity asked of
+    ``rankscale.records.identity.result_identity``, as ``extract`` asks it.
+
+    Parameters
+    ----------
+    model_set : ModelSet
+        For its window, seed and dtype.
+    home : pathlib.Path
+        Where results live.
+    family, name, source, revision, step, corpus, n_tokens, note, temperature, load, replica
+        As ``Job`` holds them.
+
+    Returns
+    -------
+    Job
+    """
+    located = locate(source, revision, tokenizer_given=any(key == "tokenizer" for key, _ in load))
+    identity = result_identity(located, get_corpus(corpus), n_tokens, load=dict(load), window_len=model_set.window,
+                               seed=model_set.seed, dtype=model_set.dtype, temperature=temperature)
+    return Job(family, name, source, revision, step, corpus, n_tokens, result_dir(home, identity), note,
+               temperature=temperature, commit=located.commit, load=load, replica=replica, identity=identity)
+
+
 def _model_jobs(model_set: ModelSet, home: Path, family: str | None, model: Model, corpus: str,
                 with_checkpoints: bool) -> list[Job]:
-    def job(source: str, revision: str | None, step: int | None, n_tokens: int | None, note: str = "") -> Job:
-        commit = resolve_commit(source, revision) if is_hub_id(source) else None
-        out = result_dir(home, folder_key(source, revision, commit, model.load), model_set, corpus, n_tokens)
-        return Job(family, model.name, source, revision, step, corpus, n_tokens, out, note, commit=commit,
-                   load=model.load)
-
     source = resolve_source(model.source)
-    jobs = [job(source, model.revision, None, model_set.tokens(corpus, reference=family is None), model.note)]
+    jobs = [make_job(model_set, home, family, model.name, source, model.revision, None, corpus,
+                     model_set.tokens(corpus, reference=family is None), note=model.note, load=model.load)]
     if with_checkpoints:
         n_ck = _checkpoint_tokens(model_set, corpus)
         for ck in model.checkpoints:
             if ck.source is None:
-                jobs.append(job(source, ck.revision, ck.step, n_ck))
+                jobs.append(make_job(model_set, home, family, model.name, source, ck.revision, ck.step, corpus, n_ck,
+                                     load=model.load))
             else:
-                jobs.append(job(resolve_source(ck.source), None, ck.step, n_ck))
+                jobs.append(make_job(model_set, home, family, model.name, resolve_source(ck.source), None, ck.step,
+                                     corpus, n_ck, load=model.load))
     return jobs
 
 
@@ -225,12 +260,12 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
     ... ''')
     ...     for job in jobs(get(f"{tmp}/mine.toml"), Path(tmp)):
     ...         print(job.name, job.step, job.n_tokens, job.out.relative_to(tmp))
-    pythia-70m None 20000 results/hub/EleutherAI--pythia-70m/...wikipedia-20000
-    pythia-160m None 20000 results/hub/EleutherAI--pythia-160m/...wikipedia-20000
-    pythia-160m 1000 20000 results/hub/EleutherAI--pythia-160m@step1000/...wikipedia-20000
+    pythia-70m None 20000 results/hub/EleutherAI--pythia-70m/.../wikipedia-20000-...
+    pythia-160m None 20000 results/hub/EleutherAI--pythia-160m/.../wikipedia-20000-...
+    pythia-160m 1000 20000 results/hub/EleutherAI--pythia-160m/.../wikipedia-20000-...
 
-    (``...``: where the hub or its cache answers, each hub model's results sit in a folder of
-    the commit its revision names, ``folder_key``.)
+    (``...``: the commit each revision names, where the hub or its cache can say, and the
+    digest of the result's identity; ``result_dir``.)
     """
     from rankscale.models.ladder import ladder_models
 
@@ -249,14 +284,12 @@ def jobs(model_set: ModelSet, home: Path | None = None, corpora: list[str] | Non
                         for job in _model_jobs(model_set, home, family.name, model, corpus, checkpoints)]
                 continue
             for meta in (m for m in ladder if m["family"] == family.name and (seeds or not m["replica"])):
-                out.append(Job(family.name, meta["size"], meta["path"], None, None, corpus, n_tokens,
-                               result_dir(home, ladder_folder_key(model_set, meta), model_set, corpus, n_tokens),
-                               replica=meta["replica"]))
+                out.append(make_job(model_set, home, family.name, meta["size"], meta["path"], None, None, corpus,
+                                    n_tokens, replica=meta["replica"]))
                 for step in meta["checkpoint_steps"] if checkpoints else ():
-                    n_ck = _checkpoint_tokens(model_set, corpus)
-                    out.append(Job(family.name, meta["size"], str(Path(meta["path"]) / "checkpoints" / f"step{step}"),
-                                   None, step, corpus, n_ck,
-                                   result_dir(home, ladder_folder_key(model_set, meta, step), model_set, corpus, n_ck)))
+                    out.append(make_job(model_set, home, family.name, meta["size"],
+                                        str(Path(meta["path"]) / "checkpoints" / f"step{step}"), None, step, corpus,
+                                        _checkpoint_tokens(model_set, corpus)))
         for model in model_set.references if references else ():
             out += _model_jobs(model_set, home, None, model, corpus, with_checkpoints=False)
     return out
@@ -280,8 +313,8 @@ def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]
     Returns
     -------
     list of Job
-        One per temperature, the one at T=1 in the model's ordinary folder; empty where the set
-        asks for none (``temperature_tokens`` 0).
+        One per temperature (the one at T=1 is the model's ordinary result where the set's token
+        budget is the same); empty where the set asks for none (``temperature_tokens`` 0).
 
     Examples
     --------
@@ -297,7 +330,7 @@ def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]
     ... models = [{ model = "EleutherAI/pythia-70m" }, { model = "EleutherAI/pythia-160m" }]
     ... ''')
     ...     for job in temperature_jobs(get(f"{tmp}/mine.toml"), Path(tmp)):
-    ...         print(job.temperature, job.name, job.out.name)
+    ...         print(job.temperature, job.name, job.out.name[:-13])
     0.5 pythia-160m wikipedia-1000-T0.5
     1.0 pythia-160m wikipedia-1000
     2.0 pythia-160m wikipedia-1000-T2
@@ -311,19 +344,13 @@ def temperature_jobs(model_set: ModelSet, home: Path | None = None) -> list[Job]
     first = model_set.families[0].name
     final = [job for job in jobs(model_set, home, [corpus], references=False, checkpoints=False, seeds=False)
              if job.family == first][-1]
-    folder = result_dir(home, str(final.out.parent.relative_to(home / "results")), model_set, corpus, n_tokens)
-    return [Job(final.family, final.name, final.source, final.revision, None, corpus, n_tokens,
-                folder if t == 1.0 else folder.with_name(f"{folder.name}-T{t:g}"), final.note, temperature=t,
-                commit=final.commit, load=final.load)
+    return [make_job(model_set, home, final.family, final.name, final.source, final.revision, None, corpus, n_tokens,
+                     note=final.note, temperature=t, load=final.load)
             for t in TEMPERATURES]
 
 
 def is_done(job: Job) -> bool:
-    """Whether the job's folder holds a finished, intact extraction of this model and corpus.
-
-    The body's dtype is not compared: a result computed elsewhere (bf16 on a GPU node, say) is
-    used as it is, and the book shows which dtype each result was computed in. An offline
-    corpus's text version is: a result of an older text is extracted again.
+    """Whether the job's folder holds its result, finished and intact.
 
     Parameters
     ----------
@@ -332,24 +359,19 @@ def is_done(job: Job) -> bool:
     Returns
     -------
     bool
-        True if the manifest is complete, of this corpus (and text version), token count,
-        revision, hub commit, load options and temperature, and every shard verifies.
+        True if the manifest is complete, names the identity the job asks for
+        (``rankscale.records.identity.same_result``: a set whose dtype is ``auto`` takes a result
+        computed in any dtype, bf16 on a GPU node say; the book shows which), and every shard
+        verifies and carries that identity.
 
     Examples
     --------
     >>> is_done(Job("Pythia", "pythia-70m", "EleutherAI/pythia-70m", None, None, "pydocs", 1000, Path("/no/such")))
     False
     """
-    from rankscale.corpora import get_corpus
-
     manifest = read_manifest(job.out)
-    if manifest is None or not manifest.complete:
-        return False
-    identity, corpus = manifest.identity, get_corpus(job.corpus)
-    return (identity["corpus"] == corpus.name and identity.get("text_version") == corpus.text_version
-            and identity["n_tokens"] == job.n_tokens and identity["revision"] == job.revision
-            and identity.get("temperature", 1.0) == job.temperature and identity.get("commit") == job.commit
-            and identity.get("load", {}) == dict(job.load) and manifest.verified(job.out))
+    return (manifest is not None and manifest.complete and bool(job.identity)
+            and same_result(manifest.identity, job.identity) and manifest.verified(job.out))
 
 
 def read_manifest(out: Path) -> Manifest | None:
@@ -422,10 +444,9 @@ def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> No
     """
     from rankscale.records.extract import extract
 
-    # A folder holding another identity is this job's own older result (a ladder home that
-    # moved, records of an older format, a result computed in another dtype that did not
-    # finish): the key pins the weights, so it is replaced rather than refused; an unfinished
-    # run of the same settings resumes.
+    # A folder holding another identity is this job's own older result (records of an older
+    # format, a result computed in another dtype that did not finish): the folder is named by the
+    # job's identity, so it is replaced rather than refused; an unfinished run of it resumes.
     extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, device=device,
             revision=job.revision, load=dict(job.load), window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
             bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
@@ -534,10 +555,10 @@ def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path |
     ...     commands = plan_commands(get(f"{tmp}/mine.toml"), Path(tmp), results=Path("/scratch"))
     >>> for command in commands:  # doctest: +NORMALIZE_WHITESPACE
     ...     print(command)
-    /...python... -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000 --seed 42
-      --dtype auto --out /scratch/hub/EleutherAI--pythia-70m/...wikipedia-20000
-    /...python... -m rankscale extract --model EleutherAI/pythia-160m --corpus wikipedia --tokens 20000 --seed 42
-      --dtype auto --out /scratch/hub/EleutherAI--pythia-160m/...wikipedia-20000
+    /...python... -m rankscale extract --model EleutherAI/pythia-70m --corpus wikipedia --tokens 20000 --window 512
+      --seed 42 --dtype auto --out /scratch/hub/EleutherAI--pythia-70m/.../wikipedia-20000-...
+    /...python... -m rankscale extract --model EleutherAI/pythia-160m --corpus wikipedia --tokens 20000 --window 512
+      --seed 42 --dtype auto --out /scratch/hub/EleutherAI--pythia-160m/.../wikipedia-20000-...
     """
     from rankscale.models.loading import weights_gb
 
@@ -562,134 +583,47 @@ def _slug(text: str) -> str:
     return re.sub(r"[^\w.@-]+", "-", text).strip("-")
 
 
-def _fingerprint(path: Path) -> str:
-    """A local model's identity for result folders: its path and every file's name, size and
-    modification time (a retrained or replaced model gets a new one, a re-read does not)."""
-    files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
-    parts = [str(path.resolve())] + [f"{p.relative_to(path.parent)}:{p.stat().st_size}:{p.stat().st_mtime_ns}"
-                                     for p in files]
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:10]
-
-
-@functools.lru_cache(maxsize=16)
-def _content_hash(path: Path, size: int, mtime_ns: int) -> str:
-    """SHA-256 of a file; ``size`` and ``mtime_ns`` only key the cache."""
-    with path.open("rb") as fh:
-        return hashlib.file_digest(fh, "sha256").hexdigest()
-
-
-def folder_key(source: str, revision: str | None, commit: str | None = None,
-               load: tuple[tuple[str, object], ...] = ()) -> str:
-    """Folder under ``results/`` for a model's results (ladder models use ``ladder_folder_key``).
-
-    Parameters
-    ----------
-    source : str
-        A hub id, a GGUF file or a local directory.
-    revision : str or None
-        Hub revision.
-    commit : str, optional
-        The commit a hub model's revision names (``rankscale.hub.resolve_commit``).
-    load : tuple of (str, value) pairs
-        The model's load options (another tokenizer or an adapter is another model).
-
-    Returns
-    -------
-    str
-        ``hub/<id>[@<revision>][/<commit, 12 digits>]``, so that a branch that moved gets a new
-        folder; ``gguf/<stem>-<hash>``, named by the file's content (the same file installed
-        elsewhere, in another clone's environment say, finds its results); ``local/<name>-<hash>``
-        for anything else, by the path and every file's name, size and modification time (a
-        retrained or replaced model gets a new folder, a re-read does not). Load options, where
-        there are any, add ``+load-<hash>``.
-
-    Examples
-    --------
-    >>> folder_key("EleutherAI/pythia-70m", "step1000"), folder_key("EleutherAI/pythia-70m", None, "ab" * 20)
-    ('hub/EleutherAI--pythia-70m@step1000', 'hub/EleutherAI--pythia-70m/abababababab')
-    >>> folder_key("EleutherAI/pythia-70m", None, load=(("attn_implementation", "eager"),))
-    'hub/EleutherAI--pythia-70m+load-...'
-    >>> import tempfile
-    >>> from rankscale.sets import get
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     (Path(tmp) / "d16").mkdir()
-    ...     _ = (Path(tmp) / "d16" / "config.json").write_text("{}")
-    ...     folder_key(f"{tmp}/d16", None)
-    'local/d16-...'
-    """
-    options = f"+load-{hashlib.sha256(repr(tuple(load)).encode()).hexdigest()[:8]}" if load else ""
-    if is_hub_id(source):
-        return (f"hub/{source.replace('/', '--')}" + (f"@{_slug(revision)}" if revision else "")
-                + (f"/{commit[:12]}" if commit else "") + options)
-    path = Path(source)
-    if path.suffix == ".gguf" and path.is_file():
-        stat = path.stat()
-        return f"gguf/{_slug(path.stem)}-{_content_hash(path.resolve(), stat.st_size, stat.st_mtime_ns)[:10]}{options}"
-    return f"local/{_slug(path.name)}-{_fingerprint(path)}{options}"
-
-
-def ladder_folder_key(model_set: ModelSet, meta: dict, step: int | None = None) -> str:
-    """Folder of a ladder model's results: named by the hash of its ``ladder.json``, so a
-    retrained model never reuses old results, while a moved home still finds them.
-
-    Parameters
-    ----------
-    model_set : ModelSet
-    meta : dict
-        A ladder model's metadata (``rankscale.models.ladder.ladder_models``): ``path``, ``arch``,
-        ``size`` and, for an extra seed, ``replica``.
-    step : int, optional
-        A training checkpoint's step; None for the final model.
-
-    Returns
-    -------
-    str
-        ``ladder/<set>/<arch>/<size>[-s<replica>]-<hash>[/step<step>]``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from rankscale.sets import get
-    >>> with tempfile.TemporaryDirectory() as tmp:
-    ...     _ = (Path(tmp) / "ladder.json").write_text("{}")
-    ...     ladder_folder_key(get("tiny"), {"path": tmp, "arch": "neox", "size": "d16-l1"}, step=16)
-    'ladder/tiny/neox/d16-l1-44136fa355/step16'
-    """
-    digest = hashlib.sha256((Path(meta["path"]) / "ladder.json").read_bytes()).hexdigest()[:10]
-    replica = f"-s{meta['replica']}" if meta.get("replica") else ""  # an extra seed's (its ladder.json differs too)
-    key = f"ladder/{_slug(model_set.name)}/{meta['arch']}/{meta['size']}{replica}-{digest}"
-    return key + (f"/step{step}" if step is not None else "")
-
-
-def result_dir(home: Path, key: str, model_set: ModelSet, corpus: str, n_tokens: int | None) -> Path:
-    """Folder of one result: ``<home>/results/<key>/<corpus>-<tokens>[-w<window>]``.
+def result_dir(home: Path, identity: dict) -> Path:
+    """The folder of a result, named by its identity alone: ``<home>/results/<model>/<corpus>``.
 
     Parameters
     ----------
     home : pathlib.Path
         Where models and results live (``rankscale.paths.home()``).
-    key : str
-        The model's folder (``folder_key``, ``ladder_folder_key``).
-    model_set : ModelSet
-        The set, for its window.
-    corpus : str
-        A corpus name, or a corpus file (named by its file name and a hash of its path).
-    n_tokens : int or None
-        Target tokens (None: ``all``).
+    identity : dict
+        The identity a job asks for (``rankscale.records.identity.result_identity``).
 
     Returns
     -------
     pathlib.Path
+        ``<model>`` is ``hub/<id>/<commit, 12 digits>``, ``gguf/<file's hash, 12 digits>`` or
+        ``local/<hash of the directory's files, 12 digits>``; ``<corpus>`` is the corpus's name
+        (``file`` for a local file, whose content is in the identity), the target tokens
+        (``all`` for every window), ``-T<t>`` for a temperature other than 1, and the first 12
+        digits of the whole identity's digest. Nothing of it is a path or a name of the user's:
+        the same model and corpus anywhere find the same folder.
 
     Examples
     --------
-    >>> from rankscale.sets import get
-    >>> result_dir(Path("/home/me"), "hub/EleutherAI--pythia-70m", get("tiny"), "pydocs", 150_000)
-    PosixPath('/home/me/results/hub/EleutherAI--pythia-70m/pydocs-150000')
-    >>> result_dir(Path("/home/me"), "hub/EleutherAI--pythia-70m", get("tiny"), "/notes/held-out.jsonl", None).name
-    'held-out.jsonl-099037a9-all'
+    >>> from rankscale.corpora import get_corpus
+    >>> from rankscale.models.source import ModelSource
+    >>> identity = result_identity(ModelSource("EleutherAI/pythia-70m", "hub", None, "ab" * 20), get_corpus("pydocs"),
+    ...                            150_000, load={}, window_len=512, seed=42, dtype="auto", temperature=1.0)
+    >>> result_dir(Path("/home/me"), identity).parent.as_posix()
+    '/home/me/results/hub/EleutherAI--pythia-70m/abababababab'
+    >>> result_dir(Path("/home/me"), identity).name[:-12]
+    'pydocs-heldout-150000-'
     """
-    if "/" in corpus:
-        corpus = f"{Path(corpus).name}-{hashlib.sha256(corpus.encode()).hexdigest()[:8]}"
-    label = f"{_slug(corpus)}-{n_tokens or 'all'}" + (f"-w{model_set.window}" if model_set.window else "")
-    return home / "results" / key / label
+    model = identity["model"]
+    if "hub" in model:
+        where = f"hub/{model['hub'].replace('/', '--')}/{(model['commit'] or 'no-commit')[:12]}"
+    elif "gguf" in model:
+        where = f"gguf/{model['gguf'][:12]}"
+    else:
+        where = f"local/{digest(model)[:12]}"
+    text = identity["corpus"]["text"]
+    corpus = text.get("name") or text.get("hf") or "file"
+    temperature = identity["temperature"]
+    label = (f"{_slug(corpus)}-{identity['n_tokens'] or 'all'}" + (f"-T{temperature:g}" if temperature != 1 else "")
+             + f"-{digest(identity)[:12]}")
+    return home / "results" / where / label

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import numpy as np
 
-from rankscale.hub import is_hub_id
 from rankscale.records.jobs import Job, is_done, jobs, read_manifest, run_job, temperature_jobs
 from rankscale.records.store import Records, load_records
 from rankscale.sets.schema import ModelSet
@@ -291,11 +290,10 @@ def tokenizer_file(run: Run) -> Path | None:
     """
     from rankscale.hub import cached_file
 
-    identity = run.records.manifest.identity
-    source = identity["model"]
-    if is_hub_id(source):  # the commit the records were made of, where the manifest names one
-        return cached_file(source, "tokenizer.json", identity.get("commit") or identity.get("revision"))
-    path = Path(source) / "tokenizer.json"
+    model = run.records.manifest.identity["model"]
+    if "hub" in model:  # the commit the records were made of
+        return cached_file(model["hub"], "tokenizer.json", model["commit"])
+    path = Path(run.records.manifest.source["model"]) / "tokenizer.json"  # where the model was when read
     return path if path.is_file() else None
 
 

@@ -2,14 +2,16 @@
 
 Each shard holds, for a contiguous range of windows, the arrays ``logp`` (float32), ``gt``,
 ``ge``, ``target`` and ``window`` (int32), one entry per target, and ``top_logp`` (float32,
-shape (n, TOP_K)): the log-probabilities of the TOP_K highest-scoring tokens, best first. Files are written to a temporary name and renamed, so
-a shard is either absent or whole; the manifest says whether the run finished and carries each
-shard's SHA-256. Only numpy and json here, so reading results needs no torch.
+shape (n, TOP_K)): the log-probabilities of the TOP_K highest-scoring tokens, best first; and
+``identity``, the digest of the result it was made for (``rankscale.records.identity``), so that
+a shard of another result is never taken for one of this result, whatever its manifest says.
+Files are written to a temporary name and renamed, so a shard is either absent or whole; the
+manifest names the identity, says whether the run finished and carries each shard's SHA-256. Only
+numpy and json here, so reading results needs no torch.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import zipfile
@@ -19,11 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from rankscale import RankscaleError
+from rankscale.hashing import digest, file_sha256
 
-FORMAT = 2  # 2 added top_logp
+FORMAT = 3  # 2 added top_logp; 3 the identity by content, carried by every shard
 TOP_K = 8  # enough of the head of each output distribution for paper B's Figure 5
 RECORD_FIELDS = ("logp", "gt", "ge", "target", "window", "top_logp")
 MANIFEST = "manifest.json"
+SHARD_IDENTITY = "identity"  # the npz entry holding the digest of the shard's result
 
 
 @dataclass(frozen=True)
@@ -81,21 +85,6 @@ class Records:
         return {name: getattr(self, name) for name in RECORD_FIELDS}
 
 
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file's bytes, as a hex string (what the manifest records per shard).
-
-    Parameters
-    ----------
-    path : pathlib.Path
-
-    Returns
-    -------
-    str
-        64 hexadecimal digits.
-    """
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def write_atomic(path: Path, write) -> None:
     """Write through ``write(tmp_path)`` then rename, so ``path`` is either absent or whole.
 
@@ -137,8 +126,9 @@ def write_json(path: Path, data: dict) -> None:
     write_atomic(path, lambda tmp: tmp.write_text(json.dumps(data, indent=2) + "\n"))
 
 
-def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
-    """Write one shard's arrays as an ``.npz`` file, synced to disk, atomically (``write_atomic``).
+def write_shard(path: Path, arrays: dict[str, np.ndarray], identity_digest: str) -> None:
+    """Write one shard's arrays and the digest of its result as an ``.npz`` file, synced to
+    disk, atomically (``write_atomic``).
 
     Parameters
     ----------
@@ -146,17 +136,20 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
         The shard file, ``shard-<k>.npz``.
     arrays : dict of str to ndarray
         The ``RECORD_FIELDS`` arrays of the shard's n targets (shapes as in ``Records``).
+    identity_digest : str
+        ``Manifest.digest`` of the result the shard belongs to.
     """
     def write(tmp: Path) -> None:
         with tmp.open("wb") as fh:
-            np.savez(fh, **arrays)
+            np.savez(fh, **arrays, **{SHARD_IDENTITY: np.array(identity_digest)})
             fh.flush()
             os.fsync(fh.fileno())
     write_atomic(path, write)
 
 
-def read_shard(path: Path, n_tokens: int) -> dict[str, np.ndarray] | None:
-    """The shard's arrays, or None if the file is missing, unreadable or of the wrong size.
+def read_shard(path: Path, n_tokens: int, identity_digest: str) -> dict[str, np.ndarray] | None:
+    """The shard's arrays, or None if the file is missing, unreadable, of the wrong size or of
+    another result.
 
     Parameters
     ----------
@@ -164,6 +157,8 @@ def read_shard(path: Path, n_tokens: int) -> dict[str, np.ndarray] | None:
         The shard file.
     n_tokens : int
         Number of targets the manifest says the shard holds.
+    identity_digest : str
+        ``Manifest.digest`` of the result the shard must belong to.
 
     Returns
     -------
@@ -179,10 +174,13 @@ def read_shard(path: Path, n_tokens: int) -> dict[str, np.ndarray] | None:
     ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
     ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     write_shard(Path(folder) / "shard-00000.npz", arrays)
-    ...     read_shard(Path(folder) / "shard-00000.npz", n)["target"], read_shard(Path(folder) / "shard-00000.npz", 4)
-    (array([0, 1, 2], dtype=int32), None)
+    ...     shard = Path(folder) / "shard-00000.npz"
+    ...     write_shard(shard, arrays, "a" * 64)
+    ...     read_shard(shard, n, "a" * 64)["target"], read_shard(shard, 4, "a" * 64), read_shard(shard, n, "b" * 64)
+    (array([0, 1, 2], dtype=int32), None, None)
     """
+    if shard_digest(path) != identity_digest:
+        return None
     try:
         with np.load(path) as data:
             arrays = {k: data[k] for k in RECORD_FIELDS}
@@ -191,6 +189,26 @@ def read_shard(path: Path, n_tokens: int) -> dict[str, np.ndarray] | None:
     if any(a.shape[0] != n_tokens for a in arrays.values()) or arrays["top_logp"].shape != (n_tokens, TOP_K):
         return None
     return arrays
+
+
+def shard_digest(path: Path) -> str | None:
+    """The digest of the result a shard was made for (``write_shard``), reading nothing else of it.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The shard file.
+
+    Returns
+    -------
+    str or None
+        None for a file that is missing, unreadable or carries no digest.
+    """
+    try:
+        with np.load(path) as data:
+            return str(data[SHARD_IDENTITY])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
 
 
 def plan_shards(windows: list[np.ndarray], shard_tokens: int) -> list[tuple[int, int, int]]:
@@ -268,7 +286,13 @@ class Manifest:
     Parameters
     ----------
     identity : dict
-        The settings that define the result, compared as a whole (see ``rankscale.records.extract``).
+        What defines the result (``rankscale.records.identity.result_identity``), compared as a
+        whole; its ``digest`` is carried by every shard.
+    source : dict
+        What the model and corpus were named by when the records were made: ``model`` (a
+        directory's or file's path, or a hub id), ``revision`` (a hub revision asked for) and
+        ``corpus`` (a corpus's name or a file's path). Information only, never compared: the
+        same model or corpus elsewhere is the same result.
     corpus_description : str
         What the corpus is, in words.
     code_version : str
@@ -296,8 +320,8 @@ class Manifest:
     Examples
     --------
     >>> import tempfile
-    >>> manifest = Manifest({"model": "m", "corpus": "c"}, "a corpus", "0.1.0", vocab_size=10, head_rows=16,
-    ...                     params_total=900, params_non_embedding=500, n_windows=1,
+    >>> manifest = Manifest({"model": {"gguf": "ab"}, "seed": 42}, {"model": "m.gguf"}, "a corpus", "0.1.0",
+    ...                     vocab_size=10, head_rows=16, params_total=900, params_non_embedding=500, n_windows=1,
     ...                     shards=(Shard("shard-00000.npz", (0, 1), 3),))
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     manifest.write(Path(folder))
@@ -306,6 +330,7 @@ class Manifest:
     """
 
     identity: dict
+    source: dict
     corpus_description: str
     code_version: str
     vocab_size: int
@@ -348,8 +373,18 @@ class Manifest:
         if data.get("format") != FORMAT:
             raise OutdatedRecords(f"{out_dir} holds records of format {data.get('format')}, this version reads "
                                   f"format {FORMAT}; extract again with --force")
-        shards = tuple(Shard(s["file"], tuple(s["windows"]), s["n_tokens"], s.get("sha256")) for s in data["shards"])
-        return cls(**{**{k: v for k, v in data.items() if k != "format"}, "shards": shards})
+        try:
+            shards = tuple(Shard(s["file"], tuple(s["windows"]), s["n_tokens"], s.get("sha256")) for s in data["shards"])
+            return cls(**{**{k: v for k, v in data.items() if k != "format"}, "shards": shards})
+        except (KeyError, TypeError) as err:
+            raise RankscaleError(f"{path} is not a manifest of this format ({type(err).__name__}: {err}); delete "
+                                 f"{out_dir} and extract again, or extract with --force") from err
+
+    @property
+    def digest(self) -> str:
+        """The digest of ``identity`` (``rankscale.records.identity.identity_digest``), which
+        every shard of the result carries."""
+        return digest(self.identity)
 
     def write(self, out_dir: Path) -> None:
         """Write ``manifest.json`` atomically; ``model_file`` and ``provenance`` are left out where
@@ -395,7 +430,7 @@ class Manifest:
         bool
         """
         return self.complete and all((out_dir / s.file).exists() and file_sha256(out_dir / s.file) == s.sha256
-                                     for s in self.shards)
+                                     and shard_digest(out_dir / s.file) == self.digest for s in self.shards)
 
 
 def load_records(out_dir: str | Path) -> Records:
@@ -415,8 +450,8 @@ def load_records(out_dir: str | Path) -> Records:
     ------
     RankscaleError
         If the folder holds no manifest, the extraction is unfinished, or a shard is missing,
-        corrupt (its hash differs from the manifest's) or of the wrong size; ``OutdatedRecords``
-        for records of another format.
+        corrupt (its hash differs from the manifest's), of the wrong size or made for another
+        result than the manifest names; ``OutdatedRecords`` for records of another format.
 
     Examples
     --------
@@ -425,11 +460,12 @@ def load_records(out_dir: str | Path) -> Records:
     >>> arrays = {"logp": np.full(n, -0.7, np.float32), "gt": np.zeros(n, np.int32), "ge": np.ones(n, np.int32),
     ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
     ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
-    >>> manifest = Manifest({"model": "m"}, "a corpus", "0.1.0", vocab_size=10, head_rows=10, params_total=900,
-    ...                     params_non_embedding=500, n_windows=1, shards=(Shard("shard-00000.npz", (0, 1), n),))
+    >>> manifest = Manifest({"model": {"gguf": "ab"}}, {"model": "m.gguf"}, "a corpus", "0.1.0", vocab_size=10,
+    ...                     head_rows=10, params_total=900, params_non_embedding=500, n_windows=1,
+    ...                     shards=(Shard("shard-00000.npz", (0, 1), n),))
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     manifest.write(Path(folder))
-    ...     write_shard(Path(folder) / "shard-00000.npz", arrays)
+    ...     write_shard(Path(folder) / "shard-00000.npz", arrays, manifest.digest)
     ...     try:
     ...         load_records(folder)
     ...     except RankscaleError as err:
@@ -457,9 +493,10 @@ def load_records(out_dir: str | Path) -> Records:
             raise RankscaleError(f"shard {path} is missing; {rerun}")
         if file_sha256(path) != shard.sha256:
             raise RankscaleError(f"shard {path} is corrupt (its checksum does not match the manifest); {rerun}")
-        arrays = read_shard(path, shard.n_tokens)
+        arrays = read_shard(path, shard.n_tokens, manifest.digest)
         if arrays is None:
-            raise RankscaleError(f"shard {path} is unreadable or has the wrong size; {rerun}")
+            raise RankscaleError(f"shard {path} is unreadable, has the wrong size or was made for another result "
+                                 f"than {out_dir / MANIFEST} names; {rerun}")
         parts.append(arrays)
     merged = {k: np.concatenate([p[k] for p in parts]) for k in RECORD_FIELDS}
     return Records(**merged, manifest=manifest)

@@ -230,6 +230,12 @@ class LadderTraining:
         Seed of training (``torch.manual_seed`` before each model is initialised).
     tokenizer_chars : int
         Characters per training corpus the tokenizer is trained on.
+    betas : tuple of float
+        AdamW's decay rates of the first and second moments.
+    eps : float
+        AdamW's epsilon.
+    clip : float
+        The largest gradient norm; a larger one is scaled down to it.
 
     Examples
     --------
@@ -250,6 +256,9 @@ class LadderTraining:
     weight_decay: float = 0.1
     seed: int = 1234
     tokenizer_chars: int = 4_000_000  # per corpus, enough text for a 4096-token BPE
+    betas: tuple[float, float] = (0.9, 0.95)
+    eps: float = 1e-8
+    clip: float = 1.0
 
     @property
     def tokens(self) -> int:
