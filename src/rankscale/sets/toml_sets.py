@@ -252,9 +252,11 @@ def _toml_corpus(where: _Where, base: Path, corpus: str, entry: str) -> str:
         from rankscale.corpora import HUB_DATASETS, SOURCES, get_corpus
     except ImportError:  # numpy is not installed yet (make book's first check): the names are checked later
         return corpus
-    if corpus in HUB_DATASETS or corpus.startswith("hf:") or corpus.partition(":")[0] in SOURCES:
+    if corpus in HUB_DATASETS:  # its local files (RANKSCALE_<NAME>_FILES) are require_available's
+        return corpus
+    if corpus.startswith("hf:") or corpus.partition(":")[0] in SOURCES:
         try:
-            get_corpus(corpus)  # a split or an hf: name that it cannot read raises here, reading nothing
+            get_corpus(corpus)  # an unknown split or a malformed hf: name raises here, reading nothing
         except RankscaleError as err:
             raise where.error(entry, str(err).rstrip("."), "correct the key in [corpora]") from None
         return corpus
