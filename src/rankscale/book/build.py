@@ -10,11 +10,17 @@ changed, so a second ``make book`` does no computing, and results copied in from
 picked up. The site is built from a staging copy of the book sources plus the executed notebooks
 of exactly one set, so a page can never mix two sets' results. A chapter that fails stops the
 build before the site is touched.
+
+The sources (``notebooks/``, ``book/``, ``_config.yml``, ``_toc.yml``) are read from
+``rankscale.paths.book_sources()``: the checkout, or the copy an installed package carries, so
+the book builds from ``pip install rankscale`` as from a clone. ``require_book`` says at once,
+before any work, what this installation lacks for it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 import shutil
@@ -27,10 +33,11 @@ from rankscale import RankscaleError, paths
 from rankscale.sets import require_available
 from rankscale.sets.schema import ModelSet
 
-ROOT = paths.ROOT
+SOURCES = paths.book_sources()  # notebooks/, book/, _config.yml and _toc.yml
+ROOT = paths.checkout() or Path.cwd()  # where the book is built by default: the repository, else the working directory
 PACKAGE = Path(__file__).resolve().parents[1]  # every source file here is in the chapters' fingerprint
-NOTEBOOKS = ROOT / "notebooks"
-PAGES = ROOT / "book"
+NOTEBOOKS = SOURCES / "notebooks"
+PAGES = SOURCES / "book"
 CHAPTERS = (
     "a1_metric", "a2_scaling_regimes", "a3_k_dependence", "a4_emergence", "a5_lognormal",
     "b1_decomposition", "b2_training_dynamics", "b3_component_scaling", "b4_shares", "b5_sample_size",
@@ -41,9 +48,49 @@ SCORECARD = "scorecard"
 BEFORE_CHAPTERS = ("ladder",)
 INTRO = "intro"  # the book's root page: it opens with this build's headline, read from the executed chapters
 HIDDEN_TAGS = {"parameters", "injected-parameters"}  # papermill's cells, kept out of the pages
+# What executing the chapters and building the site import, by module (the Sphinx extension as
+# _config.yml names it), and the distribution that installs each: the `book` extra of
+# pyproject.toml (a test holds the two lists together).
+BOOK_TOOLS = {"jupyter_book": "jupyter-book", "jupytext": "jupytext", "papermill": "papermill", "ipykernel": "ipykernel",
+              "matplotlib": "matplotlib", "pandas": "pandas", "sphinx-mathjax-offline": "sphinx-mathjax-offline"}
+JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"  # the command that builds the site, of this environment
 # Kernels talk to papermill over Unix sockets: no TCP port, no loopback needed, and no warning
 # about unencrypted TCP from every kernel that starts.
 KERNEL_CONFIG = {"KernelManager": {"transport": "ipc"}}
+
+
+def require_book() -> None:
+    """Fail at once, naming what is missing and what to do, if this installation cannot build the
+    book: its sources (``rankscale.paths.book_sources``) or the tools of the ``book`` extra
+    (``BOOK_TOOLS``, and the ``jupyter-book`` command beside this Python); pass silently otherwise.
+
+    Only the standard library is used, so that the check comes before anything is trained or
+    extracted, within a second.
+
+    Raises
+    ------
+    RankscaleError
+        Naming the missing sources and how to get them, or the missing tools and
+        ``pip install 'rankscale[book]'``.
+
+    Examples
+    --------
+    >>> require_book()  # the environment of the tests has the book's tools
+    """
+    wanted = [*(f"notebooks/{name}.py" for name in (*BEFORE_CHAPTERS, *CHAPTERS, SCORECARD, INTRO)),
+              "book", "_config.yml", "_toc.yml"]
+    missing = [name for name in wanted if not (SOURCES / name).exists()]
+    if missing:
+        raise RankscaleError(f"the book's sources are not where this rankscale looks for them ({SOURCES}): "
+                             f"{', '.join(missing[:4])}{' and more' if len(missing) > 4 else ''} missing; run it "
+                             "from a checkout of the repository, or reinstall it from one (pip install .), "
+                             "whose wheel carries them")
+    absent = [dist for module, dist in BOOK_TOOLS.items() if importlib.util.find_spec(module) is None]
+    if not absent and not JUPYTER_BOOK.is_file():
+        absent = [f"the jupyter-book command (looked for {JUPYTER_BOOK})"]
+    if absent:
+        raise RankscaleError(f"the book needs {', '.join(absent)}, missing from the environment of this Python "
+                             f"({sys.executable}); pip install 'rankscale[book]' there")
 
 
 def _sha256(*parts: bytes) -> str:
@@ -76,7 +123,9 @@ def code_fingerprint(model_set: ModelSet, home: Path | None = None) -> str:
     from rankscale.book.pages import REFERENCE_SUFFIXES, reference_dir
     from rankscale.records.jobs import jobs
 
-    sources = sorted(PACKAGE.rglob("*.py"), key=lambda f: f.relative_to(PACKAGE).as_posix())
+    # an installed package's copy of the book's sources is left out: each chapter's stamp hashes its own notebook
+    sources = sorted((f for f in PACKAGE.rglob("*.py") if not f.is_relative_to(PACKAGE / paths.PACKAGED_BOOK.name)),
+                     key=lambda f: f.relative_to(PACKAGE).as_posix())
     parts = [part for f in sources for part in (f.relative_to(PACKAGE).as_posix().encode(), f.read_bytes())]
     parts += [f.read_bytes() for f in sorted(reference_dir().iterdir()) if f.suffix in REFERENCE_SUFFIXES]
     parts += [repr(model_set).encode()]
@@ -344,7 +393,7 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     ('_build/stage', True, False)
     """
     root = out / "_build" / "stage"
-    wanted: dict[Path, Path] = {root / "_config.yml": ROOT / "_config.yml", root / "_toc.yml": ROOT / "_toc.yml"}
+    wanted: dict[Path, Path] = {root / "_config.yml": SOURCES / "_config.yml", root / "_toc.yml": SOURCES / "_toc.yml"}
     for src in PAGES.rglob("*"):
         if src.is_file() and "chapters" not in src.relative_to(PAGES).parts:
             wanted[root / "book" / src.relative_to(PAGES)] = src
@@ -372,7 +421,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
     model_set : rankscale.sets.schema.ModelSet
         The model set, resolved once by the caller (``rankscale.sets.get``).
     out : str or pathlib.Path, optional
-        The book's output folder; default the repository root.
+        The book's output folder; default ``ROOT``: the repository, else the working directory.
     log, progress
         One line of progress text at a time; show progress bars.
     device : str
@@ -391,6 +440,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
 
         build_book(rankscale.sets.get("tiny"))
     """
+    require_book()  # before anything is imported, trained or extracted
     from rankscale.records.jobs import prepare
 
     out = Path(out) if out is not None else ROOT
@@ -411,8 +461,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
     # navigation, so Sphinx's incremental build would leave stale titles behind
     log("site: building with jupyter-book")
     start = time.perf_counter()
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    result = subprocess.run([str(jupyter_book), "build", str(source), "--path-output", str(out), "--all",
+    result = subprocess.run([str(JUPYTER_BOOK), "build", str(source), "--path-output", str(out), "--all",
                              "-W", "--keep-going", "-q"], capture_output=True, text=True)
     if result.returncode != 0:
         raise RankscaleError(f"jupyter-book build failed:\n{(result.stdout + result.stderr)[-4000:]}")

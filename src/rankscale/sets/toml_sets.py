@@ -38,11 +38,19 @@ Load options (``rankscale.sets.schema.LOAD_OPTIONS``: ``trust_remote_code``,
 ``attn_implementation``, ``tokenizer``, ``adapter``; any other key goes to ``from_pretrained`` as
 it is) are given per family or per model, a model's own overriding its family's. Relative paths
 (models, corpora, and a ``tokenizer`` or ``adapter`` that exists there) are read from the TOML
-file's folder. Standard library only.
+file's folder. Everything that would fail, or quietly mean something else, once models run is
+refused here: a corpus that is neither a name rankscale knows nor a file, a negative budget, a
+setting out of its range (``SETTINGS``), two models of a family (or two references) of one name,
+and one model listed twice in a family.
+
+Standard library only: the corpus names are checked where ``rankscale.corpora`` can be imported
+(not in ``make book``'s first check, before anything is installed), but a key that can only be a
+file (``_names_a_file``) must exist in any case.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -66,6 +74,15 @@ _CHECKPOINT_KEYS = {"step", "revision", "model"}
 
 
 _STEP_REVISION = re.compile(r"step(\d+)$")
+
+
+# top-level whole numbers: the least value each takes, what it counts, and what leaving it out gives
+SETTINGS = {
+    "window": (2, "the tokens per window (a context token and a target)", "512, or the model's maximum length if shorter"),
+    "n_boot": (1, "the bootstrap resamples of every fit", "200"),
+    "checkpoint_tokens": (1, "the tokens per checkpoint and corpus", "as many as the models"),
+    "seed": (0, "the seed of the window sampling", "42"),
+}
 
 
 class _Where:
@@ -105,9 +122,11 @@ def load_toml(path: Path) -> ModelSet:
     ------
     RankscaleError
         With one line naming the file, the entry and the fix, for every problem: no such file,
-        invalid TOML, an unknown key, no corpus, no families, a family of fewer than two models,
-        a local model that does not exist, a malformed checkpoint. Hub ids are checked later,
-        by ``require_available``.
+        invalid TOML, an unknown key, no corpus, a corpus that is neither a known name nor a file,
+        a negative budget, a setting below its least value (``SETTINGS``), no families, a family
+        of fewer than two models, two models of a family (or two references) of one name, one
+        model twice in a family, a local model that does not exist, a malformed checkpoint. Hub
+        ids are checked later, by ``require_available``.
 
     Examples
     --------
@@ -141,9 +160,11 @@ def load_toml(path: Path) -> ModelSet:
         raise where.error("[corpora]", "no corpus", 'add a [corpora] table such as pydocs = 20000')
     tokens = {}
     for corpus, n in corpora.items():
-        where.typed(n, int, f"corpora.{corpus}", "a whole number of tokens (0 for all)")
-        local = base / corpus
-        tokens[str(local) if local.is_file() else corpus] = n or None
+        entry = f"corpora.{_toml_key(corpus)}"
+        where.typed(n, int, entry, "a whole number of tokens (0 for all)")
+        if n < 0:
+            raise where.error(entry, f"negative ({n})", "give the target tokens per model, or 0 for all")
+        tokens[_toml_corpus(where, base, corpus, entry)] = n or None
     families = where.typed(data.get("families", []), list, "[[families]]", "an array of tables")
     if not families:
         raise where.error("[[families]]", "no family", "add at least one [[families]] table with two or more models")
@@ -162,16 +183,24 @@ def load_toml(path: Path) -> ModelSet:
                               "a family is fitted against size and needs at least two models "
                               "(add models, or list a single model under [[references]])")
         shared = _toml_load(where, base, family.get("load", {}), f"{entry}.load")
-        parsed.append(Family(name, tuple(_toml_model(where, base, m, f"{entry}.models[{j}]", shared)
-                                         for j, m in enumerate(models))))
+        members = tuple(_toml_model(where, base, m, f"{entry}.models[{j}]", shared) for j, m in enumerate(models))
+        _distinct(where, members, f"{entry}.", "models", "model of the family", same_model=True)
+        parsed.append(Family(name, members))
     names = [f.name for f in parsed]
     if len(set(names)) < len(names):
         raise where.error("[[families]]", "two families share a name", "give each family its own name")
     references = tuple(_toml_model(where, base, m, f"references[{i}]")
                        for i, m in enumerate(where.typed(data.get("references", []), list, "[[references]]",
                                                          "an array of tables")))
-    options = {key: where.typed(data[key], int, key, "a positive whole number")
-               for key in ("window", "n_boot", "checkpoint_tokens", "seed") if key in data}
+    _distinct(where, references, "", "references", "reference", same_model=False)
+    options = {}
+    for key, (least, what, default) in SETTINGS.items():
+        if key in data:
+            wanted = f"a whole number of at least {least}"
+            options[key] = where.typed(data[key], int, key, wanted)
+            if options[key] < least:
+                raise where.error(key, f"{options[key]} is too small",
+                                  f"give {what}, {wanted}, or leave it out (default: {default})")
     if "temperature_tokens" in data:
         n = where.typed(data["temperature_tokens"], int, "temperature_tokens", "a whole number of tokens (0 for none)")
         if n < 0:
@@ -182,6 +211,79 @@ def load_toml(path: Path) -> ModelSet:
     name = where.typed(data.get("name", path.stem), str, "name", "a string")
     return ModelSet(name, tuple(parsed), tokens, references=references, dtype=data.get("dtype", "auto"),
                     source=str(path.resolve()), **options)
+
+
+def _toml_key(key: str) -> str:
+    """``key`` as TOML writes it after a dot: bare where it can be, else quoted.
+
+    Examples
+    --------
+    >>> _toml_key("pydocs"), _toml_key("notes/held-out.jsonl")
+    ('pydocs', '"notes/held-out.jsonl"')
+    """
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
+
+
+def _names_a_file(corpus: str) -> bool:
+    """Whether a ``[corpora]`` key can only be a file: it has a folder, ``~`` or a suffix, none of
+    which a corpus name has (an ``hf:`` dataset aside, whose config may hold dots).
+
+    Examples
+    --------
+    >>> [_names_a_file(k) for k in ("data/a.jsonl", "notes.txt", "~/c", "pydocs:train", "c4", "hf:w/w:20231101.en:train")]
+    [True, True, True, False, False, False]
+    """
+    return not corpus.startswith("hf:") and ("/" in corpus or "\\" in corpus or corpus.startswith("~")
+                                             or bool(Path(corpus).suffix))
+
+
+def _toml_corpus(where: _Where, base: Path, corpus: str, entry: str) -> str:
+    """A ``[corpora]`` key as ``ModelSet.corpora`` holds it: a file beside the TOML file (or at an
+    absolute path) made absolute, or a corpus name as written, once ``rankscale.corpora`` knows it.
+    A file is never looked for in the working directory, which is not the TOML file's folder when
+    the chapters run."""
+    local = base / Path(corpus).expanduser()
+    if local.is_file():
+        return str(local)
+    if _names_a_file(corpus):
+        raise where.error(entry, f"no file {corpus!r} (looked for {local})",
+                          "give the path of an existing data file, relative to this file's folder or absolute")
+    try:
+        from rankscale.corpora import HUB_DATASETS, SOURCES, get_corpus
+    except ImportError:  # numpy is not installed yet (make book's first check): the names are checked later
+        return corpus
+    if corpus in HUB_DATASETS:  # its local files (RANKSCALE_<NAME>_FILES) are require_available's
+        return corpus
+    if corpus.startswith("hf:") or corpus.partition(":")[0] in SOURCES:
+        try:
+            get_corpus(corpus)  # an unknown split or a malformed hf: name raises here, reading nothing
+        except RankscaleError as err:
+            raise where.error(entry, str(err).rstrip("."), "correct the key in [corpora]") from None
+        return corpus
+    raise where.error(entry, f"neither a corpus rankscale knows nor a file (looked for {local})",
+                      f"use one of {', '.join(SOURCES)} (each also :train or :heldout), {', '.join(HUB_DATASETS)}, "
+                      "hf:org/name[:config]:split, or the path of a data file")
+
+
+def _distinct(where: _Where, models: tuple[Model, ...], prefix: str, listed: str, what: str, same_model: bool) -> None:
+    """Refuse two of ``models`` (the entries ``<prefix><listed>[j]``) of one name, which tables,
+    legends and fits tell apart by name, and, with ``same_model``, one model listed twice (same
+    source, revision and load options), which has no size of its own to fit. A hub model's
+    revision is ``main`` unless given."""
+    named, seen = {}, {}
+    for j, model in enumerate(models):
+        revision = model.revision or ("main" if is_hub_id(model.source) else None)
+        identity = (model.source, revision, model.load)
+        if same_model and identity in seen:
+            raise where.error(f"{prefix}{listed}[{j}]", f"the same model as {listed}[{seen[identity]}] ({model.source}"
+                                                        f"{'@' + revision if revision else ''}, same revision and load "
+                                                        "options)", "list each model once")
+        if model.name in named:
+            raise where.error(f"{prefix}{listed}[{j}]", f"named {model.name!r}, as {listed}[{named[model.name]}] is",
+                              f'give each {what} a name = "..." (a model is named after the last part of its path '
+                              "unless given one)")
+        named.setdefault(model.name, j)
+        seen.setdefault(identity, j)
 
 
 def _toml_load(where: _Where, base: Path, table, entry: str) -> dict:
