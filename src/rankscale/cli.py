@@ -167,7 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     la = commands.add_parser("ladder", help="train the offline model ladder (skips models that exist)")
     la.add_argument("--profile", default="tiny", help="a model set with ladder families: smoke or tiny (default)")
-    la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else the repository root)")
+    la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else "
+                                                 "the repository root of a checkout, else the working directory)")
     la.add_argument("--quiet", action="store_true", help="no progress bars")
     la.add_argument("--workers", type=int, help="models trained at once, each with its share of the cores "
                     "(default: 2 on a machine of 2 cores or more)")
@@ -175,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bo = commands.add_parser("book", help="execute the chapters under a profile and build the HTML book")
     bo.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
-    bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root)")
+    bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root of a "
+                                                "checkout, else the working directory)")
     bo.add_argument("--device", default="auto", help=DEVICE_HELP + "; the ladders train on the CPU")
     bo.set_defaults(run=_book)
 
