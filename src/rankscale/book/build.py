@@ -8,8 +8,9 @@ the notebook source, every source file of the package, the papers' reference tab
 and the manifests of every result it reads. A chapter is re-executed only when its stamp
 changed, so a second ``make book`` does no computing, and results copied in from a cluster are
 picked up. The site is built from a staging copy of the book sources plus the executed notebooks
-of exactly one set, so a page can never mix two sets' results. A chapter that fails stops the
-build before the site is touched.
+of exactly one set, so a page can never mix two sets' results. A figure a set cannot draw takes
+its caption and the prose about it off the page (``leave_out_undrawn_figures``). A chapter that
+fails stops the build before the site is touched.
 """
 
 from __future__ import annotations
@@ -153,6 +154,83 @@ def page_tags(cell) -> list[str]:
     return [*tags, "hide-input" if shows else "remove-cell"]
 
 
+def figure_label(cell) -> str | None:
+    """The label of the figure a code cell draws (its MyST-NB ``figure.name``), or None."""
+    return cell.metadata.get("mystnb", {}).get("figure", {}).get("name")
+
+
+def _draws(cell) -> bool:
+    return any(key.startswith("image/") for out in cell.get("outputs", []) for key in out.get("data", {}))
+
+
+_REFERENCE = re.compile(r"\{(?:num)?ref\}`(?:[^`<]*<)?([^`<>]+)>?`")  # {numref}`label`, {ref}`text <label>`
+
+
+def leave_out_undrawn_figures(nb, name: str) -> list[str]:
+    """Take off the page what a figure this set did not draw would leave dangling.
+
+    A figure cell (one with a MyST-NB figure label) that displays no image was not drawn: a set
+    without training checkpoints has no training curves to plot. Its label and caption go, so
+    that what the cell shows instead (why there is no figure) reads as text, not as a captioned
+    figure, and every markdown cell that refers to the figure is left off the page
+    (``remove-cell``): prose about a figure lives in cells of its own, which go with it. The
+    downloadable notebook keeps every cell.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        An executed notebook, changed in place.
+    name : str
+        The page, for the errors.
+
+    Returns
+    -------
+    list of str
+        The labels of the figures not drawn, in page order.
+
+    Raises
+    ------
+    RankscaleError
+        Where a figure cell that drew nothing shows nothing in its place either (a page must say
+        what it could not show and why), or where a code cell's output refers to a figure not
+        drawn (output can only be changed by the code that displays it).
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> figure = nbformat.v4.new_code_cell("if drawn: ...", metadata={"mystnb": {"figure": {"name": "fig-x"}}},
+    ...     outputs=[nbformat.v4.new_output("display_data", data={"text/markdown": "No checkpoints, so no Fig. 3."})])
+    >>> about = nbformat.v4.new_markdown_cell("In {numref}`fig-x` each line is one checkpoint.")
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## Training"), about, figure])
+    >>> leave_out_undrawn_figures(nb, "b2"), about.metadata["tags"], figure.metadata
+    (['fig-x'], ['remove-cell'], {})
+    """
+    undrawn = []
+    for cell in nb.cells:
+        label = figure_label(cell) if cell.cell_type == "code" else None
+        if label is None or _draws(cell):
+            continue
+        if not [out for out in cell.get("outputs", []) if out.get("name") != "stderr"]:
+            raise RankscaleError(f"{name}: figure {label} was not drawn and its cell shows nothing in its place; "
+                                 "display there what this set lacks for it")
+        del cell.metadata["mystnb"]["figure"]
+        if not cell.metadata["mystnb"]:
+            del cell.metadata["mystnb"]
+        undrawn.append(label)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            if set(_REFERENCE.findall(cell.source)) & set(undrawn):
+                cell.metadata["tags"] = [*cell.metadata.get("tags", []), "remove-cell"]
+            continue
+        for out in cell.get("outputs", []):
+            text = "".join(str(v) for k, v in out.get("data", {}).items() if k.startswith("text/"))
+            dangling = sorted(set(_REFERENCE.findall(text)) & set(undrawn))
+            if dangling:
+                raise RankscaleError(f"{name}: an output refers to figure {dangling[0]}, which this set did not "
+                                     "draw; display that text only where the figure is drawn")
+    return undrawn
+
+
 _TABLE = re.compile(r"<table\b[^>]*>")
 _CAPTION = re.compile(r"<caption\b[^>]*>")
 
@@ -202,8 +280,9 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
                     models: list[dict] | None = None) -> Path:
     """Run ``notebooks/<name>.py`` with papermill into ``out/<name>.ipynb``.
 
-    Each code cell is tagged for its page (``page_tags``) and the notebook's metadata records its
-    stamp, profile and the models it read (``metadata.rankscale``). On failure the
+    Each code cell is tagged for its page (``page_tags``), a figure this set did not draw takes
+    the prose about it off the page (``leave_out_undrawn_figures``), and the notebook's metadata
+    records its stamp, profile and the models it read (``metadata.rankscale``). On failure the
     partly executed notebook is kept as ``<name>.failed.ipynb`` and no ``<name>.ipynb`` of this
     stamp exists, and RankscaleError is raised with the cause.
 
@@ -250,6 +329,12 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     for cell in executed.cells:
         if cell.cell_type == "code":
             cell.metadata["tags"] = page_tags(cell)
+    try:
+        leave_out_undrawn_figures(executed, name)
+    except RankscaleError as err:
+        tmp.replace(failed)
+        raise RankscaleError(f"chapter {name} failed under profile {profile!r}: {err}\n"
+                             f"the executed notebook is {failed}") from None
     number_tables(executed, f"{CHAPTERS.index(name) + 1}." if name in CHAPTERS else "")
     executed.metadata["rankscale"] = {"stamp": stamp, "profile": profile, "models": models or []}
     nbformat.write(executed, tmp)
