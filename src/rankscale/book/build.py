@@ -9,8 +9,9 @@ and the manifests of every result it reads. A chapter is re-executed only when i
 changed, so a second ``make book`` does no computing, and results copied in from a cluster are
 picked up. The site is built from a staging copy of the book sources plus the executed notebooks
 of exactly one set, so a page can never mix two sets' results. A figure a set cannot draw takes
-its caption and the prose about it off the page (``leave_out_undrawn_figures``). A chapter that
-fails stops the build before the site is touched.
+its caption and the prose about it off the page (``leave_out_undrawn_figures``). The site is
+built in a folder of its own and appears at ``<out>/_build/html`` only when whole; a build that
+fails at any stage leaves no site there.
 """
 
 from __future__ import annotations
@@ -448,9 +449,92 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     return root, changed
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Sphinx colours its warnings
+
+
+def site_problems(output: str) -> list[str]:
+    """The warnings and errors in jupyter-book's output, one line each, without colour codes.
+
+    Examples
+    --------
+    >>> site_problems("Running Jupyter-Book\\n\\x1b[91m/s/b1.ipynb:7: WARNING: undefined label: 'fig-x'\\x1b[39;49;00m\\n")
+    ["/s/b1.ipynb:7: WARNING: undefined label: 'fig-x'"]
+    """
+    lines = (_ANSI.sub("", line).strip() for line in output.splitlines())
+    return [line for line in lines if re.search(r"\b(WARNING|ERROR|CRITICAL):", line)]
+
+
+def publish_site(built: Path, html: Path) -> None:
+    """Put a whole site ``built`` where the reader opens it, ``html``, in place of any older one.
+
+    Two renames on one file system: at no moment does ``html`` hold a mix of two builds.
+    """
+    old = html.with_name(f"{html.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if html.exists():
+        html.rename(old)
+    built.rename(html)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def build_site(source: Path, out: Path, profile: str) -> Path:
+    """Build the HTML site from the staged sources with jupyter-book (every warning an error) into
+    a folder of its own, and put it at ``out/_build/html`` only once it is whole (``publish_site``).
+
+    Parameters
+    ----------
+    source : pathlib.Path
+        The staged book sources (``stage``).
+    out : pathlib.Path
+        The book's output folder.
+    profile : str
+        The model set the site shows, written last into its ``profile.txt``.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out/_build/html``.
+
+    Raises
+    ------
+    RankscaleError
+        With one line naming the first of jupyter-book's warnings or errors and where its whole
+        output is (``out/_build/site.log``); nothing of the failed build is left in ``out/_build``
+        but that log.
+    """
+    html, building, report = out / "_build" / "html", out / "_build" / "site.building", out / "_build" / "site.log"
+    shutil.rmtree(building, ignore_errors=True)
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"
+    # --all: a page whose own source is unchanged still shows every chapter title in its
+    # navigation, so Sphinx's incremental build would leave stale titles behind
+    result = subprocess.run([str(jupyter_book), "build", str(source), "--path-output", str(building), "--all",
+                             "-W", "--keep-going", "-q"], capture_output=True, text=True)
+    built = building / "_build" / "html"
+    if result.returncode != 0 or not (built / "index.html").exists():
+        output = result.stdout + result.stderr
+        report.write_text(output)
+        shutil.rmtree(building, ignore_errors=True)
+        problems = site_problems(output) or [f"jupyter-book exited with status {result.returncode}"]
+        first = problems[0].replace(f"{source}/", "")
+        raise RankscaleError(f"the site did not build: jupyter-book reported {len(problems)} problem"
+                             f"{'s' * (len(problems) != 1)} and the book allows no warning; the first: {first}; fix "
+                             f"it and run the same command again (jupyter-book's whole output: {report})")
+    (built / "profile.txt").write_text(profile + "\n")  # last: only a whole build of this set has it
+    publish_site(built, html)
+    shutil.rmtree(building, ignore_errors=True)
+    report.unlink(missing_ok=True)
+    return html
+
+
 def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, progress: bool = True,
                device: str = "auto") -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
+
+    The site appears at ``<out>/_build/html`` only when it was built whole (``build_site``). A
+    build that fails at any stage removes the site a previous build left there: the reader opens
+    that folder as the result of the last build, and would take an older book, or one of another
+    set, for this one. (The previous set's executed chapters stay cached in ``_build/executed``, so
+    building it again takes about as long as the site build.)
 
     Parameters
     ----------
@@ -476,9 +560,20 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
 
         build_book(rankscale.sets.get("tiny"))
     """
+    out = Path(out) if out is not None else ROOT
+    html = out / "_build" / "html"
+    try:
+        return _build_book(model_set, out, log, progress, device)
+    except BaseException:
+        if html.exists():
+            shutil.rmtree(html)
+            log(f"site: removed {html}, since the build failed: no book is left there that it did not make")
+        raise
+
+
+def _build_book(model_set: ModelSet, out: Path, log, progress: bool, device: str) -> Path:
     from rankscale.records.jobs import prepare
 
-    out = Path(out) if out is not None else ROOT
     profile = model_set.profile  # a TOML set's absolute path: the kernels run in notebooks/
     require_available(model_set)  # a hub set that cannot be had fails here, before any work
     log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
@@ -486,21 +581,12 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
     prepare(model_set, log=log, progress=progress, device=device)
     executed = execute_all(model_set, out, log, progress)
     source, changed = stage(out, executed)
-    html = out / "_build" / "html"
-    built_for = html / "profile.txt"  # written last: present only after a whole build of this set
+    built_for = out / "_build" / "html" / "profile.txt"
     if not changed and built_for.exists() and built_for.read_text().strip() == profile:
         log("site: up to date")
-        return html
-    built_for.unlink(missing_ok=True)
-    # --all: a page whose own source is unchanged still shows every chapter title in its
-    # navigation, so Sphinx's incremental build would leave stale titles behind
+        return built_for.parent
     log("site: building with jupyter-book")
     start = time.perf_counter()
-    jupyter_book = Path(sys.executable).parent / "jupyter-book"
-    result = subprocess.run([str(jupyter_book), "build", str(source), "--path-output", str(out), "--all",
-                             "-W", "--keep-going", "-q"], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RankscaleError(f"jupyter-book build failed:\n{(result.stdout + result.stderr)[-4000:]}")
-    built_for.write_text(profile + "\n")
+    html = build_site(source, out, profile)
     log(f"site: built in {time.perf_counter() - start:.0f} s")
     return html
