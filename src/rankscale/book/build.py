@@ -453,15 +453,20 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Sphinx colours its warnings
 
 
 def site_problems(output: str) -> list[str]:
-    """The warnings and errors in jupyter-book's output, one line each, without colour codes.
+    """The warnings and errors in jupyter-book's output, one line each, without colour codes:
+    Sphinx's warnings (``path:line: WARNING: ...``), then the message of an error that stopped it
+    (the line after ``Sphinx error:``).
 
     Examples
     --------
     >>> site_problems("Running Jupyter-Book\\n\\x1b[91m/s/b1.ipynb:7: WARNING: undefined label: 'fig-x'\\x1b[39;49;00m\\n")
     ["/s/b1.ipynb:7: WARNING: undefined label: 'fig-x'"]
+    >>> site_problems("\\x1b[91mSphinx error:\\x1b[39;49;00m\\nSphinx is unable to load the master document")
+    ['Sphinx is unable to load the master document']
     """
-    lines = (_ANSI.sub("", line).strip() for line in output.splitlines())
-    return [line for line in lines if re.search(r"\b(WARNING|ERROR|CRITICAL):", line)]
+    lines = [_ANSI.sub("", line).strip() for line in output.splitlines()]
+    warnings = [line for line in lines if re.search(r"\b(WARNING|ERROR|CRITICAL):", line)]
+    return warnings + [after for line, after in zip(lines, lines[1:]) if line == "Sphinx error:" and after]
 
 
 def publish_site(built: Path, html: Path) -> None:
