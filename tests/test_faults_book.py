@@ -159,7 +159,7 @@ def test_the_chapters_say_what_this_set_could_not_show(plain_book, name):
     text = plain_book.page_text(name)
     if name == "b1_decomposition":
         assert "extracts no tempered predictions" in text and "B1.4 is not testable" in text
-        assert "the table and" not in text  # the prose about the demonstration went with it
+        assert "To see it on real predictions" not in text  # the prose about the demonstration went with it
     else:
         assert "No family of this set has training checkpoints" in text
         for figure in ("Fig. 3", "Fig. 4", "Fig. 6", "curve of TV over training"):
