@@ -310,8 +310,9 @@ for row_axes, k in zip(axes, shown_ks):
         ax.set(xscale="log", xlabel="$p_A$", ylabel=f"RBP$_{{{k}}}$ (ge)")
         ax.label_outer()
 handles = plots.family_handles(model_set, families, [f"{family}, final models" for family in families], ls="none")
-handles += [Line2D([], [], ls="none", marker="o", markerfacecolor="none", markeredgecolor="grey",
-                   color="grey", label="open: training checkpoints")]
+if n_checkpoints:
+    handles += [Line2D([], [], ls="none", marker="o", markerfacecolor="none", markeredgecolor="grey",
+                       color="grey", label="open: training checkpoints")]
 if len(points[points["kind"] == "reference"]):
     handles += plots.family_handles(model_set, [None], ["reference model (outside the families)"], ls="none",
                                     markersize=12)

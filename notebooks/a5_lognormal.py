@@ -245,11 +245,6 @@ if references:
         f"{run.records.manifest.identity['dtype']}): {run.note or 'the model set gives no description'}."
         for run in references)
         + "\n\n{numref}`fig-a5-reference` shows the reference models' rank distributions and fits."))
-else:
-    display(Markdown(
-        "This model set has no reference model, so no real pretrained model's rank distribution is shown "
-        "beside the families, and the claim about it is not testable on this set. A set with a "
-        "`[[references]]` entry (the built-in `tiny` set has one) shows it here."))
 
 # %% mystnb={"figure": {"caption": "The reference model's rank distribution on each corpus with its three fitted lognormals and the power law, in the layout of {numref}`fig-a5-ranks`; last, its measured distribution on the first corpus (black stars) beside that of each family's largest model, on absolute ranks (the vocabularies may differ).", "name": "fig-a5-reference"}}
 if references:
@@ -274,6 +269,11 @@ if references:
                                     + ["reference: " + ", ".join(run.name for run in references)])
     plots.legend_below(fig, compared + fit_handles(), ncol=2)
     plots.show(fig)
+else:
+    display(Markdown(
+        "This model set has no reference model, so no real pretrained model's rank distribution is shown "
+        "beside the families, and the claim about it is not testable on this set. A set with a "
+        "`[[references]]` entry (the built-in `tiny` set has one) shows it here."))
 
 
 # %%

@@ -363,7 +363,8 @@ display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}"
 # (top-$p$ keeps the order of the tokens it keeps), so the RBE of every target, and with it
 # Error-Entropy, stays the same (§3.3). Self-Alignment and Confidence are made of the target's
 # probabilities and move with them.
-#
+
+# %% [markdown]
 # That much is an argument. To see it on real predictions, the model set extracts one model (the
 # largest of its first family, on its first corpus, a few thousand tokens) three times: as it is
 # ($T = 1$) and with the logits divided by $T = 0.5$ (sharper) and $T = 2$ (flatter) before the
@@ -395,11 +396,6 @@ if tempered:
             .hide(axis="index").set_caption(
                 "One model's predictions on the same tokens at each temperature T: CE and its components (nats), the "
                 "top-1 share p_0, how many targets change RBE from T = 1, and whether the targets are the same."))
-else:
-    display(Markdown(
-        f"This model set (`{profile}`) extracts no tempered predictions (its `temperature_tokens` is 0), so the "
-        "argument stands here without the demonstration. A set with `temperature_tokens = 4000` (the built-in sets "
-        "have it) adds it."))
 
 # %% mystnb={"figure": {"caption": "CE and its components for one model on the same tokens at temperatures $T$ = 0.5, 1 and 2 (logits divided by $T$ before the softmax): Error-Entropy, a function of the ranks alone, stays put while the terms made of probabilities move.", "name": "fig-b1-temperature"}}
 if tempered:
@@ -414,6 +410,11 @@ if tempered:
     for ax in axes[:, 0]:
         ax.set_ylabel("nats")
     plots.show(fig)
+else:
+    display(Markdown(
+        f"This model set (`{model_set.name}`) extracts no tempered predictions (its `temperature_tokens` is 0), so "
+        "the argument stands here without the demonstration, and the claim B1.4 is not testable on it. A set with "
+        "`temperature_tokens = 4000` (the built-in sets have it) adds it."))
 
 # %%
 if tempered:
@@ -429,9 +430,10 @@ if tempered:
 # At $T = 0.5$ every output distribution sharpens: the best token of each prediction gains
 # probability and the tail loses it. At $T = 2$ it flattens towards uniform. Which of the two
 # raises CE more, and how Self-Alignment and Confidence share the change, depends on the model
-# (the table says, for this one); the ranks, and with them Error-Entropy and every RBP$_k$ of
-# paper A, are the same at every temperature.
-#
+# (the table and {numref}`fig-b1-temperature` say, for this one); the ranks, and with them
+# Error-Entropy and every RBP$_k$ of paper A, are the same at every temperature.
+
+# %% [markdown]
 # ## Verdicts
 #
 # Each verdict is decided by a function of `rankscale.claims.paper_b` under a rule fixed in `rankscale.claims`

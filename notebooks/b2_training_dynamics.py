@@ -32,9 +32,9 @@
 # appendix A.1). Here the same analysis runs on every family of the model set that has
 # checkpoints: a ladder trained by this project saves them at steps 0 (the random
 # initialisation), 16, 128 and its final step for some of its sizes, and the hub sets read
-# Pythia's published revisions at the steps the paper uses. A family without checkpoints can
-# still be shown in Figs. 5 and 6, whose claims are about trained models; for the other claims
-# it is *not testable on this set*. Everything uses paper B's 0-based strict rank-based error
+# Pythia's published revisions at the steps the paper uses. A family without checkpoints still
+# takes part in Fig. 5 and in the verdict on Fig. 6, whose claims are about trained models; for
+# the other claims it is *not testable on this set*. Everything uses paper B's 0-based strict rank-based error
 # $e$ = `gt` (log axes show $e + 1$, the 1-based rank with strict ties).
 #
 # The paper reads its figures by eye. The verdicts here read them with rules fixed in
@@ -172,11 +172,14 @@ display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axi
 # %% [markdown]
 # ## The four quantities across training (paper B, §3.2, Fig. 3)
 #
+# Paper B's reading of its Fig. 3: EE falls steadily, SA comes down at the end, and Confidence
+# rises (it enters CE with a minus sign, so a rising Confidence lowers CE).
+
+# %% [markdown]
 # In {numref}`fig-b2-components` each column is a corpus, each row one quantity; each line is one
 # checkpointed model, in its family's colour and marker (line styles tell a family's models
 # apart). The step axis is linear up to 1 and logarithmic beyond, so that the initialisation
-# (step 0) has a place. Paper B's reading of its Fig. 3: EE falls steadily, SA comes down at the
-# end, and Confidence rises (it enters CE with a minus sign, so a rising Confidence lowers CE).
+# (step 0) has a place.
 
 # %%
 quantities = ["CE", "EE", "SA", "Conf"]
@@ -217,6 +220,8 @@ if with_checkpoints:
         ax.set_xlabel("training step")
     model_legend(fig, axes[0, 0])
     plots.show(fig)
+else:
+    no_checkpoints_note("Fig. 3")
 
 # %%
 if with_checkpoints:
@@ -224,19 +229,20 @@ if with_checkpoints:
             .format({q: "{:.4f}" for q in quantities} | {"params": "{:,}", "step": "{:,}"}).hide(axis="index")
             .set_caption("Every checkpoint of every checkpointed model, per corpus: its non-embedding parameters, "
                          "training step, and CE, Error-Entropy, Self-Alignment and Confidence in nats."))
-else:
-    no_checkpoints_note("Fig. 3")
 
 # %% [markdown]
 # ### Who moves CE between two checkpoints?
 #
 # Because CE = EE + SA − Conf holds at every checkpoint, the drop of CE between two checkpoints
-# splits exactly into the drop of EE, the drop of SA and the *rise* of Confidence. The bars of
-# {numref}`fig-b2-parts` show each component's part of CE's drop over each interval, as a
-# fraction of that drop (the three parts add up to 1; a negative part means that component worked
-# against the drop; `rankscale.analysis.dynamics.interval_parts`). The paper's account predicts EE's part
-# to dominate the first interval and SA and Confidence to matter only later. One panel per checkpointed
-# model (rows) and corpus (columns).
+# splits exactly into the drop of EE, the drop of SA and the *rise* of Confidence. The paper's
+# account predicts EE's part to dominate the first interval and SA and Confidence to matter only
+# later.
+
+# %% [markdown]
+# The bars of {numref}`fig-b2-parts` show each component's part of CE's drop over each interval,
+# as a fraction of that drop (the three parts add up to 1; a negative part means that component
+# worked against the drop; `rankscale.analysis.dynamics.interval_parts`). One panel per
+# checkpointed model (rows) and corpus (columns).
 
 
 # %%
@@ -246,8 +252,6 @@ def short(step):
 
 series_keys = [(family, name) for family in with_checkpoints for name in checkpointed[family]
                if len(steps_of[family, name]) >= 2]
-if not series_keys:
-    display(Markdown("No model of this set has two or more checkpoints, so there is no interval to split."))
 
 # %% mystnb={"figure": {"caption": "Each component's part of the drop of CE between consecutive checkpoints, for every checkpointed model (rows) on each corpus (columns): EE's drop (blue), SA's drop (green) and Confidence's rise (red), as fractions of CE's drop; the three parts sum to 1. Under the panels: each interval, from one checkpoint's step to the next's. Linear axis between −1 and 1, logarithmic beyond.", "name": "fig-b2-parts"}}
 if series_keys:
@@ -274,17 +278,24 @@ if series_keys:
     fig.supylabel("part of the CE drop")
     plots.legend_below(fig, axes[0, 0].get_legend_handles_labels()[0])
     plots.show(fig)
+else:
+    display(Markdown("No model of this set has two or more checkpoints, so there is no interval to split."))
 
 # %% [markdown]
-# The vertical axis is linear between −1 and 1 and logarithmic outside: over an interval where
-# CE barely moves, components that cancel each other can have parts far from $[0, 1]$.
-#
+# The vertical axis of {numref}`fig-b2-parts` is linear between −1 and 1 and logarithmic outside:
+# over an interval where CE barely moves, components that cancel each other can have parts far
+# from $[0, 1]$.
+
+# %% [markdown]
 # ## The RBE distribution concentrates (paper B, §3.3, Fig. 4)
 #
 # At initialisation the model ranks the target essentially at random, so $p_e$ is close to the
-# uniform $1/V$ (grey line) and Error-Entropy is close to its maximum $\log V$. Training moves
-# the mass towards small RBE values, which is what lowering EE requires. {numref}`fig-b2-rbe`
-# has one row per family with checkpoints: its smallest checkpointed model on the first corpus.
+# uniform $1/V$ and Error-Entropy is close to its maximum $\log V$. Training moves the mass
+# towards small RBE values, which is what lowering EE requires.
+
+# %% [markdown]
+# {numref}`fig-b2-rbe` has one row per family with checkpoints: its smallest checkpointed model on
+# the first corpus, with $1/V$ as a grey line.
 
 
 # %%
@@ -307,10 +318,6 @@ def family_rows(picks, height, quantity, handles=(), **subplots):
         plots.legend_below(fig, handles)
     plots.show(fig)
 
-
-if not fig4:
-    no_checkpoints_note("Fig. 4")
-
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 4 analogue: the RBE distribution $p_e$ of each family's smallest checkpointed model (rows) at up to three training steps (paper B's where the model has them; each title gives the step, EE and its ceiling log V), on the set's first corpus, against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes shared along each row. Dashed grey: $1/V$, random ranking.", "name": "fig-b2-rbe"}}
 if fig4:
     for family, name, panels in family_rows(fig4, 2.6, "$p_e$", sharex="row", sharey="row"):
@@ -320,15 +327,18 @@ if fig4:
             ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=plots.family_style(model_set, family)["color"])
             ax.axhline(1 / entry.vocab_size, color="grey", ls="--", lw=1)
             ax.set_title(f"step {step:,}\nEE = {dec.error_entropy:.2f}, log V = {np.log(entry.vocab_size):.2f}")
+else:
+    no_checkpoints_note("Fig. 4")
 
 # %% [markdown]
-# With a finite evaluation sample the step-0 distribution is not flat: each rank is hit a
-# handful of times, so the points scatter around $1/V$, and its plug-in entropy sits below
-# $\log V$ even for ranks drawn truly at random ([chapter B5](b5_sample_size) quantifies this bias). The verdict on
-# "nearly uniform" therefore compares EE at step 0 with the EE that random ranking has on the
-# same number of tokens (`rankscale.analysis.dynamics.uniform_entropy`, an exact formula), not with
-# $\log V$.
-#
+# With a finite evaluation sample the step-0 distribution of {numref}`fig-b2-rbe` is not flat:
+# each rank is hit a handful of times, so the points scatter around $1/V$, and its plug-in
+# entropy sits below $\log V$ even for ranks drawn truly at random ([chapter B5](b5_sample_size)
+# quantifies this bias). The verdict on "nearly uniform" therefore compares EE at step 0 with the
+# EE that random ranking has on the same number of tokens
+# (`rankscale.analysis.dynamics.uniform_entropy`, an exact formula), not with $\log V$.
+
+# %% [markdown]
 # ## What the output distribution looks like around the target (paper B, §3.3, Fig. 5)
 #
 # Confidence, $\log C$ with $C = \sum_e Q_e$, grows when the model gives high probability to its
@@ -389,19 +399,18 @@ display(drops.style.hide(axis="index").set_caption(
 # ## The score distribution aligns with the RBE distribution (paper B, §3.3, Fig. 6)
 #
 # Self-Alignment is the Kullback-Leibler divergence from $q_e$ to $p_e$. If a model's
-# normalised scores tracked its own error frequencies exactly, the two clouds below would lie on
-# top of each other and SA would be zero. Paper B's Fig. 6 shows them far apart early and nearly
-# identical after training. {numref}`fig-b2-alignment` has a block of panels per family with
-# checkpoints: its middle checkpointed model on the first corpus.
+# normalised scores tracked its own error frequencies exactly, $q_e$ would equal $p_e$ and SA
+# would be zero. Paper B's Fig. 6 shows them far apart early and nearly
+# identical after training.
+
+# %% [markdown]
+# {numref}`fig-b2-alignment` has a block of panels per family with checkpoints: its middle
+# checkpointed model on the first corpus.
 #
 # One thing to keep in mind when reading the first panel: at initialisation *both* distributions
 # are close to uniform (random ranks, near-uniform scores), so SA starts small; what is left of
 # it there comes mostly from the scatter of $p_e$ over a finite sample. The divergence appears
 # once training has begun to concentrate $p_e$ and the scores have not yet followed.
-
-# %%
-if not fig6:
-    no_checkpoints_note("Fig. 6")
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 6 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's middle checkpointed model (named on the left) at its training checkpoints (left to right, then top to bottom), on the set's first corpus, against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes. Each title gives the step, SA and the total-variation distance over the well-sampled ranks.", "name": "fig-b2-alignment"}}
 if fig6:
@@ -417,6 +426,8 @@ if fig6:
             tv = f"{entry.TV:.3f} ({entry.compared:.0%} of targets)" if np.isfinite(entry.TV) else "— (no rank held that often)"
             ax.set_title(f"step {step:,}: SA = {dec.self_alignment:.3f}\nTV = {tv}")
             plots.plain_log_ticks(ax)
+else:
+    no_checkpoints_note("Fig. 6")
 
 # %% [markdown]
 # ### How close is "almost indistinguishable"?
@@ -427,7 +438,7 @@ if fig6:
 # the two give to any set of RBE values, between 0 (identical) and 1 (disjoint); one observation
 # drawn from one of them tells which with probability at most $(1 + \mathrm{TV})/2$. Paper B gives
 # no number for "almost indistinguishable"; the verdict reads it as TV below a threshold
-# (`rankscale.claims.B2_MAX_TV`, given below the figure).
+# (`rankscale.claims.B2_MAX_TV`, given with the table of final models below).
 #
 # A finite text cannot measure the tail of $p_e$: a rank seen once gets $p_e = 1/N$, far above
 # its real frequency, while its $q_e$ follows that one target's score, so over the tail the two
@@ -435,21 +446,21 @@ if fig6:
 # therefore computed over the RBE values that some minimum number of targets hold
 # (`rankscale.claims.B2_MIN_GROUP`), both distributions renormalised there, and the share of
 # targets those ranks hold is shown beside it.
-# At initialisation hardly any rank is held that often (the targets are spread over the whole
-# vocabulary), so there TV compares a sliver of the sample, or nothing at all; the lower row of
-# the figure shows how much of the sample each point rests on.
 #
 # Even a perfectly aligned model, one that scores every target of rank $e$ at exactly $p_e$, would
 # not measure TV = 0 on a finite text: the counts behind $p_e$ are noisy. The table's column "TV
 # if aligned" is that floor (`rankscale.analysis.dynamics.aligned_distance`: the same $p_e$, the same
 # number of tokens, multinomial counts), so the threshold can be read against what the sample
 # allows; where the floor reaches the threshold, the sample is too short to show alignment at
-# all, and that model cannot test the claim.
-#
+# all, and that model cannot test the claim. The verdict grades TV, with its bootstrap interval,
+# on every final model of every family ("after sufficient training", as the paper puts it;
+# `rankscale.claims.training_dynamics.closeness`), in the table below.
+
+# %% [markdown]
 # {numref}`fig-b2-distance` follows TV over training for every checkpointed model (one column per
-# corpus); the table below it gives TV, with its bootstrap interval, for every final model of
-# every family, which is what the verdict grades ("after sufficient training", as the paper puts
-# it; `rankscale.claims.training_dynamics.closeness`).
+# corpus). At initialisation hardly any rank is held that often (the targets are spread over the
+# whole vocabulary), so there TV compares a sliver of the sample, or nothing at all; the lower
+# row of the figure shows how much of the sample each point rests on.
 
 # %% mystnb={"figure": {"caption": "Top: the total-variation distance between $p_e$ and $q_e$, over the ranks that enough targets hold, across the training checkpoints of every checkpointed model, on each corpus (columns); dashed: the verdict's threshold. Bottom: the share of the targets those ranks hold.", "name": "fig-b2-distance"}}
 if with_checkpoints:
@@ -464,6 +475,8 @@ if with_checkpoints:
     axes[1, 0].set_ylabel(f"share of targets at ranks\nheld by ≥ {claims.B2_MIN_GROUP} targets")
     model_legend(fig, axes[0, 0])
     plots.show(fig)
+else:
+    no_checkpoints_note("curve of TV over training")
 
 # %%
 display(Markdown(
@@ -504,10 +517,10 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # *reproduced* if it holds on every unit that can test it, *partly* if on some, *not reproduced*
 # if on none; units that cannot test it (a family without checkpoints, a series without a step-0
 # checkpoint or with fewer than three checkpoints) are named in the "ours" column, and a claim no
-# unit can test is *not testable on this set*. The table below gives every series' numbers: the
-# measured change with its paired bootstrap interval (in nats; for B2.4, the gain in the part of
-# CE's drop that SA and Confidence carry), or for "uniform at init" the ratio of effective ranks
-# to random ranking's. The bootstrap resamples tokens only, so these intervals are a lower bound
+# unit can test is *not testable on this set*. On a set with checkpoints, the table below gives
+# every series' numbers: the measured change with its paired bootstrap interval (in nats; for
+# B2.4, the gain in the part of CE's drop that SA and Confidence carry), or for "uniform at init"
+# the ratio of effective ranks to random ranking's. The bootstrap resamples tokens only, so these intervals are a lower bound
 # on the uncertainty: another text, another seed or another training run would add to it.
 
 # %%

@@ -8,8 +8,10 @@ the notebook source, every source file of the package, the papers' reference tab
 and the manifests of every result it reads. A chapter is re-executed only when its stamp
 changed, so a second ``make book`` does no computing, and results copied in from a cluster are
 picked up. The site is built from a staging copy of the book sources plus the executed notebooks
-of exactly one set, so a page can never mix two sets' results. A chapter that fails stops the
-build before the site is touched.
+of exactly one set, so a page can never mix two sets' results. A figure a set cannot draw takes
+its caption and the prose about it off the page (``leave_out_undrawn_figures``). The site is
+built in a folder of its own and appears at ``<out>/_build/html`` only when whole; a build that
+fails at any stage leaves no site there.
 
 The sources (``notebooks/``, ``book/``, ``_config.yml``, ``_toc.yml``) are read from
 ``rankscale.paths.book_sources()``: the checkout, or the copy an installed package carries, so
@@ -202,6 +204,83 @@ def page_tags(cell) -> list[str]:
     return [*tags, "hide-input" if shows else "remove-cell"]
 
 
+def figure_label(cell) -> str | None:
+    """The label of the figure a code cell draws (its MyST-NB ``figure.name``), or None."""
+    return cell.metadata.get("mystnb", {}).get("figure", {}).get("name")
+
+
+def _draws(cell) -> bool:
+    return any(key.startswith("image/") for out in cell.get("outputs", []) for key in out.get("data", {}))
+
+
+_REFERENCE = re.compile(r"\{(?:num)?ref\}`(?:[^`<]*<)?([^`<>]+)>?`")  # {numref}`label`, {ref}`text <label>`
+
+
+def leave_out_undrawn_figures(nb, name: str) -> list[str]:
+    """Take off the page what a figure this set did not draw would leave dangling.
+
+    A figure cell (one with a MyST-NB figure label) that displays no image was not drawn: a set
+    without training checkpoints has no training curves to plot. Its label and caption go, so
+    that what the cell shows instead (why there is no figure) reads as text, not as a captioned
+    figure, and every markdown cell that refers to the figure is left off the page
+    (``remove-cell``): prose about a figure lives in cells of its own, which go with it. The
+    downloadable notebook keeps every cell.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode
+        An executed notebook, changed in place.
+    name : str
+        The page, for the errors.
+
+    Returns
+    -------
+    list of str
+        The labels of the figures not drawn, in page order.
+
+    Raises
+    ------
+    RankscaleError
+        Where a figure cell that drew nothing shows nothing in its place either (a page must say
+        what it could not show and why), or where a code cell's output refers to a figure not
+        drawn (output can only be changed by the code that displays it).
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> figure = nbformat.v4.new_code_cell("if drawn: ...", metadata={"mystnb": {"figure": {"name": "fig-x"}}},
+    ...     outputs=[nbformat.v4.new_output("display_data", data={"text/markdown": "No checkpoints, so no Fig. 3."})])
+    >>> about = nbformat.v4.new_markdown_cell("In {numref}`fig-x` each line is one checkpoint.")
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("## Training"), about, figure])
+    >>> leave_out_undrawn_figures(nb, "b2"), about.metadata["tags"], figure.metadata
+    (['fig-x'], ['remove-cell'], {})
+    """
+    undrawn = []
+    for cell in nb.cells:
+        label = figure_label(cell) if cell.cell_type == "code" else None
+        if label is None or _draws(cell):
+            continue
+        if not [out for out in cell.get("outputs", []) if out.get("name") != "stderr"]:
+            raise RankscaleError(f"{name}: figure {label} was not drawn and its cell shows nothing in its place; "
+                                 "display there what this set lacks for it")
+        del cell.metadata["mystnb"]["figure"]
+        if not cell.metadata["mystnb"]:
+            del cell.metadata["mystnb"]
+        undrawn.append(label)
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            if set(_REFERENCE.findall(cell.source)) & set(undrawn):
+                cell.metadata["tags"] = [*cell.metadata.get("tags", []), "remove-cell"]
+            continue
+        for out in cell.get("outputs", []):
+            text = "".join(str(v) for k, v in out.get("data", {}).items() if k.startswith("text/"))
+            dangling = sorted(set(_REFERENCE.findall(text)) & set(undrawn))
+            if dangling:
+                raise RankscaleError(f"{name}: an output refers to figure {dangling[0]}, which this set did not "
+                                     "draw; display that text only where the figure is drawn")
+    return undrawn
+
+
 _TABLE = re.compile(r"<table\b[^>]*>")
 _CAPTION = re.compile(r"<caption\b[^>]*>")
 
@@ -251,8 +330,9 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
                     models: list[dict] | None = None) -> Path:
     """Run ``notebooks/<name>.py`` with papermill into ``out/<name>.ipynb``.
 
-    Each code cell is tagged for its page (``page_tags``) and the notebook's metadata records its
-    stamp, profile and the models it read (``metadata.rankscale``). On failure the
+    Each code cell is tagged for its page (``page_tags``), a figure this set did not draw takes
+    the prose about it off the page (``leave_out_undrawn_figures``), and the notebook's metadata
+    records its stamp, profile and the models it read (``metadata.rankscale``). On failure the
     partly executed notebook is kept as ``<name>.failed.ipynb`` and no ``<name>.ipynb`` of this
     stamp exists, and RankscaleError is raised with the cause.
 
@@ -299,6 +379,12 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     for cell in executed.cells:
         if cell.cell_type == "code":
             cell.metadata["tags"] = page_tags(cell)
+    try:
+        leave_out_undrawn_figures(executed, name)
+    except RankscaleError as err:
+        tmp.replace(failed)
+        raise RankscaleError(f"chapter {name} failed under profile {profile!r}: {err}\n"
+                             f"the executed notebook is {failed}") from None
     number_tables(executed, f"{CHAPTERS.index(name) + 1}." if name in CHAPTERS else "")
     executed.metadata["rankscale"] = {"stamp": stamp, "profile": profile, "models": models or []}
     nbformat.write(executed, tmp)
@@ -412,9 +498,97 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     return root, changed
 
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # Sphinx colours its warnings
+
+
+def site_problems(output: str) -> list[str]:
+    """The warnings and errors in jupyter-book's output, one line each, without colour codes:
+    Sphinx's warnings (``path:line: WARNING: ...``), then the message of an error that stopped it
+    (the line after ``Sphinx error:``).
+
+    Examples
+    --------
+    >>> site_problems("Running Jupyter-Book\\n\\x1b[91m/s/b1.ipynb:7: WARNING: undefined label: 'fig-x'\\x1b[39;49;00m\\n")
+    ["/s/b1.ipynb:7: WARNING: undefined label: 'fig-x'"]
+    >>> site_problems("\\x1b[91mSphinx error:\\x1b[39;49;00m\\nSphinx is unable to load the master document")
+    ['Sphinx is unable to load the master document']
+    """
+    lines = [_ANSI.sub("", line).strip() for line in output.splitlines()]
+    warnings = [line for line in lines if re.search(r"\b(WARNING|ERROR|CRITICAL):", line)]
+    return warnings + [after for line, after in zip(lines, lines[1:]) if line == "Sphinx error:" and after]
+
+
+def publish_site(built: Path, html: Path) -> None:
+    """Put a whole site ``built`` where the reader opens it, ``html``, in place of any older one.
+
+    Two renames on one file system: at no moment does ``html`` hold a mix of two builds.
+    """
+    old = html.with_name(f"{html.name}.old")
+    shutil.rmtree(old, ignore_errors=True)
+    if html.exists():
+        html.rename(old)
+    built.rename(html)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def build_site(source: Path, out: Path, profile: str) -> Path:
+    """Build the HTML site from the staged sources with jupyter-book (every warning an error) into
+    a folder of its own, and put it at ``out/_build/html`` only once it is whole (``publish_site``).
+
+    Parameters
+    ----------
+    source : pathlib.Path
+        The staged book sources (``stage``).
+    out : pathlib.Path
+        The book's output folder.
+    profile : str
+        The model set the site shows, written last into its ``profile.txt``.
+
+    Returns
+    -------
+    pathlib.Path
+        ``out/_build/html``.
+
+    Raises
+    ------
+    RankscaleError
+        With one line naming the first of jupyter-book's warnings or errors and where its whole
+        output is (``out/_build/site.log``); nothing of the failed build is left in ``out/_build``
+        but that log.
+    """
+    html, building, report = out / "_build" / "html", out / "_build" / "site.building", out / "_build" / "site.log"
+    shutil.rmtree(building, ignore_errors=True)
+    # --all: a page whose own source is unchanged still shows every chapter title in its
+    # navigation, so Sphinx's incremental build would leave stale titles behind
+    result = subprocess.run([str(JUPYTER_BOOK), "build", str(source), "--path-output", str(building), "--all",
+                             "-W", "--keep-going", "-q"], capture_output=True, text=True)
+    built = building / "_build" / "html"
+    if result.returncode != 0 or not (built / "index.html").exists():
+        output = result.stdout + result.stderr
+        report.write_text(output)
+        shutil.rmtree(building, ignore_errors=True)
+        problems = site_problems(output) or [f"jupyter-book exited with status {result.returncode}"]
+        first = problems[0].replace(f"{source}/", "")
+        raise RankscaleError(f"the site did not build: jupyter-book reported {len(problems)} problem"
+                             f"{'s' * (len(problems) != 1)} and the book allows no warning; the first: {first}; fix "
+                             f"it and run the same command again (jupyter-book's whole output: {report})")
+    (built / "profile.txt").write_text(profile + "\n")  # last: only a whole build of this set has it
+    publish_site(built, html)
+    shutil.rmtree(building, ignore_errors=True)
+    report.unlink(missing_ok=True)
+    return html
+
+
 def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, progress: bool = True,
                device: str = "auto") -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
+
+    The site appears at ``<out>/_build/html`` only when it was built whole (``build_site``). A
+    build whose chapters or site fail removes the site a previous build left there: the reader
+    opens that folder as the result of the last build, and would take an older book, or one of
+    another set, for this one. (The previous set's executed chapters stay cached in
+    ``_build/executed``, so building it again takes about as long as the site build.) A build that
+    stops before its chapters (a set that cannot be had, an interruption) leaves that site as it is.
 
     Parameters
     ----------
@@ -440,31 +614,32 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
 
         build_book(rankscale.sets.get("tiny"))
     """
-    require_book()  # before anything is imported, trained or extracted
     from rankscale.records.jobs import prepare
 
+    require_book()  # before anything is imported, trained or extracted
     out = Path(out) if out is not None else ROOT
     profile = model_set.profile  # a TOML set's absolute path: the kernels run in notebooks/
     require_available(model_set)  # a hub set that cannot be had fails here, before any work
     log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
         f"{len(model_set.references)} reference models, corpora {', '.join(model_set.corpora)}")
     prepare(model_set, log=log, progress=progress, device=device)
-    executed = execute_all(model_set, out, log, progress)
-    source, changed = stage(out, executed)
     html = out / "_build" / "html"
-    built_for = html / "profile.txt"  # written last: present only after a whole build of this set
-    if not changed and built_for.exists() and built_for.read_text().strip() == profile:
-        log("site: up to date")
-        return html
-    built_for.unlink(missing_ok=True)
-    # --all: a page whose own source is unchanged still shows every chapter title in its
-    # navigation, so Sphinx's incremental build would leave stale titles behind
-    log("site: building with jupyter-book")
-    start = time.perf_counter()
-    result = subprocess.run([str(JUPYTER_BOOK), "build", str(source), "--path-output", str(out), "--all",
-                             "-W", "--keep-going", "-q"], capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RankscaleError(f"jupyter-book build failed:\n{(result.stdout + result.stderr)[-4000:]}")
-    built_for.write_text(profile + "\n")
+    # From here on the book is this build's: a chapter or a site that fails leaves no site that
+    # another build made to pass for this one's (an interruption, which breaks nothing, leaves it)
+    try:
+        executed = execute_all(model_set, out, log, progress)
+        source, changed = stage(out, executed)
+        built_for = html / "profile.txt"
+        if not changed and built_for.exists() and built_for.read_text().strip() == profile:
+            log("site: up to date")
+            return html
+        log("site: building with jupyter-book")
+        start = time.perf_counter()
+        build_site(source, out, profile)
+    except Exception:
+        if html.exists():
+            shutil.rmtree(html)
+            log(f"site: removed {html}, since the build failed: no book is left there that it did not make")
+        raise
     log(f"site: built in {time.perf_counter() - start:.0f} s")
     return html

@@ -339,8 +339,8 @@ def provenance(device: str, device_map: str | None = None) -> dict:
 
 
 def extract(
-    model: str,
-    corpus: str,
+    model: str | Path,
+    corpus: str | Path,
     n_tokens: int | None,
     out_dir: str | Path,
     *,
@@ -373,10 +373,10 @@ def extract(
 
     Parameters
     ----------
-    model : str
+    model : str or pathlib.Path
         Local directory, ``.gguf`` file or hub id (``rankscale.models.source.locate``). A GGUF
         file is checked (``rankscale.models.gguf.check_gguf``) before ``out_dir`` is touched.
-    corpus : str
+    corpus : str or pathlib.Path
         A named corpus or a local file (``rankscale.corpora.get_corpus``).
     n_tokens : int or None
         Number of target tokens to record; None: every window the corpus's sampling gives (for
@@ -436,7 +436,7 @@ def extract(
     >>> extract("models/tiny/neox-d64", "notes.txt", 20_000, "results/d64-notes")  # doctest: +SKIP
     >>> extract("EleutherAI/pythia-1b", "wikipedia", None, "results/pythia-1b-wikipedia")  # doctest: +SKIP
     """
-    out_dir = Path(out_dir)
+    model, corpus, out_dir = str(model), str(corpus), Path(out_dir)
     if not (np.isfinite(temperature) and temperature > 0):
         raise RankscaleError(f"temperature must be a positive number, got {temperature}")
     if n_tokens is not None and n_tokens < 1:
