@@ -614,9 +614,9 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
 
         build_book(rankscale.sets.get("tiny"))
     """
+    require_book()  # before anything is imported, trained or extracted
     from rankscale.records.jobs import prepare
 
-    require_book()  # before anything is imported, trained or extracted
     out = Path(out) if out is not None else ROOT
     profile = model_set.profile  # a TOML set's absolute path: the kernels run in notebooks/
     require_available(model_set)  # a hub set that cannot be had fails here, before any work
