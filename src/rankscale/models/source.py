@@ -102,12 +102,16 @@ class ModelSource:
         Returns
         -------
         dict
-            ``{"directory": {"files": ...}}``, ``{"gguf": sha256}`` or ``{"hub": id, "commit": sha}``.
+            ``{"directory": {"files": ...}}``, ``{"gguf": sha256}`` or ``{"hub": id, "commit": sha}``;
+            where no commit can be had here, the revision asked for stands in for it (``"revision"``),
+            so that two revisions are never one result.
         """
         if self.kind == "directory":
             return {"directory": directory_identity(Path(self.name))}
         if self.kind == "gguf":
             return {"gguf": file_sha256(self.name)}
+        if self.commit is None:
+            return {"hub": self.name, "commit": None, "revision": self.revision}
         return {"hub": self.name, "commit": self.commit}
 
     @property
