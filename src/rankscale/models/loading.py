@@ -16,6 +16,7 @@ at once.
 from __future__ import annotations
 
 import contextlib
+import json
 import platform
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rankscale import RankscaleError
-from rankscale.hub import hub_reachable, is_hub_id
+from rankscale.hub import cached_file, hub_reachable, is_hub_id
 from rankscale.models.gguf import GGUFInfo, check_gguf, gguf_config, gguf_info, is_gguf
 from rankscale.sets.registry import REGISTRY
 from rankscale.sets.schema import check_load_options
@@ -419,8 +420,12 @@ def _read_config(name: str, revision: str | None = None, download: bool = False)
         return None
 
 
+POSITION_KEYS = ("max_position_embeddings", "n_positions")  # config.json's names for it (GPT-2's the second)
+
+
 def max_positions(name: str, revision: str | None = None) -> int | None:
-    """The longest input a model accepts, from its config alone (no weights are read).
+    """The longest input a model accepts, from its ``config.json`` alone: no weights, and not even
+    transformers is read, so that listing a set's jobs stays light (a chapter's kernel lists them).
 
     Parameters
     ----------
@@ -432,9 +437,9 @@ def max_positions(name: str, revision: str | None = None) -> int | None:
     Returns
     -------
     int or None
-        ``max_position_embeddings`` of the config, or a GGUF file's context length (``gguf_info``,
-        which raises if it cannot read the file); None if the config does not say or cannot be
-        read yet (loading reports why).
+        The config's ``max_position_embeddings`` (``n_positions`` for GPT-2), or a GGUF file's
+        context length (``gguf_info``, which raises if it cannot read the file); None if the config
+        does not say or cannot be read yet (loading reports why).
 
     Examples
     --------
@@ -447,8 +452,12 @@ def max_positions(name: str, revision: str | None = None) -> int | None:
     """
     if is_gguf(name):
         return gguf_info(name).context_length
-    config = _read_config(name, revision)
-    return None if config is None else getattr(config, "max_position_embeddings", None)
+    path = Path(name).expanduser() / "config.json" if not is_hub_id(name) else cached_file(name, "config.json", revision)
+    try:
+        config = json.loads(path.read_text())
+    except (AttributeError, OSError, ValueError):  # no such file (path None: not cached), or not JSON
+        return None
+    return next((config[key] for key in POSITION_KEYS if isinstance(config.get(key), int)), None)
 
 
 PAPER_WINDOW = 512  # paper A's window: the first 512 tokens of each document
