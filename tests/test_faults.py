@@ -60,8 +60,8 @@ def test_a_model_retrained_in_place_is_another_result(retrainable, corpus_file, 
     out = extract(retrainable, corpus_file, tmp_path / "run")
     old_ce = ce(out)
     other_weights(retrainable, tokenizer)
-    with pytest.raises(RankscaleError, match=r"another result \(it differs in: model\.directory\.files\.model\.safetensors\)"
-                                             r".*--force"):
+    changed = r"another result \(it differs in: model\.directory\.files\.model\.safetensors\).*--force"
+    with pytest.raises(RankscaleError, match=changed):
         extract(retrainable, corpus_file, out)
     assert ce(out) == old_ce  # refused: the old result is still there, as the old result
     fresh = extract(retrainable, corpus_file, tmp_path / "fresh")
@@ -195,7 +195,8 @@ def test_the_ladder_is_identified_by_its_whole_recipe(tmp_path):
             ld.build_ladder(with_training(**change), tmp_path, progress=False)
     # the tokenizer alone, with no model left to say so, is refused too
     shutil.rmtree(tmp_path / "models" / "micro" / "neox")
-    with pytest.raises(RankscaleError, match=r"tokenizer was trained with another recipe .*vocab_size: saved 300, now 280"):
+    with pytest.raises(RankscaleError,
+                       match=r"tokenizer was trained with another recipe .*vocab_size: saved 300, now 280"):
         ld.build_ladder(with_training(vocab_size=280), tmp_path, progress=False)
 
 

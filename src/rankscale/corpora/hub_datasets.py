@@ -231,7 +231,8 @@ def hub_documents(name: str) -> Sequence[str]:
     what = f"corpus {name!r} (set {variable} to local files of the dataset instead, or use an offline model set)"
     if dataset.first_rows:
         rows = load_table(what, *args, streaming=True, **kwargs)
-        return [document(row, dataset.fields, f"row {i} of {name}") for i, row in enumerate(islice(rows, dataset.first_rows))]
+        return [document(row, dataset.fields, f"row {i} of {name}")
+                for i, row in enumerate(islice(rows, dataset.first_rows))]
     table = load_table(what, *args, **kwargs)
     if dataset.keep is not None:
         table = table.filter(dataset.keep)

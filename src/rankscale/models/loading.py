@@ -452,7 +452,7 @@ def max_positions(name: str, revision: str | None = None) -> int | None:
     """
     if is_gguf(name):
         return gguf_info(name).context_length
-    path = Path(name).expanduser() / "config.json" if not is_hub_id(name) else cached_file(name, "config.json", revision)
+    path = cached_file(name, "config.json", revision) if is_hub_id(name) else Path(name).expanduser() / "config.json"
     try:
         config = json.loads(path.read_text())
     except (AttributeError, OSError, ValueError):  # no such file (path None: not cached), or not JSON

@@ -374,7 +374,8 @@ class Manifest:
             raise OutdatedRecords(f"{out_dir} holds records of format {data.get('format')}, this version reads "
                                   f"format {FORMAT}; extract again with --force")
         try:
-            shards = tuple(Shard(s["file"], tuple(s["windows"]), s["n_tokens"], s.get("sha256")) for s in data["shards"])
+            shards = tuple(Shard(s["file"], tuple(s["windows"]), s["n_tokens"], s.get("sha256"))
+                           for s in data["shards"])
             return cls(**{**{k: v for k, v in data.items() if k != "format"}, "shards": shards})
         except (KeyError, TypeError) as err:
             raise RankscaleError(f"{path} is not a manifest of this format ({type(err).__name__}: {err}); delete "
