@@ -7,7 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from rankscale.book import scorecard
-from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED
+from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, Unit
 
 CORPORA, FAMILIES, REFERENCES = ["pydocs", "stdlib"], ["NeoX ladder", "Llama ladder"], ["SmolLM2-135M"]
 
@@ -34,6 +34,24 @@ def test_every_kind_of_unit_name_lands_in_its_column():
     for unit, columns in units.items():
         grid = grid_of(((unit, "holds"),))
         assert [c for c in grid.columns if grid.loc["X1.0", c] == "holds"] == columns, unit
+
+
+def test_a_structured_unit_lands_in_its_columns_whatever_its_family_is_called():
+    """A family named like the pooled fit, with "/" and ":" in its name, and sharing its first word with
+    another: read from a name, its units would land in the wrong cells; read from a Unit's fields, they cannot."""
+    families = ["All / beta: x", "All NeoX"]
+    rows = pd.DataFrame({"key": ["X1.0"], "outcomes": [(
+        (Unit("pydocs", "All / beta: x", model="d40-l2"), "holds"),
+        (Unit("stdlib", "All NeoX", versus="All / beta: x"), "fails"),
+        (Unit(family="All NeoX"), UNDETERMINED),  # a family on no one corpus: every corpus
+        (Unit(corpus="stdlib"), "untested"),  # a corpus and no one family: every family there
+        (Unit("pydocs", "SmolLM2-135M"), "fails"),  # a reference model
+        (Unit(), "holds"))]})  # neither: "other"
+    grid = scorecard.claim_grid(rows, CORPORA, families, REFERENCES)
+    assert grid.columns.tolist() == [("pydocs", "All / beta: x"), ("pydocs", "All NeoX"), ("pydocs", "reference"),
+                                     ("stdlib", "All / beta: x"), ("stdlib", "All NeoX"), ("stdlib", "reference"),
+                                     ("", "other")], "no pooled column \"All\": no unit is the families pooled"
+    assert grid.loc["X1.0"].tolist() == ["holds", UNDETERMINED, "fails", "fails", "fails", "no unit", "holds"]
 
 
 def test_a_column_pools_its_units_as_the_verdict_does():

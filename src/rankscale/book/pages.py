@@ -18,7 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from rankscale import RankscaleError, __version__
-from rankscale.claims.base import VERDICTS, Verdict
+from rankscale.claims.base import VERDICTS, Unit, Verdict
 from rankscale.sets.schema import ModelSet
 
 VERDICT_KEY = "rankscale/verdicts"  # display metadata key the scorecard looks for
@@ -264,7 +264,8 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     -------
     pandas.DataFrame
         Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested, finding, outcomes
-        (tuples of unit and outcome, ``Verdict.outcomes``; empty in a notebook of an older rankscale)
+        (tuples of unit and outcome, ``Verdict.outcomes``, each unit a ``Unit`` or its name; empty in a
+        notebook of an older rankscale)
         and "held on" (held of tested, as text; "" where no unit decided the claim); one row per verdict.
 
     Raises
@@ -285,6 +286,16 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     ...     nbformat.write(nb, Path(folder) / "a2.ipynb")
     ...     collect_verdicts([Path(folder) / "a2.ipynb"], "tiny")[["key", "verdict"]].values.tolist()
     [['A2.1', 'partly']]
+
+    A unit comes back as the ``Unit`` it was, from the fields JSON kept of it:
+
+    >>> row = dict(asdict(Verdict("c", "p", "o", "partly", key="A3.1", outcomes=((Unit("pydocs", "NeoX"), "holds"),))),
+    ...            chapter="A3")
+    >>> nb.cells[0].outputs[0].metadata[VERDICT_KEY] = [row]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     nbformat.write(nb, Path(folder) / "a3.ipynb")
+    ...     collect_verdicts([Path(folder) / "a3.ipynb"], "tiny")["outcomes"][0]
+    ((Unit(corpus='pydocs', family='NeoX', model='', versus=''), 'holds'),)
     """
     import nbformat
     import pandas as pd
@@ -306,9 +317,10 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
         if unknown:
             raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
                                  f"by an older rankscale: run `make book PROFILE={profile}` again")
-        # the defaults fill rows of older books; JSON gave the outcomes back as lists
+        # the defaults fill rows of older books; JSON gave the outcomes back as lists, a Unit as its fields
         rows += [{"kind": "empirical", "rule": "", "key": "", "held": 0, "tested": 0, "finding": "", **row,
-                  "outcomes": tuple(map(tuple, row.get("outcomes", ())))} for row in found]
+                  "outcomes": tuple((Unit(**unit) if isinstance(unit, dict) else unit, outcome)
+                                    for unit, outcome in row.get("outcomes", ()))} for row in found]
     table = pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict", "held",
                                         "tested", "finding", "outcomes"])
     table["held on"] = [f"{h} of {t}" if t else "" for h, t in zip(table["held"], table["tested"])]

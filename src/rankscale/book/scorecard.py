@@ -11,7 +11,7 @@ import re
 
 from rankscale.book.pages import claim_phrase, tally_words
 from rankscale.book.plots import DPI, STYLE
-from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, VERDICTS
+from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, VERDICTS, Unit
 
 POOLED, REFERENCE, OTHER = "All", "reference", "other"  # the columns beside the families
 # A column's outcome: the unit outcomes of rankscale.claims.base.UNIT_OUTCOMES, "mixed" where
@@ -22,8 +22,14 @@ CELL_LOOK = {"holds": ("#009E73", "✓"), "mixed": ("#E69F00", "½"), "fails": (
              UNDETERMINED: ("#CC79A7", "?"), "untested": ("#BBBBBB", "–"), "no unit": ("#FFFFFF", "")}
 
 
-def _columns_of(unit: str, corpora: list[str], families: list[str], references: list[str]) -> list[tuple[str, str]]:
+def _columns_of(unit: Unit | str, corpora: list[str], families: list[str],
+                references: list[str]) -> list[tuple[str, str]]:
     """The (corpus, group) columns a unit's outcome counts in (see ``claim_grid``)."""
+    if isinstance(unit, Unit):
+        groups = [REFERENCE if name in references else name for name in (unit.family, unit.versus) if name]
+        if not unit.corpus and not groups:
+            return [("", OTHER)]
+        return [(c, g) for c in ([unit.corpus] if unit.corpus else corpora) for g in groups or families]
     name = re.sub(r"\s*\(.*", "", unit)  # what follows in parentheses is the reason, not the unit
     parts = re.split(r"[/:]\s*", name)
     corpus = [c for c in corpora if c in parts[:1]]
@@ -52,7 +58,9 @@ def _pooled(outcomes: list[str]) -> str:
 def claim_grid(verdicts, corpora: list[str], families: list[str], references: list[str] = ()):
     """Each claim's outcome per column of corpus and family, from its units' outcomes.
 
-    A unit is placed by its name: the corpus before its first "/" or ":" (``"pydocs/NeoX ladder:
+    A ``Unit`` is placed by its fields: its corpus, its family and the family it is compared with (a
+    reference model's name: the column "reference"). A unit still named in words is placed by its
+    name: the corpus before its first "/" or ":" (``"pydocs/NeoX ladder:
     d40-l2"``), and the families it names, in full or by a first word no other family shares
     (``"Llama: 2 sizes, fewer than 3"``); "All" is the families pooled (paper B), a reference
     model's name the column "reference". What follows in parentheses is a reason and is not read.

@@ -137,6 +137,42 @@ UNIT_OUTCOMES = ("holds", "fails", UNDETERMINED, "untested")  # a unit's outcome
 
 
 @dataclass(frozen=True)
+class Unit:
+    """One unit of evidence a claim is judged on, by what it is made of, so that a page places it by its
+    fields (``rankscale.book.scorecard.claim_grid``) and never by reading its name back.
+
+    Parameters
+    ----------
+    corpus : str
+        The corpus it was measured on; "" where it is of no one corpus.
+    family : str
+        The family it is about; "" where it is about no one family.
+    model : str
+        The model of ``family`` it is about; "" for the family as a whole.
+    versus : str
+        A second family that ``family`` is compared with; "" for none.
+
+    Examples
+    --------
+    >>> Unit("pydocs", "NeoX ladder").label, Unit("pydocs", "NeoX ladder", model="d40-l2").label
+    ('pydocs/NeoX ladder', 'pydocs/NeoX ladder: d40-l2')
+    >>> Unit("stdlib", "NeoX ladder", versus="Llama ladder").label, Unit(family="All / beta: x").label
+    ('stdlib/NeoX ladder vs Llama ladder', 'All / beta: x')
+    """
+
+    corpus: str = ""
+    family: str = ""
+    model: str = ""
+    versus: str = ""
+
+    @property
+    def label(self) -> str:
+        """The unit in the words of a verdict's "ours" text: corpus/family, " vs " the other family, ": " the model."""
+        where = "/".join(part for part in (self.corpus, self.family) if part)
+        return where + (f" vs {self.versus}" if self.versus else "") + (f": {self.model}" if self.model else "")
+
+
+@dataclass(frozen=True)
 class Verdict:
     """One claim of a paper section, the paper's number where it gives one, ours, and the verdict.
 
@@ -158,9 +194,10 @@ class Verdict:
     finding : str
         The claim's ``finding`` (``Claim``): the derivation showing the paper's statement wrong,
         "" for every other claim.
-    outcomes : tuple of (str, str)
+    outcomes : tuple of (Unit or str, str)
         Every unit judged, in order, with its outcome, one of ``UNIT_OUTCOMES`` ("holds" where the
-        claim held, "untested" where the unit cannot test it): ``("pydocs/NeoX ladder", "holds")``.
+        claim held, "untested" where the unit cannot test it): ``(Unit("pydocs", "NeoX ladder"), "holds")``,
+        or, from a chapter that names its units in words, ``("pydocs/NeoX ladder", "holds")``.
 
     Examples
     --------
@@ -182,7 +219,7 @@ class Verdict:
     held: int = 0
     tested: int = 0
     finding: str = ""
-    outcomes: tuple[tuple[str, str], ...] = ()
+    outcomes: tuple[tuple[Unit | str, str], ...] = ()
 
     @property
     def units_text(self) -> str:
@@ -300,7 +337,7 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
     return None
 
 
-def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper: str | None = None,
+def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str, paper: str | None = None,
           why_not: str = "", why_undetermined: str = "") -> Verdict:
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
@@ -314,9 +351,9 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
     ----------
     key : str
         A key of ``CLAIMS``, e.g. ``"A2.1"``.
-    outcomes : mapping of str to bool, UNDETERMINED or None
-        Unit name -> True (the claim holds there), False (it does not), ``UNDETERMINED`` (the
-        unit was measured but the measurement cannot decide) or None (the unit cannot test it).
+    outcomes : mapping of Unit or str to bool, UNDETERMINED or None
+        Unit (or its name) -> True (the claim holds there), False (it does not), ``UNDETERMINED``
+        (the unit was measured but the measurement cannot decide) or None (the unit cannot test it).
     ours : str
         What was measured, shown beside the verdict.
     paper : str, optional
@@ -343,6 +380,9 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
     ('partly', '1 of 2', '+1, -1 (undetermined on: humaneval)')
     >>> v.outcomes
     (('pydocs', 'holds'), ('stdlib', 'fails'), ('humaneval', 'undetermined'))
+    >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): UNDETERMINED}, "+1")
+    >>> v.ours, v.outcomes[0]
+    ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus=''), 'holds'))
     >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
@@ -359,13 +399,13 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
     if key not in CLAIMS:
         raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
     claim = CLAIMS[key]
-    odd = [unit for unit, v in outcomes.items()
+    odd = [_name(unit) for unit, v in outcomes.items()
            if not (v is None or v is UNDETERMINED or isinstance(v, (bool, np.bool_)))]
     if odd:
         raise RankscaleError(f"claim {key}: outcomes of {odd} are none of True, False, UNDETERMINED, None")
     decided = [bool(v) for v in outcomes.values() if v is not None and v is not UNDETERMINED]
-    undecided = [unit for unit, v in outcomes.items() if v is UNDETERMINED]
-    untested = [unit for unit, v in outcomes.items() if v is None]
+    undecided = [_name(unit) for unit, v in outcomes.items() if v is UNDETERMINED]
+    untested = [_name(unit) for unit, v in outcomes.items() if v is None]
     if decided:
         verdict = grade(decided)
         for label, units in (("undetermined on", undecided), ("not tested on", untested)):
@@ -385,3 +425,8 @@ def judge(key: str, outcomes: Mapping[str, bool | str | None], ours: str, paper:
 def _in_words(outcome: bool | str | None) -> str:
     """A unit's outcome as ``judge`` was given it, in the words of ``UNIT_OUTCOMES``."""
     return "untested" if outcome is None else UNDETERMINED if outcome is UNDETERMINED else "holds" if outcome else "fails"
+
+
+def _name(unit: Unit | str) -> str:
+    """A unit as the "ours" text names it."""
+    return unit.label if isinstance(unit, Unit) else unit
