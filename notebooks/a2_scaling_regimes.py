@@ -57,7 +57,8 @@ from IPython.display import Markdown, display
 
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter, sample
+from rankscale.book.chapter import open_chapter
+from rankscale.claims.context import sample
 from rankscale.records import runs
 from rankscale.claims import (A2_LARGE_KS, A2_MODERATE_KS, A2_NOISE_FRACTIONS, A2_NOISE_REPEATS, A_LEVEL,
                               PAPER_A_VOCAB, paper_a, scaled_k)

@@ -68,7 +68,8 @@ from matplotlib.lines import Line2D
 
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter, sample
+from rankscale.book.chapter import open_chapter
+from rankscale.claims.context import sample
 from rankscale.claims import base, paper_a
 from rankscale.records import runs
 from rankscale.claims import (A3_EXPONENT_KS, A3_MIN_R2, A3_N_K, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, A_LEVEL,

@@ -50,7 +50,8 @@ from IPython.display import Markdown, display
 from rankscale import claims
 from rankscale.analysis import bootstrap, components, fit, metrics
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter, sample
+from rankscale.book.chapter import open_chapter
+from rankscale.claims.context import sample
 from rankscale.claims import base, paper_b
 from rankscale.records import runs
 

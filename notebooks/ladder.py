@@ -54,7 +54,8 @@ from myst_nb import glue
 from rankscale import claims, paths
 from rankscale.analysis import metrics, seed_spread
 from rankscale.book import pages, plots
-from rankscale.book.chapter import open_chapter, sample
+from rankscale.book.chapter import open_chapter
+from rankscale.claims.context import sample
 from rankscale.models import ladder
 from rankscale.records import runs
 from rankscale.sets.registry import REGISTRY

@@ -12,13 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from rankscale import sets
-from rankscale.analysis import metrics
-from rankscale.book.pages import header
+from rankscale.book.pages import header, reference_table
 from rankscale.book.plots import use_book_style
 from rankscale.claims.base import MIN_SIZES, fittable, why_not_pooled
+from rankscale.claims.context import Context, seed_samples
 from rankscale.records import runs
 from rankscale.records.runs import Run
 from rankscale.sets.schema import ModelSet
@@ -64,42 +62,15 @@ class Chapter:
     seed_runs: dict[str, list[Run]]
 
     def seed_samples(self, corpus: str, members: list[Run], keys: Sequence[str]) -> list[list[dict]]:
-        """The other training runs of each of ``members`` as bootstrap samples (``sample``): what
-        ``rankscale.analysis.bootstrap.resample`` takes as ``seeds``.
+        """The other training runs of each of ``members`` as bootstrap samples
+        (``rankscale.claims.context.seed_samples``), ``members`` being final models of ``family_runs[corpus]``."""
+        return seed_samples(self.seed_runs[corpus], members, keys)
 
-        Parameters
-        ----------
-        corpus : str
-        members : list of Run
-            Final models of ``family_runs[corpus]``.
-        keys : sequence of str
-            The per-token arrays each sample holds (``sample``).
-
-        Returns
-        -------
-        list of list of dict
-            One list per member, empty for a model without extra seeds.
-        """
-        return [[sample(other, keys) for other in self.seed_runs[corpus]
-                 if (other.family, other.name) == (run.family, run.name)] for run in members]
-
-
-def sample(run: Run, keys: Sequence[str]) -> dict[str, np.ndarray]:
-    """A run's per-token arrays as a bootstrap sample (``rankscale.analysis.bootstrap.resample``).
-
-    Parameters
-    ----------
-    run : Run
-    keys : sequence of str
-        Any of the records' arrays (``logp``, ``gt``, ``ge``, ``window``...) and ``rank``, the
-        target's 1-based rank (``metrics.rank_1based``).
-
-    Returns
-    -------
-    dict of str to ndarray
-    """
-    arrays = run.records.arrays()
-    return {key: metrics.rank_1based(run.records.gt, run.records.ge) if key == "rank" else arrays[key] for key in keys}
+    def context(self, *tables: str) -> Context:
+        """What the chapter's rules need beside its evidence (``rankscale.claims.context.Context``): its
+        families' sizes, the set's ``n_boot``, and the papers' ``tables`` named (``reference_table``)."""
+        return Context.of(self.family_runs[self.corpora[0]], self.n_boot,
+                          {name: reference_table(name) for name in tables})
 
 
 def open_chapter(profile: str, corpora: list[str] | None = None, *, references: bool = False,

@@ -3,7 +3,7 @@ and ``judge`` (see ``rankscale.claims``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -294,8 +294,35 @@ def fittable(runs: list, min_sizes: int = 3) -> tuple[dict[str, list], list[str]
         if n >= min_sizes:
             usable[family] = members
         else:
-            reasons.append(f"{family}: {n} size{'s' * (n != 1)}, fewer than {min_sizes}")
+            reasons.append(too_few_sizes(family, n, min_sizes))
     return usable, reasons
+
+
+def too_few_sizes(family: str, n: int, min_sizes: int) -> str:
+    """Why a family of ``n`` distinct sizes is left out of a claim that needs ``min_sizes``.
+
+    >>> too_few_sizes("Llama", 1, 3), too_few_sizes("NeoX", 3, 4)
+    ('Llama: 1 size, fewer than 3', 'NeoX: 3 sizes, fewer than 4')
+    """
+    return f"{family}: {n} size{'s' * (n != 1)}, fewer than {min_sizes}"
+
+
+def no_family(unusable: Sequence[str], min_sizes: int = MIN_SIZES) -> str:
+    """Why a size claim cannot be tested when no family has ``min_sizes`` sizes: its "ours" text.
+
+    >>> no_family(["Llama: 2 sizes, fewer than 3"])
+    'no family has 3 or more sizes (Llama: 2 sizes, fewer than 3)'
+    """
+    return f"no family has {min_sizes} or more sizes ({'; '.join(unusable)})"
+
+
+def left_out(unusable: Sequence[str]) -> str:
+    """The families a size claim leaves out, appended to its "ours" text ("" where none is).
+
+    >>> left_out(["Llama: 2 sizes, fewer than 3"]), left_out([])
+    ('; left out: Llama: 2 sizes, fewer than 3', '')
+    """
+    return f"; left out: {'; '.join(unusable)}" if unusable else ""
 
 
 def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:

@@ -26,6 +26,8 @@ from rankscale.claims.base import (
     Verdict,
     index_claims,
     judge,
+    left_out,
+    no_family,
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -398,18 +400,8 @@ def a2_noise(scatters: Mapping[tuple[str, str], np.ndarray], large: Mapping[tupl
         texts.append(f"{c}/{fam}: " + ", ".join(parts))
     return judge("A2.6", {f"{c}/{fam}": noise_shrinks(sc) for (c, fam), sc in scatters.items()},
                  f"scatter of log(-log RBP_k) on {A2_NOISE_FRACTIONS[0]:g} -> all of the tokens: " + "; ".join(texts)
-                 + _left_out(unusable) if texts else "", why_not=_no_family(unusable))
+                 + left_out(unusable) if texts else "", why_not=no_family(unusable))
 
-
-# Shared by the decisions of every chapter
-
-def _no_family(unusable: Sequence[str]) -> str:
-    """Why a size claim cannot be tested when no family has enough sizes."""
-    return f"no family has {MIN_SIZES} or more sizes ({'; '.join(unusable)})"
-
-def _left_out(unusable: Sequence[str]) -> str:
-    """The families a size claim leaves out, appended to its "ours" text."""
-    return f"; left out: {'; '.join(unusable)}" if unusable else ""
 
 @dataclass(frozen=True)
 class RegimeFits:
@@ -495,7 +487,7 @@ def a2_k1_law(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[st
     """
     return judge("A2.1", {f"{c}/{fam}": fit.falling_law(u.fits[1], A2_MIN_R2) for (c, fam), u in units.items()},
                   "; ".join(f"{c}/{fam}: {u.fit_text(1, True)}" for (c, fam), u in units.items())
-                  + _left_out(unusable), paper=table1_pass_text(table1, [1], A2_MIN_R2), why_not=_no_family(unusable))
+                  + left_out(unusable), paper=table1_pass_text(table1, [1], A2_MIN_R2), why_not=no_family(unusable))
 
 
 def moderate_law(regime: RegimeFits) -> bool | None:
@@ -522,9 +514,9 @@ def a2_moderate(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[
                   "; ".join(f"{c}/{fam}: " + ", ".join(u.fit_text(k) for k in A2_MODERATE_KS)
                             + " (at the paper's fractions, not graded: "
                             + ", ".join(u.fit_text(k) for k in u.moderate_scaled) + ")"
-                            for (c, fam), u in units.items()) + _left_out(unusable),
+                            for (c, fam), u in units.items()) + left_out(unusable),
                   paper=f"R^2 ≥ {A2_MODERATE_R2}; " + table1_pass_text(table1, A2_MODERATE_KS, A2_MODERATE_R2),
-                  why_not=_no_family(unusable))
+                  why_not=no_family(unusable))
 
 
 def law_breaks(regime: RegimeFits) -> bool | None:
@@ -550,7 +542,7 @@ def a2_breakdown(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence
     """
     return judge("A2.3", {f"{c}/{fam}": law_breaks(u) for (c, fam), u in units.items()},
                   "; ".join(f"{c}/{fam}: " + ", ".join(u.fit_text(k) for k in u.large) for (c, fam), u in units.items())
-                  + _left_out(unusable), why_not=_no_family(unusable))
+                  + left_out(unusable), why_not=no_family(unusable))
 
 
 def slope_rises(regime: RegimeFits) -> bool | None:
@@ -621,7 +613,7 @@ def a2_scatter(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[s
                      f"the top k)" if ci is None else
                      f"{c}/{fam}: R^2 {u.fits[small].r2:.3f} at k={small:,}, {u.fits[large].r2:.3f} at k={large:,}; "
                      f"difference [{ci[0]:.3f}, {ci[1]:.3f}]")
-    return judge("A2.5", outcomes, "; ".join(texts) + _left_out(unusable), why_not=_no_family(unusable))
+    return judge("A2.5", outcomes, "; ".join(texts) + left_out(unusable), why_not=no_family(unusable))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -889,10 +881,10 @@ def a3_r2_bound(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str
                      + f" (for k < {A3_R2_BOUND_K} absolute, not graded: {absolute:.3f})")
     paper_small = table1[table1["k"] < A3_R2_BOUND_K].groupby(["dataset", "family"]).apply(
         lambda g: bool(((g["r2"] >= A3_MIN_R2) & (g["slope"] < 0)).all()), include_groups=False)
-    return judge("A3.1", outcomes, "; ".join(texts) + _left_out(unusable),
+    return judge("A3.1", outcomes, "; ".join(texts) + left_out(unusable),
                   paper=f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k); Table 1 (k = 1-500): "
                         f"{int(paper_small.sum())} of {len(paper_small)} (dataset, family) pass this rule",
-                  why_not=_no_family(unusable))
+                  why_not=no_family(unusable))
 
 
 def r2_drop(sweep: KSweep) -> tuple[tuple[float, float] | None, list[int]]:
@@ -944,9 +936,9 @@ def a3_r2_drop(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str]
     paper_drop = table1[table1["k"].notna()].groupby(["dataset", "family"]).apply(
         lambda g: bool(g.loc[g["k"] == 10000, "r2"].mean() < g.loc[g["k"] < A3_R2_BOUND_K, "r2"].mean()),
         include_groups=False)
-    return judge("A3.2", outcomes, "; ".join(texts) + _left_out(unusable),
+    return judge("A3.2", outcomes, "; ".join(texts) + left_out(unusable),
                   paper=f"drops after k ~ 1000; Table 1: R^2 at k = 10,000 below the mean for k < 1000 in "
-                        f"{int(paper_drop.sum())} of {len(paper_drop)} (dataset, family)", why_not=_no_family(unusable))
+                        f"{int(paper_drop.sum())} of {len(paper_drop)} (dataset, family)", why_not=no_family(unusable))
 
 
 def exponent_grows(sweep: KSweep) -> bool | None:
@@ -994,9 +986,9 @@ def a3_exponent_grows(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequen
                         if k_scaled != k_hi else ""))
     by_k = table1_by_k(table1)
     paper_grows = by_k[100]["slope"] < by_k[1]["slope"]
-    return judge("A3.3", outcomes, "; ".join(texts) + _left_out(unusable),
+    return judge("A3.3", outcomes, "; ".join(texts) + left_out(unusable),
                   paper=f"alpha grows with k; Table 1: alpha(100) > alpha(1) in {int(paper_grows.sum())} of "
-                        f"{len(paper_grows)} (dataset, family)", why_not=_no_family(unusable))
+                        f"{len(paper_grows)} (dataset, family)", why_not=no_family(unusable))
 
 
 def exponents_sized(alpha_1: float, alpha_100: float) -> bool:
@@ -1031,12 +1023,12 @@ def a3_exponent_sizes(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequen
     below = a1 < A3_ALPHA_K1_BELOW
     in_band = (a100 >= A3_ALPHA_K100_BAND[0]) & (a100 < A3_ALPHA_K100_BAND[1])
     return judge("A3.4", outcomes, "; ".join(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}"
-                                              for u, s in sweeps.items()) + _left_out(unusable),
+                                              for u, s in sweeps.items()) + left_out(unusable),
                   paper=f"alpha below {A3_ALPHA_K1_BELOW} at k = 1, close to 0.2 at k = 100; Table 1: alpha(1) "
                         f"{a1.min():.3f}-{a1.max():.3f} ({int(below.sum())} of {len(a1)} below "
                         f"{A3_ALPHA_K1_BELOW}), alpha(100) {a100.min():.3f}-{a100.max():.3f} ({int(in_band.sum())} of "
                         f"{len(a100)} in [{A3_ALPHA_K100_BAND[0]}, {A3_ALPHA_K100_BAND[1]})); both: "
-                        f"{int((below & in_band).sum())}", why_not=_no_family(unusable))
+                        f"{int((below & in_band).sum())}", why_not=no_family(unusable))
 
 
 def _undecided(ci: tuple[float, float] | None) -> str:
@@ -1069,10 +1061,10 @@ def a3_slope_ratio(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[
     by_k = table1_by_k(table1)
     ratio = by_k[1]["slope"] / by_k["CE"]["slope"]
     return judge("A3.5", outcomes, "slope ratio -log RBP_1 / CE with its paired interval: " + "; ".join(texts)
-                  + _left_out(unusable),
+                  + left_out(unusable),
                   paper=f"very close in most cases; Table 1: ratio {ratio.min():.2f}-{ratio.max():.2f} (median "
                         f"{ratio.median():.2f}), {int(ratio.between(*A_CLOSE).sum())} of {len(ratio)} within "
-                        f"[{A_CLOSE[0]}, {A_CLOSE[1]}]", why_not=_no_family(unusable),
+                        f"[{A_CLOSE[0]}, {A_CLOSE[1]}]", why_not=no_family(unusable),
                   why_undetermined=_ACROSS_EDGE)
 
 
@@ -1102,11 +1094,11 @@ def a3_r2_comparable(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequenc
     by_k = table1_by_k(table1)
     ratio = pd.concat([by_k[k]["r2"] / by_k["CE"]["r2"] for k in A3_R2_KS])
     return judge("A3.6", {names[u]: r2_comparable(s) for u, s in sweeps.items()}, "; ".join(texts)
-                  + _left_out(unusable),
+                  + left_out(unusable),
                   paper=f"R^2 about 0.99, comparable to CE's; Table 1, k = {', '.join(map(str, A3_R2_KS))}: "
                         f"R^2(RBP_k) / R^2(CE) {ratio.min():.3f} to {ratio.max():.3f}, "
                         f"{int(ratio.between(*A_CLOSE).sum())} of {len(ratio)} within [{A_CLOSE[0]}, {A_CLOSE[1]}]",
-                  why_not=_no_family(unusable), why_undetermined=_ACROSS_EDGE)
+                  why_not=no_family(unusable), why_undetermined=_ACROSS_EDGE)
 
 
 def offset_ratio(ce, rbp1, level: float = A_LEVEL) -> tuple[float, float] | None:
@@ -1229,7 +1221,7 @@ def a3_families_alike(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequen
                    for fa, fb in combinations(alpha_1[ds].index, 2)]
     inside = sum(A_CLOSE[0] <= r <= A_CLOSE[1] for r in paper_pairs)
     n = len({fam for _, fam in sweeps})
-    return judge("A3.8", outcomes, "; ".join(texts) + _left_out(unusable) if texts else "",
+    return judge("A3.8", outcomes, "; ".join(texts) + left_out(unusable) if texts else "",
                  paper=f"Table 1, k = 1: ratios of alpha_1 between families on one data set "
                        f"{min(paper_pairs):.2f}-{max(paper_pairs):.2f}, {inside} of {len(paper_pairs)} within "
                        f"[{A_CLOSE[0]}, {A_CLOSE[1]}]" if paper_pairs else "Table 1: one family per data set",
@@ -1302,9 +1294,9 @@ def a3_exponent_trend(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequen
     by_k = table1_by_k(table1)
     rises = (by_k[1]["slope"] > by_k[10]["slope"]) & (by_k[10]["slope"] > by_k[100]["slope"]) & \
             (by_k[100]["slope"] > by_k[500]["slope"])
-    return judge("A3.9", outcomes, "; ".join(texts) + _left_out(unusable),
+    return judge("A3.9", outcomes, "; ".join(texts) + left_out(unusable),
                  paper=f"alpha rises with k; Table 1: alpha rises at every step of k = 1, 10, 100, 500 in "
-                       f"{int(rises.sum())} of {len(rises)} (dataset, family)", why_not=_no_family(unusable))
+                       f"{int(rises.sum())} of {len(rises)} (dataset, family)", why_not=no_family(unusable))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1399,7 +1391,7 @@ def _n_untested(cases: Mapping[tuple, bool | None]) -> int:
 
 def _a4_why_not(usable: Sequence[str], unusable: Sequence[str]) -> str:
     """Why a size claim of A4 has no tested case: no family with enough sizes, or none of theirs measurable."""
-    return "no case of a family with enough sizes is measurable" if usable else _no_family(unusable)
+    return "no case of a family with enough sizes is measurable" if usable else no_family(unusable)
 
 
 def _case(corpus: str, family: str, k: int, n: int | None = None) -> tuple:
@@ -1779,7 +1771,7 @@ def _a5_size_verdict(key: str, cases: Mapping[tuple[str, str], bool | None], our
                      paper: str | None = None) -> Verdict:
     """A size claim of A5: one outcome per (corpus, family), the families with too few sizes named as untested."""
     outcomes = {**{f"{c}/{fam}": ok for (c, fam), ok in cases.items()}, **{reason: None for reason in unusable}}
-    return judge(key, outcomes, ours, paper=paper, why_not=_no_family(unusable), why_undetermined=_ACROSS_EDGE)
+    return judge(key, outcomes, ours, paper=paper, why_not=no_family(unusable), why_undetermined=_ACROSS_EDGE)
 
 
 def lognormal_preferred(row: Mapping) -> bool:
