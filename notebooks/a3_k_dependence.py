@@ -56,92 +56,32 @@
 # %% tags=["parameters"]
 profile = "tiny"
 corpora = None  # None: every corpus of the model set
-table_ks = [1, 10, 100, 500, 2500, 10000]  # paper A, Table 1 (values not below a vocabulary are skipped)
 analogue_family = "Pythia"  # paper family drawn in fig-a3-sweep where the set has none of the paper's (GPT-NeoX)
 
 # %%
-
 import numpy as np
-import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
+from myst_nb import glue
 
-from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims.context import sample
-from rankscale.claims import base, paper_a
-from rankscale.records import runs
-from rankscale.claims import (A3_EXPONENT_KS, A3_MIN_R2, A3_N_K, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, A_LEVEL,
-                              MIN_SIZES, PAPER_A_VOCAB, scaled_k)
-from rankscale.corpora import HUB_DATASETS
+from rankscale.claims import A3_MIN_R2, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, PAPER_A_VOCAB, a3
 
 chapter = open_chapter(profile, corpora, seeds=True)
-model_set, corpora, family_runs, n_boot = chapter.model_set, chapter.corpora, chapter.family_runs, chapter.n_boot
-families, usable, unusable = chapter.families, chapter.usable, chapter.unusable
-groups = runs.by_family(family_runs[corpora[0]])
-fitted_families = list(base.fittable(family_runs[corpora[0]], 2)[0])  # a line needs two sizes
-n_sizes = {family: len(np.unique(runs.sizes(members))) for family, members in groups.items()}
-# per family: the vocabulary (the smallest of its models'), the k grid and the k of Table 1 below it
-vocab = {family: min(run.vocab_size for run in members) for family, members in groups.items()}
-k_grid = {family: metrics.k_grid(v, A3_N_K) for family, v in vocab.items()}
-table_ks_here = {family: [k for k in table_ks if k < v] for family, v in vocab.items()}
-k_lo, k_hi = A3_EXPONENT_KS
-k_hi_scaled = {family: scaled_k(k_hi, v) for family, v in vocab.items()}  # the paper's k = 100 as a fraction
-all_ks = {family: metrics.k_grid(v, A3_N_K, extra=[*table_ks_here[family], *A3_EXPONENT_KS, *A3_R2_KS,
-                                                         k_hi_scaled[family]])
-          for family, v in vocab.items()}
-paper = pages.reference_table("rbp_paper_table1")
-paper_families = list(dict.fromkeys(paper["family"]))
+model_set, corpora, context = chapter.model_set, chapter.corpora, chapter.context(a3.TABLE1)
+sweeps = a3.measure(chapter.family_runs, chapter.seed_runs, context)  # every fit and bootstrap of the chapter
+paper = context.table(a3.TABLE1)  # paper A's Table 1 (its appendix B)
+glue("a3_n_boot", context.n_boot, display=False)
+glue("a3_vocabularies", Markdown(", ".join(f"{fam} {s.vocab:,} tokens ({len(s.grid)} values of $k$)"
+                                           for (c, fam), s in sweeps.items() if c == corpora[0])), display=False)
+glue("a3_left_out", Markdown("; ".join(context.unusable()) or "none"), display=False)
 
-
-def paper_dataset(corpus):
-    """The name of a corpus in paper A's tables, or None for corpora the paper does not use."""
-    return HUB_DATASETS[corpus].label if corpus in HUB_DATASETS else None
-
-
-def ce_and_neg_log_rbp(sample, ks):
-    """CE, then -log RBP_k for each k: one replicate's entries, fitted together."""
-    return np.concatenate([[metrics.cross_entropy(sample["logp"])], metrics.neg_log_rbp(sample["rank"], ks)])
-
-
-def with_interval(point, slopes):
-    """A full-sample fit with the bootstrap interval of its slope (None where a replicate could not be fitted)."""
-    if point is None:
-        return None
-    return fit.PowerLawFit(point.slope, point.intercept, point.r2, point.n_points,
-                           bootstrap.interval(point.slope, slopes, A_LEVEL))
-
-
-fits, ce_fits, boots, full_values, sweeps = {}, {}, {}, {}, {}
-for corpus in corpora:
-    for family, members in runs.by_family(family_runs[corpus]).items():
-        if family not in fitted_families:
-            continue
-        sizes = runs.sizes(members)
-        ks = all_ks[family]
-        samples = [sample(run, ["logp", "rank"]) for run in members]
-        b = boots[corpus, family] = fit.bootstrap(sizes, samples, lambda s: ce_and_neg_log_rbp(s, ks), n_boot,
-                                                  seeds=chapter.seed_samples(corpus, members, ["logp", "rank"]))
-        full_values[corpus, family] = np.array([ce_and_neg_log_rbp(s, ks) for s in samples]).T
-        ce_fits[corpus, family] = with_interval(b.points[0], b.slopes[0])
-        fits[corpus, family] = {k: with_interval(b.points[i + 1], b.slopes[i + 1]) for i, k in enumerate(ks)}
-        sweeps[corpus, family] = paper_a.KSweep(ce_fits[corpus, family], fits[corpus, family], b, tuple(ks),
-                                                tuple(k_grid[family]), vocab[family])
-
-
-def entry(family, k):
-    """Row of a bootstrap's entries for -log RBP_k (row 0 is CE)."""
-    return 1 + list(all_ks[family]).index(k)
-
-
-display(Markdown(
-    f"{n_boot} bootstrap replicates (the model set's). Per family: "
-    + "; ".join(f"{family}: {len(groups[family])} models ({n_sizes[family]} sizes), "
-                f"vocabulary {vocab[family]:,} tokens, {len(k_grid[family])} values of $k$ from 1 to {vocab[family]:,}"
-                for family in families)
-    + "." + (f" Size claims are tested only on families with at least {MIN_SIZES} sizes; left out: "
-             f"{'; '.join(unusable)}." if unusable else "")))
+# %% [markdown]
+# Every interval of this chapter rests on {glue:text}`a3_n_boot` bootstrap replicates (the model
+# set's). The families' vocabularies and grids of $k$, from 1 to the vocabulary: {glue:md}`a3_vocabularies:myst`.
+# Size claims are tested only on families with at least three sizes; left out:
+# {glue:md}`a3_left_out`.
 
 # %% [markdown]
 # ## Fit quality and exponent against $k$ (paper A, Fig. 6)
@@ -161,40 +101,37 @@ display(Markdown(
 
 # %% mystnb={"figure": {"caption": "Left: $R^2$ of the power-law fit of $-\\log \\mathrm{RBP}_k$ (`ge` ranks) against size, for each $k$ of a family's grid, per family (colour) and corpus (line style). Right: the fitted exponent with its 95% bootstrap band (absent where some resample had every target of a model inside the top $k$, so that the refit was impossible; points are missing altogether where that happened on the full sample); a family with fewer than three sizes is drawn faint, and only in this panel (its legend entry says exponent only). Crosses: paper A's Table 1.", "name": "fig-a3-sweep"}}
 corpus_styles = ["-", "--", ":", "-."]
+fitted, usable = list(dict.fromkeys(fam for _, fam in sweeps)), context.usable()
 fig, ((ax_r2, ax_alpha),) = plots.panels(1, 2, 4.4, sharex=True)  # the height takes the legend too
-for family in fitted_families:
+for family in fitted:
     look = plots.family_style(model_set, family)
     for i, corpus in enumerate(corpora):
+        s = sweeps[corpus, family]
         line = {"ls": corpus_styles[i % len(corpus_styles)], "color": look["color"], "marker": look["marker"], "ms": 3}
-        ks_fit = [k for k in k_grid[family] if fits[corpus, family][k] is not None]
-        frac = np.array(ks_fit) / vocab[family]
-        found = [fits[corpus, family][k] for k in ks_fit]
+        ks_fit = [k for k in s.grid if s.rbp[k] is not None]
+        frac, found = np.array(ks_fit) / s.vocab, [s.rbp[k] for k in ks_fit]
         if family in usable:
             ax_r2.plot(frac, [f.r2 for f in found], **line)
-        alpha = np.array([-f.slope for f in found])
-        lo = np.array([-f.ci[1] if f.ci else np.nan for f in found])
-        hi = np.array([-f.ci[0] if f.ci else np.nan for f in found])
-        ax_alpha.plot(frac, alpha, **line, alpha=1.0 if family in usable else 0.5)
-        ax_alpha.fill_between(frac, lo, hi, color=look["color"], alpha=0.12)
-in_paper = [family for family in families if family in paper_families]
-drawn = [(family, plots.family_style(model_set, family)["color"], vocab[family]) for family in in_paper] or [
-    (analogue_family, "grey", PAPER_A_VOCAB)]
+        ax_alpha.plot(frac, [-f.slope for f in found], **line, alpha=1.0 if family in usable else 0.5)
+        ax_alpha.fill_between(frac, [-f.ci[1] if f.ci else np.nan for f in found],
+                              [-f.ci[0] if f.ci else np.nan for f in found], color=look["color"], alpha=0.12)
+vocab = {family: sweeps[corpora[0], family].vocab for family in fitted}
+drawn = [(family, plots.family_style(model_set, family)["color"], vocab[family]) for family in fitted
+         if family in set(paper["family"])] or [(analogue_family, "grey", PAPER_A_VOCAB)]
 for family, color, v in drawn:
     rows = paper[(paper["family"] == family) & paper["k"].notna() & (paper["k"] < v)]
     for ax, column in ((ax_r2, "r2"), (ax_alpha, "slope")):
         ax.scatter(rows["k"] / v, (-1 if column == "slope" else 1) * rows[column], color=color, marker="x", s=18)
 for ax in (ax_r2, ax_alpha):
     ax.axvline(A3_R2_BOUND_K / PAPER_A_VOCAB, color="k", ls=":", lw=1)
-    for v in sorted(set(vocab.values())):
-        if A3_R2_BOUND_K < v:
-            ax.axvline(A3_R2_BOUND_K / v, color="grey", ls="-.", lw=0.8)
+    for v in sorted(v for v in set(vocab.values()) if v > A3_R2_BOUND_K):
+        ax.axvline(A3_R2_BOUND_K / v, color="grey", ls="-.", lw=0.8)
     ax.set(xscale="log", xlabel="$k$ / vocabulary size")
 ax_r2.axhline(A3_MIN_R2, color="k", lw=0.5)
 ax_r2.set(ylabel="$R^2$ of the log-log fit", title="fit quality (paper A, Fig. 6a)")
 ax_alpha.set(ylabel=r"exponent $\alpha$ = -slope", title="exponent (paper A, Fig. 6b)")
-handles = plots.family_handles(model_set, fitted_families,
-                               [family + ("" if family in usable else " (exponent only)")
-                                for family in fitted_families], ls="-")
+handles = plots.family_handles(model_set, fitted, [family + ("" if family in usable else " (exponent only)")
+                                                  for family in fitted], ls="-")
 handles += [Line2D([], [], ls=corpus_styles[i % len(corpus_styles)], color="grey", label=corpus)
             for i, corpus in enumerate(corpora)]
 handles += [Line2D([], [], ls="none", marker="x", color=color, label=f"paper A, Table 1 ({family})")
@@ -206,7 +143,7 @@ plots.legend_below(fig, handles, ncol=2)
 plots.show(fig)
 
 # %%
-display(Markdown(pages.token_requirement(family_runs, "Tokens per point of the figure above")))
+display(Markdown(pages.token_requirement(chapter.family_runs, "Tokens per point of the figure above")))
 
 # %% [markdown]
 # ## Table 1 in the paper's layout
@@ -217,48 +154,27 @@ display(Markdown(pages.token_requirement(family_runs, "Tokens per point of the f
 # for the same dataset, family and $k$ stand beside ours, labelled as the paper's.
 
 # %%
-def paper_value(corpus, family, k, column):
-    rows = paper[(paper["dataset"] == paper_dataset(corpus)) & (paper["family"] == family)
-                 & (paper["k"].isna() if k is None else paper["k"] == k)]
-    return rows[column].iloc[0] if len(rows) else np.nan
-
-
-rows = []
-for corpus in corpora:
-    for family in fitted_families:
-        for label, k, f in [("CE", None, ce_fits[corpus, family]),
-                            *[(str(k), k, fits[corpus, family][k]) for k in table_ks_here[family]]]:
-            rows.append({"corpus": corpus, "family": family, "Top-k": label,
-                         "k / vocab": np.nan if k is None else k / vocab[family],
-                         "sizes": n_sizes[family],
-                         "R²": f.r2 if f else np.nan, "slope": f.slope if f else np.nan,
-                         f"slope {A_LEVEL:.0%} CI": f"[{f.ci[0]:.3f}, {f.ci[1]:.3f}]" if f and f.ci else "-",
-                         "paper A R² (Table 1)": paper_value(corpus, family, k, "r2"),
-                         "paper A slope (Table 1)": paper_value(corpus, family, k, "slope")})
-ours_table = pd.DataFrame(rows)
-shown_paper = ours_table[["paper A R² (Table 1)", "paper A slope (Table 1)"]].notna().any().any()
-if not shown_paper:
-    ours_table = ours_table.drop(columns=["paper A R² (Table 1)", "paper A slope (Table 1)"])
+fits = a3.fits_table(sweeps, context)
+if a3.PAPER_COLUMNS[0] not in fits:
     display(Markdown("No family of this set is fitted by paper A on one of its datasets, so the paper's values "
                      "stand apart, in the paper's own table further down."))
+glue("a3_pairs", len(fits[["corpus", "family"]].drop_duplicates()), display=False)
+for label in ("CE", "1", "100"):
+    glue(f"a3_r2_{label}", Markdown(plots.span_or_dash(fits.loc[fits["Top-k"] == label, "R²"], ".3f")), display=False)
+    glue(f"a3_slope_{label}", Markdown(plots.span_or_dash(fits.loc[fits["Top-k"] == label, "slope"], "+.3f")),
+         display=False)
 
-
-def quantity_name(label):
-    """CE, or -log RBP_k in the page's notation, from a Top-k label of the table."""
-    return "CE" if label == "CE" else "$-\\log \\mathrm{RBP}_{" + label + "}$"
-
-
-headline = [f"{quantity_name(label)}: $R^2$ {plots.span_or_dash(rows['R²'], '.3f')}, slope {plots.span_or_dash(rows['slope'], '+.3f')}"
-            for label, rows in ours_table.groupby("Top-k", sort=False) if label in ("CE", str(k_lo), str(k_hi))]
-if headline:
-    display(Markdown(f"Headline numbers of the table below, over its "
-                     f"{ours_table[['corpus', 'family']].drop_duplicates().shape[0]} corpus and family pairs: "
-                     + "; ".join(headline) + "."))
+# %% [markdown]
+# Over the table's {glue:text}`a3_pairs` corpus and family pairs, CE's fits have $R^2$
+# {glue:md}`a3_r2_CE` and slope {glue:md}`a3_slope_CE`; those of $-\log \mathrm{RBP}_1$, $R^2$
+# {glue:md}`a3_r2_1` and slope {glue:md}`a3_slope_1`; those of $-\log \mathrm{RBP}_{100}$,
+# $R^2$ {glue:md}`a3_r2_100` and slope {glue:md}`a3_slope_100`.
 
 # %% tags=["hide-output"]
-ours_table.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
+fits.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
     f"Our power-law fits of CE and −log RBP_k (Table 1's k) against non-embedding size, per corpus and family: "
-    f"R², slope and its {A_LEVEL:.0%} interval" + (", beside paper A's values where it has them" if shown_paper else "")
+    f"R², slope and its {context.level:.0%} interval"
+    + (", beside paper A's values where it has them" if a3.PAPER_COLUMNS[0] in fits else "")
     + "; sizes counts distinct model sizes.")
 
 # %% [markdown]
@@ -269,20 +185,20 @@ ours_table.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
 # be evaluated on other corpora, so the numbers are not expected to agree one for one.
 
 # %%
-paper_table = paper.assign(**{"Top-k": paper["k"].map(lambda k: "CE" if pd.isna(k) else str(int(k)))})
-paper_table = paper_table.pivot_table(index=["dataset", "Top-k"], columns="family", values=["r2", "slope"], sort=False)
-paper_table = paper_table.rename(columns={"r2": "R²", "slope": "Slope"}, level=0)
-paper_table.index.names = ["Dataset", "Top-k"]
-paper_small_k, paper_large_k = paper[paper["k"] <= max(A3_R2_KS)], paper[paper["k"] > max(A3_R2_KS)]
-display(Markdown(
-    f"Paper A's Table 1 covers {paper['dataset'].nunique()} datasets and {paper['family'].nunique()} families. "
-    f"Its $R^2$ is {plots.span_or_dash(paper.loc[paper['k'].isna(), 'r2'], '.3f')} for CE, "
-    f"{plots.span_or_dash(paper_small_k['r2'], '.3f')} for $k$ up to {max(A3_R2_KS)}, and "
-    f"{plots.span_or_dash(paper_large_k['r2'], '.3f')} for $k$ from {paper_large_k['k'].min():,.0f} to "
-    f"{paper_large_k['k'].max():,.0f}."))
+small_k, large_k = paper[paper["k"] <= max(A3_R2_KS)], paper[paper["k"] > max(A3_R2_KS)]
+glue("a3_t1_datasets", paper["dataset"].nunique(), display=False)
+glue("a3_t1_families", paper["family"].nunique(), display=False)
+for name, rows in (("ce", paper[paper["k"].isna()]), ("small", small_k), ("large", large_k)):
+    glue(f"a3_t1_r2_{name}", Markdown(plots.span_or_dash(rows["r2"], ".3f")), display=False)
+
+# %% [markdown]
+# Paper A's Table 1 covers {glue:text}`a3_t1_datasets` datasets and
+# {glue:text}`a3_t1_families` families. Its $R^2$ is {glue:md}`a3_t1_r2_ce` for CE,
+# {glue:md}`a3_t1_r2_small` for $k$ up to 100, and {glue:md}`a3_t1_r2_large` for $k$ from 500
+# to 10,000.
 
 # %% tags=["hide-output"]
-paper_table.style.format(precision=3).set_caption(
+a3.table1_layout(paper).style.format(precision=3).set_caption(
     "Paper A's Table 1 (its appendix B; the paper's values): R² and slope of the power-law fits of CE and of "
     "−log RBP_k against size, per dataset and k (rows) and family (columns).")
 
@@ -296,22 +212,9 @@ paper_table.style.format(precision=3).set_caption(
 # (the other reading of $k$; for a 50k-token vocabulary the two coincide):
 
 # %%
-exponent_rows = []
-for c in corpora:
-    for fam in fitted_families:
-        f_lo, f_hi, f_sc = (fits[c, fam].get(k) for k in (k_lo, k_hi, k_hi_scaled[fam]))
-        exponent_rows.append({
-            "corpus": c, "family": fam, "sizes": n_sizes[fam],
-            f"alpha (k={k_lo})": -f_lo.slope if f_lo else np.nan, f"CI k={k_lo}": bootstrap.interval_text(sweeps[c, fam].alpha_interval(k_lo), sign=''),
-            f"alpha (k={k_hi})": -f_hi.slope if f_hi else np.nan, f"CI k={k_hi}": bootstrap.interval_text(sweeps[c, fam].alpha_interval(k_hi), sign=''),
-            f"alpha(k={k_hi}) - alpha(k={k_lo}), CI":
-                bootstrap.interval_text(sweeps[c, fam].alpha_difference(k_hi, k_lo), sign='') if f_lo and f_hi else "-",
-            f"k = {k_hi} as a fraction": k_hi_scaled[fam], "alpha there": -f_sc.slope if f_sc else np.nan,
-            "its difference from k=1, CI": bootstrap.interval_text(sweeps[c, fam].alpha_difference(k_hi_scaled[fam], k_lo), sign='')
-            if f_lo and f_sc and k_hi_scaled[fam] != k_lo else "-"})
-pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
-    f"Size exponents α of −log RBP_k per corpus and family at k = {k_lo} and k = {k_hi}, with {A_LEVEL:.0%} intervals "
-    f"and their paired difference, and the exponent at k = {k_hi} read as a share of the vocabulary.")
+a3.exponents_table(sweeps, context).style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
+    f"Size exponents α of −log RBP_k per corpus and family at k = 1 and k = 100, with {context.level:.0%} intervals "
+    "and their paired difference, and the exponent at k = 100 read as a share of the vocabulary.")
 
 # %% [markdown]
 # ## Cross-entropy and $k = 1$
@@ -323,34 +226,20 @@ pd.DataFrame(exponent_rows).style.hide(axis="index").format(precision=3, na_rep=
 # their paired intervals (both graded against the one closeness band, `claims.A_CLOSE`):
 
 # %%
-r2_ks = list(A3_R2_KS)
-ratio_rows = [{"source": "ours", "dataset": c, "family": fam, "sizes": n_sizes[fam],
-               "slope CE": ce_fits[c, fam].slope, "slope -log RBP_1": fits[c, fam][1].slope,
-               "ratio": fits[c, fam][1].slope / ce_fits[c, fam].slope,
-               f"ratio {A_LEVEL:.0%} CI": bootstrap.interval_text(sweeps[c, fam].slope_ratio(), sign=''),
-               "R² CE": ce_fits[c, fam].r2,
-               **{f"R²(k={k}) / R²(CE), CI": bootstrap.interval_text(sweeps[c, fam].r2_ratio(k), sign='') if fits[c, fam].get(k) else "-"
-                  for k in r2_ks}}
-              for c in corpora for fam in fitted_families if fits[c, fam][1] is not None]
-paper_by = paper_a.table1_by_k(paper)
-paper_ratio = (paper_by[1]["slope"] / paper_by["CE"]["slope"]).rename("ratio")
-ratio_rows += [{"source": "paper A (Table 1)", "dataset": ds, "family": fam, "sizes": np.nan,
-                "slope CE": paper_by["CE"]["slope"][ds, fam], "slope -log RBP_1": paper_by[1]["slope"][ds, fam],
-                "ratio": r, "R² CE": paper_by["CE"]["r2"][ds, fam],
-                **{f"R²(k={k}) / R²(CE), CI": f"{paper_by[k]['r2'][ds, fam] / paper_by['CE']['r2'][ds, fam]:.3f}"
-                   for k in r2_ks}}
-               for (ds, fam), r in paper_ratio.items()]
-ratios = pd.DataFrame(ratio_rows).astype({"sizes": "Int64"})
-ours_ratios, paper_ratios = ratios[ratios["source"] == "ours"], ratios[ratios["source"] != "ours"]
-display(Markdown(
-    f"Headline numbers of the table below: the ratio of the $-\\log \\mathrm{{RBP}}_1$ slope to CE's is "
-    f"{plots.span_or_dash(ours_ratios['ratio'], '.3f')} on this set ({len(ours_ratios)} corpus and family pairs) and "
-    f"{plots.span_or_dash(paper_ratios['ratio'], '.3f')} in paper A's Table 1 ({len(paper_ratios)} dataset and family pairs)."))
+ratios = a3.ratios_table(sweeps, context)
+for source, rows in (("ours", ratios[ratios["source"] == "ours"]), ("paper", ratios[ratios["source"] != "ours"])):
+    glue(f"a3_ratio_{source}", Markdown(plots.span_or_dash(rows["ratio"], ".3f")), display=False)
+    glue(f"a3_ratio_{source}_pairs", len(rows), display=False)
+
+# %% [markdown]
+# The ratio of the $-\log \mathrm{RBP}_1$ slope to CE's is {glue:md}`a3_ratio_ours` on this set
+# ({glue:text}`a3_ratio_ours_pairs` corpus and family pairs) and {glue:md}`a3_ratio_paper` in
+# paper A's Table 1 ({glue:text}`a3_ratio_paper_pairs` dataset and family pairs).
 
 # %% tags=["hide-output"]
 ratios.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
-    f"Slopes of CE and −log RBP_1 against size and their ratio, ours per corpus and family (with a {A_LEVEL:.0%} "
-    "interval) then paper A's Table 1, and each R²(k) / R²(CE) ratio (ours with its interval).")
+    "Slopes of CE and −log RBP_1 against size and their ratio, ours per corpus and family (with a "
+    f"{context.level:.0%} interval) then paper A's Table 1, and each R²(k) / R²(CE) ratio (ours with its interval).")
 
 # %% [markdown]
 # ### An irreducible floor?
@@ -370,31 +259,12 @@ ratios.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
 # few sizes is weaker evidence than it looks.
 
 # %%
-offset_units = [(c, fam) for c in corpora for fam in fitted_families if n_sizes[fam] >= A3_OFFSET_MIN_SIZES]
-offsets = {}
-for c, fam in offset_units:
-    b, sizes = boots[c, fam], runs.sizes(groups[fam])
-    i1 = entry(fam, 1)
-    offsets[c, fam] = (fit.offset_bootstrap(sizes, full_values[c, fam][0], b.values[0]),
-                       fit.offset_bootstrap(sizes, full_values[c, fam][i1], b.values[i1]))
-
-
-if offset_units:
-    offset_rows = []
-    for c, fam in offset_units:
-        ce, rbp1 = offsets[c, fam]
-        row = {"corpus": c, "family": fam, "sizes": n_sizes[fam]}
-        for name, o in (("CE", ce), ("-log RBP_1", rbp1)):
-            row |= {f"{name}: floor E": o.point.floor if o.point else np.nan,
-                    f"{name}: alpha": o.point.alpha if o.point else np.nan}
-        row |= {"alpha ratio (offset)": rbp1.point.alpha / ce.point.alpha if ce.point and rbp1.point else np.nan,
-                f"{A_LEVEL:.0%} CI": bootstrap.interval_text(paper_a.offset_ratio(ce, rbp1), sign=''),
-                "replicates not fitted": ce.failed + rbp1.failed,
-                "slope ratio (no offset)": fits[c, fam][1].slope / ce_fits[c, fam].slope if fits[c, fam][1] else np.nan}
-        offset_rows.append(row)
-    display(pd.DataFrame(offset_rows).style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
+offsets = a3.offsets_table(sweeps, context)
+if len(offsets):
+    display(offsets.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
         "Offset power laws L = E + A·S^(−α) for CE and −log RBP_1 per corpus and family: each floor E (nats) and "
-        f"exponent, the exponents' ratio with its {A_LEVEL:.0%} interval, failed replicates, and the plain slope ratio."))
+        f"exponent, the exponents' ratio with its {context.level:.0%} interval, failed replicates, and the plain "
+        "slope ratio."))
 else:
     display(Markdown(f"No family of this set has {A3_OFFSET_MIN_SIZES} or more sizes, so no offset power law can be "
                      "fitted (three parameters need at least four points)."))
@@ -409,7 +279,7 @@ else:
 # and the verdicts test the claims on this set as stated, without adjusting anything towards
 # the paper's numbers.
 #
-# Every rule was fixed in `rankscale.claims` before any data were seen and stands beside its
+# Every rule was fixed in `rankscale.claims.a3` before any data were seen and stands beside its
 # verdict; each is applied per corpus and family, on the families with at least three sizes (at
 # least four for the offset fit), and a family with fewer is named and left out. In short: the
 # $R^2$ bound and the exponents' sizes are graded against the paper's own numbers; where the
@@ -422,20 +292,20 @@ else:
 # table has the numbers.
 
 # %%
-usable_sweeps = {(c, fam): sweeps[c, fam] for c in corpora for fam in usable}
-too_few = [f"{fam}: {n_sizes[fam]} sizes, fewer than {A3_OFFSET_MIN_SIZES}" for fam in families
-           if n_sizes[fam] < A3_OFFSET_MIN_SIZES]
-verdicts = [rule(usable_sweeps, unusable, paper) for rule in (
-    paper_a.a3_r2_bound, paper_a.a3_r2_drop, paper_a.a3_exponent_grows, paper_a.a3_exponent_sizes,
-    paper_a.a3_slope_ratio, paper_a.a3_r2_comparable)]
-verdicts.append(paper_a.a3_offset_exponents(offsets, sweeps, too_few))
-verdicts += [rule(usable_sweeps, unusable, paper) for rule in (paper_a.a3_families_alike, paper_a.a3_exponent_trend)]
+verdicts = pages.verdict_table("A3", a3.decide(sweeps, context), model_set.name, a3.headline(sweeps, context))
 
-measured = [f"On {corpora[0]}, the size exponent α_k of −log RBP_k: " + "; ".join(
-    f"{fam} " + ", ".join(f"{-sweeps[corpora[0], fam].rbp[k].slope:.3f} at k = {k}" for k in (1, 10, 100)
-                          if sweeps[corpora[0], fam].rbp.get(k))
-    for fam in usable) + "."] if usable else []
-verdicts = pages.verdict_table("A3", verdicts, model_set.name, measured)
+# %% [markdown]
+# ## What the verdicts say together
+#
+# Some claims read differently side by side than one by one. A3.3 and A3.9 ask which way the
+# exponent moves with $k$, A3.4 how large it is: a set of small models can show the paper's
+# direction without its numbers, since exponents fitted over a short range of small models,
+# trained briefly, describe another regime. A3.1 and A3.2 are the two halves of Fig. 6a: the law
+# holds well below the vocabulary and weakens near it. A3.5 and A3.7 go together: where the plain
+# slopes of CE and $-\log \mathrm{RBP}_1$ differ but the offset fits' exponents agree, the
+# difference comes from the floors, not from how fast the reducible parts shrink; where both
+# differ, floors do not explain it. A3.8 asks whether the exponent at $k = 1$ belongs to the data
+# rather than to one family's architecture.
 
 # %% [markdown]
 # ## Run it on your models

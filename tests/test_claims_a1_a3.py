@@ -1,4 +1,5 @@
-"""Chapters A1-A3 grade every claim through ``claims.judge`` with rules fixed in ``rankscale.claims``."""
+"""Chapters A1-A3 grade every claim through ``claims.judge`` with rules fixed in ``rankscale.claims``; A1's and A2's
+decisions (A3's are in test_claims_a3.py)."""
 
 from __future__ import annotations
 
@@ -10,30 +11,26 @@ import pandas as pd
 import pytest
 
 from rankscale import claims
-from rankscale.analysis import bootstrap
-from rankscale.analysis.fit import (
-    Bootstrap,
-    OffsetBootstrap,
-    OffsetPowerLawFit,
-    PowerLawFit,
-)
-from rankscale.claims import paper_a
+from rankscale.analysis.fit import PowerLawFit
+from rankscale.claims import a3, paper_a
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 CHAPTERS = {"A1": "a1_metric.py", "A2": "a2_scaling_regimes.py", "A3": "a3_k_dependence.py"}
 SECTIONS = {"A1": claims.CLAIMS_A1, "A2": claims.CLAIMS_A2, "A3": claims.CLAIMS_A3}
 
 
-# The claims rankscale.claims.paper_a decides: every key it names outside the claims' definitions
-DECIDED_IN_PAPER_A = set(re.findall(r'(?<!Claim\()"([A-Z]\d\.\d+)"', Path(paper_a.__file__).read_text()))
+# The claims the claims stage decides (rankscale.claims.paper_a, rankscale.claims.a3): every key they name outside
+# the claims' definitions
+DECIDED_IN_CLAIMS = {key for module in (paper_a, a3)
+                     for key in re.findall(r'(?<!Claim\()"([A-Z]\d\.\d+)"', Path(module.__file__).read_text())}
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_claim_of_the_chapter_is_judged_and_nothing_else_grades(chapter):
     source = (NOTEBOOKS / CHAPTERS[chapter]).read_text()
     judged = set(re.findall(r'claims\.judge\(\s*"([A-Z]\d\.\d+)"', source))
-    decided = DECIDED_IN_PAPER_A & set(SECTIONS[chapter])
-    assert not judged & decided, "a claim is decided in one place: its chapter or rankscale.claims.paper_a"
+    decided = DECIDED_IN_CLAIMS & set(SECTIONS[chapter])
+    assert not judged & decided, "a claim is decided in one place: its chapter or the claims stage"
     assert judged | decided == set(SECTIONS[chapter]), "each claim of the section is judged"
     for bypass in ("report.Verdict(", "report.grade(", "min_sizes", "min_r2"):
         assert bypass not in source, f"{CHAPTERS[chapter]} grades or sets thresholds outside rankscale.claims"
@@ -83,172 +80,10 @@ def test_scaled_k_and_judge_with_undecided_units():
 
 
 # ---------------------------------------------------------------------------------------------
-# A3's decisions (rankscale.claims.paper_a), on constructed fits
-
-VOCAB = 4096  # paper A's k = 1000 is k < 81.5 here, and "near the vocabulary" k >= 1638.4
-GRID = (1, 10, 100, 2048, 4000)
-
-
-def sweep(rbp, ce=(-0.1, 0.99), spread=None, grid=GRID):
-    """A KSweep whose bootstrap has two replicates per entry, value -+ spread (so an interval is value -+
-    1.96 spread, and a paired difference of two entries spreads by the difference of their spreads).
-
-    rbp : {k: (slope, R^2) or None (not fittable)}; spread : {"CE" or k: (slope spread, R^2 spread)}.
-    """
-    spread = spread or {}
-    ks = tuple(rbp)
-    entries = [ce, *(rbp[k] or (np.nan, np.nan) for k in ks)]
-    spreads = [spread.get(name, (0.0, 0.0)) for name in ("CE", *ks)]
-    slopes, r2 = (np.array([[v[i] - d[i], v[i] + d[i]] for v, d in zip(entries, spreads)]) for i in (0, 1))
-    fits = {k: None if rbp[k] is None else PowerLawFit(rbp[k][0], 0.0, rbp[k][1], 3,
-                                                       bootstrap.interval(rbp[k][0], slopes[1 + i]))
-            for i, k in enumerate(ks)}
-    return paper_a.KSweep(PowerLawFit(ce[0], 0.0, ce[1], 3), fits, Bootstrap([None] * len(entries), slopes, r2), ks,
-                          grid, VOCAB)
-
-
-GOOD = {1: (-0.05, 0.99), 10: (-0.1, 0.99), 100: (-0.2, 0.99), 2048: (-0.3, 0.5), 4000: (-0.3, 0.4)}
-
-
-def table1(ratio=1.0):
-    """A Table 1 of one data set and family: CE, and k = 1, 10, 100, 500 and 10,000."""
-    rows = [(np.nan, -0.1, 0.99), (1.0, -0.1 * ratio, 0.98), (10.0, -0.15, 0.98), (100.0, -0.2, 0.97),
-            (500.0, -0.25, 0.95), (10000.0, -0.3, 0.6)]
-    return pd.DataFrame([{"dataset": "Wikipedia", "family": "Pythia", "k": k, "slope": s, "r2": r} for k, s, r in rows])
-
-
-UNITS = [("pydocs", "NeoX"), ("stdlib", "NeoX")]
-
-
-def test_a3_r2_bound_at_the_bar_and_its_paper_column():
-    bar = claims.A3_MIN_R2
-    at_bar = sweep({**GOOD, 10: (-0.1, bar)})
-    v = paper_a.a3_r2_bound({UNITS[0]: at_bar, UNITS[1]: sweep(GOOD)}, [], table1())
-    assert (v.key, v.verdict) == ("A3.1", "reproduced"), "R^2 at the bar passes; k near |V| is not graded"
-    assert v.ours.startswith("pydocs/NeoX: lowest R^2 0.900 (k=10) for k < 82 (for k < 1000 absolute, not graded: "
-                             "0.900)")
-    assert v.paper.endswith("Table 1 (k = 1-500): 1 of 1 (dataset, family) pass this rule")
-    below = sweep({**GOOD, 10: (-0.1, bar - 1e-9)})
-    assert paper_a.a3_r2_bound({UNITS[0]: below, UNITS[1]: sweep(GOOD)}, [], table1()).verdict == "partly"
-    rising = sweep({**GOOD, 1: (0.05, 0.99)})
-    assert paper_a.a3_r2_bound({UNITS[0]: rising}, ["Llama: 2 sizes, fewer than 3"], table1()).verdict == \
-        "not reproduced"
-    unfitted = paper_a.a3_r2_bound({UNITS[0]: sweep({**GOOD, 1: None})}, [], table1())
-    assert unfitted.verdict == "not reproduced" and "k=1 not fittable" in unfitted.ours
-    v = paper_a.a3_r2_bound({}, ["NeoX: 2 sizes, fewer than 3"], table1())
-    assert v.verdict == "not testable on this set"
-    assert v.ours == "no family has 3 or more sizes (NeoX: 2 sizes, fewer than 3); ; left out: NeoX: 2 sizes, fewer than 3"
-
-
-def test_a3_r2_drop_needs_the_paired_interval_below_zero():
-    wide = {2048: (0.0, 0.4), 4000: (0.0, 0.4)}  # the difference's interval: -0.54 -+ 1.96 x 0.4
-    v = paper_a.a3_r2_drop({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 2048: (-0.3, 0.99), 4000: (-0.3, 0.99)})},
-                           [], table1())
-    assert (v.key, v.verdict) == ("A3.2", "partly")
-    assert v.ours.startswith("pydocs/NeoX: mean R^2 0.450 (k = 2048-4000) vs 0.990, difference [-0.540, -0.540]")
-    assert "in 1 of 1 (dataset, family)" in v.paper
-    assert paper_a.a3_r2_drop({UNITS[0]: sweep(GOOD, spread=wide)}, [], table1()).verdict == "not reproduced", \
-        "a drop within the noise is no drop"
-    interval, near = paper_a.r2_drop(sweep(GOOD, spread={2048: (0.0, np.nan)}))
-    assert near == [4000] and interval == pytest.approx((-0.59, -0.59)), "a k not fitted on every resample is dropped"
-    v = paper_a.a3_r2_drop({UNITS[0]: sweep({**GOOD, 2048: None, 4000: None})}, [], table1())
-    assert v.verdict == "not testable on this set" and "no k from 40% of |V| fittable" in v.ours
-
-
-def test_exponent_grows_at_zero_and_a3_exponent_grows():
-    assert paper_a.exponent_grows(sweep(GOOD))
-    assert not paper_a.exponent_grows(sweep({**GOOD, 100: (-0.05, 0.99)})), "an equal exponent does not grow"
-    assert paper_a.exponent_grows(sweep({**GOOD, 100: (-0.05 - 1e-9, 0.99)}))
-    assert not paper_a.exponent_grows(sweep(GOOD, spread={100: (0.1, 0.0)})), "an interval holding 0 is no growth"
-    assert paper_a.exponent_grows(sweep({**GOOD, 100: None})) is None
-    v = paper_a.a3_exponent_grows({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 100: (-0.01, 0.99)})}, [],
-                                  table1())
-    assert (v.key, v.verdict) == ("A3.3", "partly")
-    assert v.ours.startswith("pydocs/NeoX: alpha 0.050 [0.050, 0.050] at k=1, alpha 0.200 [0.200, 0.200] at k=100; "
-                             "difference [0.150, 0.150] (at k=8, the paper's fraction, not graded: difference [—])")
-    assert v.paper.endswith("alpha(100) > alpha(1) in 1 of 1 (dataset, family)")
-
-
-def test_exponents_sized_band_edges_and_a3_exponent_sizes():
-    below, (low, high) = claims.A3_ALPHA_K1_BELOW, claims.A3_ALPHA_K100_BAND
-    assert paper_a.exponents_sized(below - 1e-9, low) and not paper_a.exponents_sized(below, low)
-    assert not paper_a.exponents_sized(0.05, high) and paper_a.exponents_sized(0.05, high - 1e-9)
-    assert not paper_a.exponents_sized(0.05, low - 1e-9)
-    v = paper_a.a3_exponent_sizes({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.2, 0.99)})}, [], table1())
-    assert (v.key, v.verdict) == ("A3.4", "partly")
-    assert "alpha(1) 0.100-0.100 (0 of 1 below 0.1), alpha(100) 0.200-0.200 (1 of 1 in [0.15, 0.25)); both: 0" in v.paper
-    v = paper_a.a3_exponent_sizes({UNITS[0]: sweep({**GOOD, 100: None})}, [], table1())
-    assert v.verdict == "not testable on this set" and "k=100 not fittable" in v.ours
-
-
-def test_a3_slope_ratio_inside_outside_and_across_the_band():
-    inside = sweep(GOOD, ce=(-0.05, 0.99))  # ratio 1
-    outside = sweep(GOOD, ce=(-0.01, 0.99))  # ratio 5
-    across = sweep(GOOD, ce=(-0.05, 0.99), spread={1: (0.01, 0.0)})  # ratio 1 -+ 0.39
-    v = paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: across}, [], table1())
-    assert (v.key, v.verdict, v.units_text) == ("A3.5", "reproduced", "1 of 1")
-    assert v.ours.endswith("stdlib/NeoX: ratio 1.00 [0.608, 1.392] (undecided) (undetermined on: stdlib/NeoX)")
-    assert paper_a.a3_slope_ratio({UNITS[1]: across}, [], table1()).verdict == "undetermined"
-    assert paper_a.a3_slope_ratio({UNITS[0]: inside, UNITS[1]: outside}, [], table1()).verdict == "partly"
-    assert paper_a.a3_slope_ratio({UNITS[0]: outside}, [], table1(ratio=2.0)).paper.startswith(
-        "very close in most cases; Table 1: ratio 2.00-2.00 (median 2.00), 0 of 1 within [0.74, 1.32]")
-    low = claims.A_CLOSE[0]
-    at_edge = sweep(GOOD, ce=(-0.05 / low, 0.99))  # ratio exactly the band's lower edge: inside
-    assert paper_a.a3_slope_ratio({UNITS[0]: at_edge}, [], table1()).verdict == "reproduced"
-    below = sweep(GOOD, ce=(-0.05 / (low - 1e-6), 0.99))
-    assert paper_a.a3_slope_ratio({UNITS[0]: below}, [], table1()).verdict == "not reproduced"
-    v = paper_a.a3_slope_ratio({UNITS[0]: sweep({**GOOD, 1: None})}, [], table1())
-    assert v.verdict == "not testable on this set" and "-log RBP_1 not fittable" in v.ours
-
-
-def test_r2_comparable_reads_the_ratio_against_the_closeness_band():
-    low = claims.A_CLOSE[0]
-    assert paper_a.r2_comparable(sweep(GOOD)) is True  # R^2 0.99 against CE's 0.99
-    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)})) is True, "the band's edge is inside"
-    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low - 1e-6)})) is False, "k = 10 fits far worse"
-    assert paper_a.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)}, spread={10: (0.0, 0.05)})) \
-        is claims.UNDETERMINED, "an interval across the edge does not decide"
-    assert paper_a.r2_comparable(sweep({**GOOD, 100: None})) is None
-    v = paper_a.a3_r2_comparable({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.05, 0.5)})}, [], table1())
-    assert (v.key, v.verdict) == ("A3.6", "partly")
-    assert v.ours.startswith("pydocs/NeoX: R^2 CE 0.990; k=1 0.990 (ratio [1.000, 1.000]), k=10 0.990")
-    assert v.paper.endswith("R^2(RBP_k) / R^2(CE) 0.980 to 0.990, 3 of 3 within [0.74, 1.32]")
-
-
-def offset(alpha, replicates, floor=1.0):
-    point = None if alpha is None else OffsetPowerLawFit(floor, 2.0, alpha, 0.0, 4)
-    return OffsetBootstrap(point, np.array(replicates, float))
-
-
-def test_a3_offset_exponents_in_the_band():
-    agree = (offset(0.3, [0.3, 0.3]), offset(0.33, [0.33, 0.33]))
-    apart = (offset(0.3, [0.3, 0.3]), offset(0.9, [0.9, np.nan]))  # a replicate not fitted: no interval
-    far = (offset(0.3, [0.3, 0.3]), offset(0.9, [0.9, 0.9]))
-    plain = {unit: sweep(GOOD, ce=(-0.02, 0.99)) for unit in UNITS}
-    v = paper_a.a3_offset_exponents({UNITS[0]: agree, UNITS[1]: far}, plain, ["Llama: 3 sizes, fewer than 4"])
-    assert (v.key, v.verdict) == ("A3.7", "partly")
-    assert v.ours.startswith("pydocs/NeoX: alpha CE 0.300, -log RBP_1 0.330, ratio 1.10 [1.100, 1.100]; without "
-                             "offsets 2.50")
-    assert v.ours.endswith("; left out: Llama: 3 sizes, fewer than 4")
-    v = paper_a.a3_offset_exponents({UNITS[0]: apart, UNITS[1]: (offset(None, [np.nan] * 2), agree[1])}, plain, [])
-    assert v.verdict == "undetermined" and "(1 replicates not fitted)" in v.ours, "measured, but no interval"
-    assert "stdlib/NeoX: no offset fit" in v.ours
-    floor = claims.A3_FLOOR_AT_ZERO
-    at_bound = (offset(0.3, [0.3, 0.3], floor=floor / 2), agree[1])  # CE's floor at E = 0: the fit cannot decide
-    v = paper_a.a3_offset_exponents({UNITS[0]: at_bound, UNITS[1]: far}, plain, [])
-    assert (v.verdict, v.units_text) == ("not reproduced", "0 of 1"), "only stdlib's ratio, outside the band, counts"
-    assert "(floor at E = 0 for CE: undecided)" in v.ours and "undetermined on: pydocs/NeoX" in v.ours
-    assert paper_a.a3_offset_exponents({UNITS[0]: at_bound}, plain, []).verdict == "undetermined"
-    off_bound = (offset(0.3, [0.3, 0.3], floor=floor), agree[1])
-    assert paper_a.a3_offset_exponents({UNITS[0]: off_bound}, plain, []).verdict == "reproduced"
-    v = paper_a.a3_offset_exponents({}, {}, ["NeoX: 3 sizes, fewer than 4"])
-    assert v.ours == "no family has 4 or more sizes (NeoX: 3 sizes, fewer than 4)"
-
-
-# ---------------------------------------------------------------------------------------------
 # A2's decisions (rankscale.claims.paper_a), on constructed fits
 
 LARGE = (1630, 2445)  # the paper's k = 20,000 and 30,000 in a 4,096-token vocabulary
+UNITS = [("pydocs", "NeoX"), ("stdlib", "NeoX")]
 
 
 def regime(fits, spread=None):
@@ -383,45 +218,6 @@ def test_a1_conventions_at_one_standard_error():
     v = paper_a.a1_conventions(ties(1.0 + 1e-9, 0.2))
     assert (v.key, v.verdict) == ("A1.3", "partly") and v.ours.endswith("above one standard error: pydocs/U0")
     assert paper_a.a1_conventions(ties(2.0)).verdict == "not reproduced"
-
-
-def test_a3_families_alike_pairs_families_against_the_band():
-    high = claims.A_CLOSE[1]
-    neox = sweep(GOOD)  # alpha_1 0.05
-    llama = {name: sweep({**GOOD, 1: (-0.05 * r, 0.99)}) for name, r in
-             (("inside", 1 / high), ("outside", 1 / high - 1e-6))}
-    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["inside"]}, [], table1())
-    assert (v.key, v.verdict, v.units_text) == ("A3.8", "reproduced", "1 of 1"), "a ratio at the band's edge holds"
-    assert v.ours.startswith("pydocs: alpha_1 NeoX 0.050, Llama 0.038, ratio [1.320, 1.320]")
-    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["outside"]}, [], table1())
-    assert v.verdict == "not reproduced"
-    noisy = sweep({**GOOD, 1: (-0.05, 0.99)}, spread={1: (0.02, 0.0)})
-    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): noisy}, [], table1())
-    assert v.verdict == "undetermined", "an interval across an edge does not decide"
-    v = paper_a.a3_families_alike({("pydocs", "NeoX"): neox}, ["Llama: 2 sizes, fewer than 3"], table1())
-    assert (v.verdict, v.ours) == ("not testable on this set",
-                                   ("1 family with 3 or more sizes; comparing families needs two (Llama: 2 sizes, "
-                                    "fewer than 3)"))
-    assert v.paper == "Table 1: one family per data set"
-    two = pd.concat([table1(), table1().assign(family="GPT2", slope=lambda t: t["slope"] * 2)])
-    assert paper_a.a3_families_alike({}, [], two).paper == ("Table 1, k = 1: ratios of alpha_1 between families on "
-                                                           "one data set 0.50-0.50, 0 of 1 within [0.74, 1.32]")
-
-
-def test_a3_exponent_trend_needs_its_interval_above_zero():
-    rising = sweep(GOOD)  # alpha 0.05, 0.1, 0.2, 0.3, 0.3 over k = 1 ... 4000
-    v = paper_a.a3_exponent_trend({UNITS[0]: rising}, [], table1())
-    assert (v.key, v.verdict) == ("A3.9", "reproduced")
-    assert "largest 0.300 at k=2048, 0.300 at k=4000" in v.ours
-    falling = sweep({k: (-0.1 + 0.001 * i, 0.99) for i, k in enumerate(GRID)})
-    assert paper_a.alpha_trend(falling)[0] < 0
-    assert paper_a.a3_exponent_trend({UNITS[0]: falling}, [], table1()).verdict == "not reproduced"
-    noisy = sweep(GOOD, spread={1: (0.5, 0.0)})  # alpha_1 swings by 0.5 between replicates
-    assert paper_a.a3_exponent_trend({UNITS[0]: noisy}, [], table1()).verdict == "not reproduced", \
-        "a rise within the noise is no rise"
-    one_k = sweep({1: GOOD[1], **{k: None for k in GRID[1:]}})
-    assert paper_a.a3_exponent_trend({UNITS[0]: one_k}, [], table1()).verdict == "not testable on this set"
-    assert paper_a.a3_exponent_trend({UNITS[0]: rising}, [], table1()).paper.endswith("in 1 of 1 (dataset, family)")
 
 
 def test_a2_noise_at_the_ratio_and_with_unfitted_k():

@@ -90,12 +90,14 @@ class Claim:
             raise RankscaleError(f"claim {self.key}: needs {unknown} are not among {list(NEEDS)}")
 
 
-CLAIMS: dict[str, Claim] = {}  # every claim by key, filled by index_claims as paper_a and paper_b are read
+# every claim by key, chapter by chapter in the book's order (A1 ... B5), each chapter's claims in the order it
+# scores them; filled by index_claims as the claims' modules are read, in whatever order they are imported
+CLAIMS: dict[str, Claim] = {}
 
 
 def index_claims(*claims: Claim) -> dict[str, Claim]:
-    """Claims by key, in order, each also entered in ``CLAIMS`` (each chapter's section of
-    ``paper_a``/``paper_b`` is one such index).
+    """Claims by key, in order, each also entered in ``CLAIMS`` at its chapter's place (each chapter's
+    claims, in ``rankscale.claims.a3`` or a section of ``paper_a``/``paper_b``, are one such index).
 
     Parameters
     ----------
@@ -116,6 +118,10 @@ def index_claims(*claims: Claim) -> dict[str, Claim]:
     >>> section = index_claims(Claim("X1.1", "a", "empirical", "r"), Claim("X1.2", "b", "analytic", "r"))
     >>> list(section), CLAIMS["X1.2"].text
     (['X1.1', 'X1.2'], 'b')
+    >>> _ = index_claims(Claim("A0.2", "c", "empirical", "r"), Claim("A0.1", "d", "empirical", "r"))
+    >>> list(CLAIMS)[:2]  # the chapter before every other, its claims in the order given
+    ['A0.2', 'A0.1']
+    >>> del CLAIMS["A0.1"], CLAIMS["A0.2"]
     >>> index_claims(Claim("X1.1", "another", "empirical", "r"))
     Traceback (most recent call last):
     ...
@@ -126,6 +132,10 @@ def index_claims(*claims: Claim) -> dict[str, Claim]:
         if CLAIMS.get(claim.key, claim) != claim:
             raise RankscaleError(f"two claims share the key {claim.key!r}")
         CLAIMS[claim.key] = claim
+    # a stable sort by chapter: a chapter's module may be imported after a later chapter's (A3 after A5)
+    in_book_order = sorted(CLAIMS.items(), key=lambda item: item[0].split(".")[0])
+    CLAIMS.clear()
+    CLAIMS.update(in_book_order)
     return {c.key: c for c in claims}
 
 

@@ -1,6 +1,9 @@
-"""The claims of paper A (chapters A1-A5): their rules and thresholds, and the functions that decide them.
+"""The claims of paper A's chapters A1, A2, A4 and A5: their rules and thresholds, and the functions that
+decide them; and what every chapter of paper A grades with (its interval level, its one band for closeness and
+how an interval is read against it, its k scaled to a vocabulary). Chapter A3 has a module of its own,
+``rankscale.claims.a3``, which measures as well as decides.
 
-Each chapter measures and builds its tables; the functions here take those tables, decide every
+Each of these chapters measures and builds its tables; the functions here take those tables, decide every
 unit's outcome under the claim's rule and return the claim's ``Verdict``, with the "ours" text made
 from the same numbers. A rule read on one unit (a model, a family's fit) is a small function of its
 own, tested apart (``lognormal_preferred``, ``shared_exponent``, ...).
@@ -10,16 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, fit, metrics
-from rankscale.analysis.bootstrap import LEVEL, interval_text
+from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import (
-    CURVE_MIN_SIZES,
     MIN_SIZES,
     UNDETERMINED,
     Claim,
@@ -35,9 +36,9 @@ from rankscale.claims.base import (
 
 A_LEVEL = LEVEL  # chapters A1-A3: two-sided 95% bootstrap intervals, the usual level (rankscale.analysis.bootstrap)
 # What every interval of chapters A1-A3 is (rankscale.analysis.bootstrap.interval), said once in the rules that use one
-_A_INTERVAL = (f"(the measured value -+ {NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its "
-               f"bootstrap replicates; each model's evaluation tokens resampled with replacement, the set's n_boot "
-               f"times; in a size fit, a size trained with several seeds first draws one of its runs)")
+A_INTERVAL = (f"(the measured value -+ {NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its "
+              f"bootstrap replicates; each model's evaluation tokens resampled with replacement, the set's n_boot "
+              f"times; in a size fit, a size trained with several seeds first draws one of its runs)")
 # "Very close", "nearly identical", "comparable", "similar", "amplified by N": one band for every ratio that paper A
 # calls close to 1, whatever the word. It is the range of slope(-log RBP_1) / slope(CE) over the 22 data-set/family
 # pairs of paper A's Table 1 whose two fits both have R^2 >= 0.9 (A5_MIN_R2): the pairs appendix B calls "very
@@ -45,13 +46,13 @@ _A_INTERVAL = (f"(the measured value -+ {NormalDist().inv_cdf((1 + A_LEVEL) / 2)
 # (tests/test_claims_a4_a5.py recomputes it from the reference table).
 A_CLOSE = (0.74, 1.32)
 # How every closeness claim reads an interval of its ratio against A_CLOSE (``close``), said once in their rules
-_A_CLOSE_READING = (f"inside [{A_CLOSE[0]}, {A_CLOSE[1]}] (the range of slope(-log RBP_1) / slope(CE) over the pairs "
-                    f"of paper A's Table 1 that its appendix B calls very close, the one band of this book for "
-                    f"every ratio the paper calls close) the unit holds, wholly outside it fails, and across an edge "
-                    f"the data do not decide (undetermined, named apart)")
+A_CLOSE_READING = (f"inside [{A_CLOSE[0]}, {A_CLOSE[1]}] (the range of slope(-log RBP_1) / slope(CE) over the pairs "
+                   f"of paper A's Table 1 that its appendix B calls very close, the one band of this book for "
+                   f"every ratio the paper calls close) the unit holds, wholly outside it fails, and across an edge "
+                   f"the data do not decide (undetermined, named apart)")
 
 
-_ACROSS_EDGE = f"every interval crosses an edge of the closeness band [{A_CLOSE[0]}, {A_CLOSE[1]}]"
+ACROSS_EDGE = f"every interval crosses an edge of the closeness band [{A_CLOSE[0]}, {A_CLOSE[1]}]"
 
 
 def close(*bounds: tuple[float, float] | None) -> bool | str | None:
@@ -107,7 +108,7 @@ CLAIMS_A1 = index_claims(
           f"them one way and RBP_1 the other. Why: the paper claims a possibility, so one instance shows it, and "
           f"finished models that happen to order alike are no evidence against it. The data are shown, not "
           f"graded: on each corpus, the pairs of final models (the families' and the reference models) whose "
-          f"{A_LEVEL:.0%} bootstrap intervals of the p_A difference and of the RBP_1 difference {_A_INTERVAL} both "
+          f"{A_LEVEL:.0%} bootstrap intervals of the p_A difference and of the RBP_1 difference {A_INTERVAL} both "
           f"exclude zero, with opposite signs.",
           "conceptual (toy example in Fig. 2)"),
     Claim("A1.3",
@@ -283,7 +284,7 @@ CLAIMS_A2 = index_claims(
           f"Per corpus and family with at least {MIN_SIZES} sizes: the log-log fit of -log RBP_1 against size has "
           f"R^2 ≥ {A2_MIN_R2} and a negative slope. Why: {A2_MIN_R2} is the paper's own bar for k < 1000 (§4.4), "
           f"which includes k = 1; §4.1 gives no number of its own. The point estimate is graded, as the paper "
-          f"grades its fits; the {A_LEVEL:.0%} bootstrap interval of R^2 {_A_INTERVAL} is shown beside it.",
+          f"grades its fits; the {A_LEVEL:.0%} bootstrap interval of R^2 {A_INTERVAL} is shown beside it.",
           "", needs=("three sizes",)),
     Claim("A2.2",
           "For moderate k (10, 50, 100) the power law holds with R^2 ≥ 0.97 on every dataset (§4.2, Fig. 4)",
@@ -320,7 +321,7 @@ CLAIMS_A2 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, at the two k of A2.3 (about 40% and 60% of the "
           f"vocabulary): the paired {A_LEVEL:.0%} bootstrap interval of R^2(larger k) - R^2(smaller k) "
-          f"{_A_INTERVAL} lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. "
+          f"{A_INTERVAL} lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. "
           f"Why: 'more random' has no "
           f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
           f"(a model with every target inside the top k) cannot test it.",
@@ -617,689 +618,6 @@ def a2_scatter(units: Mapping[tuple[str, str], RegimeFits], unusable: Sequence[s
 
 
 # ---------------------------------------------------------------------------------------------
-# A3
-
-A3_N_K = 25  # points of each family's log-spaced k grid from 1 to its vocabulary (Fig. 6's sweep)
-A3_R2_BOUND_K = 1000  # paper A §4.4: R^2 above 0.9 "when k < 1000" (of about PAPER_A_VOCAB)
-A3_MIN_R2 = 0.9  # paper A §4.4's own bar
-# "close to the vocabulary": from 40% of |V| (the paper's k = 20,000 of 50,257) up to, not including, |V|
-A3_LARGE_FRACTION = 0.4
-A3_EXPONENT_KS = (1, 100)  # paper A §4.4 contrasts the exponents at these two k
-A3_ALPHA_K1_BELOW = 0.1  # paper A §4.4: the exponent at k = 1 "is less than 0.1"
-A3_ALPHA_K100_BAND = (0.15, 0.25)  # paper A §4.4: "close to 0.2" at k = 100: the values that round to 0.2
-A3_R2_KS = (1, 10, 100)  # paper A §1: R^2 about 0.99 "when k lies in the range of roughly 1 to 100"
-A3_OFFSET_MIN_SIZES = CURVE_MIN_SIZES  # L = E + A S^-alpha has three parameters
-# An offset fit's floor at its bound E = 0: the fit keeps E = exp(theta) > 0, so "at the bound" is a floor a
-# million times below the metrics' own scale (CE and -log RBP_1 are 0.1 to 10 nats here)
-A3_FLOOR_AT_ZERO = 1e-6
-
-CLAIMS_A3 = index_claims(
-    Claim("A3.1",
-          "R^2 stays above 0.9 for k < 1000, i.e. for k well below the vocabulary size (§4.4, Fig. 6a)",
-          "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: every fit of the family's k grid ({A3_N_K} "
-          f"log-spaced k) below {A3_R2_BOUND_K} x |V| / {PAPER_A_VOCAB:,} has R^2 ≥ {A3_MIN_R2} and a negative "
-          f"slope. Why: {A3_MIN_R2} and {A3_R2_BOUND_K} are the paper's; the bound is scaled to the family's "
-          f"vocabulary because the paper ties the drop to k nearing |V| (k < 1000 absolute would reach a quarter of a "
-          f"4,096-token vocabulary; that minimum is shown too, not graded).",
-          f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k)", needs=("three sizes",)),
-    Claim("A3.2",
-          "R^2 drops only as k comes close to the vocabulary size (§4.4, Fig. 6a)",
-          "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: the mean R^2 over the grid's k from "
-          f"{A3_LARGE_FRACTION:.0%} of |V| up to but excluding |V| (at k = |V|, RBP = 1 by definition) minus the "
-          f"mean R^2 over the k of A3.1; holds if its paired {A_LEVEL:.0%} bootstrap interval {_A_INTERVAL} lies "
-          f"below zero. "
-          f"Why: 'drops' has no number, so the interval's sign decides. k where some model ranks every target "
-          f"inside the top k have nothing to fit and are left out; a unit with none left cannot test it.",
-          "drops after k ~ 1000", needs=("three sizes",)),
-    Claim("A3.3",
-          "The exponent grows with k: it is larger at k = 100 than at k = 1 (§4.4, Fig. 6b)",
-          "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, {_A_INTERVAL} lies above zero. "
-          f"k = 100 is the paper's absolute "
-          f"k (a top-k sampling setting, 2.4% of a 4,096-token vocabulary); at 100 x |V| / {PAPER_A_VOCAB:,} the "
-          f"same is shown, not graded. Why: 'grows' has no number, so the interval's sign decides.",
-          "", needs=("three sizes",)),
-    Claim("A3.4",
-          "The exponents' size: below 0.1 at k = 1 and close to 0.2 at k = 100 (§4.4, Fig. 6b)",
-          "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: alpha(1) < {A3_ALPHA_K1_BELOW} and "
-          f"{A3_ALPHA_K100_BAND[0]} ≤ alpha(100) < {A3_ALPHA_K100_BAND[1]} (point estimates, as the paper states "
-          f"them; intervals shown). Why: {A3_ALPHA_K1_BELOW} is the paper's bound; 'close to 0.2' is read as the "
-          f"values that round to 0.2 at the one significant figure the paper gives. k as in A3.3.",
-          "alpha below 0.1 at k = 1, close to 0.2 at k = 100", needs=("three sizes",)),
-    Claim("A3.5",
-          "The slopes of CE and of -log RBP_1 against size are very close (App. B, Table 1; §5.2 and Fig. 8a call "
-          "the exponents nearly identical)",
-          "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"the slope ratio -log RBP_1 / CE {_A_INTERVAL} is read against the closeness band: {_A_CLOSE_READING}. "
-          f"Why: the band is the paper's own spread of this very ratio where it calls it very close (the paper "
-          f"column counts Table 1's pairs inside it); an interval, so that a noisy ratio can neither pass nor fail "
-          f"by luck. Appendix B's 'very close' and §5.2's 'nearly identical' (Fig. 8a) are the same ratio on the "
-          f"same data, graded once, here; chapter A5 shows it and points to this row.",
-          "", needs=("three sizes",)),
-    Claim("A3.6",
-          "For k from 1 to 100 the power law of -log RBP_k fits about as well as cross-entropy's "
-          "(R^2 about 0.99, comparable to CE's; §1)",
-          "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes, for k = {', '.join(map(str, A3_R2_KS))} (the "
-          f"paper's range, absolute k): the paired {A_LEVEL:.0%} bootstrap interval of R^2(-log RBP_k) / R^2(CE) "
-          f"{_A_INTERVAL}, at every one of these k, is read against the closeness band: {_A_CLOSE_READING}; the "
-          f"unit holds if every k's interval is inside, fails if one lies outside. Why: 'comparable' is a claim "
-          f"of closeness, so it is graded with the book's one band for closeness (A3.5) rather than as an "
-          f"equality or a one-sided test (an earlier rule failed a unit only where RBP's R^2 was below CE's beyond "
-          f"noise, so a better fit always passed and any worse one failed).",
-          "", needs=("three sizes",)),
-    Claim("A3.7",
-          "This book's explanation of why CE's and -log RBP_1's exponents differ on small models: with an "
-          "irreducible floor fitted (L = E + A S^-alpha), the two exponents agree",
-          "beyond the paper",
-          f"Per corpus and family with at least {A3_OFFSET_MIN_SIZES} sizes (three parameters): L = E + A S^-alpha "
-          f"fitted by least squares (scipy) to CE and to -log RBP_1, on the full sample and on every bootstrap "
-          f"replicate; the {A_LEVEL:.0%} interval of alpha(RBP_1) / alpha(CE) {_A_INTERVAL} is read against the "
-          f"closeness band: {_A_CLOSE_READING}; replicates that cannot be fitted leave it undecided too. Where "
-          f"either full-sample fit puts its floor at the bound E = 0 (below {A3_FLOOR_AT_ZERO:g} nats), the unit "
-          f"is undetermined. Why: the explanation is held to the closeness the paper claims for the plain "
-          f"exponents (A3.5), and an interval keeps noise from deciding; a floor at its bound means the data "
-          f"cannot separate a floor from the power law, so the fit tests nothing about floors.",
-          "not in the paper", needs=("four sizes",)),
-    Claim("A3.8",
-          "The relative-based law has similar exponents across model families: at k = 1 the families' "
-          "exponents are close (§1: the law 'consistently characterizes performance gains' across 'diverse "
-          "datasets and model families'; App. B, Table 1)",
-          "empirical",
-          f"Per corpus, every pair of families with at least {MIN_SIZES} sizes each: the {A_LEVEL:.0%} bootstrap "
-          f"interval of alpha_1(family a) / alpha_1(family b) {_A_INTERVAL}, replicate by replicate (the families' "
-          f"resamples are independent draws, so the ratio's replicates combine their two spreads), is read "
-          f"against the closeness band: {_A_CLOSE_READING}. Why: 'similar' across families is a claim of "
-          f"closeness, so the book's one band and reading decide it; k = 1 is the law the paper leads with "
-          f"(§4.1). A set with fewer than two such families cannot test it.",
-          "Table 1: alpha_1 per family and data set", needs=("three sizes", "two families")),
-    Claim("A3.9",
-          "The exponent grows with k over the whole range of k (§4.4: 'the scaling exponent increases as k "
-          "increases', Fig. 6b)",
-          "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: over every k of the family's grid ({A3_N_K} "
-          f"log-spaced k) from 1 up to, not including, |V| that is fitted on the full sample and on every "
-          f"replicate, the least-squares slope of alpha_k (= -slope of -log RBP_k on size) against ln k; holds if "
-          f"its paired {A_LEVEL:.0%} bootstrap interval {_A_INTERVAL} lies above zero, fails otherwise. Why: "
-          f"the text's reading is tested. Fig. 6b's caption says 'the exponent value decreases gradually as k "
-          f"increases', but concludes that RBP_k 'is easier to optimize for bigger k', which needs a larger "
-          f"alpha: it reads the plotted fitted slope, which is -alpha. Over the whole range, because the figure "
-          f"and §4.4's sentence cover every k, not only 1 and 100 (A3.3); 'increases' has no number, so the "
-          f"interval's sign decides.",
-          "alpha rises with k (Fig. 6b; its caption says the plotted value decreases)", needs=("three sizes",)),
-)
-
-
-
-
-@dataclass(frozen=True)
-class KSweep:
-    """One corpus and family's power-law fits of CE and of -log RBP_k against size (chapter A3), and the
-    bootstrap that refits them all on the same resamples, so that differences and ratios are paired.
-
-    Attributes
-    ----------
-    ce : rankscale.analysis.fit.PowerLawFit
-        CE's full-sample fit.
-    rbp : mapping of int to PowerLawFit or None
-        -log RBP_k's full-sample fit per k of ``ks``; None where some model has every target in its top k.
-    boot : rankscale.analysis.fit.Bootstrap
-        Its ``slopes`` and ``r2`` have shape (1 + len(ks), n_boot): row 0 CE, row 1 + i the i-th k of ``ks``;
-        NaN where a replicate cannot be fitted.
-    ks : tuple of int
-        The k of the bootstrap's rows, in order (the grid and every other k the chapter reads).
-    grid : tuple of int
-        The family's log-spaced k grid (``A3_N_K`` values from 1 to ``vocab``), a subset of ``ks``.
-    vocab : int
-        The family's vocabulary size.
-    level : float
-        Of every interval.
-
-    Examples
-    --------
-    >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
-    >>> boot = Bootstrap([None] * 2, np.array([[-0.1, -0.12], [-0.2, -0.2]]), np.ones((2, 2)))
-    >>> sweep = KSweep(PowerLawFit(-0.11, 0.0, 1.0, 3), {1: PowerLawFit(-0.2, 0.0, 1.0, 3)}, boot, (1,), (1,), 8)
-    >>> [round(x, 3) for x in sweep.slope_ratio()], sweep.alpha_interval(1)  # the fit at k = 1 has no interval
-    ([1.492, 2.145], None)
-    """
-
-    ce: object
-    rbp: Mapping[int, object]
-    boot: object
-    ks: tuple[int, ...]
-    grid: tuple[int, ...]
-    vocab: int
-    level: float = A_LEVEL
-
-    def _row(self, k: int) -> int:
-        return 1 + list(self.ks).index(k)
-
-    def r2(self, k: int) -> float:
-        """R^2 of -log RBP_k's fit, NaN where there is none."""
-        f = self.rbp[k]
-        return f.r2 if f is not None else np.nan
-
-    def alpha_interval(self, k: int) -> tuple[float, float] | None:
-        """The interval of alpha = -slope at ``k`` (None where there is no fit or no interval)."""
-        f = self.rbp.get(k)
-        return (-f.ci[1], -f.ci[0]) if f is not None and f.ci else None
-
-    def alpha_difference(self, k_a: int, k_b: int) -> tuple[float, float] | None:
-        """Paired interval of alpha(k_a) - alpha(k_b), None where a fit or a replicate is missing."""
-        if self.rbp.get(k_a) is None or self.rbp.get(k_b) is None:
-            return None
-        return bootstrap.interval(-(self.rbp[k_a].slope - self.rbp[k_b].slope),
-                                  -(self.boot.slopes[self._row(k_a)] - self.boot.slopes[self._row(k_b)]), self.level)
-
-    def slope_ratio(self) -> tuple[float, float] | None:
-        """Paired interval of slope(-log RBP_1) / slope(CE) (needs the fit at k = 1)."""
-        return bootstrap.interval(self.rbp[1].slope / self.ce.slope,
-                                  self.boot.slopes[self._row(1)] / self.boot.slopes[0], self.level)
-
-    def r2_ratio(self, k: int) -> tuple[float, float] | None:
-        """Paired interval of R^2(-log RBP_k) / R^2(CE) (needs the fit at ``k``)."""
-        return bootstrap.interval(self.rbp[k].r2 / self.ce.r2, self.boot.r2[self._row(k)] / self.boot.r2[0],
-                                  self.level)
-
-    def below_bound(self) -> list[int]:
-        """The grid's k below paper A's k = 1000 as the same fraction of this vocabulary (A3.1's k)."""
-        return [k for k in self.grid if k < self.scaled_bound()]
-
-    def scaled_bound(self) -> float:
-        """``A3_R2_BOUND_K`` as the same fraction of this vocabulary as of ``PAPER_A_VOCAB``."""
-        return A3_R2_BOUND_K * self.vocab / PAPER_A_VOCAB
-
-    def near_vocabulary(self) -> list[int]:
-        """The grid's k from ``A3_LARGE_FRACTION`` of the vocabulary up to, not including, all of it (A3.2's k)."""
-        return [k for k in self.grid if A3_LARGE_FRACTION * self.vocab <= k < self.vocab]
-
-
-def table1_by_k(table: pd.DataFrame) -> dict:
-    """Paper A's Table 1 per metric: ``"CE"`` and each k of 1, 10, 100, 500, each a table indexed by
-    (dataset, family) with columns ``slope`` and ``r2``.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        ``pages.reference_table("rbp_paper_table1")``: ``dataset``, ``family``, ``k`` (NaN for CE), ``slope``,
-        ``r2``.
-
-    Returns
-    -------
-    dict
-        ``{"CE" or k: DataFrame}``.
-
-    Examples
-    --------
-    >>> table = pd.DataFrame({"dataset": "D", "family": "P", "k": [np.nan, 1.0], "slope": [-0.1, -0.05],
-    ...                       "r2": [0.99, 0.98]})
-    >>> float(table1_by_k(table)[1].loc[("D", "P"), "slope"])
-    -0.05
-    """
-    kinds = table.assign(kind=table["k"].map(lambda k: "CE" if pd.isna(k) else int(k)))
-    return {kind: kinds[kinds["kind"] == kind].set_index(["dataset", "family"]) for kind in ["CE", 1, 10, 100, 500]}
-
-
-def _unit_names(sweeps: Mapping[tuple[str, str], object]) -> dict:
-    return {unit: f"{unit[0]}/{unit[1]}" for unit in sweeps}
-
-
-def a3_r2_bound(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
-    """A3.1: every fit below k = 1000 (as a fraction of the vocabulary) is a falling power law with
-    R^2 >= ``A3_MIN_R2``, in every (corpus, family).
-
-    Parameters
-    ----------
-    sweeps : mapping of (str, str) to KSweep
-        The (corpus, family) units with enough sizes, in order.
-    unusable : sequence of str
-        One reason per family left out.
-    table1 : pandas.DataFrame
-        Paper A's Table 1 (``dataset``, ``family``, ``k``, ``slope``, ``r2``), graded under the same rule
-        for the paper column.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    names = _unit_names(sweeps)
-    outcomes = {names[u]: all(fit.falling_law(s.rbp[k], A3_MIN_R2) for k in s.below_bound())
-                for u, s in sweeps.items()}
-    texts = []
-    for u, s in sweeps.items():
-        worst = min(s.below_bound(), key=lambda k, s=s: s.r2(k) if s.rbp[k] else -np.inf)
-        f = s.rbp[worst]
-        absolute = np.nanmin([s.r2(k) for k in s.grid if k < A3_R2_BOUND_K])
-        texts.append((f"{names[u]}: lowest R^2 {f.r2:.3f} (k={worst}) for k < {s.scaled_bound():.0f}" if f else
-                      f"{names[u]}: k={worst} not fittable")
-                     + f" (for k < {A3_R2_BOUND_K} absolute, not graded: {absolute:.3f})")
-    paper_small = table1[table1["k"] < A3_R2_BOUND_K].groupby(["dataset", "family"]).apply(
-        lambda g: bool(((g["r2"] >= A3_MIN_R2) & (g["slope"] < 0)).all()), include_groups=False)
-    return judge("A3.1", outcomes, "; ".join(texts) + left_out(unusable),
-                  paper=f"R^2 above {A3_MIN_R2} for k < {A3_R2_BOUND_K} (of ~50k); Table 1 (k = 1-500): "
-                        f"{int(paper_small.sum())} of {len(paper_small)} (dataset, family) pass this rule",
-                  why_not=no_family(unusable))
-
-
-def r2_drop(sweep: KSweep) -> tuple[tuple[float, float] | None, list[int]]:
-    """Paired interval of mean R^2 near the vocabulary minus mean R^2 below the bound (A3.2), over the k
-    fitted on every resample.
-
-    Parameters
-    ----------
-    sweep : KSweep
-
-    Returns
-    -------
-    interval : tuple of (float, float) or None
-        None where no k near the vocabulary (or none below the bound) is fitted on every resample.
-    near : list of int
-        The k near the vocabulary used.
-    """
-    fitted = [k for k in sweep.ks if np.isfinite(sweep.boot.r2[sweep._row(k)]).all()]
-    near = [k for k in sweep.near_vocabulary() if k in fitted]
-    below = [k for k in sweep.below_bound() if k in fitted]
-    if not near or not below:
-        return None, near
-    value = np.mean([sweep.r2(k) for k in near]) - np.mean([sweep.r2(k) for k in below])
-    diff = (sweep.boot.r2[[sweep._row(k) for k in near]].mean(axis=0)
-            - sweep.boot.r2[[sweep._row(k) for k in below]].mean(axis=0))
-    return bootstrap.interval(value, diff, sweep.level), near
-
-
-def a3_r2_drop(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
-    """A3.2: R^2 drops near the vocabulary: the interval of ``r2_drop`` lies below 0, in every unit.
-
-    Parameters
-    ----------
-    sweeps, unusable, table1
-        As in ``a3_r2_bound``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    names, outcomes, texts = _unit_names(sweeps), {}, []
-    for u, s in sweeps.items():
-        ci, near = r2_drop(s)
-        outcomes[names[u]] = None if ci is None else bootstrap.side(ci) < 0
-        texts.append(f"{names[u]}: no k from {A3_LARGE_FRACTION:.0%} of |V| fittable on every resample" if ci is None
-                     else f"{names[u]}: mean R^2 {np.mean([s.r2(k) for k in near]):.3f} (k = {near[0]}-{near[-1]}) "
-                          f"vs {np.mean([s.r2(k) for k in s.below_bound()]):.3f}, difference "
-                          f"[{ci[0]:.3f}, {ci[1]:.3f}]")
-    paper_drop = table1[table1["k"].notna()].groupby(["dataset", "family"]).apply(
-        lambda g: bool(g.loc[g["k"] == 10000, "r2"].mean() < g.loc[g["k"] < A3_R2_BOUND_K, "r2"].mean()),
-        include_groups=False)
-    return judge("A3.2", outcomes, "; ".join(texts) + left_out(unusable),
-                  paper=f"drops after k ~ 1000; Table 1: R^2 at k = 10,000 below the mean for k < 1000 in "
-                        f"{int(paper_drop.sum())} of {len(paper_drop)} (dataset, family)", why_not=no_family(unusable))
-
-
-def exponent_grows(sweep: KSweep) -> bool | None:
-    """Whether alpha(100) > alpha(1) beyond noise (A3.3): the paired interval of the difference lies above 0.
-
-    Returns None where either fit or the interval is missing.
-    """
-    k_lo, k_hi = A3_EXPONENT_KS
-    if sweep.rbp.get(k_lo) is None or sweep.rbp.get(k_hi) is None:
-        return None
-    ci = sweep.alpha_difference(k_hi, k_lo)
-    return None if ci is None else bootstrap.side(ci) > 0
-
-
-def _alpha_text(sweep: KSweep, k: int) -> str:
-    f = sweep.rbp.get(k)
-    if f is None:
-        return f"k={k} " + ("not fittable" if k <= sweep.vocab else "above the vocabulary")
-    return f"alpha {-f.slope:.3f} {interval_text(sweep.alpha_interval(k), sign='')} at k={k}"
-
-
-def a3_exponent_grows(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
-                      table1: pd.DataFrame) -> Verdict:
-    """A3.3: the exponent is larger at k = 100 than at k = 1 in every unit (``exponent_grows``); the paper's
-    k = 100 as a fraction of the vocabulary is shown, not graded.
-
-    Parameters
-    ----------
-    sweeps, unusable, table1
-        As in ``a3_r2_bound``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    k_lo, k_hi = A3_EXPONENT_KS
-    names, outcomes, texts = _unit_names(sweeps), {}, []
-    for u, s in sweeps.items():
-        outcomes[names[u]] = grows = exponent_grows(s)
-        k_scaled = scaled_k(k_hi, s.vocab)
-        diff = s.alpha_difference(k_hi, k_lo) if grows is not None else None
-        scaled = s.alpha_difference(k_scaled, k_lo) if k_scaled != k_lo and s.rbp.get(k_scaled) else None
-        texts.append(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}; difference {interval_text(diff, sign='')}"
-                     + (f" (at k={k_scaled}, the paper's fraction, not graded: difference {interval_text(scaled, sign='')})"
-                        if k_scaled != k_hi else ""))
-    by_k = table1_by_k(table1)
-    paper_grows = by_k[100]["slope"] < by_k[1]["slope"]
-    return judge("A3.3", outcomes, "; ".join(texts) + left_out(unusable),
-                  paper=f"alpha grows with k; Table 1: alpha(100) > alpha(1) in {int(paper_grows.sum())} of "
-                        f"{len(paper_grows)} (dataset, family)", why_not=no_family(unusable))
-
-
-def exponents_sized(alpha_1: float, alpha_100: float) -> bool:
-    """Whether the exponents have the paper's sizes (A3.4): alpha(1) < ``A3_ALPHA_K1_BELOW`` and alpha(100) in
-    [``A3_ALPHA_K100_BAND``) (the values that round to 0.2; the upper edge excluded).
-
-    >>> exponents_sized(0.05, 0.15), exponents_sized(0.05, 0.25), exponents_sized(0.1, 0.2)
-    (True, False, False)
-    """
-    return bool(alpha_1 < A3_ALPHA_K1_BELOW and A3_ALPHA_K100_BAND[0] <= alpha_100 < A3_ALPHA_K100_BAND[1])
-
-
-def a3_exponent_sizes(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
-                      table1: pd.DataFrame) -> Verdict:
-    """A3.4: ``exponents_sized`` at k = 1 and k = 100 in every unit (None where either is not fitted).
-
-    Parameters
-    ----------
-    sweeps, unusable, table1
-        As in ``a3_r2_bound``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    k_lo, k_hi = A3_EXPONENT_KS
-    names = _unit_names(sweeps)
-    outcomes = {names[u]: None if s.rbp.get(k_lo) is None or s.rbp.get(k_hi) is None
-                else exponents_sized(-s.rbp[k_lo].slope, -s.rbp[k_hi].slope) for u, s in sweeps.items()}
-    by_k = table1_by_k(table1)
-    a1, a100 = -by_k[1]["slope"], -by_k[100]["slope"]
-    below = a1 < A3_ALPHA_K1_BELOW
-    in_band = (a100 >= A3_ALPHA_K100_BAND[0]) & (a100 < A3_ALPHA_K100_BAND[1])
-    return judge("A3.4", outcomes, "; ".join(f"{names[u]}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}"
-                                              for u, s in sweeps.items()) + left_out(unusable),
-                  paper=f"alpha below {A3_ALPHA_K1_BELOW} at k = 1, close to 0.2 at k = 100; Table 1: alpha(1) "
-                        f"{a1.min():.3f}-{a1.max():.3f} ({int(below.sum())} of {len(a1)} below "
-                        f"{A3_ALPHA_K1_BELOW}), alpha(100) {a100.min():.3f}-{a100.max():.3f} ({int(in_band.sum())} of "
-                        f"{len(a100)} in [{A3_ALPHA_K100_BAND[0]}, {A3_ALPHA_K100_BAND[1]})); both: "
-                        f"{int((below & in_band).sum())}", why_not=no_family(unusable))
-
-
-def _undecided(ci: tuple[float, float] | None) -> str:
-    """" (undecided)" where an interval crosses an edge of ``A_CLOSE``."""
-    return " (undecided)" if close(ci) is UNDETERMINED else ""
-
-
-def a3_slope_ratio(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str], table1: pd.DataFrame) -> Verdict:
-    """A3.5: the slopes of CE and -log RBP_1 are very close: the paired interval of their ratio read by ``close``
-    (inside ``A_CLOSE`` holds, wholly outside fails, across an edge undetermined).
-
-    Parameters
-    ----------
-    sweeps, unusable, table1
-        As in ``a3_r2_bound``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    names, outcomes, texts = _unit_names(sweeps), {}, []
-    for u, s in sweeps.items():
-        if s.rbp[1] is None:
-            outcomes[names[u]] = None
-            texts.append(f"{names[u]}: -log RBP_1 not fittable")
-            continue
-        ci = s.slope_ratio()
-        outcomes[names[u]] = close(ci)
-        texts.append(f"{names[u]}: ratio {s.rbp[1].slope / s.ce.slope:.2f} {interval_text(ci, sign='')}{_undecided(ci)}")
-    by_k = table1_by_k(table1)
-    ratio = by_k[1]["slope"] / by_k["CE"]["slope"]
-    return judge("A3.5", outcomes, "slope ratio -log RBP_1 / CE with its paired interval: " + "; ".join(texts)
-                  + left_out(unusable),
-                  paper=f"very close in most cases; Table 1: ratio {ratio.min():.2f}-{ratio.max():.2f} (median "
-                        f"{ratio.median():.2f}), {int(ratio.between(*A_CLOSE).sum())} of {len(ratio)} within "
-                        f"[{A_CLOSE[0]}, {A_CLOSE[1]}]", why_not=no_family(unusable),
-                  why_undetermined=_ACROSS_EDGE)
-
-
-def r2_comparable(sweep: KSweep) -> bool | str | None:
-    """Whether -log RBP_k fits about as well as CE at every k of ``A3_R2_KS`` (A3.6): the paired intervals of
-    R^2(-log RBP_k) / R^2(CE) read together by ``close``. None where a fit or an interval is missing."""
-    return close(*(sweep.r2_ratio(k) if sweep.rbp.get(k) is not None else None for k in A3_R2_KS))
-
-
-def a3_r2_comparable(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
-                     table1: pd.DataFrame) -> Verdict:
-    """A3.6: ``r2_comparable`` in every unit.
-
-    Parameters
-    ----------
-    sweeps, unusable, table1
-        As in ``a3_r2_bound``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    names = _unit_names(sweeps)
-    texts = [f"{names[u]}: R^2 CE {s.ce.r2:.3f}; " + ", ".join(
-        f"k={k} {s.r2(k):.3f} (ratio {interval_text(s.r2_ratio(k), sign='')})" if s.rbp.get(k) else f"k={k} not fittable"
-        for k in A3_R2_KS) for u, s in sweeps.items()]
-    by_k = table1_by_k(table1)
-    ratio = pd.concat([by_k[k]["r2"] / by_k["CE"]["r2"] for k in A3_R2_KS])
-    return judge("A3.6", {names[u]: r2_comparable(s) for u, s in sweeps.items()}, "; ".join(texts)
-                  + left_out(unusable),
-                  paper=f"R^2 about 0.99, comparable to CE's; Table 1, k = {', '.join(map(str, A3_R2_KS))}: "
-                        f"R^2(RBP_k) / R^2(CE) {ratio.min():.3f} to {ratio.max():.3f}, "
-                        f"{int(ratio.between(*A_CLOSE).sum())} of {len(ratio)} within [{A_CLOSE[0]}, {A_CLOSE[1]}]",
-                  why_not=no_family(unusable), why_undetermined=_ACROSS_EDGE)
-
-
-def offset_ratio(ce, rbp1, level: float = A_LEVEL) -> tuple[float, float] | None:
-    """Interval of alpha(-log RBP_1) / alpha(CE) of the offset power laws (A3.7), paired over replicates.
-
-    Parameters
-    ----------
-    ce, rbp1 : rankscale.analysis.fit.OffsetBootstrap
-        The offset fits of CE and -log RBP_1 on the full sample (``point``) and their replicates' ``alpha``.
-    level : float
-
-    Returns
-    -------
-    tuple of (float, float) or None
-        None where a full-sample fit failed (or a replicate's, ``bootstrap.interval``).
-    """
-    if ce.point is None or rbp1.point is None:
-        return None
-    return bootstrap.interval(rbp1.point.alpha / ce.point.alpha, rbp1.alpha / ce.alpha, level)
-
-
-def floor_at_bound(fitted) -> bool:
-    """Whether an offset power law's floor sits at its bound E = 0 (below ``A3_FLOOR_AT_ZERO``): then the data
-    could not separate a floor from the power law (A3.7).
-
-    >>> from rankscale.analysis.fit import OffsetPowerLawFit
-    >>> floor_at_bound(OffsetPowerLawFit(1e-9, 2.0, 0.3, 0.0, 4)), floor_at_bound(OffsetPowerLawFit(0.5, 2.0, 0.3, 0.0, 4))
-    (True, False)
-    """
-    return bool(fitted.floor < A3_FLOOR_AT_ZERO)
-
-
-def a3_offset_exponents(offsets: Mapping[tuple[str, str], tuple], sweeps: Mapping[tuple[str, str], KSweep],
-                        too_few: Sequence[str]) -> Verdict:
-    """A3.7: with a floor fitted, the exponents of CE and -log RBP_1 agree: the interval of ``offset_ratio`` read by
-    ``close``; undetermined where a full-sample fit has its floor at the bound (``floor_at_bound``).
-
-    Parameters
-    ----------
-    offsets : mapping of (str, str) to (OffsetBootstrap, OffsetBootstrap)
-        Per (corpus, family) with ``A3_OFFSET_MIN_SIZES`` or more sizes: the offset fits of CE and -log RBP_1.
-    sweeps : mapping of (str, str) to KSweep
-        The plain fits of the same units (their ratio is shown beside).
-    too_few : sequence of str
-        One reason per family with too few sizes for the offset fit.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    outcomes, texts = {}, []
-    for (c, fam), (ce, rbp1) in offsets.items():
-        ci = offset_ratio(ce, rbp1)
-        if ce.point is None or rbp1.point is None:
-            outcomes[f"{c}/{fam}"] = None
-            texts.append(f"{c}/{fam}: no offset fit")
-            continue
-        at_bound = [name for name, f in (("CE", ce), ("-log RBP_1", rbp1)) if floor_at_bound(f.point)]
-        # an interval that cannot be computed (a replicate not fitted) leaves the unit undecided, as the rule says
-        outcomes[f"{c}/{fam}"] = UNDETERMINED if at_bound or ci is None else close(ci)
-        plain = sweeps[c, fam]
-        failed = ce.failed + rbp1.failed
-        texts.append(f"{c}/{fam}: alpha CE {ce.point.alpha:.3f}, -log RBP_1 {rbp1.point.alpha:.3f}, ratio "
-                     f"{rbp1.point.alpha / ce.point.alpha:.2f} {interval_text(ci, sign='')}"
-                     + (f" ({failed} replicates not fitted)" if failed else "") + _undecided(ci)
-                     + (f" (floor at E = 0 for {' and '.join(at_bound)}: undecided)" if at_bound else "")
-                     + f"; without offsets {plain.rbp[1].slope / plain.ce.slope:.2f}")
-    return judge("A3.7", outcomes, "; ".join(texts) + (f"; left out: {'; '.join(too_few)}" if too_few and offsets
-                                                        else ""),
-                  why_not=f"no family has {A3_OFFSET_MIN_SIZES} or more sizes ({'; '.join(too_few)})",
-                  why_undetermined="every unit has a floor at E = 0, an interval across an edge of the closeness "
-                                   "band, or replicates that cannot be fitted")
-
-
-def family_ratio(a: KSweep, b: KSweep, k: int = 1) -> tuple[float, float] | None:
-    """Interval of alpha_k(a) / alpha_k(b) of two families' sweeps (A3.8), their replicates matched by index
-    (independent resamples: the ratio's replicates carry both spreads); None where a fit or replicate is missing
-    or the two bootstraps differ in size.
-
-    Examples
-    --------
-    >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
-    >>> def one(slope):
-    ...     boot = Bootstrap([None] * 2, np.array([[-0.1, -0.1], [slope, slope]]), np.ones((2, 2)))
-    ...     return KSweep(PowerLawFit(-0.1, 0.0, 1.0, 3), {1: PowerLawFit(slope, 0.0, 1.0, 3)}, boot, (1,), (1,), 8)
-    >>> family_ratio(one(-0.1), one(-0.2))
-    (0.5, 0.5)
-    """
-    fa, fb = a.rbp.get(k), b.rbp.get(k)
-    ra, rb = a.boot.slopes[a._row(k)], b.boot.slopes[b._row(k)]
-    if fa is None or fb is None or ra.shape != rb.shape:
-        return None
-    return bootstrap.interval(fa.slope / fb.slope, ra / rb, a.level)
-
-
-def a3_families_alike(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
-                      table1: pd.DataFrame) -> Verdict:
-    """A3.8: per corpus, every pair of families with enough sizes has close exponents at k = 1 (``family_ratio``
-    read by ``close``).
-
-    Parameters
-    ----------
-    sweeps, unusable, table1
-        As in ``a3_r2_bound``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    outcomes, texts = {}, []
-    for corpus in dict.fromkeys(c for c, _ in sweeps):
-        for fa, fb in combinations([fam for c, fam in sweeps if c == corpus], 2):
-            a, b = sweeps[corpus, fa], sweeps[corpus, fb]
-            ci = family_ratio(a, b)
-            outcomes[f"{corpus}/{fa} vs {fb}"] = close(ci)
-            texts.append(f"{corpus}: alpha_1 {fa} {-a.rbp[1].slope:.3f}, {fb} {-b.rbp[1].slope:.3f}, ratio "
-                         f"{interval_text(ci, sign='')}{_undecided(ci)}" if ci else f"{corpus}/{fa} vs {fb}: not fittable")
-    alpha_1 = -table1_by_k(table1)[1]["slope"]
-    paper_pairs = [alpha_1[ds, fa] / alpha_1[ds, fb] for ds in alpha_1.index.unique(0)
-                   for fa, fb in combinations(alpha_1[ds].index, 2)]
-    inside = sum(A_CLOSE[0] <= r <= A_CLOSE[1] for r in paper_pairs)
-    n = len({fam for _, fam in sweeps})
-    return judge("A3.8", outcomes, "; ".join(texts) + left_out(unusable) if texts else "",
-                 paper=f"Table 1, k = 1: ratios of alpha_1 between families on one data set "
-                       f"{min(paper_pairs):.2f}-{max(paper_pairs):.2f}, {inside} of {len(paper_pairs)} within "
-                       f"[{A_CLOSE[0]}, {A_CLOSE[1]}]" if paper_pairs else "Table 1: one family per data set",
-                 why_not=(f"{n} famil{'y' if n == 1 else 'ies'} with {MIN_SIZES} or more sizes; comparing families "
-                          f"needs two"
-                          + (f" ({'; '.join(unusable)})" if unusable else "")),
-                 why_undetermined=_ACROSS_EDGE)
-
-
-def alpha_trend(sweep: KSweep) -> tuple[float, tuple[float, float] | None, list[int]]:
-    """The least-squares slope of alpha_k against ln k over the grid's k below the vocabulary fitted on every
-    replicate (A3.9), with its paired interval.
-
-    Returns
-    -------
-    slope : float
-        NaN where fewer than two k are fitted.
-    interval : tuple of (float, float) or None
-    ks : list of int
-        The k used.
-
-    Examples
-    --------
-    >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
-    >>> slopes = {1: -0.05, 10: -0.1, 100: -0.15}
-    >>> boot = Bootstrap([None] * 4, np.array([[-0.1, -0.1]] + [[s, s] for s in slopes.values()]), np.ones((4, 2)))
-    >>> sweep = KSweep(PowerLawFit(-0.1, 0.0, 1.0, 3), {k: PowerLawFit(s, 0.0, 1.0, 3) for k, s in slopes.items()},
-    ...                boot, (1, 10, 100), (1, 10, 100), 4096)
-    >>> slope, ci, ks = alpha_trend(sweep)
-    >>> round(float(slope * np.log(10)), 3), ks
-    (0.05, [1, 10, 100])
-    """
-    ks = [k for k in sweep.grid if k < sweep.vocab and sweep.rbp.get(k) is not None
-          and np.isfinite(sweep.boot.slopes[sweep._row(k)]).all()]
-    if len(ks) < 2:
-        return np.nan, None, ks
-    x = np.log(ks) - np.log(ks).mean()
-    alphas = -np.array([sweep.rbp[k].slope for k in ks])
-    replicates = -sweep.boot.slopes[[sweep._row(k) for k in ks]]  # (k, n_boot)
-    return float(x @ alphas / (x @ x)), bootstrap.interval(x @ alphas / (x @ x), x @ replicates / (x @ x),
-                                                            sweep.level), ks
-
-
-def a3_exponent_trend(sweeps: Mapping[tuple[str, str], KSweep], unusable: Sequence[str],
-                      table1: pd.DataFrame) -> Verdict:
-    """A3.9: alpha_k rises with k over the whole grid below the vocabulary: the interval of ``alpha_trend`` lies
-    above 0, in every unit.
-
-    Parameters
-    ----------
-    sweeps, unusable, table1
-        As in ``a3_r2_bound``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-    """
-    names, outcomes, texts = _unit_names(sweeps), {}, []
-    for u, s in sweeps.items():
-        slope, ci, ks = alpha_trend(s)
-        outcomes[names[u]] = None if ci is None else bootstrap.side(ci) > 0
-        if ci is None:
-            texts.append(f"{names[u]}: fewer than two k fitted on every replicate")
-            continue
-        alphas = {k: -s.rbp[k].slope for k in ks}
-        top = max(alphas, key=alphas.get)
-        texts.append(f"{names[u]}: d alpha / d ln k {slope:.4f} {interval_text(ci, sign='')} over k = {ks[0]}-{ks[-1]}; alpha "
-                     f"{alphas[ks[0]]:.3f} at k={ks[0]}, largest {alphas[top]:.3f} at k={top}, {alphas[ks[-1]]:.3f} "
-                     f"at k={ks[-1]}")
-    by_k = table1_by_k(table1)
-    rises = (by_k[1]["slope"] > by_k[10]["slope"]) & (by_k[10]["slope"] > by_k[100]["slope"]) & \
-            (by_k[100]["slope"] > by_k[500]["slope"])
-    return judge("A3.9", outcomes, "; ".join(texts) + left_out(unusable),
-                 paper=f"alpha rises with k; Table 1: alpha rises at every step of k = 1, 10, 100, 500 in "
-                       f"{int(rises.sum())} of {len(rises)} (dataset, family)", why_not=no_family(unusable))
-
-
-# ---------------------------------------------------------------------------------------------
 # A4 (paper A, section 5.1: emergence)
 
 # The grid of k and N: paper A's code uses k from 1 to 10^4 and N = 1, 5, 10, 50, 100; here k stays well below
@@ -1334,7 +652,7 @@ CLAIMS_A4 = index_claims(
                   "amplified by N')", "empirical",
           f"For each corpus, family (any number of sizes: this is a property of each model), k and N >= 2: the "
           f"geometric mean over the family's models of -log p_N,k / (N * -log RBP_k) has a {A4_LEVEL:.0%} bootstrap "
-          f"interval, read against the closeness band: {_A_CLOSE_READING}. Why: §5.1 says 'linearly amplified by N' "
+          f"interval, read against the closeness band: {A_CLOSE_READING}. Why: §5.1 says 'linearly amplified by N' "
           f"and Fig. 7 shows curves that 'align closely', a claim of closeness, not of an exact ratio of 1 (an "
           f"earlier rule asked the interval to contain 1, which a large sample fails for any small departure and "
           f"a small one passes for any). " + _A4_WINDOWS, "assumed (independence); Fig. 7 shows agreement"),
@@ -1503,7 +821,7 @@ def a4_amplified(amplification: pd.DataFrame, ratios: Sequence[float]) -> Verdic
                  + (f"; across an edge (undetermined): {sum(ok is UNDETERMINED for ok in cases.values())}"
                     if UNDETERMINED in cases.values() else "")
                  + f"; {_n_untested(cases)} cases without an interval" if len(ratios) else "no measurable case with N ≥ 2",
-                 why_not="no model completes a run of 2 or more tokens", why_undetermined=_ACROSS_EDGE)
+                 why_not="no model completes a run of 2 or more tokens", why_undetermined=ACROSS_EDGE)
 
 
 def a4_sharpens(widths: pd.DataFrame, shown_corpus: str) -> Verdict:
@@ -1648,7 +966,7 @@ def _a5_shared_rule(form: str) -> str:
     return (f"For each corpus and family with at least {MIN_SIZES} sizes, with CE and -log p_1 predicted from "
             f"{_A5_PREDICTED[form]}: both predicted series fit power laws in S with R^2 >= {A5_MIN_R2} (paper A's "
             f"bar) and negative slopes (else it fails), and the bootstrap interval of slope(-log p_1) / slope(CE) is "
-            f"read against the closeness band: {_A_CLOSE_READING}. Why: 'nearly identical' is a claim of closeness, "
+            f"read against the closeness band: {A_CLOSE_READING}. Why: 'nearly identical' is a claim of closeness, "
             f"graded with the book's one band and one reading for it (A3.5); an earlier rule let an interval that "
             f"merely reached into a wider band pass. " + _A5_BOOT)
 
@@ -1657,7 +975,7 @@ def _a5_match_rule(form: str) -> str:
     return (f"For each corpus and family with at least {MIN_SIZES} sizes, with the predictions from "
             f"{_A5_PREDICTED[form]}: the bootstrap intervals of slope(predicted CE) / slope(measured CE) and of "
             f"slope(predicted -log p_1) / slope(measured -log RBP_1) are read against the closeness band: "
-            f"{_A_CLOSE_READING}; the unit holds if both are inside, fails if either lies outside. Why: 'similar' is "
+            f"{A_CLOSE_READING}; the unit holds if both are inside, fails if either lies outside. Why: 'similar' is "
             f"a claim of closeness, graded with the book's one band and reading (A3.5). Measured and predicted "
             f"values come from the same resample, so the ratios are paired. " + _A5_BOOT)
 
@@ -1771,7 +1089,7 @@ def _a5_size_verdict(key: str, cases: Mapping[tuple[str, str], bool | None], our
                      paper: str | None = None) -> Verdict:
     """A size claim of A5: one outcome per (corpus, family), the families with too few sizes named as untested."""
     outcomes = {**{f"{c}/{fam}": ok for (c, fam), ok in cases.items()}, **{reason: None for reason in unusable}}
-    return judge(key, outcomes, ours, paper=paper, why_not=no_family(unusable), why_undetermined=_ACROSS_EDGE)
+    return judge(key, outcomes, ours, paper=paper, why_not=no_family(unusable), why_undetermined=ACROSS_EDGE)
 
 
 def lognormal_preferred(row: Mapping) -> bool:
