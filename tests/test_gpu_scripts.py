@@ -158,3 +158,27 @@ def test_memory_cap_skips_a_batch_that_peaks_as_high():
     assert gpu_check.memory_cap({1: 3 * gib, 4: 5 * gib, 8: 6 * gib}) == (11 * gib // 2, 4)
     assert gpu_check.memory_cap({1: 3 * gib, 4: 5 * gib, 8: 5 * gib + (1 << 20)}) == (4 * gib + (1 << 19), 1)
     assert gpu_check.memory_cap({1: 5 * gib, 4: 5 * gib, 8: 5 * gib}) is None
+
+
+head_error_bench = load_script(ROOT / "benchmarks" / "head_error_bench.py")
+
+
+def test_head_error_bench_counts_near_ties_and_catches_a_head_outside_its_bound(monkeypatch):
+    """An exact tie is a near tie at every bound; an error far above c * u * s leaves rows whose rank
+    is wrong without a near tie (uncertified), which the benchmark must count."""
+    gen = torch.Generator().manual_seed(0)
+    w = torch.randn(50, 16, generator=gen).to(torch.bfloat16)
+    h = torch.randn(40, 16, generator=gen).to(torch.bfloat16)
+    w[7] = w[3]  # entries 3 and 7 tie exactly in every row
+    target = torch.full((40,), 3)
+    stats = head_error_bench.measure(h, w, target)
+    for s in stats.values():  # bf16 products are exact in fp32 and fp64: 16 terms stray little
+        assert s["max"] < 16 and s["differ"] == 0
+        assert (s["flagged"] == 40).all() and (s["near"] >= 40).all() and (s["uncertified"] == 0).all()
+
+    def shifted(rows, weights):  # a head that moves every entry but the target's far past any bound
+        x = rows.float() @ weights.float().T
+        return x + torch.linspace(-3, 3, x.shape[1])[torch.randperm(x.shape[1], generator=gen)]
+    monkeypatch.setattr(head_error_bench, "fp32_head", shifted)
+    bad = head_error_bench.measure(h, w, torch.zeros(40, dtype=torch.long))["fp32"]
+    assert bad["max"] > 1e4 and bad["differ"] > 0 and bad["uncertified"][0] > 0
