@@ -70,7 +70,7 @@ from rankscale.claims import A3_MIN_R2, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R
 
 chapter = open_chapter(profile, corpora, seeds=True)
 model_set, corpora, context = chapter.model_set, chapter.corpora, chapter.context(a3.TABLE1)
-sweeps = a3.measure(chapter.family_runs, chapter.seed_runs, context)  # every fit and bootstrap of the chapter
+sweeps = a3.measure(chapter, context)  # every fit and bootstrap of the chapter
 paper = context.table(a3.TABLE1)  # paper A's Table 1 (its appendix B)
 glue("a3_n_boot", context.n_boot, display=False)
 glue("a3_vocabularies", Markdown(", ".join(f"{fam} {s.vocab:,} tokens ({len(s.grid)} values of $k$)"

@@ -24,7 +24,7 @@ import yaml
 
 from rankscale import RankscaleError
 from rankscale.book import build, pages, plots
-from rankscale.claims import base
+from rankscale.claims import base, reference
 from rankscale.records import runs
 from rankscale.sets import get
 
@@ -120,7 +120,7 @@ def test_a_changed_threshold_re_executes_the_chapters_and_nothing_else_does(tmp_
 
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_the_clone_reads_its_own_code_and_tables(smoke, smoke_home):
-    probe = ("import rankscale, rankscale.book.pages as r; print(rankscale.__file__); print(r.reference_dir())")
+    probe = ("import rankscale, rankscale.claims.reference as r; print(rankscale.__file__); print(r.reference_dir())")
     env = {k: v for k, v in os.environ.items() if k != "RANKSCALE_REFERENCE"}
     env["PYTHONPATH"] = str(smoke.clone / "src")
     lines = subprocess.run([sys.executable, "-c", probe], cwd=smoke.clone, env=env, capture_output=True,
@@ -219,9 +219,9 @@ def test_stamp_follows_the_papers_reference_tables(tmp_path, monkeypatch):
     before = build.code_fingerprint(get("smoke"))
     (tmp_path / "rbp_paper_table1.csv").write_text("k,r2\n1,0.98\n")
     assert build.code_fingerprint(get("smoke")) != before
-    assert pages.reference_table("rbp_paper_table1")["r2"].tolist() == [0.98]
+    assert reference.reference_table("rbp_paper_table1")["r2"].tolist() == [0.98]
     with pytest.raises(RankscaleError, match="RANKSCALE_REFERENCE"):
-        pages.reference_table("no_such_table")
+        reference.reference_table("no_such_table")
 
 
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium

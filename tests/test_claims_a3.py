@@ -16,10 +16,10 @@ import pytest
 from rankscale import RankscaleError, claims
 from rankscale.analysis import bootstrap, fit
 from rankscale.analysis.fit import Bootstrap, OffsetBootstrap, OffsetPowerLawFit, PowerLawFit
-from rankscale.book.pages import reference_table
+from rankscale.claims.reference import reference_table
 from rankscale.claims import a3
 from rankscale.claims.base import Unit, fittable
-from rankscale.claims.context import Context
+from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run
 from rankscale.records.store import Records
 
@@ -314,7 +314,7 @@ def synthetic():
     family_runs = {corpus: [run(fam, size, 10 * c + i) for fam, sizes in SIZES.items() for i, size in enumerate(sizes)]
                    for c, corpus in enumerate(CORPORA)}
     context = Context.of(family_runs["pydocs"], n_boot=8)
-    return family_runs, context, a3.measure(family_runs, {}, context)
+    return family_runs, context, a3.measure(Chapter.of(family_runs, 8), context)
 
 
 def test_measure_sweeps_every_family_of_two_sizes_on_every_corpus(synthetic):
@@ -351,8 +351,8 @@ def test_measure_fits_what_a_fit_by_hand_gives(synthetic):
 def test_measure_draws_the_extra_seeds_and_decides_from_records(synthetic):
     family_runs, context, sweeps = synthetic
     seed_runs = {"pydocs": [run("NeoX", 1e3, 99, replica=1)], "stdlib": []}
-    seeded = a3.measure(family_runs, seed_runs, context)
-    again = a3.measure(family_runs, seed_runs, context)
+    seeded = a3.measure(Chapter.of(family_runs, 8, seeds=seed_runs), context)
+    again = a3.measure(Chapter.of(family_runs, 8, seeds=seed_runs), context)
     before, after = sweeps["pydocs", "NeoX"], seeded["pydocs", "NeoX"]
     assert (after.ce.slope, after.ce.r2) == (before.ce.slope, before.ce.r2), \
         "an extra seed moves the replicates, not the fit of the models themselves"

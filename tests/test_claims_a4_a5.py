@@ -10,12 +10,12 @@ import pytest
 
 from rankscale import claims
 from rankscale.analysis import bootstrap
-from rankscale.book import pages
+from rankscale.claims.reference import reference_table
 from rankscale.claims import paper_a
 
 
 def test_closeness_band_is_the_range_of_paper_a_table_1():
-    ratio = paper_a.a5_table1_ratios(pages.reference_table("rbp_paper_table1"))
+    ratio = paper_a.a5_table1_ratios(reference_table("rbp_paper_table1"))
     assert len(ratio) == 22
     lo, hi = claims.A_CLOSE
     assert np.floor(ratio.min() * 100) / 100 == lo and np.ceil(ratio.max() * 100) / 100 == hi
@@ -39,7 +39,7 @@ def test_rules_describe_the_interval_the_bootstrap_computes():
 
 
 def test_authors_pythia_fits_are_well_formed():
-    pythia = pages.reference_table("rbp_authors_pythia_lognormal")
+    pythia = reference_table("rbp_authors_pythia_lognormal")
     assert len(pythia) == 10 and (np.diff(pythia["non_embedding_params"]) > 0).all()
     assert (pythia["sigma"] > 0).all() and (np.diff(pythia["mu"]) < 0).all()
 

@@ -301,7 +301,7 @@ def test_seed_sizes_must_be_sizes_of_the_ladder():
 def test_seed_runs_stay_outside_the_fits(seeded):
     """The extra seeds are extracted on the same tokens as their size's own run, listed by
     ``seed_runs`` and never by ``family_runs``; a chapter hands them to the bootstrap per model."""
-    from rankscale.book.chapter import Chapter
+    from rankscale.claims.context import Chapter
     from rankscale.records import jobs, runs
 
     model_set, home, _ = seeded
@@ -314,8 +314,7 @@ def test_seed_runs_stay_outside_the_fits(seeded):
     assert runs.label(extra[0]) == "NeoX: d16-l2 (extra seed 1)"
     assert len({len(r.records.logp) for r in own + extra}) == 1
     assert not np.array_equal(own[0].records.logp, extra[0].records.logp)
-    chapter = Chapter(model_set, [corpus], {corpus: own}, {corpus: []}, {corpus: []}, ["NeoX"], ["NeoX"], [], None,
-                      10, {corpus: extra})
+    chapter = Chapter.of({corpus: own}, 10, model_set, seeds={corpus: extra})
     samples = chapter.seed_samples(corpus, own, ["logp", "rank"])
     assert [len(s) for s in samples] == [2, 0]
     np.testing.assert_array_equal(samples[0][1]["logp"], extra[1].records.logp)

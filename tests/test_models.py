@@ -23,7 +23,7 @@ from transformers import (
 )
 
 from rankscale import RankscaleError
-from rankscale.book.pages import REFERENCE_DIR
+from rankscale.claims.reference import REFERENCE_DIR
 from rankscale.models.loading import config_params, count_params, load_model
 from rankscale.sets.builtin import BUILT_IN
 from rankscale.sets.registry import REGISTRY

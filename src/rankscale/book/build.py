@@ -122,7 +122,7 @@ def code_fingerprint(model_set: ModelSet, home: Path | None = None) -> str:
     str
         64 hexadecimal digits.
     """
-    from rankscale.book.pages import REFERENCE_SUFFIXES, reference_dir
+    from rankscale.claims.reference import REFERENCE_SUFFIXES, reference_dir
     from rankscale.records.jobs import jobs
 
     # an installed package's copy of the book's sources is left out: each chapter's stamp hashes its own notebook

@@ -31,7 +31,7 @@ from rankscale.claims.base import (
     left_out,
     no_family,
 )
-from rankscale.claims.context import Context, sample, seed_samples
+from rankscale.claims.context import Chapter, Context, sample, seed_samples
 from rankscale.claims.paper_a import (
     A_CLOSE,
     A_CLOSE_READING,
@@ -61,6 +61,8 @@ A3_FLOOR_AT_ZERO = 1e-6
 
 A3_TABLE1_KS = (1, 10, 100, 500, 2500, 10000)  # the k of paper A's Table 1 (its appendix B), fitted where below |V|
 TABLE1 = "rbp_paper_table1"  # the paper's table the rules read (``Context.table``): Table 1, appendix B
+READS = ("seeds",)  # the runs measure reads beside the families' final models (``load_chapter``'s keywords)
+TABLES = (TABLE1,)  # the papers' tables decide reads (``Context.tables``)
 
 CLAIMS_A3 = index_claims(
     Claim("A3.1",
@@ -345,16 +347,13 @@ def fit_sweep(members: Sequence[Run], seeds: Sequence[Sequence[Mapping]], contex
     return KSweep(fits[0], dict(zip(ks, fits[1:])), boot, ks, grid, vocab, context.level, offsets)
 
 
-def measure(family_runs: Mapping[str, Sequence[Run]], seed_runs: Mapping[str, Sequence[Run]],
-            context: Context) -> dict[tuple[str, str], KSweep]:
+def measure(chapter: Chapter, context: Context) -> dict[tuple[str, str], KSweep]:
     """Chapter A3's evidence: the sweep (``fit_sweep``) of every family with at least two sizes on every corpus.
 
     Parameters
     ----------
-    family_runs : mapping of str to sequence of Run
-        Per corpus, in order: the families' final models (``rankscale.book.chapter.Chapter.family_runs``).
-    seed_runs : mapping of str to sequence of Run
-        Per corpus: the extra training runs of the sizes that have them (empty where none).
+    chapter : Chapter
+        The families' final models per corpus, and the extra training runs of the sizes that have them.
     context : Context
         The families' sizes, the bootstrap's ``n_boot``, ``seed`` and ``level``.
 
@@ -363,13 +362,11 @@ def measure(family_runs: Mapping[str, Sequence[Run]], seed_runs: Mapping[str, Se
     dict of (str, str) to KSweep
         By (corpus, family), corpus by corpus, each corpus's families in order.
     """
-    return {(corpus, family): fit_sweep(members, seed_samples(seed_runs.get(corpus, ()), members, KEYS), context)
-            for corpus, corpus_runs in family_runs.items()
+    return {(corpus, family): fit_sweep(members, seed_samples(chapter.seed_runs.get(corpus, ()), members, KEYS),
+                                        context)
+            for corpus, corpus_runs in chapter.family_runs.items()
             for family, members in by_family(corpus_runs).items() if family in context.usable(LINE_MIN_SIZES)}
 
-
-# ---------------------------------------------------------------------------------------------
-# Decide: the evidence to the verdicts, one claim at a time
 
 def _testable(sweeps: Mapping[tuple[str, str], KSweep], context: Context,
               min_sizes: int = MIN_SIZES) -> dict[tuple[str, str], KSweep]:

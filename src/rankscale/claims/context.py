@@ -1,24 +1,30 @@
-"""What a chapter of the claims stage measures and decides with, beside its own evidence: ``Context``
-(the bootstrap's size, seed and interval level, the papers' tables its rules read, and how many sizes
-each family has, so which families a size claim can be tested on), and the runs' per-token arrays as
-bootstrap samples (``sample``, ``seed_samples``).
+"""What a chapter of the claims stage measures and decides with: its runs (``Chapter``, loaded once by
+``load_chapter``), ``Context`` (the bootstrap's size, seed and interval level, the papers' tables its rules
+read, and how many sizes each family has, so which families a size claim can be tested on), and the runs'
+per-token arrays as bootstrap samples (``sample``, ``seed_samples``).
 
-A chapter's module (``rankscale.claims.a3``, ...) takes a ``Context`` in both of its steps:
-``measure(family_runs, seed_runs, context)`` and ``decide(evidence, context)``.
+A chapter's module (``rankscale.claims.a3``, ...) says which runs it reads beside the families' final models
+(``READS``, keywords of ``load_chapter``) and which of the papers' tables its rules read (``TABLES``), and has
+two steps: ``measure(chapter, context)`` (the runs to the chapter's evidence) and ``decide(evidence, context)``
+(the evidence to its verdicts).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
 from rankscale import RankscaleError
 from rankscale.analysis import metrics
 from rankscale.analysis.bootstrap import LEVEL
-from rankscale.claims.base import MIN_SIZES, too_few_sizes
+from rankscale.claims.base import MIN_SIZES, fittable, too_few_sizes, why_not_pooled
+from rankscale.claims.reference import reference_table
+from rankscale.records import runs
 from rankscale.records.runs import Run, by_family
+from rankscale.sets.schema import ModelSet
 
 
 @dataclass(frozen=True)
@@ -140,3 +146,126 @@ def seed_samples(seed_runs: Sequence[Run], members: Sequence[Run], keys: Sequenc
     """
     return [[sample(other, keys) for other in seed_runs if (other.family, other.name) == (run.family, run.name)]
             for run in members]
+
+
+@dataclass(frozen=True)
+class Chapter:
+    """The runs and settings of one chapter, resolved once from its parameters (``load_chapter``).
+
+    Parameters
+    ----------
+    model_set : rankscale.sets.schema.ModelSet
+    corpora : list of str
+        The corpora the chapter reads, in set order; the first one names the families.
+    family_runs, reference_runs, checkpoint_runs : dict of str to list of Run
+        Per corpus: the families' final models, the references and the training checkpoints
+        (empty lists where the chapter did not ask for them, or the set has none).
+    families : list of str
+        The families, in set order.
+    usable : list of str
+        The families with at least ``MIN_SIZES`` distinct sizes, on which size claims are tested.
+    unusable : list of str
+        Why each other family is left out ("Llama ladder: 2 sizes, fewer than 3").
+    pooled_reason : str or None
+        Why the families cannot be pooled into one size fit (paper B's "All"); None where they can.
+    n_boot : int
+        Bootstrap resamples of every interval.
+    seed_runs : dict of str to list of Run
+        Per corpus: the extra training runs (seeds) of the ladder sizes that have them (empty where
+        the chapter did not ask for them, or the set has none).
+    """
+
+    model_set: ModelSet
+    corpora: list[str]
+    family_runs: dict[str, list[Run]]
+    reference_runs: dict[str, list[Run]]
+    checkpoint_runs: dict[str, list[Run]]
+    families: list[str]
+    usable: list[str]
+    unusable: list[str]
+    pooled_reason: str | None
+    n_boot: int
+    seed_runs: dict[str, list[Run]]
+
+    @classmethod
+    def of(cls, family_runs: Mapping[str, list[Run]], n_boot: int, model_set: ModelSet | None = None, *,
+           references: Mapping[str, list[Run]] | None = None, checkpoints: Mapping[str, list[Run]] | None = None,
+           seeds: Mapping[str, list[Run]] | None = None) -> Chapter:
+        """A chapter of runs already in hand (what ``load_chapter`` loads, or a test builds).
+
+        Parameters
+        ----------
+        family_runs : mapping of str to list of Run
+            Per corpus, in order: the families' final models; the first corpus names the families.
+        n_boot : int
+            Bootstrap resamples of every interval.
+        model_set : ModelSet, optional
+            The set the runs are of (None for runs of no set).
+        references, checkpoints, seeds : mapping of str to list of Run, optional
+            Per corpus: the reference models', the checkpoints' and the extra seeds' runs; none where absent.
+
+        Returns
+        -------
+        Chapter
+
+        Examples
+        --------
+        >>> runs = [Run(f, "", None, n, n, None) for f, n in [("NeoX", 1e3), ("NeoX", 2e3), ("NeoX", 4e3), ("Llama", 1e3)]]
+        >>> chapter = Chapter.of({"pydocs": runs}, n_boot=10)
+        >>> chapter.families, chapter.usable, chapter.unusable
+        (['NeoX', 'Llama'], ['NeoX'], ['Llama: 1 size, fewer than 3'])
+        """
+        corpora = list(family_runs)
+        first = family_runs[corpora[0]]
+        usable, unusable = fittable(first, MIN_SIZES)
+
+        def per_corpus(given):
+            return {corpus: list((given or {}).get(corpus, [])) for corpus in corpora}
+
+        return cls(model_set, corpora, {corpus: list(family_runs[corpus]) for corpus in corpora},
+                   per_corpus(references), per_corpus(checkpoints), families=list(by_family(first)),
+                   usable=list(usable), unusable=unusable, pooled_reason=why_not_pooled(first, MIN_SIZES),
+                   n_boot=n_boot, seed_runs=per_corpus(seeds))
+
+    def seed_samples(self, corpus: str, members: list[Run], keys: Sequence[str]) -> list[list[dict]]:
+        """The other training runs of each of ``members`` as bootstrap samples
+        (``rankscale.claims.context.seed_samples``), ``members`` being final models of ``family_runs[corpus]``."""
+        return seed_samples(self.seed_runs[corpus], members, keys)
+
+    def context(self, *tables: str) -> Context:
+        """What the chapter's rules need beside its evidence (``rankscale.claims.context.Context``): its
+        families' sizes, the set's ``n_boot``, and the papers' ``tables`` named (``reference_table``)."""
+        return Context.of(self.family_runs[self.corpora[0]], self.n_boot,
+                          {name: reference_table(name) for name in tables})
+
+
+def load_chapter(model_set: ModelSet, corpora: Sequence[str] | None = None, *, references: bool = False,
+                 checkpoints: bool = False, seeds: bool = False, n_boot: int | None = None, home: Path | None = None,
+                 device: str = "auto") -> Chapter:
+    """The runs of ``model_set`` that a chapter reads, and what follows from them (``Chapter``).
+
+    Parameters
+    ----------
+    model_set : rankscale.sets.schema.ModelSet
+    corpora : sequence of str, optional
+        A subset of the set's corpora; None: all of them.
+    references, checkpoints, seeds : bool
+        Load the reference models', the training checkpoints' and the extra seeds' runs too.
+    n_boot : int, optional
+        Bootstrap resamples; None: the set's.
+    home : pathlib.Path, optional
+        Where models and results live; default ``rankscale.paths.home()``.
+    device : str
+        Where a result not on disk yet is extracted (``auto``: CUDA where torch sees a GPU, else the CPU).
+
+    Returns
+    -------
+    Chapter
+    """
+    corpora = list(corpora or model_set.corpora)
+    load = {"references": (references, runs.reference_runs), "checkpoints": (checkpoints, runs.checkpoint_runs),
+            "seeds": (seeds, runs.seed_runs)}
+    return Chapter.of({corpus: runs.family_runs(model_set, corpus, home, device) for corpus in corpora},
+                      n_boot or model_set.n_boot, model_set,
+                      **{kind: {corpus: reader(model_set, corpus, home, device) if wanted else [] for corpus in corpora}
+                         for kind, (wanted, reader) in load.items()})

@@ -1560,7 +1560,7 @@ def a5_table1_ratios(table: pd.DataFrame) -> pd.Series:
     Parameters
     ----------
     table : pandas.DataFrame
-        Paper A's Table 1 (``pages.reference_table("rbp_paper_table1")``): ``dataset``, ``family``, ``metric``
+        Paper A's Table 1 (``rankscale.claims.reference.reference_table("rbp_paper_table1")``): ``dataset``, ``family``, ``metric``
         (``"CE"``, ``"-log RBP_1"``, ...), ``slope``, ``r2``.
 
     Returns
