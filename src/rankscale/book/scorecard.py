@@ -11,9 +11,9 @@ import re
 
 from rankscale.book.pages import claim_phrase, tally_words
 from rankscale.book.plots import DPI, STYLE
-from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, VERDICTS, Unit
+from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, VERDICTS, Unit
 
-POOLED, REFERENCE, OTHER = "All", "reference", "other"  # the columns beside the families
+REFERENCE, OTHER = "reference", "other"  # the columns beside the families and the pooled one (POOLED)
 # A column's outcome: the unit outcomes of rankscale.claims.base.UNIT_OUTCOMES, "mixed" where
 # the claim held on some units of the column and failed on others, "no unit" where none fell there.
 CELL_OUTCOMES = ("holds", "mixed", "fails", UNDETERMINED, "untested", "no unit")
@@ -27,6 +27,7 @@ def _columns_of(unit: Unit | str, corpora: list[str], families: list[str],
     """The (corpus, group) columns a unit's outcome counts in (see ``claim_grid``)."""
     if isinstance(unit, Unit):
         groups = [REFERENCE if name in references else name for name in (unit.family, unit.versus) if name]
+        groups += [POOLED] * unit.pooled
         if not unit.corpus and not groups:
             return [("", OTHER)]
         return [(c, g) for c in ([unit.corpus] if unit.corpus else corpora) for g in groups or families]

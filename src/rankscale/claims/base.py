@@ -143,6 +143,7 @@ VERDICTS = ("reproduced", "partly", "not reproduced", "undetermined", "not testa
 UNDETERMINED = "undetermined"  # a unit's outcome where it was measured but the measurement cannot decide
 # (a fit at its bound, a curvature of single-seed points): counted apart from "not testable", which
 # means the set lacks what the claim needs
+POOLED = "All"  # a pooled unit's name in words (paper B's Table 1 row of every model pooled)
 UNIT_OUTCOMES = ("holds", "fails", UNDETERMINED, "untested")  # a unit's outcome as a Verdict records it
 
 
@@ -161,6 +162,11 @@ class Unit:
         The model of ``family`` it is about; "" for the family as a whole.
     versus : str
         A second family that ``family`` is compared with; "" for none.
+    pooled : bool
+        The fit over every model of every family at once (paper B's "All"), with ``family`` "": named "All"
+        in words, and never taken for a family of that name.
+
+    A reference model (a set's ``references``) is a unit whose ``family`` is its name.
 
     Examples
     --------
@@ -168,17 +174,20 @@ class Unit:
     ('pydocs/NeoX ladder', 'pydocs/NeoX ladder: d40-l2')
     >>> Unit("stdlib", "NeoX ladder", versus="Llama ladder").label, Unit(family="All / beta: x").label
     ('stdlib/NeoX ladder vs Llama ladder', 'All / beta: x')
+    >>> Unit("pydocs", pooled=True).label
+    'pydocs/All'
     """
 
     corpus: str = ""
     family: str = ""
     model: str = ""
     versus: str = ""
+    pooled: bool = False
 
     @property
     def label(self) -> str:
         """The unit in the words of a verdict's "ours" text: corpus/family, " vs " the other family, ": " the model."""
-        where = "/".join(part for part in (self.corpus, self.family) if part)
+        where = "/".join(part for part in (self.corpus, POOLED if self.pooled else self.family) if part)
         return where + (f" vs {self.versus}" if self.versus else "") + (f": {self.model}" if self.model else "")
 
 
@@ -419,7 +428,7 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     (('pydocs', 'holds'), ('stdlib', 'fails'), ('humaneval', 'undetermined'))
     >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): UNDETERMINED}, "+1")
     >>> v.ours, v.outcomes[0]
-    ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus=''), 'holds'))
+    ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False), 'holds'))
     >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
