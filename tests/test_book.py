@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import http.server
 import io
+import json
 import os
 import re
 import shutil
@@ -25,6 +26,7 @@ import yaml
 from rankscale import RankscaleError
 from rankscale.book import build, pages, plots
 from rankscale.claims import base, reference
+from rankscale.claims.chapters import CHAPTERS, label
 from rankscale.records import runs
 from rankscale.sets import get
 
@@ -135,6 +137,33 @@ def test_nothing_in_the_project_points_outside_it():
         path = build.ROOT / name
         if path.suffix in {".py", ".md", ".yml", ".toml", ".cfg"} or path.name in {"Makefile", "run"}:
             assert outside not in path.read_text(), f"{name} refers to {outside}, which a clone lacks"
+
+
+JUPYTER = ("papermill", "nbformat", "nbclient", "IPython", "ipykernel", "jupyter_client", "myst_nb")
+VERDICTS_ALONE = f"""
+import json, sys
+from rankscale.cli import main
+status = main(["verdicts", "--profile", "smoke", "--json", "--quiet"])
+sys.stderr.write(json.dumps({{"status": status, "jupyter": sorted(set({JUPYTER!r}) & set(sys.modules))}}))
+"""
+
+
+@pytest.mark.slow  # the smoke book in a lone clone
+def test_the_library_alone_gives_the_books_verdicts(smoke, smoke_home):
+    """``rankscale verdicts`` measures and decides every chapter from the smoke set's records without
+    importing anything of Jupyter, and gives every verdict row of the executed chapters, units included."""
+    env = {k: v for k, v in os.environ.items() if k != "RANKSCALE_REFERENCE"}
+    env.update(PYTHONPATH=str(smoke.clone / "src"), RANKSCALE_HOME=str(smoke_home))
+    result = subprocess.run([sys.executable, "-c", VERDICTS_ALONE], cwd=smoke.clone, env=env, capture_output=True,
+                            text=True)
+    ran = json.loads(result.stderr.splitlines()[-1])
+    assert ran == {"status": 0, "jupyter": []}, result.stderr[-3000:]
+    library = json.loads(result.stdout)
+    book = [row for page in CHAPTERS for cell in smoke.executed(page).cells if cell.cell_type == "code"
+            for out in cell.get("outputs", []) for row in out.get("metadata", {}).get(pages.VERDICT_KEY, [])]
+    assert len(library) == len(book) and {row["chapter"] for row in library} == set(map(label, CHAPTERS))
+    for ours, theirs in zip(library, book):
+        assert ours == theirs, ours["key"]
 
 
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium

@@ -67,3 +67,4 @@ def test_an_unreadable_corpus_file_is_one_line(model_dir, tmp_path):
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: cannot load ") and "data.parquet: ArrowInvalid" in done.stderr
     assert done.stderr.count("\n") == 1
+

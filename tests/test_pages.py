@@ -4,7 +4,6 @@ and models from executed notebooks, and each chapter's "Run it on your models"."
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
 
 import nbformat
 import pandas as pd
@@ -43,7 +42,7 @@ def executed(path, profile: str, rows: list[dict], models: list[dict] | None = N
 
 
 def row(chapter: str, verdict: str) -> dict:
-    return {"chapter": chapter, "claim": "c", "paper": "p", "ours": "o", "verdict": verdict}
+    return {**base.Verdict("c", "p", "o", "reproduced").row(chapter), "verdict": verdict}
 
 
 def test_collect_verdicts_in_order_and_checked(tmp_path):
@@ -57,8 +56,12 @@ def test_collect_verdicts_in_order_and_checked(tmp_path):
     with pytest.raises(RankscaleError, match="has not been executed"):
         pages.collect_verdicts([tmp_path / "c.ipynb"], "smoke")
     old = executed(tmp_path / "old.ipynb", "smoke", [row("A1", "not testable on this profile")])
-    with pytest.raises(RankscaleError, match="older rankscale"):
+    with pytest.raises(RankscaleError, match="verdicts .* not among .* older rankscale"):
         pages.collect_verdicts([old], "smoke")
+    unkeyed = {k: v for k, v in row("A1", "partly").items() if k not in ("key", "outcomes")}
+    older = executed(tmp_path / "older.ipynb", "smoke", [unkeyed])  # before keys and outcomes were recorded
+    with pytest.raises(RankscaleError, match=r"rows without \['key', 'outcomes'\]; .* older rankscale"):
+        pages.collect_verdicts([older], "smoke")
     empty = executed(tmp_path / "empty.ipynb", "smoke", [])
     with pytest.raises(RankscaleError, match="holds no verdict table"):
         pages.collect_verdicts([empty], "smoke")
@@ -181,13 +184,16 @@ def test_papers_regime_reads_the_reference_tables(tmp_path, monkeypatch):
         pages.papers_regime()
 
 
-def test_collect_verdicts_carries_each_units_outcome(tmp_path):
-    judged = base.Verdict("c", "p", "o", "partly", key="A2.1", held=1, tested=2,
-                          outcomes=(("pydocs/NeoX ladder", "holds"), ("pydocs/Llama ladder", "fails")))
-    new = executed(tmp_path / "new.ipynb", "smoke", [{"chapter": "A2", **asdict(judged)}])
-    old = executed(tmp_path / "old.ipynb", "smoke", [row("A3", "partly")])  # before outcomes were recorded
-    table = pages.collect_verdicts([new, old], "smoke")
-    assert table.outcomes.tolist() == [judged.outcomes, ()]
+def test_collect_verdicts_gives_back_the_verdicts_written(tmp_path):
+    judged = [base.Verdict("c", "p", "o", "partly", key="A2.1", held=1, tested=2,
+                           outcomes=((base.Unit("pydocs", "NeoX ladder"), "holds"), ("pydocs/Llama", "fails"))),
+              base.Verdict("d", "", "o", "reproduced", key="B3.7", held=1, tested=1,
+                           outcomes=((base.Unit("pydocs", pooled=True), "holds"),
+                                     (base.Unit("pydocs", "All"), "untested")))]
+    written = executed(tmp_path / "new.ipynb", "smoke", [v.row("A2") for v in judged])
+    table = pages.collect_verdicts([written], "smoke")
+    read = [base.Verdict.from_row(r) for r in table.drop(columns=["chapter", "held on"]).to_dict("records")]
+    assert read == judged, "a verdict comes back whole, a pooled unit apart from a family named All"
     with pytest.raises(RankscaleError, match="not among"):
         base.Verdict("c", "p", "o", "partly", outcomes=(("pydocs", "sort of"),))
 

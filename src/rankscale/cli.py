@@ -1,4 +1,4 @@
-"""Command line: ``rankscale extract|metrics|ladder|book|check-profile|plan`` (also ``python -m
+"""Command line: ``rankscale extract|metrics|ladder|book|verdicts|check-profile|plan`` (also ``python -m
 rankscale``), one subcommand per task, each resolving its model set once."""
 
 from __future__ import annotations
@@ -87,6 +87,24 @@ def _book(args: argparse.Namespace) -> None:
     start = time.perf_counter()
     html = build_book(args.model_set, args.out, device=args.device)
     print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
+
+
+def _verdicts(args: argparse.Namespace) -> None:
+    from tqdm.auto import tqdm
+
+    from rankscale.claims.chapters import CHAPTERS, chapter_verdicts, label
+
+    pages = args.chapter or list(CHAPTERS)
+    found = tqdm(chapter_verdicts(args.model_set, pages, device=args.device), total=len(pages), unit="chapter",
+                 desc="verdicts", disable=args.quiet or None, file=sys.stderr)
+    rows = [verdict.row(label(page)) for page, verdicts in found for verdict in verdicts]
+    if args.json:
+        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        return
+    for row in rows:
+        held = f"{row['held']} of {row['tested']}" if row["tested"] else ""
+        print(f"{row['key']:<6} {row['verdict']:<25} {held:>8}  {row['claim']}")
+    print(f"{len(rows)} verdicts of model set {args.model_set.name!r} from {len(pages)} chapters", file=sys.stderr)
 
 
 def _check_profile(args: argparse.Namespace) -> None:
@@ -180,6 +198,21 @@ def build_parser() -> argparse.ArgumentParser:
                                                 "checkout, else the working directory)")
     bo.add_argument("--device", default="auto", help=DEVICE_HELP + "; the ladders train on the CPU")
     bo.set_defaults(run=_book)
+
+    ve = commands.add_parser("verdicts", help="print every verdict of a model set, measured and decided by the "
+                                              "library alone (no notebook)",
+                             description="Measure and decide every chapter's claims on a model set's results "
+                                         "(extracting what is missing first), as the book's verdict tables show "
+                                         "them: one line per claim, or JSON rows with each unit's outcome.")
+    ve.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
+    # the chapters are checked where they are listed (rankscale.claims.chapters): the parser imports no numpy
+    ve.add_argument("--chapter", nargs="+", metavar="PAGE",
+                    help="only these chapters, by the name of their page (a1_metric, a3_k_dependence, ...)")
+    ve.add_argument("--json", action="store_true", help="print JSON rows: chapter, key, claim, rule, paper, ours, "
+                                                       "verdict, held, tested, finding and every unit's outcome")
+    ve.add_argument("--device", default="auto", help=DEVICE_HELP)
+    ve.add_argument("--quiet", action="store_true", help="no progress bar")
+    ve.set_defaults(run=_verdicts)
 
     ch = commands.add_parser("check-profile", help="say at once whether a model set can be computed on this "
                                                    "machine (hub sets need the hub or its cache)",

@@ -13,7 +13,7 @@ and nothing else of its own beyond plotting (``rankscale.book.plots``).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 
 from rankscale import RankscaleError, __version__
@@ -22,6 +22,7 @@ from rankscale.claims.reference import reference_table
 from rankscale.sets.schema import ModelSet
 
 VERDICT_KEY = "rankscale/verdicts"  # display metadata key the scorecard looks for
+VERDICT_FIELDS = tuple(f.name for f in fields(Verdict))  # what each row of VERDICT_KEY holds beside its chapter
 
 
 def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
@@ -178,7 +179,7 @@ def verdict_table(chapter: str, verdicts: list[Verdict], model_set: str = "", me
 
     if not verdicts:
         raise RankscaleError(f"chapter {chapter} passes no verdicts; every chapter ends with at least one")
-    rows = [{"chapter": chapter, **asdict(v)} for v in verdicts]
+    rows = [v.row(chapter) for v in verdicts]
     shown = ["key", "claim", "kind", "rule", "paper", "ours", "verdict", "held on"]
     table = pd.DataFrame([{**row, "held on": v.units_text} for row, v in zip(rows, verdicts)])[shown]
     table = table.rename(columns={"key": ""})
@@ -215,21 +216,21 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     -------
     pandas.DataFrame
         Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested, finding, outcomes
-        (tuples of unit and outcome, ``Verdict.outcomes``, each unit a ``Unit`` or its name; empty in a
-        notebook of an older rankscale)
-        and "held on" (held of tested, as text; "" where no unit decided the claim); one row per verdict.
+        (tuples of unit and outcome, ``Verdict.outcomes``, each unit a ``Unit`` or its name), each row a
+        ``Verdict`` read back (``Verdict.from_row``), and "held on" (held of tested, as text; "" where no unit decided the claim); one row per verdict.
 
     Raises
     ------
     RankscaleError
         If a notebook is missing, was run with another profile, holds no verdicts, or holds a
-        verdict that is not one of ``VERDICTS`` (a notebook executed by an older rankscale):
+        verdict that is not one of ``VERDICTS`` or a row without a field of ``Verdict`` (a notebook
+        executed by an older rankscale):
         the scorecard must never mix profiles or silently drop a chapter.
 
     Examples
     --------
     >>> import tempfile, nbformat
-    >>> row = dict(asdict(Verdict("c", "p", "o", "partly", key="A2.1")), chapter="A2")
+    >>> row = Verdict("c", "p", "o", "partly", key="A2.1").row("A2")
     >>> out = nbformat.v4.new_output("display_data", metadata={VERDICT_KEY: [row]})
     >>> nb = nbformat.v4.new_notebook(metadata={"rankscale": {"profile": "tiny"}},
     ...                               cells=[nbformat.v4.new_code_cell(outputs=[out])])
@@ -240,8 +241,7 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
 
     A unit comes back as the ``Unit`` it was, from the fields JSON kept of it:
 
-    >>> row = dict(asdict(Verdict("c", "p", "o", "partly", key="A3.1", outcomes=((Unit("pydocs", "NeoX"), "holds"),))),
-    ...            chapter="A3")
+    >>> row = Verdict("c", "p", "o", "partly", key="A3.1", outcomes=((Unit("pydocs", "NeoX"), "holds"),)).row("A3")
     >>> nb.cells[0].outputs[0].metadata[VERDICT_KEY] = [row]
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     nbformat.write(nb, Path(folder) / "a3.ipynb")
@@ -265,15 +265,13 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
         if not found:
             raise RankscaleError(f"{path} holds no verdict table")
         unknown = sorted({row["verdict"] for row in found} - set(VERDICTS))
-        if unknown:
-            raise RankscaleError(f"{path} holds verdicts {unknown} that are not among {VERDICTS}; it was executed "
-                                 f"by an older rankscale: run `make book PROFILE={profile}` again")
-        # the defaults fill rows of older books; JSON gave the outcomes back as lists, a Unit as its fields
-        rows += [{"kind": "empirical", "rule": "", "key": "", "held": 0, "tested": 0, "finding": "", **row,
-                  "outcomes": tuple((Unit(**unit) if isinstance(unit, dict) else unit, outcome)
-                                    for unit, outcome in row.get("outcomes", ()))} for row in found]
-    table = pd.DataFrame(rows, columns=["chapter", "key", "claim", "kind", "rule", "paper", "ours", "verdict", "held",
-                                        "tested", "finding", "outcomes"])
+        lacking = sorted({name for row in found for name in VERDICT_FIELDS if name not in row})
+        if unknown or lacking:
+            odd = f"verdicts {unknown} that are not among {VERDICTS}" if unknown else f"rows without {lacking}"
+            raise RankscaleError(f"{path} holds {odd}; it was executed by an older rankscale: "
+                                 f"run `make book PROFILE={profile}` again")
+        rows += [{"chapter": row["chapter"], **vars(Verdict.from_row(row))} for row in found]
+    table = pd.DataFrame(rows, columns=["chapter", *VERDICT_FIELDS])
     table["held on"] = [f"{h} of {t}" if t else "" for h, t in zip(table["held"], table["tested"])]
     return table
 

@@ -4,7 +4,7 @@ and ``judge`` (see ``rankscale.claims``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
@@ -147,6 +147,15 @@ POOLED = "All"  # a pooled unit's name in words (paper B's Table 1 row of every 
 UNIT_OUTCOMES = ("holds", "fails", UNDETERMINED, "untested")  # a unit's outcome as a Verdict records it
 
 
+def undetermined(outcome) -> bool:
+    """Whether a rule's outcome for a unit is ``UNDETERMINED``, by value (a copy of the string counts too).
+
+    >>> undetermined("".join(["undeter", "mined"])), undetermined(True), undetermined(None)
+    (True, False, False)
+    """
+    return isinstance(outcome, str) and outcome == UNDETERMINED
+
+
 @dataclass(frozen=True)
 class Unit:
     """One unit of evidence a claim is judged on, by what it is made of, so that a page places it by its
@@ -244,6 +253,31 @@ class Verdict:
     def units_text(self) -> str:
         """How many of the units that decided the claim it held on ("2 of 3"), or "" where none did."""
         return f"{self.held} of {self.tested}" if self.tested else ""
+
+    def row(self, chapter: str) -> dict:
+        """The verdict as a JSON-ready row of chapter ``chapter`` ("A3"): its fields, each unit as its fields.
+
+        >>> Verdict("c", "p", "o", "partly", key="A3.1", outcomes=((Unit("pydocs", "NeoX"), "holds"),)).row("A3")
+        ... # doctest: +ELLIPSIS
+        {'chapter': 'A3', 'claim': 'c', ..., 'outcomes': [[{'corpus': 'pydocs', 'family': 'NeoX', ...}, 'holds']]}
+        """
+        row = {"chapter": chapter, **asdict(self)}
+        row["outcomes"] = [[asdict(unit) if isinstance(unit, Unit) else unit, outcome]
+                           for unit, outcome in self.outcomes]
+        return row
+
+    @classmethod
+    def from_row(cls, row: Mapping) -> Verdict:
+        """The verdict a ``row`` holds (read back from JSON: a unit's fields become the ``Unit`` again).
+
+        >>> v = Verdict("c", "p", "o", "partly", key="A3.1", outcomes=((Unit("pydocs", pooled=True), "fails"),))
+        >>> Verdict.from_row(v.row("A3")) == v
+        True
+        """
+        known = {f.name for f in fields(cls)}
+        outcomes = tuple((Unit(**unit) if isinstance(unit, Mapping) else unit, outcome)
+                         for unit, outcome in row.get("outcomes", ()))
+        return cls(**{**{k: v for k, v in row.items() if k in known}, "outcomes": outcomes})
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -431,6 +465,8 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False), 'holds'))
     >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
+    >>> judge("_doc", {"pydocs": "undetermined".upper().lower()}, "").outcomes  # by value, not by identity
+    (('pydocs', 'undetermined'),)
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
     'not testable on this set'
     >>> CLAIMS["_doc"] = Claim("_doc", "x sharpens", "analytic", "width falls", finding="eq. 8 only shifts")
@@ -446,11 +482,11 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
         raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
     claim = CLAIMS[key]
     odd = [_name(unit) for unit, v in outcomes.items()
-           if not (v is None or v is UNDETERMINED or isinstance(v, (bool, np.bool_)))]
+           if not (v is None or undetermined(v) or isinstance(v, (bool, np.bool_)))]
     if odd:
         raise RankscaleError(f"claim {key}: outcomes of {odd} are none of True, False, UNDETERMINED, None")
-    decided = [bool(v) for v in outcomes.values() if v is not None and v is not UNDETERMINED]
-    undecided = [_name(unit) for unit, v in outcomes.items() if v is UNDETERMINED]
+    decided = [bool(v) for v in outcomes.values() if v is not None and not undetermined(v)]
+    undecided = [_name(unit) for unit, v in outcomes.items() if undetermined(v)]
     untested = [_name(unit) for unit, v in outcomes.items() if v is None]
     if decided:
         verdict = grade(decided)
@@ -470,7 +506,7 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
 
 def _in_words(outcome: bool | str | None) -> str:
     """A unit's outcome as ``judge`` was given it, in the words of ``UNIT_OUTCOMES``."""
-    return "untested" if outcome is None else UNDETERMINED if outcome is UNDETERMINED else "holds" if outcome else "fails"
+    return "untested" if outcome is None else UNDETERMINED if undetermined(outcome) else "holds" if outcome else "fails"
 
 
 def _name(unit: Unit | str) -> str:

@@ -1,0 +1,48 @@
+"""The chapters' modules together (``rankscale.claims.chapters``): each one a chapter of the book, with the
+parts every module must have, and ``rankscale verdicts``, which prints what they decide."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from rankscale.book import build
+from rankscale.claims import chapters
+from rankscale.claims.base import CLAIMS, Unit, Verdict
+from rankscale.cli import main
+
+
+@pytest.mark.parametrize("page", list(chapters.CHAPTERS))
+def test_each_module_is_a_chapter_of_the_book_with_its_two_steps(page):
+    module = chapters.CHAPTERS[page]
+    assert page in build.CHAPTERS and list(chapters.CHAPTERS) == [p for p in build.CHAPTERS if p in chapters.CHAPTERS]
+    assert callable(module.measure) and callable(module.decide)
+    assert set(module.READS) <= {"references", "checkpoints", "seeds"} and isinstance(module.TABLES, tuple)
+    assert any(key.startswith(chapters.label(page) + ".") for key in CLAIMS), "the chapter defines its claims"
+
+
+def test_verdicts_prints_each_chapters_verdicts_as_rows_that_read_back(monkeypatch, capsys):
+    """``rankscale verdicts`` prints what the chapters' modules decide: a line per claim, or JSON rows that are
+    the verdicts again, units and all; an unknown chapter is one line naming the chapters there are."""
+    decided = {"a3_k_dependence": [Verdict("x grows", "", "+1", "partly", key="A3.1", held=1, tested=2,
+                                           outcomes=((Unit("pydocs", "NeoX"), "holds"),
+                                                     (Unit("pydocs", pooled=True), "fails")))]}
+    asked = []
+
+    def chapter_verdicts(model_set, pages, device="auto"):
+        asked.append((model_set.name, list(pages), device))
+        return iter(decided.items())
+
+    monkeypatch.setattr(chapters, "chapter_verdicts", chapter_verdicts)
+    assert main(["verdicts", "--profile", "tiny", "--chapter", "a3_k_dependence", "--json", "--quiet"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [Verdict.from_row(row) for row in rows] == decided["a3_k_dependence"] and rows[0]["chapter"] == "A3"
+    assert main(["verdicts", "--profile", "smoke", "--quiet"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.split()[:4] == ["A3.1", "partly", "1", "of"] and line.endswith("x grows")
+    assert asked == [("tiny", ["a3_k_dependence"], "auto"), ("smoke", list(chapters.CHAPTERS), "auto")]
+    monkeypatch.undo()
+    assert main(["verdicts", "--chapter", "a9_nothing"]) == 2
+    assert re.match(r"error: no chapter 'a9_nothing'; the chapters are .*a3_k_dependence", capsys.readouterr().err)
