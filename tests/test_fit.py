@@ -38,7 +38,7 @@ def test_bootstrap_interval_covers_true_exponent():
     rng = np.random.default_rng(12345)
     for rep in range(100):
         samples = [{"hit": rng.random(4000) < pi} for pi in p]
-        f = fit.fit_with_bootstrap(SIZES, samples, neg_log_rbp1, n_boot=200, seed=rep)
+        (f,) = fit.bootstrap(SIZES, samples, lambda s: [neg_log_rbp1(s)], n_boot=200, seed=rep).fits()
         covered += f.ci[0] <= -alpha <= f.ci[1]
     assert covered >= 90
 
@@ -48,7 +48,8 @@ def test_bootstrap_interval_shrinks_with_more_tokens():
     rng = np.random.default_rng(0)
     widths = []
     for n in (500, 20000):
-        f = fit.fit_with_bootstrap(SIZES, [{"hit": rng.random(n) < pi} for pi in p], neg_log_rbp1, n_boot=200)
+        samples = [{"hit": rng.random(n) < pi} for pi in p]
+        (f,) = fit.bootstrap(SIZES, samples, lambda s: [neg_log_rbp1(s)], n_boot=200).fits()
         widths.append(f.ci[1] - f.ci[0])
     assert widths[1] < widths[0] / 3
 
@@ -63,6 +64,10 @@ def test_by_family_and_pooled():
     assert fits["A"].slope == pytest.approx(-0.1) and fits["B"].slope == pytest.approx(-0.25)
     assert fits["All"].n_points == 14 and fits["All"].r2 < 1
     assert fits["A"].ci == pytest.approx((-0.1, -0.1))  # constant tokens: no sampling noise
+    noisy = [{"v": np.random.default_rng(i).normal(v, 0.05 * v, 50)} for i, v in enumerate(values)]
+    at = {level: fit.fit_by_family(sizes, noisy, families, lambda s: s["v"].mean(), n_boot=50, level=level)["B"]
+          for level in (0.5, 0.95)}
+    assert at[0.5].slope == at[0.95].slope and 0 < np.ptp(at[0.5].ci) < np.ptp(at[0.95].ci) / 2.5  # z 0.67 vs 1.96
 
 
 @pytest.mark.parametrize("values", [[1.0, 0.0, 2.0], [1.0, -1.0, 2.0], [1.0, np.nan, 1.0]])
@@ -88,7 +93,7 @@ def test_grid_fit_matches_separate_fits_per_entry():
         return -np.log(np.mean(sample["rank"][:, None] <= ks, axis=0))
 
     samples = [{"rank": r} for r in ranks]
-    fits = fit.fit_grid_with_bootstrap(SIZES, samples, neg_log_rbp, n_boot=40, seed=3)
+    fits = fit.bootstrap(SIZES, samples, neg_log_rbp, n_boot=40, seed=3).fits()
     assert fits[-1] is None  # every rank <= 400: -log RBP_400 = 0 has no logarithm
     brute_rng = np.random.default_rng(3)
     resampled = [[neg_log_rbp({"rank": r[brute_rng.integers(0, len(r), len(r))]}) for r in ranks] for _ in range(40)]
@@ -102,7 +107,7 @@ def test_grid_fit_matches_separate_fits_per_entry():
 
 def test_grid_fit_leaves_out_intervals_when_a_resample_cannot_be_fitted():
     samples = [{"hit": np.r_[np.zeros(1), np.ones(999)].astype(bool)} for _ in SIZES]  # RBP = 0.999
-    (f,) = fit.fit_grid_with_bootstrap(SIZES, samples, lambda s: [neg_log_rbp1(s)], n_boot=200)
+    (f,) = fit.bootstrap(SIZES, samples, lambda s: [neg_log_rbp1(s)], n_boot=200).fits()
     assert f is not None and f.ci is None  # some resamples miss the single miss: -log RBP = 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import warnings
-from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -13,7 +12,6 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullFormatter
 
-from rankscale.analysis import bootstrap
 from rankscale.book import plots
 from rankscale.sets import get
 
@@ -139,15 +137,6 @@ def test_show_warns_where_the_column_would_shrink_the_text(monkeypatch):
     image = PIL.Image.open(io.BytesIO(shown[1].data))
     assert image.info[plots.TEXT_KEY] == "12" and round(image.info["dpi"][0]) == plots.DPI
     assert plots.displayed_text_px(12, plots.DPI, image.width) >= plots.BODY_PX
-
-
-def test_r2_interval_is_the_bootstrap_interval_of_r2():
-    replicates = np.array([0.80, 0.84, 0.86, 0.90])
-    fitted = SimpleNamespace(r2=0.85, slope=-0.1)
-    assert plots.r2_interval(fitted, replicates) == bootstrap.interval(0.85, replicates)
-    low, high = plots.r2_interval(fitted, replicates, level=0.5)
-    assert low < 0.85 < high and high - low < np.subtract(*plots.r2_interval(fitted, replicates)[::-1])
-    assert plots.r2_interval(fitted, [0.8, np.nan]) is None
 
 
 def test_span_one_value_or_a_range():

@@ -8,11 +8,11 @@ tokens with replacement, recompute the metric per model, and refit.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from rankscale.analysis.bootstrap import interval
+from rankscale.analysis.bootstrap import LEVEL, interval
 
 POOLED = "All"  # name of the fit over every model of every family (paper B's Tables 1-2)
 
@@ -70,39 +70,6 @@ def fit_power_law(sizes, values) -> PowerLawFit:
 Sample = Mapping[str, np.ndarray]
 
 
-def fit_grid_with_bootstrap(
-    sizes,
-    samples: Sequence[Sample],
-    metric: Callable[[Sample], np.ndarray],
-    n_boot: int = 1000,
-    level: float = 0.95,
-    seed: int = 0,
-) -> list[PowerLawFit | None]:
-    """One power-law fit per entry of a vector-valued metric, e.g. -log RBP_k over a grid of k,
-    with a bootstrap interval for each slope (``rankscale.analysis.bootstrap.interval``: the fitted slope -+
-    z standard deviations of its refits).
-
-    samples : one mapping of equal-length per-token arrays per model (e.g. ``Records.arrays()``);
-    metric : maps such a mapping to (m,) values. Each bootstrap replicate
-    resamples every model's tokens once and refits all m entries on that resample, so a grid costs
-    no more resampling than a single metric; ``fit_with_bootstrap`` is the m = 1 case. Returns m fits: None where the full-sample values cannot be fitted (a value
-    not positive and finite, e.g. -log RBP_k = 0 when every target is within the top k); ``ci`` is
-    None where some replicate could not be fitted. Resampling tokens treats them as independent,
-    which neighbouring tokens are not, so the intervals are lower bounds on the uncertainty from
-    the choice of evaluation text.
-
-    >>> samples = [{"v": np.full(5, 2.0 ** -i)} for i in range(3)]
-    >>> fits = fit_grid_with_bootstrap([1e4, 1e5, 1e6], samples, lambda s: [s["v"].mean(), 1.0], n_boot=10)
-    >>> [round(f.slope, 6) for f in fits]
-    [-0.30103, 0.0]
-    """
-
-    replicates = bootstrap(sizes, samples, metric, n_boot, seed)
-    return [None if point is None else PowerLawFit(point.slope, point.intercept, point.r2, point.n_points,
-                                                    interval(point.slope, slopes, level))
-            for point, slopes in zip(replicates.points, replicates.slopes)]
-
-
 @dataclass(frozen=True)
 class Bootstrap:
     """Power-law fits of an m-valued metric on the full samples and on ``n_boot`` resamples.
@@ -119,6 +86,19 @@ class Bootstrap:
     slopes: np.ndarray
     r2: np.ndarray
     values: np.ndarray | None = None
+
+    def fits(self, level: float = LEVEL) -> list[PowerLawFit | None]:
+        """The m full-sample fits, each with its slope's interval at ``level`` read from its replicates
+        (``rankscale.analysis.bootstrap.interval``: the slope -+ z standard deviations of its refits; None where
+        some replicate could not be fitted); None where the full sample cannot be fitted.
+
+        >>> samples = [{"v": np.full(5, 2.0 ** -i)} for i in range(3)]
+        >>> fits = bootstrap([1e4, 1e5, 1e6], samples, lambda s: [s["v"].mean(), 1.0], n_boot=10).fits()
+        >>> [(round(f.slope, 6), f.ci == (f.slope, f.slope)) for f in fits]  # constant tokens: no noise
+        [(-0.30103, True), (0.0, True)]
+        """
+        return [None if point is None else replace(point, ci=interval(point.slope, slopes, level))
+                for point, slopes in zip(self.points, self.slopes)]
 
 
 def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int = 1000,
@@ -145,49 +125,29 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
     return Bootstrap(points, slopes, r2, boot)
 
 
-def fit_with_bootstrap(
-    sizes,
-    samples: Sequence[Sample],
-    metric: Callable[[Sample], float],
-    n_boot: int = 1000,
-    level: float = 0.95,
-    seed: int = 0,
-) -> PowerLawFit:
-    """Fit ``metric`` (one positive number per sample, e.g. CE) of each model's full sample
-    against size, with a bootstrap interval for the slope at confidence ``level``
-    (None if some replicate could not be fitted); see ``fit_grid_with_bootstrap``."""
-    (fitted,) = fit_grid_with_bootstrap(sizes, samples, lambda s: [metric(s)], n_boot, level, seed)
-    if fitted is None:
-        raise ValueError("sizes and values must be positive and finite to be fitted on log-log axes")
-    return fitted
-
-
 def fit_by_family(
     sizes,
     samples: Sequence[Sample],
     families: Sequence[str],
     metric: Callable[[Sample], float],
     n_boot: int = 1000,
-    level: float = 0.95,
+    level: float = LEVEL,
     seed: int = 0,
     pooled: str = POOLED,
-) -> dict[str, PowerLawFit]:
-    """One fit per family plus one over every model pooled (paper B's "All"), keyed by family.
+) -> dict[str, PowerLawFit | None]:
+    """One fit per family plus one over every model pooled (paper B's "All"), keyed by family, each with its
+    slope's bootstrap interval (``Bootstrap.fits``).
 
-    A family with fewer than two distinct sizes is left out; the pooled fit is included only
-    when there is more than one family.
+    A family with fewer than two distinct sizes is left out; the pooled fit is included only when there is more
+    than one family; a group whose values cannot be fitted (one not positive) maps to None.
     """
     sizes = np.asarray(sizes, np.float64)
     families = np.asarray(families)
     groups = {f: np.flatnonzero(families == f) for f in dict.fromkeys(families.tolist())}
     if len(groups) > 1:
         groups[pooled] = np.arange(len(sizes))
-    fits = {}
-    for name, idx in groups.items():
-        if len(np.unique(sizes[idx])) < 2:
-            continue
-        fits[name] = fit_with_bootstrap(sizes[idx], [samples[i] for i in idx], metric, n_boot, level, seed)
-    return fits
+    return {name: bootstrap(sizes[idx], [samples[i] for i in idx], lambda s: [metric(s)], n_boot, seed)
+            .fits(level)[0] for name, idx in groups.items() if len(np.unique(sizes[idx])) >= 2}
 
 
 def _fittable(values: np.ndarray) -> np.ndarray:

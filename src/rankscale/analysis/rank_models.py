@@ -403,13 +403,6 @@ def zeta_log_pmf(alpha: float, vocab_size: int) -> np.ndarray:
     return -alpha * _log_ranks(vocab_size) - np.log(zeta(alpha, 1))
 
 
-SUPPORTS = {
-    "1..V": "eq. 10 normalised over ranks 1..V",
-    "1..inf": "eq. 10 as written, normalised over ranks 1..infinity (eq. 11)",
-    "powerlaw": "the powerlaw package's discrete lognormal, as paper A's code fits it",
-}
-
-
 @dataclass(frozen=True)
 class LognormalRankFit:
     """A maximum-likelihood discrete lognormal of the ranks.
@@ -423,7 +416,9 @@ class LognormalRankFit:
     n_tokens, vocab_size : int
         Targets fitted, and V.
     support : str
-        Its form, a key of ``SUPPORTS``.
+        Its form: "1..V" (eq. 10 normalised over ranks 1..V), "1..inf" (eq. 10 as written, normalised over
+        ranks 1..infinity, eq. 11) or "powerlaw" (the powerlaw package's discrete lognormal, as paper A's code
+        fits it).
 
     Examples
     --------

@@ -288,7 +288,7 @@ def collect_models(notebooks: list[str | Path]) -> list[dict] | None:
     Returns
     -------
     list of dict or None
-        Each notebook's ``metadata.rankscale.models.loading`` (``{"family", "name", "non_embedding"}``,
+        Each notebook's ``metadata.rankscale.models`` (``{"family", "name", "non_embedding"}``,
         see ``rankscale.records.runs.models_used``); None if no notebook records them (executed by hand).
 
     Examples

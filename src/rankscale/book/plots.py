@@ -9,7 +9,6 @@ place in the model set, so a family looks the same in every figure of the book.
 
 from __future__ import annotations
 
-from rankscale.analysis.bootstrap import LEVEL, interval
 from rankscale.sets.schema import ModelSet
 
 SIZE_LABEL = "non-embedding parameters"  # the model-size axis of every figure against size
@@ -350,33 +349,6 @@ def family_handles(model_set: ModelSet, families: list, labels: list[str] | None
     labels = [family or "reference" for family in families] if labels is None else labels
     return [Line2D([], [], label=label, **{**family_style(model_set, family), **line})
             for family, label in zip(families, labels, strict=True)]
-
-
-def r2_interval(fitted, replicates, level: float = LEVEL) -> tuple[float, float] | None:
-    """The bootstrap interval of a fit's R^2: its R^2 -+ z standard deviations of the refits' R^2
-    (``rankscale.analysis.bootstrap.interval``).
-
-    Parameters
-    ----------
-    fitted : rankscale.analysis.fit.PowerLawFit
-        Anything with ``r2``: the fit on all tokens.
-    replicates : array_like of shape (n_boot,)
-        R^2 of the same fit on each resample.
-    level : float
-        Two-sided coverage, 95% by default.
-
-    Returns
-    -------
-    tuple of (float, float) or None
-        None where some refit has no finite R^2.
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> [round(end, 3) for end in r2_interval(SimpleNamespace(r2=0.9), [0.88, 0.92], level=0.6827)]
-    [0.88, 0.92]
-    """
-    return interval(fitted.r2, replicates, level)
 
 
 def span(values, fmt: str) -> str:

@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
+from rankscale.analysis.fit import POOLED  # a pooled unit's name in words
+
 from rankscale import RankscaleError
 
 KINDS = ("empirical", "definitional", "analytic", "beyond the paper")
@@ -143,7 +145,6 @@ VERDICTS = ("reproduced", "partly", "not reproduced", "undetermined", "not testa
 UNDETERMINED = "undetermined"  # a unit's outcome where it was measured but the measurement cannot decide
 # (a fit at its bound, a curvature of single-seed points): counted apart from "not testable", which
 # means the set lacks what the claim needs
-POOLED = "All"  # a pooled unit's name in words (paper B's Table 1 row of every model pooled)
 UNIT_OUTCOMES = ("holds", "fails", UNDETERMINED, "untested")  # a unit's outcome as a Verdict records it
 
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rankscale import RankscaleError
-
 
 @dataclass(frozen=True)
 class HubModel:
@@ -82,36 +80,3 @@ REGISTRY: dict[str, HubModel] = {m.hub_id: m for m in (
     HubModel("meta-llama/Llama-2-70b-hf", "Llama", 68_452_360_192, _B),
     HubModel("mistralai/Mistral-7B-v0.1", "Mistral", 6_979_588_096, _B),
 )}
-
-
-
-def registry_model(hub_id: str) -> HubModel:
-    """The registry entry of ``hub_id``.
-
-    Parameters
-    ----------
-    hub_id : str
-        Hub id as the papers name the model, e.g. ``"EleutherAI/pythia-70m"``.
-
-    Returns
-    -------
-    HubModel
-
-    Raises
-    ------
-    RankscaleError
-        If ``hub_id`` is not one of the papers' models; the message lists the known ids.
-
-    Examples
-    --------
-    >>> registry_model("Qwen/Qwen2.5-0.5B").non_embedding
-    357898112
-    >>> registry_model("gpt2")
-    Traceback (most recent call last):
-    ...
-    rankscale.RankscaleError: 'gpt2' is not one of the papers' models; the registry holds EleutherAI/pythia-14m, ...
-    """
-    if hub_id not in REGISTRY:
-        raise RankscaleError(f"{hub_id!r} is not one of the papers' models; the registry holds "
-                             f"{', '.join(REGISTRY)}")
-    return REGISTRY[hub_id]
