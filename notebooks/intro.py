@@ -44,16 +44,9 @@ groups = runs.by_family(chapter.family_runs[corpus])
 values = {(q, family): np.array([measure(run.records) for run in members])
           for q, measure in quantities.items() for family, members in groups.items()}
 fits = {key: fit.fit_if_positive(runs.sizes(groups[key[1]]), v) for key, v in values.items()}
-
-
-def law(q: str, family: str) -> str:
-    f = fits[q, family]
-    return f"{family} $S^{{{f.slope:.3f}}}$ ($R^2$ {f.r2:.2f})" if f else f"{family} (no log-log fit)"
-
-
 display(Markdown(scorecard.headline(verdicts, model_set.name) + " " + " ".join(
-    f"On `{corpus}`, {q} goes with non-embedding size $S$ as " + ", ".join(law(q, family) for family in groups) + "."
-    for q in quantities)))
+    f"On `{corpus}`, {q} goes with non-embedding size $S$ as "
+    + ", ".join(pages.size_law(family, fits[q, family]) for family in groups) + "." for q in quantities)))
 
 # %%
 fig, axes = plots.panels(1, len(quantities), 3.2)  # the book's headline figure: one compact row

@@ -52,6 +52,7 @@ from matplotlib.ticker import LogLocator
 from myst_nb import glue
 
 from rankscale import claims, paths
+from rankscale.claims.base import claims_needing
 from rankscale.analysis import metrics, seed_spread
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
@@ -214,23 +215,19 @@ display(levels.rename(columns={"ce": "CE (nats)", "rbp_1": "RBP_1"}).style.hide(
 # it is one about the paper.
 
 # %%
-def needing(need):
-    return ", ".join(key for key, claim in claims.CLAIMS.items() if need in claim.needs)
-
-
 vocab = min(run.vocab_size for run in family_runs[corpora[0]])
 limits = []
 if not regime.empty:
     limits.append(
-        f"- **Size claims are data-limited.** Every size claim ({needing('three sizes')}, and those needing four "
-        f"sizes: {needing('four sizes')}) reads a law along a size axis on which data per parameter falls from "
+        f"- **Size claims are data-limited.** Every size claim ({', '.join(claims_needing('three sizes'))}, and those needing four "
+        f"sizes: {', '.join(claims_needing('four sizes'))}) reads a law along a size axis on which data per parameter falls from "
         f"{regime['tokens per parameter'].max():,.3g} to {regime['tokens per parameter'].min():.3g} tokens: the "
         "large models are stopped far earlier in their training than the small ones, which flattens the law at the "
         "top. An exponent or $R^2$ that misses the paper's may be this, not the law.")
     sizes_runs = regime.drop_duplicates(["family", "model"])["runs at this size"]
     seeded = int((sizes_runs >= claims.B4_MIN_SEEDS).sum())
     limits.append(
-        f"- **Curvature needs seeds.** {needing('two seeds')} read a bend of the CE law, which needs "
+        f"- **Curvature needs seeds.** {', '.join(claims_needing('two seeds'))} read a bend of the CE law, which needs "
         f"{claims.B4_MIN_SEEDS} training runs at every size to tell a bend from one run's luck; this set has "
         + (f"{int(sizes_runs.max())} runs at {seeded} of its {len(sizes_runs)} sizes and one at the others"
            if seeded else "one run per size")

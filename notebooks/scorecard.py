@@ -30,7 +30,7 @@ from IPython.display import Markdown, display
 from rankscale import RankscaleError
 from rankscale import sets
 from rankscale.book import build, pages, plots, scorecard
-from rankscale.claims import base
+from rankscale.claims import base, chapters
 
 model_set = sets.get(profile)
 where = Path(executed_dir) if executed_dir else build.executed_dir(model_set, build.ROOT)
@@ -42,10 +42,6 @@ if not present:
 notebooks = [where / f"{name}.ipynb" for name in present]
 verdicts = pages.collect_verdicts(notebooks, profile)
 models = pages.collect_models(notebooks)
-
-
-def label(name: str) -> str:
-    return name.split("_")[0].upper()
 
 
 n_families = len(model_set.families)
@@ -62,7 +58,7 @@ else:
 display(Markdown(
     f"**Computed with** model set `{model_set.name}`, {n_families} famil{'y' if n_families == 1 else 'ies'} "
     f"({source}): {used}. {len(verdicts)} claims from {len(present)} chapters."
-    + (f"\n\n**Missing:** no executed notebook of {', '.join(label(n) for n in missing)} in {where}; "
+    + (f"\n\n**Missing:** no executed notebook of {', '.join(map(chapters.label, missing))} in {where}; "
        "their claims are not counted below." if missing else "")))
 
 # %%

@@ -59,6 +59,16 @@ def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
 FINDINGS_KEY = "findings"  # the glue name under which a chapter's findings reach the box at its top
 
 
+def size_law(family: str, fitted) -> str:
+    """A family's power law in MyST, as a sentence names it: its exponent and its R^2.
+
+    >>> from rankscale.analysis.fit import PowerLawFit
+    >>> size_law("NeoX", PowerLawFit(-0.0412, 1.0, 0.987, 5)), size_law("Llama", None)
+    ('NeoX $S^{-0.041}$ ($R^2$ 0.99)', 'Llama (no log-log fit)')
+    """
+    return f"{family} $S^{{{fitted.slope:.3f}}}$ ($R^2$ {fitted.r2:.2f})" if fitted else f"{family} (no log-log fit)"
+
+
 def claim_phrase(claim: str) -> str:
     """A claim's text without its pointer into the paper.
 

@@ -9,7 +9,7 @@ chapter's tables.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
 
@@ -336,8 +336,7 @@ def fit_sweep(members: Sequence[Run], seeds: Sequence[Sequence[Mapping]], contex
     samples = [sample(run, KEYS) for run in members]
     entries = partial(ce_and_neg_log_rbp, ks=ks)
     boot = fit.bootstrap(model_sizes, samples, entries, context.n_boot, context.seed, seeds=seeds)
-    fits = [None if point is None else replace(point, ci=bootstrap.interval(point.slope, slopes, context.level))
-            for point, slopes in zip(boot.points, boot.slopes)]
+    fits = boot.fits(context.level)
     offsets = None
     if len(np.unique(model_sizes)) >= A3_OFFSET_MIN_SIZES:
         values = np.array([entries(s) for s in samples]).T  # (1 + len(ks), models), as the replicates' rows

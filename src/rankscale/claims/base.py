@@ -97,6 +97,23 @@ class Claim:
 CLAIMS: dict[str, Claim] = {}
 
 
+def claims_needing(need: str) -> list[str]:
+    """The keys of every claim defined so far that needs ``need`` of a model set, in order.
+
+    >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "a fit", needs=("four sizes",))
+    >>> claims_needing("four sizes")[-1], "_doc" in claims_needing("two seeds")
+    ('_doc', False)
+    >>> del CLAIMS["_doc"]
+    >>> claims_needing("three models")
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: no need 'three models'; a claim can need one of ['three sizes', ...]
+    """
+    if need not in NEEDS:
+        raise RankscaleError(f"no need {need!r}; a claim can need one of {list(NEEDS)}")
+    return [key for key, claim in CLAIMS.items() if need in claim.needs]
+
+
 def index_claims(*claims: Claim) -> dict[str, Claim]:
     """Claims by key, in order, each also entered in ``CLAIMS`` at its chapter's place (each chapter's
     claims, in ``rankscale.claims.a3`` or a section of ``paper_a``/``paper_b``, are one such index).
