@@ -192,6 +192,9 @@ class Unit:
     pooled : bool
         The fit over every model of every family at once (paper B's "All"), with ``family`` "": named "All"
         in words, and never taken for a family of that name.
+    setting : str
+        Where a claim is graded at several settings of one family's measurement (a k, a run length N), the
+        setting ("k=10/N=4"); "" for none. A page places the unit by its corpus and family alone.
 
     A reference model (a set's ``references``) is a unit whose ``family`` is its name.
 
@@ -203,6 +206,8 @@ class Unit:
     ('stdlib/NeoX ladder vs Llama ladder', 'All / beta: x')
     >>> Unit("pydocs", pooled=True).label
     'pydocs/All'
+    >>> Unit("pydocs", "NeoX ladder", setting="k=10/N=4").label
+    'pydocs/NeoX ladder/k=10/N=4'
     """
 
     corpus: str = ""
@@ -210,11 +215,13 @@ class Unit:
     model: str = ""
     versus: str = ""
     pooled: bool = False
+    setting: str = ""
 
     @property
     def label(self) -> str:
-        """The unit in the words of a verdict's "ours" text: corpus/family, " vs " the other family, ": " the model."""
-        where = "/".join(part for part in (self.corpus, POOLED if self.pooled else self.family) if part)
+        """The unit in the words of a verdict's "ours" text: corpus/family/setting, " vs " the other family, ": "
+        the model."""
+        where = "/".join(part for part in (self.corpus, POOLED if self.pooled else self.family, self.setting) if part)
         return where + (f" vs {self.versus}" if self.versus else "") + (f": {self.model}" if self.model else "")
 
 
@@ -480,7 +487,7 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     (('pydocs', 'holds'), ('stdlib', 'fails'), ('humaneval', 'undetermined'))
     >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): UNDETERMINED}, "+1")
     >>> v.ours, v.outcomes[0]
-    ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False), 'holds'))
+    ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False, setting=''), 'holds'))
     >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
     >>> judge("_doc", {"pydocs": "undetermined".upper().lower()}, "").outcomes  # by value, not by identity

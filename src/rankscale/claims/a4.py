@@ -1,0 +1,646 @@
+"""Chapter A4 of the claims stage, emergence from a smooth token-level law (paper A §5.1, eqs. 6-8, Fig. 7): its
+grid of k and N, its thresholds and claims, its evidence (``SequenceSuccess``: one corpus and family's measured
+success rates p_{N,k} of runs of N consecutive targets, their replicates on resampled evaluation windows, and
+the fits read from them) and its two steps, ``measure`` (the chapter's runs to that evidence) and ``decide``
+(the evidence to the chapter's verdicts), with the rule of each claim read on one case as a small function of its
+own and the evidence laid out as the chapter's tables.
+
+A4 grades its size claims case by case: a case is one corpus, family, k and (but for A4.4) N, a ``Unit`` whose
+``setting`` is "k=10/N=4".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+import pandas as pd
+
+from rankscale.analysis import bootstrap, emergence, fit, metrics
+from rankscale.analysis.emergence import SlopeGaps
+from rankscale.analysis.fit import PowerLawFit
+from rankscale.claims.base import (
+    MIN_SIZES,
+    UNDETERMINED,
+    Claim,
+    Unit,
+    Verdict,
+    index_claims,
+    judge,
+    left_out,
+    no_family,
+)
+from rankscale.claims.context import Chapter, Context
+from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, A_LEVEL, ACROSS_EDGE, close
+from rankscale.records.runs import Run, by_family, sizes
+
+# The grid of k and N: paper A's code uses k from 1 to 10^4 and N = 1, 5, 10, 50, 100; here k stays well below
+# the ladders' 4,096-token vocabulary, and N below the run lengths that small models almost never complete.
+A4_KS = (1, 10, 100)
+A4_WINDOW_LENGTHS = (1, 2, 4, 8, 16)  # the first must be 1: p_{1,k} is RBP_k, the token level
+A4_MIN_R2 = 0.9  # paper A's own bar for a size law that holds (section 4.4: "R^2 above 0.9 when k < 1000")
+A4_TRANSITION = (0.1, 0.9)  # the emergence transition runs from 10% to 90% success
+A4_SHARPER = 0.9  # "sharper": the largest N's transition is narrower than 90% of that of N = 1
+READS = ()  # the runs measure reads beside the families' final models (``load_chapter``'s keywords): none
+TABLES = ()  # the papers' tables decide reads (``Context.tables``): none
+
+# How A4's intervals resample: whole evaluation windows, not the tokens of A_INTERVAL, said once in its rules
+_A4_WINDOWS = (f"Evaluation windows are resampled with replacement (runs never cross a window, so neighbouring "
+               f"targets stay together), one resample of the text for every model of a family, N and k, so that "
+               f"differences are paired; the {A_LEVEL:.0%} interval is the measured value -+ "
+               f"{NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its replicates. A case "
+               f"where the data or some resample has no successful run is not tested.")
+
+CLAIMS_A4 = index_claims(
+    Claim("A4.1", "Sequence-level error -log p_{N,k}, measured, follows a power law in model size for every k and N "
+                  "(§5.1, Fig. 7: the fitted power laws 'align closely' with the data)", "empirical",
+          f"For each corpus, family with at least {MIN_SIZES} sizes, k in {A4_KS} and N in {A4_WINDOW_LENGTHS}: the "
+          f"least-squares line of log(-log p_N,k) on log S has R^2 >= {A4_MIN_R2} (paper A's own bar, §4.4) and a "
+          "negative slope. A case where some model never completes a run (p = 0, which has no logarithm) cannot test "
+          "it.", "fits align closely (no R^2 given)", needs=("three sizes",)),
+    Claim("A4.2", "The size exponent of -log p_{N,k} does not depend on N: -log p_{N,k} ∝ N S^-alpha with the "
+                  "token-level alpha (eq. 7; §5.1 says Fig. 7 confirms it)", "empirical",
+          f"For each corpus, family with at least {MIN_SIZES} sizes, k and N >= 2: the {A_LEVEL:.0%} bootstrap "
+          "interval of slope(N) - slope(N = 1) contains 0 (the equation claims equality, so only a difference the "
+          "noise cannot explain counts against it). " + _A4_WINDOWS, "same alpha for every N", needs=("three sizes",)),
+    Claim("A4.3", "Sequence-level error is the token-level error amplified exactly N-fold, "
+                  "-log p_{N,k} = N (-log RBP_k), as independent positions give (eqs. 6-7; §5.1: 'linearly "
+                  "amplified by N')", "empirical",
+          f"For each corpus, family (any number of sizes: this is a property of each model), k and N >= 2: the "
+          f"geometric mean over the family's models of -log p_N,k / (N * -log RBP_k) has a {A_LEVEL:.0%} bootstrap "
+          f"interval, read against the closeness band: {A_CLOSE_READING}. Why: §5.1 says 'linearly amplified by N' "
+          f"and Fig. 7 shows curves that 'align closely', a claim of closeness, not of an exact ratio of 1 (an "
+          f"earlier rule asked the interval to contain 1, which a large sample fails for any small departure and "
+          f"a small one passes for any). " + _A4_WINDOWS, "assumed (independence); Fig. 7 shows agreement"),
+    Claim("A4.4", "Under eq. 8 a larger N sharpens the transition from failure to success, the 'knee' of emergence "
+                  "(§5.1)", "analytic",
+          f"From eq. 8 with each family's fitted token-level law (each corpus, family and k whose -log RBP_k falls "
+          f"with size): the width, in decades of S, between success rates {A4_TRANSITION[0]} and {A4_TRANSITION[1]} "
+          f"at the largest N is below {A4_SHARPER:.0%} of that at N = 1. Analytic: in ln S eq. 8 is a Gumbel curve "
+          "whose width depends on alpha alone, so N moves it without narrowing it, whatever the data.",
+          "larger N gives a sharper knee",
+          finding="Eq. 8, p_N,k = exp(-C N S^-alpha), is in u = ln S the Gumbel curve p = exp(-exp(ln(CN) - alpha u)): "
+                  "N enters only as the shift ln N / alpha. The size at success rate p is S_p = (CN / -ln p)^(1/alpha), "
+                  "so the transition from p = 0.1 to 0.9 spans (ln(-ln 0.1) - ln(-ln 0.9)) / alpha in ln S whatever N "
+                  "is: a larger N moves the knee to larger models without sharpening it (on a linear size axis the "
+                  "span even widens, as N^(1/alpha)). The paper's 'larger N sharpens the transition' (§5.1) does not "
+                  "follow from its own eq. 8."),
+    Claim("A4.5", "On the measured points, not only on eq. 8's extrapolation, the success rate p_{N,k} rises with "
+                  "model size along an S-shaped curve (§5.1: as S grows 'p_{N,k} rises sharply toward one')",
+          "empirical",
+          f"For each corpus, family with at least {MIN_SIZES} sizes, k in {A4_KS} and N in {A4_WINDOW_LENGTHS}: a case "
+          f"can show the S only if its measured p_N,k span eq. 8's inflection, p = 1/e (some model below it and "
+          f"some above); a case on one arm of the S, or with a model that never completes a run (no eq. 8 fit), "
+          f"cannot test it. It holds if the measured p_N,k rise with size at every step and eq. 8 fitted to the "
+          f"measured points (A4.1's line of log(-log p_N,k) on log S) has R^2 >= {A4_MIN_R2} and falls. Why: in "
+          f"ln S eq. 8 is a Gumbel curve whose inflection is at -ln p = 1; below it the curve is convex and above "
+          f"it concave, so only points on both sides show an S rather than one arm of it; {A4_MIN_R2} is paper A's "
+          f"own bar for a law (§4.4).",
+          "S-shaped curves (Fig. 7, extrapolated)", needs=("three sizes",)),
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# The evidence
+
+@dataclass(frozen=True)
+class SequenceSuccess:
+    """One corpus and family's sequence-level success (chapter A4's evidence): every model's measured p_{N,k}
+    over the grid of ``A4_WINDOW_LENGTHS`` and ``A4_KS``, the same on resampled evaluation windows, and what is
+    fitted and compared from them.
+
+    Attributes
+    ----------
+    models : tuple of str
+        The family's models on the corpus, in the set's order.
+    sizes : ndarray of shape (models,)
+        Their non-embedding sizes.
+    success : ndarray of shape (models, len(ns), len(ks))
+        Measured p_{N,k} (``rankscale.analysis.emergence.WindowRuns.success``); the first N is 1, so
+        ``success[:, 0]`` is RBP_k. NaN for an N longer than every window.
+    replicates : ndarray of shape (n_boot, models, len(ns), len(ks))
+        The same on resampled windows, one resample of the text for every model, N and k
+        (``emergence.success_replicates``).
+    token_laws : mapping of int to PowerLawFit or None
+        Per k, the power law of -log RBP_k against size (eq. 7's token level); None where it cannot be fitted.
+    fits : mapping of (int, int) to PowerLawFit or None
+        Per (k, N), the power law of the measured -log p_{N,k} against size; None where some model has p = 0
+        or the family has one size.
+    gaps : rankscale.analysis.emergence.SlopeGaps or None
+        Each N's slope against N = 1's, with paired intervals; None for a family of one size.
+    ratio : ndarray of shape (len(ns), len(ks))
+        The geometric mean over the models of -log p_{N,k} / (N * -log RBP_k) (``emergence.amplification``).
+    ratio_intervals : ndarray of shape (len(ns), len(ks), 2)
+        Its bootstrap interval; NaN where there is none.
+    ns, ks : tuple of int
+        The run lengths N and the k, the grid's axes.
+    """
+
+    models: tuple[str, ...]
+    sizes: np.ndarray
+    success: np.ndarray
+    replicates: np.ndarray
+    token_laws: Mapping[int, PowerLawFit | None]
+    fits: Mapping[tuple[int, int], PowerLawFit | None]
+    gaps: SlopeGaps | None
+    ratio: np.ndarray
+    ratio_intervals: np.ndarray
+    ns: tuple[int, ...] = A4_WINDOW_LENGTHS
+    ks: tuple[int, ...] = A4_KS
+
+    def at(self, k: int, n: int) -> np.ndarray:
+        """The models' measured p_{N,k}, shape (models,)."""
+        return self.success[:, self.ns.index(n), self.ks.index(k)]
+
+    def model_ratios(self) -> np.ndarray:
+        """Every model's measured over predicted sequence-level error, -log p_{N,k} / (N * -log RBP_k), shape
+        (models, len(ns), len(ks)): 1 for independent positions (eq. 6), below 1 where successes cluster; NaN
+        where p_{N,k} = 0.
+
+        Examples
+        --------
+        >>> rbp = np.array([[0.5], [0.8]])  # two models, one k
+        >>> e = SequenceSuccess(("a", "b"), np.array([1e3, 1e4]), np.stack([rbp, rbp**2, rbp**3], axis=1), None,
+        ...                     {}, {}, None, None, None, ns=(1, 2, 3), ks=(1,))
+        >>> e.model_ratios()[:, :, 0].round(6).tolist()
+        [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+        """
+        with np.errstate(divide="ignore", invalid="ignore"):  # RBP_k of 1 (every target in the top k) or 0
+            neg_log_rbp = -np.log(self.success[:, :1, :])
+            return -bootstrap.log_or_nan(self.success) / (np.asarray(self.ns)[:, None] * neg_log_rbp)
+
+    def slope_gap(self, k: int, n: int) -> float:
+        """slope(N) - slope(N = 1) of the two fitted power laws, NaN where either is missing."""
+        f, base = self.fits[k, n], self.token_laws[k]
+        return f.slope - base.slope if f and base else np.nan
+
+    def gap_interval(self, k: int, n: int) -> tuple[float, float] | None:
+        """The paired interval of slope(N) - slope(N = 1) (``emergence.slope_gaps``), None where there is none."""
+        if self.gaps is None or n == self.ns[0]:
+            return None
+        lo, hi = self.gaps.intervals[self.ns.index(n), self.ks.index(k)]
+        return None if np.isnan(lo) else (float(lo), float(hi))
+
+    def ratio_interval(self, k: int, n: int) -> tuple[float, float] | None:
+        """The interval of the geometric-mean ratio (``ratio``) at (k, N), None where there is none."""
+        lo, hi = self.ratio_intervals[self.ns.index(n), self.ks.index(k)]
+        return None if np.isnan(lo) else (float(lo), float(hi))
+
+
+# ---------------------------------------------------------------------------------------------
+# Measure: the chapter's runs to its evidence
+
+def measure_family(members: Sequence[Run], context: Context) -> SequenceSuccess:
+    """One corpus and family's ``SequenceSuccess``: its models' runs of N targets counted window by window
+    (``emergence.window_runs``, ranks in the ``ge`` convention of paper A's eq. 3), the windows resampled
+    ``context.n_boot`` times, the same resample for every model, and the fits and comparisons of them.
+
+    Parameters
+    ----------
+    members : sequence of rankscale.records.runs.Run
+        The family's final models on one corpus, all evaluated on the same windows.
+    context : Context
+        Its ``n_boot``, ``seed`` and ``level``.
+
+    Returns
+    -------
+    SequenceSuccess
+    """
+    counted = [emergence.window_runs(metrics.rank_1based(run.records.gt, run.records.ge), run.records.window,
+                                     A4_WINDOW_LENGTHS, A4_KS) for run in members]
+    success = np.stack([c.success() for c in counted])  # (models, N, k)
+    replicates = emergence.success_replicates(counted, context.n_boot, context.seed)
+    model_sizes = sizes(list(members))
+    token_laws = {k: fit.fit_if_positive(model_sizes, -np.log(success[:, 0, j])) for j, k in enumerate(A4_KS)}
+    fits = {(k, n): fit.fit_if_positive(model_sizes, -bootstrap.log_or_nan(success[:, i, j]))
+            for j, k in enumerate(A4_KS) for i, n in enumerate(A4_WINDOW_LENGTHS)}
+    gaps = (emergence.slope_gaps(model_sizes, success, replicates, context.level)
+            if len(np.unique(model_sizes)) >= 2 else None)
+    ratio, intervals = emergence.amplification(success, replicates, A4_WINDOW_LENGTHS, context.level)
+    return SequenceSuccess(tuple(run.name for run in members), model_sizes, success, replicates, token_laws, fits,
+                           gaps, ratio, intervals)
+
+
+def measure(chapter: Chapter, context: Context) -> dict[tuple[str, str], SequenceSuccess]:
+    """Chapter A4's evidence: ``measure_family`` for every family on every corpus, whatever its number of sizes
+    (A4.3 is a property of each model; the size claims read only the families ``context.usable()`` names).
+
+    Parameters
+    ----------
+    chapter : Chapter
+        The families' final models per corpus.
+    context : Context
+        The families' sizes, the bootstrap's ``n_boot``, ``seed`` and ``level``.
+
+    Returns
+    -------
+    dict of (str, str) to SequenceSuccess
+        By (corpus, family), corpus by corpus, each corpus's families in order.
+    """
+    return {(corpus, family): measure_family(members, context)
+            for corpus, corpus_runs in chapter.family_runs.items()
+            for family, members in by_family(corpus_runs).items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# Decide: each claim's rule on one case, and its verdict over every case
+
+def _case(corpus: str, family: str, k: int, n: int | None = None) -> Unit:
+    """A case of chapter A4 as its verdicts name it: corpus, family and the setting "k=10"[/"N=4"].
+
+    >>> _case("pydocs", "NeoX", 10, 4).label
+    'pydocs/NeoX/k=10/N=4'
+    """
+    return Unit(corpus, family, setting=f"k={k}" + ("" if n is None else f"/N={n}"))
+
+
+def _outcomes(cases: Mapping[Unit, bool | str | None]) -> dict[Unit, bool | str | None]:
+    """judge's outcomes: every case that tests its claim, and one untested unit for each family of ``cases``
+    without any (its cases are counted in words, not named one by one)."""
+    out = {unit: ok for unit, ok in cases.items() if ok is not None}
+    tested = {unit.family for unit in out}
+    out.update({Unit(family=family): None for family in dict.fromkeys(unit.family for unit in cases)
+                if family not in tested})
+    return out
+
+
+def _tally(cases: Mapping[Unit, bool | str | None]) -> str:
+    """'family: a of b' per family, over the cases that decide (undetermined ones are counted apart by their claim).
+
+    >>> _tally({_case("c", "F", 1, 2): True, _case("c", "F", 1, 4): False, _case("c", "G", 1, 2): None})
+    'F: 1 of 2'
+    """
+    per: dict[str, list] = {}
+    for unit, ok in cases.items():
+        if ok is not None and ok is not UNDETERMINED:
+            per.setdefault(unit.family, []).append(ok)
+    return "; ".join(f"{family}: {sum(v)} of {len(v)}" for family, v in per.items())
+
+
+def _n_untested(cases: Mapping[Unit, bool | str | None]) -> int:
+    return sum(ok is None for ok in cases.values())
+
+
+def _left_out(cases: Mapping[Unit, bool | str | None], context: Context) -> str:
+    """The families a size claim leaves out, after its "ours" text, where some case decided it (judge names no
+    unit otherwise, and ``_why_not`` names them)."""
+    decided = any(ok is not None and ok is not UNDETERMINED for ok in cases.values())
+    return left_out(context.unusable()) if decided else ""
+
+
+def _why_not(context: Context) -> str:
+    """Why a size claim of A4 has no tested case: no family with enough sizes, or none of theirs measurable."""
+    return "no case of a family with enough sizes is measurable" if context.usable() else no_family(context.unusable())
+
+
+def _size_cases(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context):
+    """The (corpus, family) and evidence of the families a size claim is tested on."""
+    usable = context.usable()
+    return [(corpus, family, e) for (corpus, family), e in evidence.items() if family in usable]
+
+
+def power_law(e: SequenceSuccess, k: int, n: int) -> bool | None:
+    """A4.1 on one case: the measured -log p_{N,k} falls with size along a power law of R^2 >= ``A4_MIN_R2``
+    (``fit.falling_law``); None where it cannot be fitted."""
+    return fit.falling_law(e.fits[k, n], A4_MIN_R2)
+
+
+def power_laws_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
+    """A4.1: ``power_law`` in every case of a family with ``MIN_SIZES`` sizes.
+
+    Parameters
+    ----------
+    evidence : mapping of (str, str) to SequenceSuccess
+        The evidence (``measure``), by (corpus, family).
+    context : Context
+        Which families have enough sizes.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    cases = {_case(c, fam, k, n): power_law(e, k, n) for c, fam, e in _size_cases(evidence, context)
+             for k in e.ks for n in e.ns}
+    return judge("A4.1", _outcomes(cases),
+                 f"fits with R^2 ≥ {A4_MIN_R2} and falling: {_tally(cases)}; {_n_untested(cases)} cases not "
+                 f"measurable (p = 0 for some model)" + _left_out(cases, context), why_not=_why_not(context))
+
+
+def same_exponent(e: SequenceSuccess, k: int, n: int) -> bool | None:
+    """A4.2 on one case of N >= 2: the interval of slope(N) - slope(N = 1) contains 0 (an edge at 0 counts);
+    None where there is no interval."""
+    ci = e.gap_interval(k, n)
+    return None if ci is None else bootstrap.side(ci) == 0
+
+
+def same_exponent_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
+    """A4.2: ``same_exponent`` in every case of N >= 2 of a family with ``MIN_SIZES`` sizes.
+
+    Parameters
+    ----------
+    evidence, context
+        As in ``power_laws_verdict``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    cases, gaps = {}, []
+    for c, fam, e in _size_cases(evidence, context):
+        for k in e.ks:
+            for n in e.ns[1:]:
+                ok = cases[_case(c, fam, k, n)] = same_exponent(e, k, n)
+                if ok is not None:
+                    gaps.append(e.slope_gap(k, n))
+    return judge("A4.2", _outcomes(cases),
+                 f"slope_N - slope_1 from {min(gaps):.3f} to {max(gaps):.3f}; interval contains 0: {_tally(cases)}; "
+                 f"{_n_untested(cases)} cases without an interval" + _left_out(cases, context)
+                 if gaps else "no case with an interval", why_not=_why_not(context))
+
+
+def amplified(e: SequenceSuccess, k: int, n: int) -> bool | str | None:
+    """A4.3 on one case of N >= 2: the interval of the family's mean measured / predicted ratio read by ``close``
+    (inside ``A_CLOSE`` holds, outside fails, across an edge undetermined); None where there is no interval."""
+    ci = e.ratio_interval(k, n)
+    return None if ci is None else close(ci)
+
+
+def amplified_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
+    """A4.3: ``amplified`` in every case of N >= 2 of every family, whatever its number of sizes.
+
+    Parameters
+    ----------
+    evidence, context
+        As in ``power_laws_verdict``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    cases = {_case(c, fam, k, n): amplified(e, k, n) for (c, fam), e in evidence.items()
+             for n in e.ns[1:] for k in e.ks}
+    ratios = model_ratios(evidence)
+    return judge("A4.3", _outcomes(cases),
+                 f"measured / predicted -log p per model: median {np.median(ratios):.2f}, range {ratios.min():.2f}-"
+                 f"{ratios.max():.2f}; family mean inside [{A_CLOSE[0]}, {A_CLOSE[1]}]: {_tally(cases)}"
+                 + (f"; across an edge (undetermined): {sum(ok is UNDETERMINED for ok in cases.values())}"
+                    if UNDETERMINED in cases.values() else "")
+                 + f"; {_n_untested(cases)} cases without an interval" if len(ratios) else "no measurable case with N ≥ 2",
+                 why_not="no model completes a run of 2 or more tokens", why_undetermined=ACROSS_EDGE)
+
+
+def transition_widths(law: PowerLawFit, ns: Sequence[int]) -> np.ndarray:
+    """Under eq. 8 with the token-level ``law``, the decades of size between the success rates of
+    ``A4_TRANSITION`` for each N of ``ns``.
+
+    Examples
+    --------
+    >>> law = PowerLawFit(-0.5, 0.0, 1.0, 3)  # -log RBP_k = S^-0.5
+    >>> transition_widths(law, [1, 16]).round(3).tolist()  # N shifts the curve, never narrows it
+    [2.679, 2.679]
+    """
+    return np.array([np.log10(fit.size_for_window_success(law, n, A4_TRANSITION[1])
+                              / fit.size_for_window_success(law, n, A4_TRANSITION[0])) for n in ns])
+
+
+def sharpens(law: PowerLawFit, ns: Sequence[int]) -> bool:
+    """A4.4 on one case: the transition at the largest N is narrower than ``A4_SHARPER`` times that at the first."""
+    widths = transition_widths(law, ns)
+    return bool(widths[-1] < A4_SHARPER * widths[0])
+
+
+def falling_laws(evidence: Mapping[tuple[str, str], SequenceSuccess]) -> list[tuple[str, str, int, PowerLawFit]]:
+    """Every token-level law that falls with size, the ones eq. 8 makes an S of: (corpus, family, k, law), corpus
+    by corpus, then k by k, then family by family (the order of the chapter's widths)."""
+    return [(c, fam, k, e.token_laws[k]) for corpus in dict.fromkeys(c for c, _ in evidence) for k in A4_KS
+            for (c, fam), e in evidence.items()
+            if c == corpus and e.token_laws[k] is not None and e.token_laws[k].slope < 0]
+
+
+def sharpens_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
+    """A4.4: ``sharpens`` for every falling token-level law (``falling_laws``), any number of sizes; the "ours"
+    text lists the widths of the first corpus (the chapter's figure shows it).
+
+    Parameters
+    ----------
+    evidence, context
+        As in ``power_laws_verdict``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    laws = falling_laws(evidence)
+    cases = {_case(c, fam, k): sharpens(law, A4_WINDOW_LENGTHS) for c, fam, k, law in laws}
+    first = next(iter(evidence))[0] if evidence else None
+    shown = []
+    for c, fam, k, law in laws:
+        if c == first:
+            widths = transition_widths(law, A4_WINDOW_LENGTHS)
+            shown.append(f"{fam}, {c}, k={k}: {widths[0]:.1f} decades at N={A4_WINDOW_LENGTHS[0]}, "
+                         f"{widths[-1]:.1f} at N={A4_WINDOW_LENGTHS[-1]}")
+    several = len({c for c, *_ in laws}) > 1
+    return judge("A4.4", cases,
+                 "; ".join(shown) + (f" (first corpus shown; {len(cases)} cases in all)" if several else ""),
+                 why_not="no family has a falling token-level law")
+
+
+def measured_sigmoid(sizes, success, law) -> bool | None:
+    """A4.5 on one case: whether its measured success rates show eq. 8's S: they span p = 1/e, rise with size at
+    every step, and ``law`` (the fit of log(-log p) on log S) is a falling law with R^2 >= ``A4_MIN_R2``.
+
+    Parameters
+    ----------
+    sizes, success : array_like, shape (models,)
+        The family's sizes and measured p_{N,k} (NaN for an N longer than every window).
+    law : rankscale.analysis.fit.PowerLawFit or None
+        None where some model has p = 0.
+
+    Returns
+    -------
+    bool or None
+        None where the points do not span 1/e, some are missing, or there is no fit.
+
+    Examples
+    --------
+    >>> law = PowerLawFit(-0.5, 0.0, 0.99, 3)
+    >>> measured_sigmoid([1e6, 1e7, 1e8], [0.1, 0.4, 0.8], law), measured_sigmoid([1e6, 1e7, 1e8], [0.1, 0.5, 0.4], law)
+    (True, False)
+    >>> measured_sigmoid([1e6, 1e7, 1e8], [0.01, 0.1, 0.3], law) is None  # one arm of the S only
+    True
+    """
+    order = np.argsort(np.asarray(sizes, np.float64))
+    p = np.asarray(success, np.float64)[order]
+    if np.isnan(p).any() or not p.min() < np.exp(-1) < p.max() or law is None:
+        return None
+    return bool((np.diff(p) > 0).all() and fit.falling_law(law, A4_MIN_R2))
+
+
+def sigmoid_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
+    """A4.5: ``measured_sigmoid`` in every case of a family with ``MIN_SIZES`` sizes.
+
+    Parameters
+    ----------
+    evidence, context
+        As in ``power_laws_verdict``.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    cases, spans = {}, []
+    for c, fam, e in _size_cases(evidence, context):
+        for n in e.ns:
+            for k in e.ks:
+                p = e.at(k, n)
+                ok = cases[_case(c, fam, k, n)] = measured_sigmoid(e.sizes, p, e.fits[k, n])
+                if ok is not None:
+                    spans.append(f"{c}/{fam}/k={k}/N={n}: p {p.min():.2f}-{p.max():.2f}")
+    return judge("A4.5", _outcomes(cases),
+                 f"cases spanning p = 1/e that rise along eq. 8: {_tally(cases) or 'none'}; {_n_untested(cases)} "
+                 f"cases on one arm of the S or without a fit" + (f" (tested: {'; '.join(spans)})" if spans else "")
+                 + _left_out(cases, context),
+                 why_not=_why_not(context) if not context.usable() else
+                 "no measured case spans p = 1/e: every case shows one arm of the S at most")
+
+
+# one per claim of CLAIMS_A4, in its order
+RULES = (power_laws_verdict, same_exponent_verdict, amplified_verdict, sharpens_verdict, sigmoid_verdict)
+
+
+def decide(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> list[Verdict]:
+    """Chapter A4's verdicts, one per claim of ``CLAIMS_A4`` in order (``RULES``).
+
+    Parameters
+    ----------
+    evidence : mapping of (str, str) to SequenceSuccess
+        The evidence (``measure``).
+    context : Context
+        Which families have enough sizes for the size claims.
+
+    Returns
+    -------
+    list of rankscale.claims.base.Verdict
+    """
+    return [rule(evidence, context) for rule in RULES]
+
+
+# ---------------------------------------------------------------------------------------------
+# The evidence as the chapter's tables, and its headline for the findings
+
+def model_ratios(evidence: Mapping[tuple[str, str], SequenceSuccess]) -> np.ndarray:
+    """Every model's measured / predicted -log p_{N,k} with N >= 2 where it is measured
+    (``SequenceSuccess.model_ratios``), family by family: what A4.3 and the headline show, shape (cases,)."""
+    found = [e.model_ratios()[:, 1:].ravel() for e in evidence.values()]
+    ratios = np.concatenate(found) if found else np.array([])
+    return ratios[~np.isnan(ratios)]
+
+
+def success_table(evidence: Mapping[tuple[str, str], SequenceSuccess]) -> pd.DataFrame:
+    """Every model's measured p_{N,k} beside eq. 6's prediction from its RBP_k.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per corpus, model, N and k: ``corpus``, ``family``, ``model``, ``S``, ``k``, ``N``, ``RBP_k``,
+        ``predicted (RBP_k)^N``, ``measured p_Nk``, ``-log measured`` (NaN where p = 0) and
+        ``-log measured / (N * -log RBP_k)``.
+    """
+    rows = []
+    for (corpus, family), e in evidence.items():
+        neg_log, ratios = -bootstrap.log_or_nan(e.success), e.model_ratios()
+        for m, (model, size) in enumerate(zip(e.models, e.sizes)):
+            for i, n in enumerate(e.ns):
+                for j, k in enumerate(e.ks):
+                    rbp, p = e.success[m, 0, j], e.success[m, i, j]
+                    rows.append({"corpus": corpus, "family": family, "model": model, "S": size, "k": k, "N": n,
+                                 "RBP_k": rbp, "predicted (RBP_k)^N": rbp ** n, "measured p_Nk": p,
+                                 "-log measured": neg_log[m, i, j],
+                                 "-log measured / (N * -log RBP_k)": ratios[m, i, j]})
+    return pd.DataFrame(rows)
+
+
+def fits_table(evidence: Mapping[tuple[str, str], SequenceSuccess]) -> pd.DataFrame:
+    """The power laws of -log p_{N,k} against size, each slope against its family's N = 1 slope (eq. 7), with
+    the paired interval of the difference (A4.1, A4.2).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per corpus, family, k and N: ``models``, ``slope``, ``R^2``, ``slope_N / slope_1``,
+        ``slope_N - slope_1``, its interval (``interval low``, ``interval high``; NaN at N = 1 or where there is
+        none) and a ``note`` where no law could be fitted.
+    """
+    rows = []
+    for (c, fam), e in evidence.items():
+        for k in e.ks:
+            for n in e.ns:
+                f, base = e.fits[k, n], e.token_laws[k]
+                lo, hi = e.gap_interval(k, n) or (np.nan, np.nan)
+                rows.append({"corpus": c, "family": fam, "k": k, "N": n, "models": len(e.models),
+                             "slope": f.slope if f else np.nan, "R^2": f.r2 if f else np.nan,
+                             "slope_N / slope_1": f.slope / base.slope if f and base else np.nan,
+                             "slope_N - slope_1": e.slope_gap(k, n), "interval low": lo, "interval high": hi,
+                             "note": "" if f else "one size, or p = 0 for some model: no log-log fit"})
+    return pd.DataFrame(rows)
+
+
+def amplification_table(evidence: Mapping[tuple[str, str], SequenceSuccess]) -> pd.DataFrame:
+    """Measured over predicted -log p_{N,k}, averaged over each family's models (A4.3).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per corpus, family, N >= 2 and k: ``models``, ``mean ratio`` (the geometric mean) and its
+        interval (``interval low``, ``interval high``; NaN where some model has no successful run).
+    """
+    rows = []
+    for (c, fam), e in evidence.items():
+        for n in e.ns[1:]:
+            for k in e.ks:
+                lo, hi = e.ratio_interval(k, n) or (np.nan, np.nan)
+                rows.append({"corpus": c, "family": fam, "k": k, "N": n, "models": len(e.models),
+                             "mean ratio": e.ratio[e.ns.index(n), e.ks.index(k)], "interval low": lo,
+                             "interval high": hi})
+    return pd.DataFrame(rows)
+
+
+WIDTH_COLUMNS = ("corpus", "family", "k", "N", "alpha", f"S at p={A4_TRANSITION[0]}", f"S at p={A4_TRANSITION[1]}",
+                 "width (decades of S)")
+
+
+def widths_table(evidence: Mapping[tuple[str, str], SequenceSuccess]) -> pd.DataFrame:
+    """Where eq. 8 puts the transition of an N-token task, for every falling token-level law (A4.4).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``WIDTH_COLUMNS``: one row per corpus, k, family and N, with the exponent alpha, the sizes at
+        the success rates of ``A4_TRANSITION`` and the decades between them.
+    """
+    rows = []
+    for c, fam, k, law in falling_laws(evidence):
+        for n, width in zip(A4_WINDOW_LENGTHS, transition_widths(law, A4_WINDOW_LENGTHS)):
+            s_lo, s_hi = (fit.size_for_window_success(law, n, p) for p in A4_TRANSITION)
+            rows.append(dict(zip(WIDTH_COLUMNS, (c, fam, k, n, -law.slope, s_lo, s_hi, width))))
+    return pd.DataFrame(rows, columns=list(WIDTH_COLUMNS))
+
+
+def headline(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> list[str]:
+    """The chapter's headline measurement for its findings (``rankscale.book.pages.findings_text``): how far the
+    measured sequence success strays from N independent tokens; none where no run of N >= 2 is measured.
+
+    Parameters
+    ----------
+    evidence, context
+        As in ``power_laws_verdict``.
+
+    Returns
+    -------
+    list of str
+    """
+    ratios = model_ratios(evidence)
+    return [f"Measured sequence success over N tokens is {ratios.min():.2f} to {ratios.max():.2f} times what N "
+            "independent tokens would predict (−log p_{N,k} over N · −log RBP_k)."] if len(ratios) else []

@@ -1,0 +1,328 @@
+"""Chapter A4 (``rankscale.claims.a4``): its claims and the interval their rules describe; each claim's rule made
+to hold, fail and stay undecided (or untested) on constructed evidence, read from the verdicts' structured
+outcomes; its measure on small synthetic runs, checked against counts and fits done by hand; and its notebook,
+which explains and calls, but computes nothing."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from rankscale import claims
+from rankscale.analysis import bootstrap, fit, metrics
+from rankscale.analysis.emergence import SlopeGaps
+from rankscale.analysis.fit import PowerLawFit
+from rankscale.claims import a4
+from rankscale.claims.base import Unit
+from rankscale.claims.context import Chapter, Context
+from rankscale.records.runs import Run
+from rankscale.records.store import Records
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "a4_emergence.py"
+NS, KS = a4.A4_WINDOW_LENGTHS, a4.A4_KS
+
+
+def test_claims_are_indexed_with_rules_and_kinds():
+    assert list(a4.CLAIMS_A4) == [f"A4.{i}" for i in range(1, 6)] and claims.CLAIMS_A4 is a4.CLAIMS_A4
+    assert all(claim.kind in claims.KINDS and claim.rule for claim in a4.CLAIMS_A4.values())
+
+
+def test_rules_describe_the_interval_the_bootstrap_computes():
+    """Every A4 rule that reads an interval states its level and half-width in standard deviations of the
+    replicates, those of ``bootstrap.interval`` at the book's one level."""
+    lo, hi = bootstrap.interval(0.0, [-1.0, 1.0], bootstrap.LEVEL)  # replicates with a standard deviation of 1
+    for claim in a4.CLAIMS_A4.values():
+        if "interval" in claim.rule and "bootstrap" in claim.rule.lower():
+            assert f"the {bootstrap.LEVEL:.0%} interval is the measured value -+ {hi:.2f} standard deviations of " \
+                   f"its replicates" in claim.rule, claim.key
+
+
+def test_a4_4_carries_its_finding_about_the_paper():
+    assert "eq. 8" in a4.CLAIMS_A4["A4.4"].finding.lower()
+    assert not [key for key, claim in a4.CLAIMS_A4.items() if claim.finding and key != "A4.4"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Constructed evidence
+
+SIZES = (1e3, 1e4, 1e5)
+LAW = PowerLawFit(-0.2, 0.0, 0.99, 3)  # a falling power law well above the bar
+
+
+def family(fits=None, gaps=None, ratios=None, laws=None, success=None, sizes=SIZES):
+    """A family's SequenceSuccess on A4's grid: every case a falling law of R^2 0.99, every slope gap's interval
+    (-0.1, 0.1), every ratio's (0.9, 1.1) and every p_{N,k} 0.5 (below no model's 1/e), but where given.
+
+    fits : {(k, N): PowerLawFit or None}; gaps, ratios : {(k, N): (low, high) or None}; laws : {k: PowerLawFit};
+    success : {(k, N): p per model}.
+    """
+    shape = (len(NS), len(KS))
+
+    def intervals(given, default):
+        found = np.full(shape + (2,), np.nan)
+        for (i, n), (j, k) in ((a, b) for a in enumerate(NS) for b in enumerate(KS)):
+            ci = (given or {}).get((k, n), default)
+            if ci is not None:
+                found[i, j] = ci
+        return found
+
+    gap_intervals = intervals(gaps, (-0.1, 0.1))
+    gap_intervals[0] = np.nan  # N = 1 has no gap
+    p = np.full((len(sizes),) + shape, 0.5)
+    for (k, n), values in (success or {}).items():
+        p[:, NS.index(n), KS.index(k)] = values
+    return a4.SequenceSuccess(tuple(f"m{i}" for i in range(len(sizes))), np.array(sizes), p, None,
+                              {k: LAW for k in KS} | (laws or {}), {(k, n): LAW for k in KS for n in NS} | (fits or {}),
+                              SlopeGaps(np.zeros(shape), np.ones(shape), np.zeros(shape), gap_intervals),
+                              np.ones(shape), intervals(ratios, (0.9, 1.1)))
+
+
+def context(**sizes):
+    """A context of families with these sizes (default NeoX, five sizes)."""
+    return Context(sizes or {"NeoX": 5}, n_boot=2)
+
+
+def outcomes(verdict):
+    """The verdict's outcome per unit, by its structured unit."""
+    return dict(verdict.outcomes)
+
+
+def case(k, n=None, corpus="pydocs", family="NeoX"):
+    return Unit(corpus, family, setting=f"k={k}" + ("" if n is None else f"/N={n}"))
+
+
+def everywhere(value):
+    """The same value at every case of the grid."""
+    return {(k, n): value for k in KS for n in NS}
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules, one claim at a time
+
+def test_a4_1_power_law_at_the_bar_fails_below_it_or_rising():
+    bar = a4.A4_MIN_R2
+    v = a4.power_laws_verdict({("pydocs", "NeoX"): family({(1, 2): PowerLawFit(-0.1, 0.0, bar, 3)})}, context())
+    assert (v.key, v.verdict, v.units_text) == ("A4.1", "reproduced", f"{len(KS) * len(NS)} of {len(KS) * len(NS)}")
+    assert outcomes(v)[case(1, 2)] == "holds" and case(1, 2).label == "pydocs/NeoX/k=1/N=2"
+    for failing in (PowerLawFit(-0.1, 0.0, bar - 1e-9, 3), PowerLawFit(0.1, 0.0, 0.99, 3)):  # below the bar; rising
+        v = a4.power_laws_verdict({("pydocs", "NeoX"): family({(1, 2): failing})}, context())
+        assert (v.verdict, outcomes(v)[case(1, 2)]) == ("partly", "fails")
+    v = a4.power_laws_verdict({("pydocs", "NeoX"): family({(1, 2): None})}, context())
+    assert case(1, 2) not in outcomes(v), "a case with p = 0 for some model is counted, not named"
+    v = a4.power_laws_verdict({("pydocs", "NeoX"): family(everywhere(None))}, context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {Unit(family="NeoX"): "untested"})
+
+
+def test_a4_size_claims_test_only_the_families_with_enough_sizes_and_name_the_others():
+    evidence = {("pydocs", "NeoX"): family(), ("pydocs", "Llama"): family()}
+    for rule in (a4.power_laws_verdict, a4.same_exponent_verdict, a4.sigmoid_verdict):
+        v = rule(evidence, context(NeoX=5, Llama=2))
+        assert {unit.family for unit in outcomes(v)} <= {"NeoX"}, rule.__name__
+        v = rule(evidence, context(NeoX=2, Llama=2))
+        assert (v.verdict, v.outcomes) == ("not testable on this set", ()), rule.__name__
+        assert v.ours.startswith("no family has 3 or more sizes (NeoX: 2 sizes, fewer than 3; Llama: 2 sizes")
+    v = a4.power_laws_verdict(evidence, context(NeoX=5, Llama=2))
+    assert v.ours.endswith("; left out: Llama: 2 sizes, fewer than 3")
+
+
+def test_a4_2_same_exponent_fails_only_on_an_interval_away_from_zero():
+    v = a4.same_exponent_verdict({("pydocs", "NeoX"): family(gaps={(1, 2): (0.0, 0.2)})}, context())
+    assert (v.key, v.verdict, outcomes(v)[case(1, 2)]) == ("A4.2", "reproduced", "holds"), "0 at an edge holds"
+    v = a4.same_exponent_verdict({("pydocs", "NeoX"): family(gaps={(1, 2): (1e-9, 0.2)})}, context())
+    assert (v.verdict, outcomes(v)[case(1, 2)]) == ("partly", "fails")
+    assert case(1, 1) not in outcomes(v), "N = 1 is the reference, not a case"
+    v = a4.same_exponent_verdict({("pydocs", "NeoX"): family(gaps=everywhere(None))}, context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {Unit(family="NeoX"): "untested"})
+
+
+def test_a4_3_amplified_reads_the_ratio_against_the_closeness_band():
+    low, high = claims.A_CLOSE
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(ratios={(1, 2): (low, high)})}, context())
+    assert (v.key, v.verdict, outcomes(v)[case(1, 2)]) == ("A4.3", "reproduced", "holds"), "the band's edges are in"
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(ratios={(1, 2): (0.5, low - 1e-9)})}, context())
+    assert (v.verdict, outcomes(v)[case(1, 2)]) == ("partly", "fails")
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(ratios={(1, 2): (0.5, 0.9)})}, context())
+    assert (v.verdict, outcomes(v)[case(1, 2)]) == ("reproduced", "undetermined")
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(ratios=everywhere((0.5, 0.9)))}, context())
+    assert v.verdict == "undetermined"
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(ratios=everywhere(None))}, context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {Unit(family="NeoX"): "untested"})
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family()}, context(NeoX=1))
+    assert v.verdict == "reproduced", "a property of each model: a family of one size is graded too"
+
+
+def test_a4_4_transition_widths_are_eq_8s():
+    alpha = 0.25
+    widths = a4.transition_widths(PowerLawFit(-alpha, 1.0, 0.99, 3), NS)
+    by_hand = (np.log(-np.log(a4.A4_TRANSITION[0])) - np.log(-np.log(a4.A4_TRANSITION[1]))) / alpha / np.log(10)
+    assert widths == pytest.approx([by_hand] * len(NS))
+
+
+def test_a4_4_sharpens_at_the_factor(monkeypatch):
+    v = a4.sharpens_verdict({("pydocs", "NeoX"): family(), ("stdlib", "NeoX"): family()}, context())
+    assert (v.key, v.kind, v.verdict) == ("A4.4", "analytic", "not reproduced"), "eq. 8 never sharpens"
+    assert set(outcomes(v)) == {case(k, corpus=c) for c in ("pydocs", "stdlib") for k in KS}
+    assert v.finding == a4.CLAIMS_A4["A4.4"].finding
+    monkeypatch.setattr(a4, "transition_widths", lambda law, ns: np.array([10.0, 10.0 * a4.A4_SHARPER - 1e-9]))
+    assert a4.sharpens(LAW, NS) is True
+    monkeypatch.setattr(a4, "transition_widths", lambda law, ns: np.array([10.0, 10.0 * a4.A4_SHARPER]))
+    assert a4.sharpens(LAW, NS) is False
+    monkeypatch.undo()
+    rising = {k: PowerLawFit(0.1, 0.0, 0.99, 3) for k in KS}
+    v = a4.sharpens_verdict({("pydocs", "NeoX"): family(laws=rising)}, context())
+    assert (v.verdict, v.outcomes) == ("not testable on this set", ()), "a rising law has no transition"
+
+
+def test_a4_5_sigmoid_needs_points_across_the_inflection():
+    inflection = np.exp(-1)
+    v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(success={(1, 2): (0.1, inflection - 1e-9, 0.9)})}, context())
+    assert (v.key, v.verdict, outcomes(v)) == ("A4.5", "reproduced", {case(1, 2): "holds"})
+    v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(success={(1, 2): (0.1, 0.9, 0.8)})}, context())
+    assert (v.verdict, outcomes(v)) == ("not reproduced", {case(1, 2): "fails"}), "it must rise"
+    weak = {(1, 2): PowerLawFit(-0.5, 0.0, a4.A4_MIN_R2 - 1e-9, 3)}
+    v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(weak, success={(1, 2): (0.1, 0.5, 0.9)})}, context())
+    assert outcomes(v) == {case(1, 2): "fails"}
+    v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(success={(1, 2): (inflection, 0.5, 0.9)})}, context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {Unit(family="NeoX"): "untested"}), \
+        "a case starting at 1/e shows one arm only"
+    unfitted = family({(1, 2): None}, success={(1, 2): (0.1, 0.5, 0.9)})
+    assert a4.sigmoid_verdict({("pydocs", "NeoX"): unfitted}, context()).verdict == "not testable on this set"
+
+
+def test_decide_gives_one_verdict_per_claim_in_order():
+    evidence = {(c, fam): family() for c in ("pydocs", "stdlib") for fam in ("NeoX", "Llama")}
+    verdicts = a4.decide(evidence, context(NeoX=5, Llama=5))
+    assert [v.key for v in verdicts] == list(a4.CLAIMS_A4)
+    assert {unit.family for v in verdicts for unit, _ in v.outcomes} == {"NeoX", "Llama"}
+    assert [v.verdict for v in a4.decide(evidence, context(NeoX=2, Llama=2))][:2] == ["not testable on this set"] * 2
+
+
+# ---------------------------------------------------------------------------------------------
+# The measure, on synthetic runs
+
+VOCAB = 300
+WINDOW = 50
+
+
+def run(family, size, seed):
+    """A model of ``size`` non-embedding parameters whose targets rank better the larger it is, on 12 windows."""
+    rng = np.random.default_rng(seed)
+    n = 12 * WINDOW
+    gt = np.minimum(rng.lognormal(1.5 - 0.3 * np.log10(size), 1.2, n).astype(np.int32), VOCAB - 1)
+    records = Records(logp=np.zeros(n, np.float32), gt=gt, ge=gt, target=np.zeros(n, np.int32),
+                      window=np.repeat(np.arange(n // WINDOW), WINDOW).astype(np.int32),
+                      top_logp=np.zeros((n, 1), np.float32), manifest=SimpleNamespace(vocab_size=VOCAB))
+    return Run(family, f"{family}-{size:g}", None, size, 2 * size, records)
+
+
+SYNTHETIC_SIZES = {"NeoX": [1e3, 1e4, 1e5, 1e6], "Mono": [5e4]}
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    family_runs = {corpus: [run(fam, size, 10 * c + i) for fam, sizes in SYNTHETIC_SIZES.items()
+                            for i, size in enumerate(sizes)] for c, corpus in enumerate(("pydocs", "stdlib"))}
+    context = Context.of(family_runs["pydocs"], n_boot=16)
+    return family_runs, context, a4.measure(Chapter.of(family_runs, 16), context)
+
+
+def test_measure_counts_every_family_on_every_corpus(synthetic):
+    family_runs, context, evidence = synthetic
+    assert list(evidence) == [(c, fam) for c in ("pydocs", "stdlib") for fam in ("NeoX", "Mono")], \
+        "a family of one size is measured too (A4.3 reads every model)"
+    for (corpus, family), e in evidence.items():
+        members = [r for r in family_runs[corpus] if r.family == family]
+        assert e.models == tuple(r.name for r in members) and e.replicates.shape == (16, len(members), len(NS), len(KS))
+        for m, r in enumerate(members):
+            rank = metrics.rank_1based(r.records.gt, r.records.ge)
+            for i, n in enumerate(NS):
+                np.testing.assert_allclose(e.success[m, i], metrics.window_success(rank, r.records.window, n, KS))
+    assert evidence["pydocs", "Mono"].gaps is None and all(f is None for f in evidence["pydocs", "Mono"].fits.values())
+
+
+def test_measure_fits_what_a_fit_by_hand_gives(synthetic):
+    _, _, evidence = synthetic
+    e = evidence["pydocs", "NeoX"]
+    for j, k in enumerate(KS):
+        for i, n in enumerate(NS):
+            p = e.success[:, i, j]
+            if (p <= 0).any() or (p >= 1).any():
+                assert e.fits[k, n] is None
+                continue
+            by_hand = fit.fit_power_law(e.sizes, -np.log(p))
+            assert (e.fits[k, n].slope, e.fits[k, n].r2) == pytest.approx((by_hand.slope, by_hand.r2))
+            if n == 1:
+                assert e.token_laws[k].slope == pytest.approx(by_hand.slope)
+            else:  # the gap's interval: the slope difference refitted on every replicate, by hand
+                if not ((e.replicates[:, :, [0, i], j] > 0) & (e.replicates[:, :, [0, i], j] < 1)).all():
+                    assert e.gap_interval(k, n) is None, "a replicate without a fit leaves no interval"
+                    continue
+                boot = [np.polyfit(np.log(e.sizes), np.log(-np.log(r[:, i, j])), 1)[0]
+                        - np.polyfit(np.log(e.sizes), np.log(-np.log(r[:, 0, j])), 1)[0] for r in e.replicates]
+                gap = by_hand.slope - e.token_laws[k].slope
+                assert e.gap_interval(k, n) == pytest.approx(bootstrap.interval(gap, boot, bootstrap.LEVEL))
+                ratios = -np.log(p) / (n * -np.log(e.success[:, 0, j]))
+                assert e.ratio[i, j] == pytest.approx(np.exp(np.mean(np.log(ratios))))
+
+
+def test_measure_takes_its_level_and_seed_from_the_context(synthetic):
+    family_runs, context, evidence = synthetic
+    again = a4.measure(Chapter.of(family_runs, 16), context)
+    np.testing.assert_array_equal(again["pydocs", "NeoX"].replicates, evidence["pydocs", "NeoX"].replicates)
+    other_seed = a4.measure(Chapter.of(family_runs, 16), Context(context.sizes, 16, seed=1))
+    assert not np.array_equal(other_seed["pydocs", "NeoX"].replicates, evidence["pydocs", "NeoX"].replicates)
+    narrow = a4.measure(Chapter.of(family_runs, 16), Context(context.sizes, 16, level=0.5))["pydocs", "NeoX"]
+    wide = evidence["pydocs", "NeoX"]
+    both = [(k, n) for k in KS for n in NS[1:] if wide.ratio_interval(k, n) and narrow.ratio_interval(k, n)]
+    assert both and all(np.diff(narrow.ratio_interval(*c))[0] < np.diff(wide.ratio_interval(*c))[0] for c in both)
+
+
+def test_measure_decides_and_lays_out_its_tables(synthetic):
+    _, context, evidence = synthetic
+    verdicts = a4.decide(evidence, context)
+    assert [v.key for v in verdicts] == list(a4.CLAIMS_A4)
+    assert len(a4.fits_table(evidence)) == len(evidence) * len(KS) * len(NS)
+    assert len(a4.amplification_table(evidence)) == len(evidence) * len(KS) * (len(NS) - 1)
+    success = a4.success_table(evidence)
+    assert len(success) == sum(len(e.models) for e in evidence.values()) * len(KS) * len(NS)
+    longer = success[success["N"] > 1]["-log measured / (N * -log RBP_k)"].dropna()
+    assert sorted(longer) == pytest.approx(sorted(a4.model_ratios(evidence)))
+    widths = a4.widths_table(evidence)
+    assert list(widths.columns) == list(a4.WIDTH_COLUMNS) and set(widths["N"]) <= set(NS)
+
+
+# ---------------------------------------------------------------------------------------------
+# The notebook explains; the package computes
+
+def cells(source: str) -> list[tuple[str, list[str]]]:
+    """The percent-format notebook's cells after its header: (kind, non-blank lines), markdown without '# '."""
+    found = []
+    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
+        head, _, body = block.partition("\n")
+        kind = "markdown" if "[markdown]" in head else "code"
+        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
+        found.append((kind, [line for line in lines if line.strip()]))
+    return found
+
+
+def test_the_chapter_defines_nothing_and_explains_more_than_it_codes():
+    source = NOTEBOOK.read_text()
+    code = "\n".join("\n".join(lines) for kind, lines in cells(source) if kind == "code")
+    tree = ast.parse(code)
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
+    prose = sum(len(lines) for kind, lines in cells(source) if kind == "markdown")
+    assert prose >= sum(len(lines) for kind, lines in cells(source) if kind == "code")
+    assert code.count("a4.measure(") == 1 and code.count("a4.decide(") == 1
+
+
+def test_every_number_the_prose_pastes_is_glued():
+    """A name pasted but never glued would fail the book's build."""
+    source = NOTEBOOK.read_text()
+    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
+    glued = set(re.findall(r'glue\("([A-Za-z0-9_]+)"', source))
+    assert pasted and pasted <= glued
