@@ -31,6 +31,7 @@ from rankscale.claims.base import (
     judge,
     left_out,
     no_family,
+    undetermined,
 )
 from rankscale.claims.context import Chapter, Context
 from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, A_LEVEL, ACROSS_EDGE, close
@@ -274,7 +275,7 @@ def _tally(cases: Mapping[Unit, bool | str | None]) -> str:
     """
     per: dict[str, list] = {}
     for unit, ok in cases.items():
-        if ok is not None and ok is not UNDETERMINED:
+        if ok is not None and not undetermined(ok):
             per.setdefault(unit.family, []).append(ok)
     return "; ".join(f"{family}: {sum(v)} of {len(v)}" for family, v in per.items())
 
@@ -286,7 +287,7 @@ def _n_untested(cases: Mapping[Unit, bool | str | None]) -> int:
 def _left_out(cases: Mapping[Unit, bool | str | None], context: Context) -> str:
     """The families a size claim leaves out, after its "ours" text, where some case decided it (judge names no
     unit otherwise, and ``_why_not`` names them)."""
-    decided = any(ok is not None and ok is not UNDETERMINED for ok in cases.values())
+    decided = any(ok is not None and not undetermined(ok) for ok in cases.values())
     return left_out(context.unusable()) if decided else ""
 
 
@@ -385,7 +386,7 @@ def amplified_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], conte
     return judge("A4.3", _outcomes(cases),
                  f"measured / predicted -log p per model: median {np.median(ratios):.2f}, range {ratios.min():.2f}-"
                  f"{ratios.max():.2f}; family mean inside [{A_CLOSE[0]}, {A_CLOSE[1]}]: {_tally(cases)}"
-                 + (f"; across an edge (undetermined): {sum(ok is UNDETERMINED for ok in cases.values())}"
+                 + (f"; across an edge (undetermined): {sum(map(undetermined, cases.values()))}"
                     if UNDETERMINED in cases.values() else "")
                  + f"; {_n_untested(cases)} cases without an interval" if len(ratios) else "no measurable case with N ≥ 2",
                  why_not="no model completes a run of 2 or more tokens", why_undetermined=ACROSS_EDGE)
