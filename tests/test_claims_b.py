@@ -242,33 +242,6 @@ def test_temperature_rule_needs_identical_ranks_and_ee_at_every_temperature():
     assert paper_b.temperature_invariant(None, "").verdict == claims.base.NOT_TESTABLE
 
 
-def test_subsample_bias_needs_every_model_clear_of_its_full_value_on_the_claimed_side():
-    rng = np.random.default_rng(0)
-    up = 1.0 + 0.2 + 0.01 * rng.standard_normal((3, 10))  # three models, ten subsamples, biased up by 0.2
-    on_all = np.ones(3)
-    assert paper_b.subsample_bias("B5.1", "SA", 1, {"u": (up, on_all)}, 1000).verdict == "reproduced"
-    assert paper_b.subsample_bias("B5.2", "EE", -1, {"u": (up, on_all)}, 1000).verdict == "not reproduced"
-    one_flat = up.copy()
-    one_flat[1] = 1.0 + 0.05 * rng.standard_normal(10)  # the middle model's mean is not clear of its value
-    v = paper_b.subsample_bias("B5.1", "SA", 1, {"u": (one_flat, on_all), "w": (up, on_all)}, 1000)
-    assert v.verdict == "partly" and "about 1,000 tokens" in v.ours
-
-
-def test_trends_must_keep_the_sign_of_ce_ee_and_sa_but_not_conf():
-    same = np.array([[-0.1, -0.12, 0.02, 0.05], [-0.09, -0.11, 0.03, -0.05]])  # only Conf flips: not a trend
-    flipped_ee = np.array([[-0.1, 0.01, 0.02, 0.0], [-0.1, -0.11, 0.02, 0.0]])
-    assert paper_b.same_trends("B5.4", {"u": same}, label="x").verdict == "reproduced"
-    assert paper_b.same_trends("B5.4", {"u": flipped_ee}, label="x").verdict == "not reproduced"
-    v = paper_b.same_trends("B5.3", {}, label="x", untested=["stdlib (at most 800 windows per model)"],
-                            why_not="every corpus holds fewer than 10,000")
-    assert v.verdict == claims.base.NOT_TESTABLE and "fewer than 10,000" in v.ours
-
-
-def test_data_suffice_per_corpus():
-    v = paper_b.data_suffice({"pydocs": [True, True], "stdlib": [True, False, True]})
-    assert v.verdict == "partly" and "stdlib 2/3" in v.ours and v.units_text == "1 of 2"
-
-
 def test_confidence_is_unstable_only_with_a_wide_spread_beyond_the_noise():
     wide = [unit("pydocs/NeoX", r2={"Conf": 0.1}), unit("stdlib/NeoX", r2={"Conf": 0.2}),
             unit("pydocs/Llama", r2={"Conf": 0.1 + claims.B3_UNSTABLE_RANGE + 0.01})]

@@ -400,7 +400,7 @@ def example_toml(needs) -> str:
     ]
     """
     from rankscale.claims.base import CURVE_MIN_SIZES, MIN_SEEDS, MIN_SIZES, NEEDS
-    from rankscale.claims.paper_b import B5_PAPER_INSTANCES
+    from rankscale.claims.b5 import B5_PAPER_INSTANCES
     from rankscale.sets.builtin import TEMPERATURE_TOKENS
 
     needs = set(needs)

@@ -36,6 +36,17 @@ from rankscale.claims.a3 import (
     CLAIMS_A3,
 )
 from rankscale.claims.a4 import A4_KS, A4_MIN_R2, A4_SHARPER, A4_TRANSITION, A4_WINDOW_LENGTHS, CLAIMS_A4
+from rankscale.claims.b5 import (
+    B5_EXPONENT_TOLERANCE,
+    B5_MIN_TOKENS,
+    B5_N_GRID,
+    B5_N_REPEATS,
+    B5_PAPER_INSTANCES,
+    B5_SET_FRACTION,
+    B5_TREND_QUANTITIES,
+    B5_VALUE_TOLERANCE,
+    CLAIMS_B5,
+)
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
@@ -77,19 +88,10 @@ from rankscale.claims.paper_b import (
     B4_CURVATURE_MIN_SIZES,
     B4_MIN_SEEDS,
     B4_DOMINANT_SHARE,
-    B5_EXPONENT_TOLERANCE,
-    B5_MIN_TOKENS,
-    B5_N_GRID,
-    B5_N_REPEATS,
-    B5_PAPER_INSTANCES,
-    B5_SET_FRACTION,
-    B5_TREND_QUANTITIES,
-    B5_VALUE_TOLERANCE,
     CLAIMS_B1,
     CLAIMS_B2,
     CLAIMS_B3,
     CLAIMS_B4,
-    CLAIMS_B5,
 )
 
 # the chapters read every claim and threshold as claims.<NAME>

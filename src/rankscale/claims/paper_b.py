@@ -1,4 +1,5 @@
-"""The claims of paper B (chapters B1-B5): their rules and thresholds, and the functions that decide them."""
+"""The claims of paper B (chapters B1-B4; B5's are in ``rankscale.claims.b5``): their rules and thresholds, and the
+functions that decide them."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, within
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap
-from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
+from rankscale.analysis.sample_size import ExponentConvergence
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
     MIN_SEEDS,
@@ -761,162 +762,3 @@ def bend_follows_share(bends: Mapping[str, Estimate], trends: Mapping[str, Estim
                  "curvature of log CE / slope of log(EE/CE): " + text if bends else "",
                  why_not=why_not if not bends else "on no family are both the bend and the share's trend clear",
                  why_undetermined=_WHY_SEEDS)
-
-
-# ---------------------------------------------------------------------------------------------
-# B5
-#
-# How the components and their exponents depend on the number of evaluation tokens (beyond
-# paper B, except B5.3, its App. A.1). Subsamples are whole windows (metrics.
-# subsampled_decompositions); the settings below also define the convergence check that B3
-# applies to its SA and Conf verdicts (sample_size.convergence_by_group).
-
-B5_MIN_TOKENS = 1000  # smallest subsample of the token grid: a few windows, far below any set's evaluation
-B5_N_GRID = 8  # token counts from B5_MIN_TOKENS to every token, evenly spaced in log
-B5_N_REPEATS = 10  # random subsamples per count
-B5_VALUE_TOLERANCE = 0.01  # a component's value: allowed error, as a fraction of CE (a hundredth of the loss it
-# decomposes: the precision to which the chapters read a component off a figure)
-B5_EXPONENT_TOLERANCE = 0.1  # a size exponent: allowed error, as a fraction of |alpha_CE| (paper B compares each
-# exponent with CE's, Table 2; an error of a tenth of CE's exponent cannot turn a component that scales like CE into
-# one that does not, and a non-scaling component's own exponent is near 0, relative to which nothing is small)
-B5_PAPER_INSTANCES = (1_000, 10_000)  # App. A.1: 1k instances evaluated, "identical trends" with 10k
-B5_SET_FRACTION = 10  # this set's analogue of App. A.1: a tenth of its instances against all of them
-B5_TREND_QUANTITIES = ("CE", "EE", "SA")  # the §4 trends: CE and EE fall, SA rises; Conf has none (§4.1)
-
-CLAIMS_B5 = index_claims(
-    Claim("B5.1", "Self-Alignment is biased upwards when evaluated on few tokens", "beyond the paper",
-          f"For every model of a family, the {_B_LEVEL:.0%} interval of the mean SA over {B5_N_REPEATS} subsamples "
-          f"of about {B5_MIN_TOKENS:,} tokens (the mean ± {_B_Z:.2f} standard errors, the standard deviation over the "
-          "subsamples divided by the square root of their number) lies wholly above SA on all tokens; per corpus and "
-          "family.",
-          "not addressed"),
-    Claim("B5.2", "Error-Entropy is biased downwards when evaluated on few tokens", "analytic",
-          "Plug-in entropy is concave in the frequencies, so its mean over subsamples is at most the entropy of "
-          "their mean frequencies, the full set's (Jensen; up to the weighting of whole windows): holds by "
-          "construction. Checked as B5.1 with the interval wholly below EE on all tokens.",
-          "not addressed"),
-    Claim("B5.3", "Conclusions do not depend on the evaluation sample size: identical trends with 1k and 10k "
-                  "instances (paper B, App. A.1)", "empirical",
-          "An instance is one evaluation window (a document, under the papers' sampling). The signs of the size "
-          "exponents of CE, EE and SA (Conf has no trend in §4), mean over subsamples of 1,000 instances, equal "
-          "their signs on 10,000 instances; per corpus and graded fit. Needs 10,000 instances per model.",
-          needs=("three sizes", "many windows")),
-    Claim("B5.4", "The trends are the same on a tenth of this set's instances as on all of them (this set's analogue "
-                  "of App. A.1's 1k against 10k)", "beyond the paper",
-          f"As B5.3 with 1/{B5_SET_FRACTION} of the instances against all of them; per corpus and graded fit "
-          "(each family with at least three sizes, and the pooled fit).",
-          "App. A.1 checks 1k against 10k instances only", needs=("three sizes",)),
-    Claim("B5.5", "The set's held-out data suffice for every reported value and exponent", "beyond the paper",
-          f"Every model's CE, EE, SA and Conf within {B5_VALUE_TOLERANCE:.0%} of CE, and every graded fit's "
-          f"exponents within {B5_EXPONENT_TOLERANCE} × |α_CE|, at the evaluated token count (spread plus drift "
-          "over the last doubling, sample_size.sample_size_error); per corpus.",
-          "not addressed (1,000 instances per dataset, App. A.2)"),
-)
-
-
-def subsample_bias(key: str, quantity: str, sign: int, units: Mapping[str, tuple[np.ndarray, np.ndarray]],
-                   n_tokens: int) -> Verdict:
-    """B5.1 (SA biased up, ``sign`` +1) and B5.2 (EE biased down, ``sign`` -1): on every model of a
-    unit, the interval of the mean over subsamples of about ``n_tokens`` tokens lies wholly on
-    the ``sign`` side of the value on all tokens.
-
-    Parameters
-    ----------
-    key : str
-        ``"B5.1"`` or ``"B5.2"``.
-    quantity : str
-        ``"SA"`` or ``"EE"``.
-    sign : int
-        +1 (biased upwards) or -1 (downwards).
-    units : mapping of str to ((m, repeats) array, (m,) array)
-        Unit (corpus and family) -> the quantity of each of its m models on each subsample, and on
-        all tokens.
-    n_tokens : int
-        The subsamples' size, for the text.
-
-    Returns
-    -------
-    Verdict
-
-    Examples
-    --------
-    >>> up = (np.array([[1.2, 1.3, 1.25]]), np.array([1.0]))
-    >>> subsample_bias("B5.1", "SA", 1, {"pydocs/NeoX": up}, 1000).verdict
-    'reproduced'
-    """
-    outcomes, texts = {}, []
-    for unit, (subsampled, on_all) in units.items():
-        lo, hi = mean_interval(subsampled)
-        outcomes[unit] = all(side((a, b), value) == sign for a, b, value in zip(lo, hi, on_all))
-        shifts = np.asarray(subsampled).mean(axis=1) - on_all
-        texts.append(f"{unit} {shifts.min():+.4f} to {shifts.max():+.4f}")
-    return judge(key, outcomes, f"{quantity}(about {n_tokens:,} tokens) − {quantity}(all), range over the family's "
-                                "models, nats: " + "; ".join(texts))
-
-
-def same_trends(key: str, exponents: Mapping[str, np.ndarray], *, label: str, notes: Mapping[str, str] | None = None,
-                untested: Sequence[str] = (), paper: str | None = None, why_not: str = "") -> Verdict:
-    """B5.3 and B5.4: the size exponents of ``B5_TREND_QUANTITIES`` have the same signs on the
-    smaller and the larger sample, per unit.
-
-    Parameters
-    ----------
-    key : str
-        ``"B5.3"`` or ``"B5.4"``.
-    exponents : mapping of str to (2, 4) array
-        Unit (corpus and fit) -> the mean size exponents of CE, EE, SA and Conf
-        (``components.QUANTITIES`` order) on the smaller sample (row 0) and the larger (row 1).
-    label : str
-        What the two samples are, for the text.
-    notes : mapping of str to str, optional
-        Unit -> what to add after its name (the two sample sizes).
-    untested : sequence of str
-        Units that cannot test the claim, each with its reason.
-    paper, why_not : str
-        The paper's column; the reason where no unit can test the claim.
-
-    Returns
-    -------
-    Verdict
-
-    Examples
-    --------
-    >>> flips = np.array([[-0.1, -0.1, 0.02, 0.0], [-0.1, -0.1, -0.01, 0.0]])  # SA's sign flips
-    >>> same_trends("B5.4", {"pydocs/NeoX": flips}, label="a tenth → all").verdict
-    'not reproduced'
-    """
-    notes = notes or {}
-    trend = [QUANTITIES.index(q) for q in B5_TREND_QUANTITIES]
-    outcomes = dict.fromkeys(untested)
-    texts = []
-    for unit, exps in exponents.items():
-        exps = np.asarray(exps)
-        outcomes[unit] = bool(np.all(np.sign(exps[0, trend]) == np.sign(exps[1, trend])))
-        texts.append(f"{unit}{' ' + notes[unit] if unit in notes else ''} "
-                     + ", ".join(f"α_{QUANTITIES[k]} {exps[0, k]:+.4f}→{exps[1, k]:+.4f}" for k in trend))
-    return judge(key, outcomes if exponents else {}, f"size exponents, {label}: " + "; ".join(texts) if exponents
-                 else "", paper=paper, why_not=why_not)
-
-
-def data_suffice(converged: Mapping[str, Sequence[bool]]) -> Verdict:
-    """B5.5: on each corpus, every (figure, fit) case has converged within the available tokens.
-
-    Parameters
-    ----------
-    converged : mapping of str to sequence of bool
-        Corpus -> whether each of its cases (a model's value, a fit's exponent) reaches the
-        tolerance within the tokens there are (``sample_size.tokens_needed`` is finite).
-
-    Returns
-    -------
-    Verdict
-
-    Examples
-    --------
-    >>> data_suffice({"pydocs": [True, True], "stdlib": [True, False]}).verdict
-    'partly'
-    """
-    return judge("B5.5", {c: bool(all(cases)) for c, cases in converged.items()},
-                 "converged within the available tokens: "
-                 + "; ".join(f"{c} {sum(map(bool, cases))}/{len(cases)} (figure, fit) cases"
-                             for c, cases in converged.items()))
