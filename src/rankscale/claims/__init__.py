@@ -35,6 +35,7 @@ from rankscale.claims.a3 import (
     A3_TABLE1_KS,
     CLAIMS_A3,
 )
+from rankscale.claims.b3 import B3_INVARIANT_SHARE, B3_LAW_R2, B3_NO_LAW_R2, B3_UNSTABLE_RANGE, CLAIMS_B3
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
@@ -76,10 +77,6 @@ from rankscale.claims.paper_b import (
     B2_MAX_TV,
     B2_MIN_GROUP,
     B2_UNIFORM_RATIO,
-    B3_INVARIANT_SHARE,
-    B3_UNSTABLE_RANGE,
-    B3_LAW_R2,
-    B3_NO_LAW_R2,
     B4_CURVATURE_MIN_SIZES,
     B4_MIN_SEEDS,
     B4_DOMINANT_SHARE,
@@ -93,7 +90,6 @@ from rankscale.claims.paper_b import (
     B5_VALUE_TOLERANCE,
     CLAIMS_B1,
     CLAIMS_B2,
-    CLAIMS_B3,
     CLAIMS_B4,
     CLAIMS_B5,
 )

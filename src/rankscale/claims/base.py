@@ -384,7 +384,7 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
 
 
 def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str, paper: str | None = None,
-          why_not: str = "", why_undetermined: str = "") -> Verdict:
+          why_not: str = "", why_undetermined: str = "", notes: Mapping[Unit | str, str] | None = None) -> Verdict:
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
     The claim is reproduced if it holds on every unit that decides it, partly if on some, not
@@ -406,6 +406,8 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
         The paper's number where it is computed from its tables (default: the claim's own).
     why_not, why_undetermined : str
         The reason shown when no unit can test the claim, or when none could decide it.
+    notes : mapping of Unit or str to str, optional
+        Why a unit is undecided or untested, shown in brackets after its name in ``ours``.
 
     Returns
     -------
@@ -429,6 +431,9 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): UNDETERMINED}, "+1")
     >>> v.ours, v.outcomes[0]
     ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False), 'holds'))
+    >>> judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): None}, "+1",
+    ...       notes={Unit("pydocs", "Llama"): "2 sizes"}).ours
+    '+1 (not tested on: pydocs/Llama (2 sizes))'
     >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
     >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
@@ -450,8 +455,8 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     if odd:
         raise RankscaleError(f"claim {key}: outcomes of {odd} are none of True, False, UNDETERMINED, None")
     decided = [bool(v) for v in outcomes.values() if v is not None and v is not UNDETERMINED]
-    undecided = [_name(unit) for unit, v in outcomes.items() if v is UNDETERMINED]
-    untested = [_name(unit) for unit, v in outcomes.items() if v is None]
+    undecided = [_name(unit, notes) for unit, v in outcomes.items() if v is UNDETERMINED]
+    untested = [_name(unit, notes) for unit, v in outcomes.items() if v is None]
     if decided:
         verdict = grade(decided)
         for label, units in (("undetermined on", undecided), ("not tested on", untested)):
@@ -473,6 +478,7 @@ def _in_words(outcome: bool | str | None) -> str:
     return "untested" if outcome is None else UNDETERMINED if outcome is UNDETERMINED else "holds" if outcome else "fails"
 
 
-def _name(unit: Unit | str) -> str:
-    """A unit as the "ours" text names it."""
-    return unit.label if isinstance(unit, Unit) else unit
+def _name(unit: Unit | str, notes: Mapping[Unit | str, str] | None = None) -> str:
+    """A unit as the "ours" text names it, with its note in brackets where it has one."""
+    name = unit.label if isinstance(unit, Unit) else unit
+    return f"{name} ({notes[unit]})" if notes and unit in notes else name

@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from statistics import NormalDist
 
 import numpy as np
 
-from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, within
-from rankscale.analysis.components import QUANTITIES, gap_difference
-from rankscale.analysis.fit import Bootstrap
-from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
+from rankscale.analysis.bootstrap import LEVEL, interval_text, side
+from rankscale.analysis.components import QUANTITIES
+from rankscale.analysis.sample_size import mean_interval
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
     MIN_SEEDS,
-    MIN_SIZES,
     UNDETERMINED,
     Claim,
     Verdict,
@@ -273,27 +270,11 @@ CLAIMS_B2 = index_claims(
 
 
 # ---------------------------------------------------------------------------------------------
-# B3
+# The interval sentences of chapters B3-B5's rules (B3's claims and rules: rankscale.claims.b3)
 #
-# Paper B, §4 (Fig. 7, Tables 1-2). Units: each (corpus, family) with at least MIN_SIZES sizes
-# and, where a rule says so, the fit over every model of every family pooled ("All", one unit
-# per corpus; needs two families, one of them with MIN_SIZES sizes, report.why_not_pooled).
 # Intervals (rankscale.analysis.bootstrap.interval): the value on all tokens -+ z standard deviations of
-# its replicates, each replicate resampling every model's tokens once for all four quantities
-# (bootstrap.resample with components.terms_vector as the metric), so that differences between
-# quantities and between models are paired. Not percentile intervals: a resample holds fewer
-# distinct tokens than the sample, so the replicates of the plug-in components (EE, SA, Conf) are
-# shifted off the measured value and a percentile interval can miss it (rankscale.analysis.bootstrap).
-# How an interval decides (bootstrap.side, bootstrap.within): a claim that a difference or a
-# direction exists ("closest", "rises", "R^2 of at least") holds where the interval lies wholly on
-# its side and fails otherwise; a claim of parity ("at least as well", "largely invariant") fails
-# only where the interval lies wholly on the other side, because it says that no difference
-# shows. A rule is gated only on the quantity it reads: B3.8, on SA's exponent, is applied only
-# where that exponent has converged at the evaluated token count (chapter B5's check,
-# sample_size.convergence_by_group with the B5_* settings below), since an exponent still drifting
-# as tokens are added describes the sample, not the models; the rules that compare exponents
-# (B3.5, B3.6) widen their intervals by that drift instead; rules on R^2 or on shares of CE's
-# change read no exponent and are not gated.
+# its replicates, each replicate resampling every model's tokens once for all four quantities, so that
+# differences between quantities and between models are paired (rankscale.claims.b3 says why not percentiles).
 
 _B_LEVEL = LEVEL
 _B_Z = NormalDist().inv_cdf((1 + _B_LEVEL) / 2)
@@ -303,280 +284,6 @@ _B_INTERVAL = (f"{_B_LEVEL:.0%} interval (the value on all tokens ± {_B_Z:.2f} 
 _B_PAIRED = (f"{_B_LEVEL:.0%} paired interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "
              "replicates, every quantity it is computed from taken on the same resamples of every model's tokens; "
              "in a size fit, a size trained with several seeds first draws one of its runs)")
-
-B3_LAW_R2 = 0.8  # "follows a power law": §4.2 calls its EE fits "close to 0.9"; a tenth below that. Its own table
-# meets 0.8 in 10 of 12 EE cells (not Pythia and All on GitHub, 0.73 and 0.72, which it also calls close to 0.9)
-B3_NO_LAW_R2 = 0.5  # "lacks a power law": the paper's SA R^2 fall into those it calls relatively strong (Qwen,
-# >= 0.72) and the lower rest (<= 0.36); 0.5 lies in that gap
-B3_UNSTABLE_RANGE = 0.3  # "highly unstable": per-family R^2 spread wider than that of EE, which the paper calls
-# robust (its Table 1's per-family EE R^2 span 0.73-0.99, a range of 0.26; its Conf R^2 span 0.12-0.94)
-B3_INVARIANT_SHARE = 0.25  # "largely invariant": a component carrying a quarter or more of CE's change across a
-# family, with the sign either way, is not invariant beside CE; an even three-way split would give each a third
-
-CLAIMS_B3 = index_claims(
-    Claim("B3.1", "Error-Entropy follows a power law in size within each family, with R² “close to 0.9” "
-                  "(paper B §4.2 (i), Table 1)", "empirical",
-          f"R² of the fit of log |EE| on log size, its {_B_INTERVAL} wholly above {B3_LAW_R2}, per corpus and "
-          f"family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE fits that "
-          "it describes that way fall below it, so the rule is, if anything, stricter than the paper.",
-          needs=("three sizes",)),
-    Claim("B3.2", "EE fits a power law better than CE (paper B §4.2 and Table 1: EE's R² exceeds CE's "
-                  "“in nearly all settings”)", "empirical",
-          f"R²(EE) − R²(CE), its {_B_PAIRED} wholly above 0, per corpus and family and for the pooled fit: the "
-          "paper claims that EE's fits are better, so an interval that holds 0 does not show it.",
-          needs=("three sizes",)),
-    Claim("B3.3", "Self-Alignment lacks a power law in size (paper B §4.2 (ii), Table 1; the paper excepts Qwen)",
-          "empirical",
-          f"R² of the fit of log |SA| below {B3_NO_LAW_R2} (in the gap between the paper's strong and weak SA fits), "
-          "per corpus and family.", needs=("three sizes",)),
-    Claim("B3.4", "Confidence has no power law across families pooled (paper B §4.2 (iii): R² “extremely low” in "
-                  "the mixed-model case; Table 1 “All”)", "empirical",
-          f"R² of the pooled fit of log |Conf| below {B3_NO_LAW_R2}, per corpus. Per-family Conf fits, which the "
-          "paper calls “unstable”, not low, are shown, not graded.", needs=("three sizes", "two families")),
-    Claim("B3.5", "EE's size exponent is the closest to CE's (paper B §4.2, Table 2: smallest |Δ| “across all "
-                  "cases”)", "empirical",
-          f"|Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each with its {_B_PAIRED} widened by both "
-          "exponents' drift over the last doubling of tokens (chapter B5's error), wholly above 0; per corpus and "
-          "family and for the pooled fit.", needs=("three sizes",)),
-    Claim("B3.6", "SA's size exponent is the farthest from CE's (paper B §4.2 (ii), Table 2)", "empirical",
-          f"|Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf|, each with its {_B_PAIRED} widened by both exponents' drift over "
-          "the last doubling of tokens (chapter B5's error), both wholly above 0; per corpus and family and for the "
-          "pooled fit (B3.5's test, with SA in EE's place).", needs=("three sizes",)),
-    Claim("B3.7", "Error-Entropy follows one power law across families (the pooled “All” fit, paper B §4.2 (i), "
-                  "Table 1)", "empirical",
-          f"The pooled fit's R²(EE), its {_B_INTERVAL} wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
-          "needs two families, one with at least three sizes.", needs=("three sizes", "two families")),
-    Claim("B3.8", "Self-Alignment does not improve with size but trends upwards (paper B §4.1, Fig. 7)", "empirical",
-          f"SA's size exponent α_SA, its {_B_INTERVAL} wholly above 0, per corpus and family and for the "
-          "pooled fit (Fig. 7 mixes families), where SA's exponent has converged (chapter B5's check).",
-          needs=("three sizes",)),
-    Claim("B3.9", "Self-Alignment and Confidence stay largely invariant as models grow (paper B, abstract; §6: "
-                  "they “do not scale”)", "empirical",
-          f"Share of CE's change from the smallest to the largest model of a family carried by SA (ΔSA/ΔCE) and by "
-          f"Conf (−ΔConf/ΔCE): fails where either share's {_B_PAIRED} lies wholly outside "
-          f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family.", needs=("three sizes",)),
-    Claim("B3.10", "Confidence's per-family fits are unstable: their R² vary widely across families and datasets "
-                   "(paper B §4.2 (iii))", "empirical",
-          f"Over every per-family fit (each corpus and family with at least {MIN_SIZES} sizes), the R² of log |Conf| "
-          f"spans at least {B3_UNSTABLE_RANGE} (wider than the 0.26 span of the per-family EE R² in the paper's "
-          "Table 1, a quantity it calls robust), and the lowest and the highest R² differ beyond the noise (their "
-          f"{_B_INTERVAL}s do not overlap). One unit: the set of per-family fits; needs two of them.",
-          "R² 0.12–0.94 across 9 family-dataset cells", needs=("three sizes",)),
-)
-
-
-@dataclass(frozen=True)
-class ComponentUnit:
-    """What B3's rules read of one unit: one family's models on one corpus, or every model of the
-    corpus pooled (paper B's "All").
-
-    Attributes
-    ----------
-    name : str
-        The unit as verdicts name it, ``"corpus/family"`` or ``"corpus/All"``.
-    fits : rankscale.analysis.fit.Bootstrap
-        ``components.group_bootstrap`` of the unit's models: fits of CE, EE, SA and Conf on all
-        tokens (``points``, in ``components.QUANTITIES`` order) and their paired replicates
-        (``slopes``, ``r2``, each of shape (4, n_boot)).
-    convergence : mapping of str to rankscale.analysis.sample_size.ExponentConvergence
-        Each quantity's exponent against the number of evaluation tokens: its drift over the
-        last doubling (``error``), the drift allowed (``tolerance``), and ``converged``.
-    shares : mapping of str to float, optional
-        EE's, SA's and Conf's shares of CE's change from the family's smallest to its largest
-        model (``components.change_shares``); None for a pooled unit.
-    share_intervals : mapping of str to (float, float) or None, optional
-        Their ``bootstrap.interval`` (None where a replicate is not finite).
-    """
-
-    name: str
-    fits: Bootstrap
-    convergence: Mapping[str, ExponentConvergence]
-    shares: Mapping[str, float] | None = None
-    share_intervals: Mapping[str, tuple[float, float] | None] | None = None
-
-    def fit(self, quantity: str):
-        """The fit of ``quantity`` on all tokens (a ``PowerLawFit``, None where not fittable)."""
-        return self.fits.points[QUANTITIES.index(quantity)]
-
-    def r2_replicates(self, quantity: str) -> np.ndarray:
-        """(n_boot,) R^2 of ``quantity``'s fit on each resample."""
-        return self.fits.r2[QUANTITIES.index(quantity)]
-
-
-def _component_verdict(key: str, units: Sequence[ComponentUnit], measure, *, label: str, paper: str,
-                       needs: Sequence[str] = (), untested: Sequence[str] = (), why_not: str = "") -> Verdict:
-    """Grade ``key``: ``measure(unit)`` gives (outcome, text) on each unit whose exponents of
-    ``needs`` have converged; the others, and ``untested`` (reasons, e.g. a family with too few
-    sizes), are named as untested."""
-    outcomes, texts = dict.fromkeys(untested), []
-    for unit in units:
-        drifting = [f"α_{q} drifts {unit.convergence[q].error:.4f}, allowed {unit.convergence[q].tolerance:.4f}"
-                    for q in needs if not unit.convergence[q].converged]
-        if drifting:
-            outcomes[f"{unit.name} ({'; '.join(drifting)})"] = None
-            continue
-        outcome, text = measure(unit)
-        outcomes[unit.name] = bool(outcome)
-        texts.append(f"{unit.name} {text}")
-    if not texts:
-        reasons = [*outcomes] or [why_not or f"no family has {MIN_SIZES} or more sizes"]
-        return judge(key, {}, "", paper=paper, why_not="; ".join(reasons))
-    return judge(key, outcomes, f"{label}: " + "; ".join(texts), paper=paper)
-
-
-def ee_law(key: str, units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = (),
-           why_not: str = "") -> Verdict:
-    """B3.1 (families) and B3.7 (the pooled fit): EE's R^2 interval wholly above ``B3_LAW_R2``.
-
-    Parameters
-    ----------
-    key : str
-        ``"B3.1"`` or ``"B3.7"``.
-    units : sequence of ComponentUnit
-    paper : str
-        The paper's column.
-    untested : sequence of str
-        Units that cannot test the claim, each with its reason.
-    why_not : str
-        The reason where no unit can.
-
-    Returns
-    -------
-    Verdict
-    """
-    def measure(unit):
-        lo_hi = interval(unit.fit("EE").r2, unit.r2_replicates("EE"))
-        return side(lo_hi, B3_LAW_R2) > 0, f"{unit.fit('EE').r2:.3f} {interval_text(lo_hi, sign='')}"
-    return _component_verdict(key, units, measure, label="R²_EE [95% interval]", paper=paper, untested=untested,
-                              why_not=why_not)
-
-
-def ee_fits_better(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
-    """B3.2: R^2(EE) - R^2(CE), paired interval wholly above 0.
-
-    Parameters and return as ``ee_law``.
-    """
-    def measure(unit):
-        point = unit.fit("EE").r2 - unit.fit("CE").r2
-        lo_hi = interval(point, unit.r2_replicates("EE") - unit.r2_replicates("CE"))
-        return side(lo_hi) > 0, f"{point:+.3f} {interval_text(lo_hi)}"
-    return _component_verdict("B3.2", units, measure, label="R²_EE − R²_CE [95% interval]", paper=paper,
-                              untested=untested)
-
-
-def no_law(key: str, quantity: str, units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = (),
-           why_not: str = "") -> Verdict:
-    """B3.3 (SA per family) and B3.4 (Conf pooled): R^2 of ``quantity``'s fit below ``B3_NO_LAW_R2``.
-
-    Parameters and return as ``ee_law``; ``quantity`` is ``"SA"`` or ``"Conf"``. A quantity
-    that cannot be fitted (a value of zero) has no power law either.
-    """
-    def measure(unit):
-        fitted = unit.fit(quantity)
-        if fitted is None:
-            return True, "not fittable (a value is 0)"
-        return fitted.r2 < B3_NO_LAW_R2, f"{fitted.r2:.3f}"
-    label = f"{'pooled ' if key == 'B3.4' else ''}R²_{quantity}"
-    return _component_verdict(key, units, measure, label=label, paper=paper, untested=untested, why_not=why_not)
-
-
-def _farther(unit: ComponentUnit, far: str, near: str) -> tuple[bool, str]:
-    """Whether ``far``'s exponent lies farther from CE's than ``near``'s: |Δ_far| - |Δ_near|, its
-    paired interval widened by both exponents' drift, wholly above 0."""
-    point, replicates = gap_difference(unit.fits, far, near)
-    lo_hi = interval(point, replicates)
-    drift = unit.convergence[far].error + unit.convergence[near].error
-    widened = None if lo_hi is None else (lo_hi[0] - drift, lo_hi[1] + drift)
-    return side(widened) > 0, f"{point:+.4f} {interval_text(lo_hi, 4)} ± {drift:.4f}"
-
-
-def _all_farther(unit: ComponentUnit, pairs: Mapping[str, tuple[str, str]]) -> tuple[bool, str]:
-    """``_farther`` on each (far, near) pair, named by the quantity it compares with; holds if all do."""
-    results = {name: _farther(unit, far, near) for name, (far, near) in pairs.items()}
-    return all(ok for ok, _ in results.values()), "; ".join(f"{name} {text}" for name, (_, text) in results.items())
-
-
-def ee_closest(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
-    """B3.5: SA's and Conf's exponents both farther from CE's than EE's (``_farther``).
-
-    Parameters and return as ``ee_law``.
-    """
-    def measure(unit):
-        return _all_farther(unit, {other: (other, "EE") for other in ("SA", "Conf")})
-    return _component_verdict("B3.5", units, measure, label="|Δ_M| − |Δ_EE| [95% interval] ± drift of the two "
-                              "exponents", paper=paper, untested=untested)
-
-
-def sa_farthest(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
-    """B3.6: SA's exponent farther from CE's than EE's and than Conf's (``_farther``).
-
-    Parameters and return as ``ee_law``.
-    """
-    def measure(unit):
-        return _all_farther(unit, {other: ("SA", other) for other in ("EE", "Conf")})
-    return _component_verdict("B3.6", units, measure, label="|Δ_SA| − |Δ_M| [95% interval] ± drift of the two "
-                              "exponents", paper=paper, untested=untested)
-
-
-def sa_rises(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
-    """B3.8: SA's size exponent, its interval wholly above 0, where that exponent has converged.
-
-    Parameters and return as ``ee_law``.
-    """
-    def measure(unit):
-        f = unit.fit("SA")
-        return side(f.ci) > 0, f"{f.slope:+.4f} {interval_text(f.ci, 4)}"
-    return _component_verdict("B3.8", units, measure, label="α_SA [95% interval]", paper=paper, needs=("SA",),
-                              untested=untested)
-
-
-def conf_unstable(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
-    """B3.10: the R^2 of Confidence's per-family fits spread over at least ``B3_UNSTABLE_RANGE``,
-    their lowest and highest intervals apart.
-
-    Parameters
-    ----------
-    units : sequence of ComponentUnit
-        The per-family units (pooled fits left out); a unit whose Conf cannot be fitted is left out.
-    paper : str
-        The paper's column.
-    untested : sequence of str
-        Families that cannot take part, each with its reason.
-
-    Returns
-    -------
-    Verdict
-        One outcome, for all the per-family fits together; not testable with fewer than two.
-    """
-    fitted = [(u, u.fit("Conf")) for u in units if u.fit("Conf") is not None]
-    outcomes = dict.fromkeys(untested)
-    if len(fitted) < 2:
-        return judge("B3.10", {}, "", paper=paper, why_not="; ".join(
-            [*untested, f"{len(fitted)} per-family Conf fit{'s' * (len(fitted) != 1)}: the spread needs two"]))
-    r2 = {u.name: (f.r2, interval(f.r2, u.r2_replicates("Conf"))) for u, f in fitted}
-    low, high = min(r2, key=lambda name: r2[name][0]), max(r2, key=lambda name: r2[name][0])
-    apart = r2[low][1] is not None and r2[high][1] is not None and r2[low][1][1] < r2[high][1][0]
-    spread = r2[high][0] - r2[low][0]
-    outcomes[f"{len(fitted)} per-family fits"] = bool(spread >= B3_UNSTABLE_RANGE and apart)
-    return judge("B3.10", outcomes, "R²_Conf [95% interval]: " + "; ".join(
-        f"{name} {value:.3f} {interval_text(ci, sign='')}" for name, (value, ci) in r2.items())
-        + f"; span {spread:.3f}, lowest and highest {'apart' if apart else 'overlapping'}", paper=paper)
-
-
-def sa_conf_invariant(units: Sequence[ComponentUnit], *, paper: str, untested: Sequence[str] = ()) -> Verdict:
-    """B3.9: SA's and Conf's shares of CE's change; fails where an interval lies wholly outside
-    ±``B3_INVARIANT_SHARE``.
-
-    Parameters and return as ``ee_law``; every unit needs ``shares`` and ``share_intervals``.
-    """
-    band = (-B3_INVARIANT_SHARE, B3_INVARIANT_SHARE)
-
-    def measure(unit):
-        inside = [within(unit.share_intervals[q], band) is not False for q in ("SA", "Conf")]
-        return all(inside), ", ".join(f"{q} {unit.shares[q]:+.3f} {interval_text(unit.share_intervals[q])}"
-                                      for q in ("SA", "Conf"))
-    return _component_verdict("B3.9", units, measure, label="share of ΔCE, smallest to largest model [95% interval]",
-                              paper=paper, untested=untested)
 
 
 # ---------------------------------------------------------------------------------------------
