@@ -36,6 +36,7 @@ from rankscale.claims.a3 import (
     CLAIMS_A3,
 )
 from rankscale.claims.b3 import B3_INVARIANT_SHARE, B3_LAW_R2, B3_NO_LAW_R2, B3_UNSTABLE_RANGE, CLAIMS_B3
+from rankscale.claims.b4 import B4_CURVATURE_MIN_SIZES, B4_DOMINANT_SHARE, B4_MIN_SEEDS, CLAIMS_B4
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
@@ -77,9 +78,6 @@ from rankscale.claims.paper_b import (
     B2_MAX_TV,
     B2_MIN_GROUP,
     B2_UNIFORM_RATIO,
-    B4_CURVATURE_MIN_SIZES,
-    B4_MIN_SEEDS,
-    B4_DOMINANT_SHARE,
     B5_EXPONENT_TOLERANCE,
     B5_MIN_TOKENS,
     B5_N_GRID,
@@ -90,7 +88,6 @@ from rankscale.claims.paper_b import (
     B5_VALUE_TOLERANCE,
     CLAIMS_B1,
     CLAIMS_B2,
-    CLAIMS_B4,
     CLAIMS_B5,
 )
 

@@ -485,14 +485,15 @@ def conf_spread(units: Sequence[ComponentUnit]) -> tuple[bool, str] | None:
 # ---------------------------------------------------------------------------------------------
 # The verdicts: each rule over its units, with the paper's own tables under the same condition
 
-def too_few(context: Context) -> dict[Unit, str]:
-    """The families a size claim cannot be tested on, each a unit of every corpus, with why.
+def too_few(context: Context, min_sizes: int = MIN_SIZES) -> dict[Unit, str]:
+    """The families with fewer than ``min_sizes`` sizes, which a size claim cannot be tested on, each a unit of every
+    corpus, with why (what ``judge`` shows as its note).
 
     >>> too_few(Context({"NeoX": 5, "Llama": 2}, n_boot=1))
     {Unit(corpus='', family='Llama', model='', versus='', pooled=False): '2 sizes, fewer than 3'}
     """
-    return {Unit(family=family): too_few_sizes(family, n, MIN_SIZES).removeprefix(f"{family}: ")
-            for family, n in context.sizes.items() if n < MIN_SIZES}
+    return {Unit(family=family): too_few_sizes(family, n, min_sizes).removeprefix(f"{family}: ")
+            for family, n in context.sizes.items() if n < min_sizes}
 
 
 def _named(unit: Unit, notes: Mapping[Unit, str]) -> str:

@@ -7,13 +7,10 @@ from statistics import NormalDist
 
 import numpy as np
 
-from rankscale.analysis.bootstrap import LEVEL, interval_text, side
+from rankscale.analysis.bootstrap import LEVEL, side
 from rankscale.analysis.components import QUANTITIES
 from rankscale.analysis.sample_size import mean_interval
 from rankscale.claims.base import (
-    CURVE_MIN_SIZES,
-    MIN_SEEDS,
-    UNDETERMINED,
     Claim,
     Verdict,
     index_claims,
@@ -270,7 +267,7 @@ CLAIMS_B2 = index_claims(
 
 
 # ---------------------------------------------------------------------------------------------
-# The interval sentences of chapters B3-B5's rules (B3's claims and rules: rankscale.claims.b3)
+# The interval sentences of chapters B3-B5's rules (B3's and B4's claims and rules: rankscale.claims.b3, .b4)
 #
 # Intervals (rankscale.analysis.bootstrap.interval): the value on all tokens -+ z standard deviations of
 # its replicates, each replicate resampling every model's tokens once for all four quantities, so that
@@ -284,190 +281,6 @@ _B_INTERVAL = (f"{_B_LEVEL:.0%} interval (the value on all tokens ± {_B_Z:.2f} 
 _B_PAIRED = (f"{_B_LEVEL:.0%} paired interval (the value on all tokens ± {_B_Z:.2f} standard deviations of its "
              "replicates, every quantity it is computed from taken on the same resamples of every model's tokens; "
              "in a size fit, a size trained with several seeds first draws one of its runs)")
-
-
-# ---------------------------------------------------------------------------------------------
-# B4
-#
-# Paper B, §5 (Fig. 8). The share is fixed before the data: EE's signed contribution EE / CE.
-# §5 speaks of EE's share "of cross-entropy" and of how much of the loss EE "contributes", and
-# under the paper's hypothesis (only EE scales) CE's local exponent is alpha_EE * EE / CE, so
-# this is the share that governs the slowing. It equals the stacked magnitude share of Fig. 8
-# (|EE| / (|EE| + |SA| + |Conf|)) whenever Conf <= 0, as for the paper's large models; the
-# magnitude share is drawn, not graded. Intervals (the value -+ z standard deviations of its
-# replicates, from the same resamples of every model's tokens as B3) and how they decide: as in B3.
-
-B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
-B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
-# fits exactly, and the scatter between training runs would read as curvature
-B4_MIN_SEEDS = MIN_SEEDS  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
-# token bootstrap holds the runs fixed, so it needs a second run at every size to see their scatter
-_WHY_SEEDS = (f"a single training run at some size: a curvature through single-seed points cannot tell the scatter "
-              f"between training runs from a bend (needs {B4_MIN_SEEDS} seeds at every size)")
-
-CLAIMS_B4 = index_claims(
-    Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
-          "empirical",
-          f"EE/CE of each family's smallest model, its {_B_INTERVAL} wholly above {B4_DOMINANT_SHARE} "
-          "(the lower end of the paper's range), per corpus and family.",
-          "about 80–90% (“nearly 90%” in §5)"),
-    Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
-          f"The slope of log(EE/CE) on log size, its {_B_INTERVAL} wholly below 0, per corpus and family "
-          "with at least three sizes and for all models pooled (Fig. 8 mixes families). The slope of the magnitude "
-          "share |EE| / (|EE| + |SA| + |Conf|) (Fig. 8's stacked bars) is shown beside it; EE/CE, fixed before the "
-          "data, decides.",
-          "falls (16 models of several families, 14M–70B; qualitative)", needs=("three sizes",)),
-    Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
-                  "very large sizes from other work and calls the law clean for small models, so at this set's "
-                  "scale this is the companion's question)", "beyond the paper",
-          f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {_B_INTERVAL} wholly above 0 "
-          f"(a falling law whose slope flattens), per corpus and family with at least {B4_CURVATURE_MIN_SIZES} sizes. "
-          f"Undetermined where the family has fewer than {B4_MIN_SEEDS} training runs (seeds) at some size: the "
-          "token bootstrap holds each run fixed, so the scatter between runs is not in the interval.",
-          "clean power law for small models, slower for very large ones (§5, citing others)",
-          needs=("four sizes", "two seeds")),
-    Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
-                  "explanation)", "empirical",
-          "Where both the share's slope (B4.2) and CE's curvature (B4.3) have intervals (as there) excluding 0, the "
-          "curvature's sign is the one the paper's mechanism predicts (positive where EE/CE falls, negative where "
-          "it rises); other units are untested. Undetermined as B4.3 where a size has a single training run.",
-          "EE's falling share explains the slowing (qualitative)", needs=("four sizes", "two seeds")),
-)
-
-
-Estimate = tuple  # (value, its interval or None): a measured quantity with its bootstrap interval
-
-
-def ee_dominates(smallest: Mapping[str, tuple[str, float, tuple[float, float] | None]]) -> Verdict:
-    """B4.1: EE/CE of each family's smallest model, its interval wholly above ``B4_DOMINANT_SHARE``.
-
-    Parameters
-    ----------
-    smallest : mapping of str to (str, float, (float, float) or None)
-        Unit (``"corpus/family"``) -> the smallest model's name, its EE/CE and that share's
-        ``bootstrap.interval``.
-
-    Returns
-    -------
-    Verdict
-
-    Examples
-    --------
-    >>> ee_dominates({"pydocs/NeoX": ("d16", 0.9, (0.88, 0.92))}).verdict
-    'reproduced'
-    """
-    outcomes = {unit: side(ci, B4_DOMINANT_SHARE) > 0 for unit, (_, _, ci) in smallest.items()}
-    texts = [f"{unit} ({model}) {share:.3f} {interval_text(ci, sign='')}"
-             for unit, (model, share, ci) in smallest.items()]
-    return judge("B4.1", outcomes, "EE/CE of the smallest model [95% interval]: " + "; ".join(texts))
-
-
-def share_falls(signed: Mapping[str, Estimate], magnitude: Mapping[str, Estimate], *, untested: Sequence[str] = (),
-                why_not: str = "") -> Verdict:
-    """B4.2: the slope of log(EE/CE) on log size, its interval wholly below 0; the slope of the
-    magnitude share (Fig. 8's stacked bars) is shown beside it and decides nothing.
-
-    Parameters
-    ----------
-    signed, magnitude : mapping of str to (float, (float, float) or None)
-        Unit -> the slope of log share on log size and its interval, for EE/CE (the
-        pre-registered share) and for |EE| / (|EE| + |SA| + |Conf|).
-    untested : sequence of str
-        Units that cannot test the claim, each with its reason.
-    why_not : str
-        The reason where no unit can.
-
-    Returns
-    -------
-    Verdict
-
-    Examples
-    --------
-    >>> v = share_falls({"pydocs/NeoX": (-0.02, (-0.03, -0.01))}, {"pydocs/NeoX": (0.01, (0.0, 0.02))})
-    >>> v.verdict, "magnitude share +0.0100" in v.ours
-    ('reproduced', True)
-    """
-    outcomes = {**dict.fromkeys(untested), **{unit: side(ci) < 0 for unit, (_, ci) in signed.items()}}
-    texts = [f"{unit} {point:+.4f} {interval_text(ci, 4)} (magnitude share {magnitude[unit][0]:+.4f} "
-             f"{interval_text(magnitude[unit][1], 4)})" for unit, (point, ci) in signed.items()]
-    return judge("B4.2", outcomes if signed else {}, "slope of log(EE/CE) on log N [95% interval]: " + "; ".join(texts),
-                 why_not=why_not)
-
-
-def _single_seed(seeds: Mapping[str, int]) -> list[str]:
-    return [unit for unit, n in seeds.items() if n < B4_MIN_SEEDS]
-
-
-def law_slows(bends: Mapping[str, Estimate], seeds: Mapping[str, int], *, untested: Sequence[str] = (),
-              why_not: str = "") -> Verdict:
-    """B4.3: the curvature c of log CE in log size, its interval wholly above 0; undetermined on a
-    unit with fewer than ``B4_MIN_SEEDS`` training runs at some size.
-
-    Parameters
-    ----------
-    bends : mapping of str to (float, (float, float) or None)
-        Unit -> the curvature (``components.curvature``) and its interval.
-    seeds : mapping of str to int
-        Unit -> the fewest training runs (seeds) the unit has at any of its sizes.
-    untested, why_not
-        As ``share_falls``.
-
-    Returns
-    -------
-    Verdict
-
-    Examples
-    --------
-    >>> law_slows({"pydocs/NeoX": (0.01, (0.005, 0.015))}, {"pydocs/NeoX": 1}).verdict
-    'undetermined'
-    >>> law_slows({"pydocs/NeoX": (0.01, (0.005, 0.015))}, {"pydocs/NeoX": 3}).verdict
-    'reproduced'
-    """
-    single = _single_seed(seeds)
-    outcomes = {**dict.fromkeys(untested),
-                **{unit: UNDETERMINED if unit in single else side(ci) > 0 for unit, (_, ci) in bends.items()}}
-    text = "; ".join(f"{unit} {point:+.5f} {interval_text(ci, 5)}" for unit, (point, ci) in bends.items())
-    return judge("B4.3", outcomes if bends else {}, "curvature c of log CE [95% interval]: " + text if bends else "",
-                 why_not=why_not, why_undetermined=_WHY_SEEDS)
-
-
-def bend_follows_share(bends: Mapping[str, Estimate], trends: Mapping[str, Estimate], seeds: Mapping[str, int], *,
-                       untested: Sequence[str] = (), why_not: str = "") -> Verdict:
-    """B4.4: where both the curvature of log CE and the slope of log(EE/CE) are clear of 0, the
-    curvature's sign is the opposite of the slope's; undetermined as ``law_slows``.
-
-    Parameters
-    ----------
-    bends : mapping of str to (float, (float, float) or None)
-        As ``law_slows``.
-    trends : mapping of str to (float, (float, float) or None)
-        Unit -> the slope of log(EE/CE) on log size and its interval (``share_falls``'s ``signed``).
-    seeds, untested, why_not
-        As ``law_slows``.
-
-    Returns
-    -------
-    Verdict
-
-    Examples
-    --------
-    >>> clear = {"pydocs/NeoX": (0.01, (0.005, 0.015))}
-    >>> bend_follows_share(clear, {"pydocs/NeoX": (-0.02, (-0.03, -0.01))}, {"pydocs/NeoX": 2}).verdict
-    'reproduced'
-    """
-    single = _single_seed(seeds)
-    outcomes = dict.fromkeys(untested)
-    for unit, (_, bend_ci) in bends.items():
-        bend_side, share_side = side(bend_ci), side(trends[unit][1])
-        if bend_side == 0 or share_side == 0:
-            outcomes[f"{unit} ({'CE law straight' if bend_side == 0 else 'EE/CE flat'} within noise)"] = None
-        else:
-            outcomes[unit] = UNDETERMINED if unit in single else bend_side == -share_side
-    text = "; ".join(f"{unit} {bends[unit][0]:+.5f} / {trends[unit][0]:+.4f}" for unit in bends)
-    return judge("B4.4", outcomes if bends else {},
-                 "curvature of log CE / slope of log(EE/CE): " + text if bends else "",
-                 why_not=why_not if not bends else "on no family are both the bend and the share's trend clear",
-                 why_undetermined=_WHY_SEEDS)
 
 
 # ---------------------------------------------------------------------------------------------
