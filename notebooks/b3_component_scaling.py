@@ -41,31 +41,24 @@ n_boot = None  # bootstrap resamples (None: the model set's)
 seed = 0
 
 # %%
-from matplotlib.lines import Line2D
-from matplotlib.ticker import FormatStrFormatter, LogFormatter
-import numpy as np
-import pandas as pd
-from IPython.display import Markdown, display
+from dataclasses import replace
 
-from rankscale import claims
-from rankscale.analysis import bootstrap, components, fit, metrics, sample_size
+import numpy as np
+from IPython.display import Markdown, display
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FormatStrFormatter
+from myst_nb import glue
+
+from rankscale.analysis.bootstrap import LEVEL
+from rankscale.analysis.components import QUANTITIES
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims.context import sample
-from rankscale.claims import paper_b
-from rankscale.records import runs
+from rankscale.claims import B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS, MIN_SIZES, b3
+from rankscale.claims.base import POOLED
 
 chapter = open_chapter(profile, corpora, seeds=True, n_boot=n_boot)
-corpora, family_runs, n_boot = chapter.corpora, chapter.family_runs, chapter.n_boot
-model_set, families, usable, unusable = chapter.model_set, chapter.families, chapter.usable, chapter.unusable
-pooled_reason = chapter.pooled_reason
-groups = families + ([fit.POOLED] if len(families) > 1 else [])
-members_of = {**runs.by_family(family_runs[corpora[0]]), fit.POOLED: family_runs[corpora[0]]}
-n_sizes = {g: len({r.non_embedding for r in members_of[g]}) for g in groups}
-quantities = list(components.QUANTITIES)
-display(Markdown(f"{n_boot} bootstrap resamples; size claims are tested on the families with at least "
-                 f"{claims.MIN_SIZES} sizes: {', '.join(usable) or 'none'}"
-                 + (f" (left out: {'; '.join(unusable)})" if unusable else "") + "."))
+model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
+context = replace(chapter.context(*b3.TABLES), seed=seed)  # the parameter seed draws every resample
 
 # %% [markdown]
 # ## The fit (paper B, §4.2, eq. 9)
@@ -95,36 +88,16 @@ display(Markdown(f"{n_boot} bootstrap resamples; size claims are tested on the f
 # the table of exponents.
 
 # %%
-full, replicates, boots, fits, values = {}, {}, {}, {}, {}
-for corpus in corpora:
-    members = family_runs[corpus]
-    sizes = runs.sizes(members)
-    samples = [sample(run, ["logp", "gt"]) for run in members]
-    full[corpus] = np.array([components.terms_vector(s) for s in samples])  # (models, 4)
-    replicates[corpus] = bootstrap.resample(  # (n_boot, models, 4), each seeded size's runs drawn in turn
-        samples, components.terms_vector, n_boot, seed,
-        seeds=chapter.seed_samples(corpus, members, ["logp", "gt"]))
-    index = {g: [i for i, run in enumerate(members) if g == fit.POOLED or run.family == g] for g in groups}
-    boots[corpus] = {g: components.group_bootstrap(sizes[idx], full[corpus][idx], replicates[corpus][:, idx])
-                     for g, idx in index.items() if len(np.unique(sizes[idx])) > 1}
-    fits[corpus] = {g: {q: p for q, p in zip(quantities, b.points) if p is not None} for g, b in boots[corpus].items()}
-    values[corpus] = pd.DataFrame([{"family": run.family, "model": run.name, "size": float(run.non_embedding),
-                                    **dict(zip(quantities, full[corpus][i]))}
-                                   for i, run in enumerate(members)])
+evidence = b3.measure(chapter, context)  # every fit, bootstrap and convergence check of the chapter
+glue("b3_n_boot", context.n_boot, display=False)
+glue("b3_usable", Markdown(", ".join(context.usable()) or "none"), display=False)
+glue("b3_left_out", Markdown("; ".join(context.unusable()) or "none"), display=False)
 
-
-class MinorLabels(LogFormatter):
-    """Matplotlib's choice of which minor ticks of a log axis to label (all on a narrow panel,
-    a few on a wider one, none over decades), written as plain numbers."""
-
-    def __call__(self, x, pos=None):
-        return f"{x:.3g}" if super().__call__(x, pos) else ""
-
-
-def fitted(corpus, group, quantity):
-    """The fit of one group (family or "All"), or None where the group has too few sizes."""
-    return fits[corpus].get(group, {}).get(quantity)
-
+# %% [markdown]
+# Every interval of this chapter rests on {glue:text}`b3_n_boot` bootstrap resamples (the model
+# set's number, unless the chapter's parameter `n_boot` sets another; the parameter `seed` draws
+# them). Size claims are tested on the families with at least three sizes: {glue:md}`b3_usable`;
+# left out: {glue:md}`b3_left_out`.
 
 # %% [markdown]
 # ## Component against size (paper B, §4.1, Fig. 7)
@@ -136,44 +109,26 @@ def fitted(corpus, group, quantity):
 # 1 by construction.
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 7 analogue: $|M|$ against non-embedding parameters, one row per quantity ($M$ = CE, EE, SA and Conf) and one column per corpus. Each family has its colour and marker (as in every chapter) and its fitted power law (solid); the dashed black line is the pooled fit over every model (“All”). Each panel's legend gives every fit's exponent α, then its R². Open markers are models whose value is negative, drawn at its absolute value.", "name": "fig-b3-components"}}
-def fit_label(group, f):
-    """A fit's entry in its panel's legend: exponent α and R², or why it has no R² (short, to fit in the panel)."""
-    if f is None:
-        return "one size, no fit"
-    if n_sizes[group] < claims.MIN_SIZES:
-        return f"{f.slope:+.3f} ({n_sizes[group]} sizes)"
-    return f"{f.slope:+.3f}, R² {f.r2:.2f}"
-
-
-def legend_above_data(ax, share):
-    """Raise the top of a log y axis so that the data fill its lower part only, and put the panel's
-    legend in the room left above them, where it covers none."""
-    low, high = ax.get_ylim()
-    ax.set_ylim(low, high * (high / low) ** (share / (1 - share)))
-    ax.legend(loc="upper center", borderaxespad=0.2, borderpad=0.3, labelspacing=0.2, handlelength=1.0,
-              handletextpad=0.4)
-
-
-fig, axes = plots.corpus_panels(corpora, 2.5, rows=len(quantities), sharex=True)
+fig, axes = plots.corpus_panels(corpora, 2.5, rows=len(QUANTITIES), sharex=True)
 for column, corpus in zip(axes.T, corpora):
-    table = values[corpus]
-    for ax, quantity in zip(column, quantities):
+    table = evidence.values[corpus]
+    for ax, quantity in zip(column, QUANTITIES):
         for family in families:
-            part = table[table.family == family]
-            f = fitted(corpus, family, quantity)
-            plots.size_plot(ax, model_set, family, part["size"], part[quantity].abs(), f, label=fit_label(family, f))
-            negative = part[part[quantity] < 0]
-            style = plots.family_style(model_set, family)
+            part, f = table[table.family == family], evidence.fit(corpus, family, quantity)
+            plots.size_plot(ax, model_set, family, part["size"], part[quantity].abs(), f,
+                            label=plots.fit_label(f, evidence.n_sizes[family], MIN_SIZES))
+            negative, style = part[part[quantity] < 0], plots.family_style(model_set, family)
             ax.plot(negative["size"], negative[quantity].abs(), linestyle="none", marker=style["marker"],
                     color=style["color"], markerfacecolor="white")
-        pooled = fitted(corpus, fit.POOLED, quantity)
+        pooled = evidence.fit(corpus, POOLED, quantity)
         if pooled:
             grid = np.geomspace(table["size"].min(), table["size"].max(), 50)
-            ax.plot(grid, pooled.predict(grid), "--", color="black", lw=1, label=fit_label(fit.POOLED, pooled))
+            ax.plot(grid, pooled.predict(grid), "--", color="black", lw=1,
+                    label=plots.fit_label(pooled, evidence.n_sizes[POOLED], MIN_SIZES))
         ax.yaxis.set_major_formatter(FormatStrFormatter("%.3g"))
-        ax.yaxis.set_minor_formatter(MinorLabels(labelOnlyBase=False, minor_thresholds=(1, 0.5)))
-        legend_above_data(ax, 0.35)
-for ax, quantity in zip(axes[:, 0], quantities):
+        ax.yaxis.set_minor_formatter(plots.plain_minor_labels())
+        plots.legend_above_data(ax, 0.35)
+for ax, quantity in zip(axes[:, 0], QUANTITIES):
     ax.set_ylabel(f"|{quantity}| (nats)")
 plots.size_axes(axes)
 pooled_handle = [Line2D([], [], color="black", ls="--", lw=1, label="All (pooled fit)")] if len(families) > 1 else []
@@ -188,13 +143,12 @@ plots.show(fig)
 # numbers and, as [chapter B5](b5_sample_size) shows, their estimates carry a bias that depends on the model.
 
 # %%
-display(Markdown(
-    f"Paper B evaluates each model on {claims.B5_PAPER_INSTANCES[0]:,} instances (documents cut to their first "
-    "512 tokens) per dataset (its App. A.2); this set evaluates every model on "
-    + ", ".join(f"{'/'.join(f'{n:,}' for n in sorted({sample_size.n_windows(r.records.window) for r in family_runs[c]}))} "
-                f"windows ({'/'.join(f'{n:,}' for n in sorted({len(r.records) for r in family_runs[c]}))} tokens) "
-                f"of {c}" for c in corpora)
-    + ". Chapter B5 shows what that number means for each quantity."))
+glue("b3_evaluated", Markdown(b3.evaluated(evidence)), display=False)
+
+# %% [markdown]
+# Paper B evaluates each model on 1,000 instances (documents cut to their first 512 tokens) per
+# dataset (its App. A.2); this set evaluates every model on {glue:md}`b3_evaluated`. Chapter B5
+# shows what that number means for each quantity.
 
 # %% [markdown]
 # ## Fit quality (paper B, Table 1)
@@ -212,19 +166,10 @@ display(Markdown(
 # gaps). The pooled $R^2$ of Confidence in its Table 1 are the ones shown below.
 
 # %%
-row_label = {g: f"{g} ({len(members_of[g])} models{', pooled' if g == fit.POOLED else ''})" for g in groups}
-table1 = pd.DataFrame({(c, q): [fitted(c, g, q).r2 if fitted(c, g, q) and n_sizes[g] >= claims.MIN_SIZES
-                                else np.nan for g in groups] for c in corpora for q in quantities},
-                      index=pd.Index([row_label[g] for g in groups], name="R²"))
-display(table1.style.format("{:.4f}", na_rep="—").set_caption(
+display(b3.r2_table(evidence).style.format("{:.4f}", na_rep="—").set_caption(
     "Ours: R² of the log-log fit of |M| against size, per family and pooled (rows) and per corpus and quantity "
-    f"(columns); a dash where a family has fewer than {claims.MIN_SIZES} sizes."))
-paper_r2 = pages.reference_table("ce_paper_table1_r2")
-paper_table1 = paper_r2.pivot(index="family", columns=["dataset", "component"], values="r2")
-paper_families = ["Qwen", "Pythia", "GPT2"]
-paper_table1 = paper_table1.loc[[*paper_families, "All"], [(d, q) for d in ["Wikipedia", "C4", "GitHub"]
-                                                           for q in quantities]]
-display(paper_table1.style.format("{:.4f}").set_caption(
+    f"(columns); a dash where a family has fewer than {MIN_SIZES} sizes."))
+display(b3.paper_table(context, b3.TABLE1).style.format("{:.4f}").set_caption(
     "Paper B's Table 1 (the paper's values, 32 hub models): R² of the log-log fit of |M| against size, per family "
     "and pooled (rows) and per dataset and quantity (columns)."))
 
@@ -236,17 +181,10 @@ display(paper_table1.style.format("{:.4f}").set_caption(
 # sizes are shown but, like their $R^2$, not graded.
 
 # %%
-table2 = pd.DataFrame({(c, q): [components.exponent_gaps(fits[c][g]).get(q, np.nan) if g in fits[c] else np.nan
-                                for g in groups] for c in corpora for q in metrics.COMPONENTS},
-                      index=pd.Index([row_label[g] for g in groups], name="|Δ|"))
-display(table2.style.format("{:.4f}", na_rep="—").set_caption(
+display(b3.gaps_table(evidence).style.format("{:.4f}", na_rep="—").set_caption(
     "Ours: the exponent gap |α_M − α_CE| of each component, per family and pooled (rows) and per corpus and "
     "component (columns); a dash where there is no fit."))
-paper_delta = pages.reference_table("ce_paper_table2_delta")
-paper_table2 = paper_delta.pivot(index="family", columns=["dataset", "component"], values="abs_delta_exponent")
-paper_table2 = paper_table2.loc[[*paper_families, "All"], [(d, q) for d in ["Wikipedia", "C4", "GitHub"]
-                                                           for q in metrics.COMPONENTS]]
-display(paper_table2.style.format("{:.4f}").set_caption(
+display(b3.paper_table(context, b3.TABLE2).style.format("{:.4f}").set_caption(
     "Paper B's Table 2 (the paper's values): the exponent gap |α_M − α_CE| per family and pooled (rows) and per "
     "dataset and component (columns)."))
 
@@ -267,32 +205,22 @@ display(paper_table2.style.format("{:.4f}").set_caption(
 # that compare exponents widen their intervals by this drift instead.
 
 # %%
-display(Markdown(f"Subsamples: {claims.B5_N_REPEATS} random orders of the windows, {claims.B5_N_GRID} token counts "
-                 f"from {claims.B5_MIN_TOKENS:,} to every token; allowed drift over the last doubling: "
-                 f"{claims.B5_EXPONENT_TOLERANCE} × $|\\alpha_{{\\mathrm{{CE}}}}|$ of the same fit."))
-convergence = {}
-for corpus in corpora:
-    members = family_runs[corpus]
-    index = {g: [i for i, run in enumerate(members) if g == fit.POOLED or run.family == g]
-             for g in boots[corpus]}
-    convergence[corpus] = sample_size.convergence_by_group(
-        runs.sizes(members), [run.records for run in members], index, min_tokens=claims.B5_MIN_TOKENS,
-        n_grid=claims.B5_N_GRID, n_repeats=claims.B5_N_REPEATS, tolerance=claims.B5_EXPONENT_TOLERANCE, seed=seed)
-conv_table = pd.DataFrame([{"corpus": c, "fit": g, "quantity": f"α_{q}", "exponent": v.full,
-                            "drift over the last doubling": v.error, "allowed": v.tolerance,
-                            "converged": "yes" if v.converged else "no"}
-                           for c in corpora for g, by_q in convergence[c].items() for q, v in by_q.items()])
-if len(conv_table):
-    converged_of = conv_table.groupby("quantity", sort=False)["converged"].agg(
-        lambda c: f"{(c == 'yes').sum()} of {len(c)}")
-    display(Markdown(
-        f"Headline numbers of the table below: {int((conv_table['converged'] == 'yes').sum())} of its "
-        f"{len(conv_table)} exponents have converged at the evaluated token count ("
-        + ", ".join(f"{q}: {text}" for q, text in converged_of.items()) + ")."))
+convergence = b3.convergence_table(evidence)
+for name, value in (("repeats", B5_N_REPEATS), ("grid", B5_N_GRID), ("min_tokens", f"{B5_MIN_TOKENS:,}"),
+                    ("tolerance", B5_EXPONENT_TOLERANCE), *zip(("converged", "converged_each"),
+                                                              b3.converged_counts(convergence))):
+    glue(f"b3_{name}", Markdown(str(value)), display=False)
+
+# %% [markdown]
+# Subsamples: {glue:md}`b3_repeats` random orders of the windows, {glue:md}`b3_grid` token
+# counts from {glue:md}`b3_min_tokens` to every token; allowed drift over the last doubling:
+# {glue:md}`b3_tolerance` × $|\alpha_{\mathrm{CE}}|$ of the same fit. Of the exponents in the
+# table below, {glue:md}`b3_converged` have converged at the evaluated token count
+# ({glue:md}`b3_converged_each`).
 
 # %% tags=["hide-output"]
-display(conv_table.style.format({"exponent": "{:+.4f}", "drift over the last doubling": "{:.4f}",
-                                 "allowed": "{:.4f}"}).hide(axis="index").set_caption(
+display(convergence.style.format({"exponent": "{:+.4f}", "drift over the last doubling": "{:.4f}",
+                                  "allowed": "{:.4f}"}).hide(axis="index").set_caption(
     "Whether each exponent has converged, per corpus, fit and quantity: the exponent on every token, how far its mean "
     "moved over the last doubling of the tokens, and the drift allowed."))
 
@@ -307,32 +235,20 @@ display(conv_table.style.format({"exponent": "{:+.4f}", "drift over the last dou
 # replicates, for the reason given under the table.
 
 # %%
-rows = []
-for corpus in corpora:
-    for group in groups:
-        for quantity in quantities:
-            f = fitted(corpus, group, quantity)
-            if f is None:
-                continue
-            rows.append({"corpus": corpus, "fit": group, "sizes": n_sizes[group], "quantity": f"|{quantity}|",
-                         "exponent α": f.slope,
-                         "95% interval": f"[{f.ci[0]:+.4f}, {f.ci[1]:+.4f}]" if f.ci else "—",
-                         "R²": f.r2 if n_sizes[group] >= claims.MIN_SIZES else np.nan,
-                         "mean of the replicates": np.mean(boots[corpus][group].slopes[quantities.index(quantity)]),
-                         "converged": "yes" if convergence[corpus][group][quantity].converged else "no"})
-exponents = pd.DataFrame(rows)
-if len(exponents):
-    by_quantity = exponents.groupby("quantity", sort=False)["exponent α"]
-    display(Markdown(
-        "Headline numbers of the table below, the exponent α over its "
-        f"{exponents[['corpus', 'fit']].drop_duplicates().shape[0]} corpus and fit pairs: "
-        + "; ".join(f"{q} {plots.span(a, '+.3f')}" for q, a in by_quantity) + "."))
+exponents = b3.exponents_table(evidence)
+pairs, spans = b3.exponent_spans(exponents)
+glue("b3_exponent_pairs", pairs, display=False)
+glue("b3_exponent_spans", Markdown(spans), display=False)
+
+# %% [markdown]
+# Over the table's {glue:text}`b3_exponent_pairs` corpus and fit pairs, the exponent α of each
+# quantity spans {glue:md}`b3_exponent_spans`.
 
 # %% tags=["hide-output"]
 display(exponents.style.format({"exponent α": "{:+.4f}", "R²": "{:.3f}", "mean of the replicates": "{:+.4f}"},
                                na_rep="—").hide(axis="index").set_caption(
-    f"Each fit's exponent α of |M| against size, per corpus, fit and quantity, with its {bootstrap.LEVEL:.0%} "
-    f"interval, R² (where {claims.MIN_SIZES} or more sizes), the mean of the replicates, and whether it converged."))
+    f"Each fit's exponent α of |M| against size, per corpus, fit and quantity, with its {LEVEL:.0%} "
+    f"interval, R² (where {MIN_SIZES} or more sizes), the mean of the replicates, and whether it converged."))
 
 # %% [markdown]
 # **Why the intervals are centred on the measured value (Self-Alignment especially).** A
@@ -366,33 +282,15 @@ display(exponents.style.format({"exponent α": "{:+.4f}", "R²": "{:.3f}", "mean
 # the shares measured on all tokens.
 
 # %%
-shares, share_intervals, delta_ce = {}, {}, {}
-for corpus in corpora:
-    members = family_runs[corpus]
-    for family in families:
-        idx = [i for i, run in enumerate(members) if run.family == family]
-        if len({members[i].non_embedding for i in idx}) < 2:
-            continue
-        first, last = min(idx, key=lambda i: members[i].non_embedding), max(idx, key=lambda i: members[i].non_embedding)
-        shares[corpus, family] = components.change_shares(full[corpus][first], full[corpus][last])
-        share_boot = components.change_shares(replicates[corpus][:, first], replicates[corpus][:, last])
-        share_intervals[corpus, family] = {q: bootstrap.interval(shares[corpus, family][q], share_boot[q])
-                                           for q in metrics.COMPONENTS}
-        delta_ce[corpus, family] = full[corpus][last, 0] - full[corpus][first, 0]
-change_table = pd.DataFrame([{"corpus": c, "family": fam, "ΔCE (nats)": delta_ce[c, fam],
-                              **{f"{q} share":
-                                 f"{shares[c, fam][q]:+.3f} {bootstrap.interval_text(share_intervals[c, fam][q])}"
-                                 for q in metrics.COMPONENTS}}
-                             for c, fam in shares])
-display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index").set_caption(
+display(b3.changes_table(evidence).style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index").set_caption(
     "How CE's change from each family's smallest to its largest model splits, per corpus: ΔCE (nats) and the share of "
-    f"it each component carries, with its {bootstrap.LEVEL:.0%} interval; the shares sum to 1."))
+    f"it each component carries, with its {LEVEL:.0%} interval; the shares sum to 1."))
 
 # %% [markdown]
 # ## Verdicts
 #
-# Each rule is fixed in `rankscale.claims` (shown in the table) and decided by a function of
-# `rankscale.claims.paper_b` from the fits above: *reproduced* if it holds on every unit tested,
+# Each rule is fixed in `rankscale.claims.b3` (shown in the table) and decided there, by a
+# function of its own, from the fits above: *reproduced* if it holds on every unit tested,
 # *partly* on some, *not reproduced* on none. Units are (corpus, family) pairs of families with at
 # least three sizes and, where a rule says so, the pooled fit of each corpus.
 #
@@ -419,57 +317,7 @@ display(change_table.style.format({"ΔCE (nats)": "{:+.4f}"}).hide(axis="index")
 # values: the paper gives no intervals).
 
 # %%
-def paper_cells(condition, rows=paper_families) -> str:
-    r2 = paper_table1.loc[rows].stack(level=0, future_stack=True)
-    gap = paper_table2.loc[rows].stack(level=0, future_stack=True)
-    hits = int(condition(r2, gap).sum())
-    what = ("family-dataset cells" if "All" not in rows else "cells, All row included") if len(rows) > 1 \
-        else f"datasets ({rows[0]} row)"
-    return f"{hits}/{len(r2)} {what}"
-
-
-family_units = [(c, fam) for c in corpora for fam in usable]
-pooled_units = [(c, fit.POOLED) for c in corpora] if pooled_reason is None else []
-unit = {(c, g): paper_b.ComponentUnit(f"{c}/{g}", boots[c][g], convergence[c][g], shares.get((c, g)),
-                                      share_intervals.get((c, g)))
-        for c, g in family_units + pooled_units}
-by_family = [unit[u] for u in family_units]
-every = [unit[u] for u in family_units + pooled_units]
-pooled = [unit[u] for u in pooled_units]
-pooled_paper = ", ".join(f"{d} {paper_table1.loc['All', (d, 'EE')]:.2f}" for d in ["Wikipedia", "C4", "GitHub"])
-all_rows = [*paper_families, "All"]
-verdicts = [
-    paper_b.ee_law("B3.1", by_family, untested=unusable,
-                   paper=f"R² ≥ {claims.B3_LAW_R2} in {paper_cells(lambda r, g: r['EE'] >= claims.B3_LAW_R2)}"),
-    paper_b.ee_fits_better(every, untested=unusable,
-                           paper=f"R²_EE > R²_CE in {paper_cells(lambda r, g: r['EE'] > r['CE'], all_rows)}"),
-    paper_b.no_law("B3.3", "SA", by_family, untested=unusable,
-                   paper=f"R² below {claims.B3_NO_LAW_R2} in "
-                         f"{paper_cells(lambda r, g: r['SA'] < claims.B3_NO_LAW_R2)}"),
-    paper_b.no_law("B3.4", "Conf", pooled, why_not=pooled_reason or "",
-                   paper=f"R² below {claims.B3_NO_LAW_R2} in "
-                         f"{paper_cells(lambda r, g: r['Conf'] < claims.B3_NO_LAW_R2, ['All'])}"),
-    paper_b.ee_closest(every, untested=unusable,
-                       paper=f"smallest |Δ| in "
-                             f"{paper_cells(lambda r, g: (g['EE'] < g['SA']) & (g['EE'] < g['Conf']), all_rows)}"),
-    paper_b.sa_farthest(every, untested=unusable,
-                        paper=f"largest |Δ| in "
-                              f"{paper_cells(lambda r, g: (g['SA'] > g['EE']) & (g['SA'] > g['Conf']), all_rows)}"),
-    paper_b.ee_law("B3.7", pooled, why_not=pooled_reason or "",
-                   paper=f"R²_EE ≥ {claims.B3_LAW_R2} in "
-                         f"{paper_cells(lambda r, g: r['EE'] >= claims.B3_LAW_R2, ['All'])}: " + pooled_paper),
-    paper_b.sa_rises(every, untested=unusable, paper="upward trend (Fig. 7, 16 models of several families; qualitative)"),
-    paper_b.sa_conf_invariant(by_family, untested=unusable, paper="“remain largely invariant” (qualitative)"),
-    paper_b.conf_unstable(by_family, untested=unusable,
-                          paper="R² " + plots.span(paper_table1.loc[paper_families].xs("Conf", axis=1, level=1)
-                                                   .to_numpy().ravel(), ".2f")
-                                + f" across {len(paper_families) * 3} family-dataset cells"),
-]
-first = corpora[0]
-measured = [f"On {first}, " + "; ".join(
-    f"{g}: α_CE {fitted(first, g, 'CE').slope:+.3f} and α_EE {fitted(first, g, 'EE').slope:+.3f}, R² of EE "
-    f"{fitted(first, g, 'EE').r2:.2f} against CE's {fitted(first, g, 'CE').r2:.2f}" for g in usable) + "."] if usable else []
-table = pages.verdict_table("B3", verdicts, model_set.name, measured)
+table = pages.verdict_table("B3", b3.decide(evidence, context), model_set.name, b3.headline(evidence, context))
 
 # %% [markdown]
 # ## Run it on your models

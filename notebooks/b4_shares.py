@@ -40,49 +40,34 @@ n_boot = None  # bootstrap resamples (None: the model set's)
 seed = 0
 
 # %%
-from collections import Counter
+from dataclasses import replace
 
 from matplotlib.lines import Line2D
 import numpy as np
-import pandas as pd
 from IPython.display import Markdown, display
+from myst_nb import glue
 
-from rankscale import claims
-from rankscale.analysis import bootstrap, components, fit, metrics
+from rankscale.analysis import metrics
+from rankscale.analysis.bootstrap import LEVEL
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims.context import sample
-from rankscale.claims import base, paper_b
-from rankscale.records import runs
+from rankscale.claims import B4_CURVATURE_MIN_SIZES, b4
 
 chapter = open_chapter(profile, corpora, seeds=True, n_boot=n_boot)
-corpora, family_runs, n_boot = chapter.corpora, chapter.family_runs, chapter.n_boot
-model_set, families, usable, unusable = chapter.model_set, chapter.families, chapter.usable, chapter.unusable
-pooled_reason = chapter.pooled_reason
-curved, uncurved = base.fittable(family_runs[corpora[0]], claims.B4_CURVATURE_MIN_SIZES)
-terms, full, replicates = {}, {}, {}
-for corpus in corpora:
-    members = family_runs[corpus]
-    samples = [sample(r, ["logp", "gt"]) for r in members]
-    full[corpus] = np.array([components.terms_vector(s) for s in samples])  # (models, 4): CE, EE, SA, Conf
-    replicates[corpus] = bootstrap.resample(  # (n_boot, models, 4), each seeded size's runs drawn in turn
-        samples, components.terms_vector, n_boot, seed,
-        seeds=chapter.seed_samples(corpus, members, ["logp", "gt"]))
-    table = pd.DataFrame([{"family": run.family, "model": run.name, "params": run.non_embedding,
-                           **dict(zip(components.QUANTITIES, full[corpus][i]))}
-                          for i, run in enumerate(members)])
-    signed = metrics.ce_shares(table.EE, table.SA, table.Conf)
-    magnitude = metrics.ce_shares(table.EE, table.SA, table.Conf, signed=False)
-    for k in metrics.COMPONENTS:
-        table[f"{k}/CE (signed)"] = signed[k]  # for Conf: −Conf/CE
-    for k in metrics.COMPONENTS:
-        table[f"{k} share of |terms|"] = magnitude[k]
-    terms[corpus] = table
-display(Markdown(f"{n_boot} bootstrap resamples; trends with size are tested on the families with at least "
-                 f"{claims.MIN_SIZES} sizes: {', '.join(usable) or 'none'}"
-                 + (f" (left out: {'; '.join(unusable)})" if unusable else "")
-                 + f"; the bend of the CE law on those with at least {claims.B4_CURVATURE_MIN_SIZES}: "
-                 + (', '.join(curved) or 'none') + "."))
+model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
+context = replace(chapter.context(*b4.TABLES), seed=seed)  # the parameter seed draws every resample
+evidence = b4.measure(chapter, context)  # every share, trend and bend of the chapter, with its interval
+glue("b4_n_boot", context.n_boot, display=False)
+for name, listed in (("usable", context.usable()), ("curved", context.usable(B4_CURVATURE_MIN_SIZES))):
+    glue(f"b4_{name}", Markdown(", ".join(listed) or "none"), display=False)
+glue("b4_left_out", Markdown("; ".join(context.unusable()) or "none"), display=False)
+
+# %% [markdown]
+# Every interval of this chapter rests on {glue:text}`b4_n_boot` bootstrap resamples (the model
+# set's number, unless the chapter's parameter `n_boot` sets another; the parameter `seed` draws
+# them, the same resamples as [chapter B3](b3_component_scaling)'s). Trends with size are tested
+# on the families with at least three sizes: {glue:md}`b4_usable` (left out: {glue:md}`b4_left_out`);
+# the bend of the CE law on those with at least four: {glue:md}`b4_curved`.
 
 # %% [markdown]
 # ## Two ways to count a share
@@ -100,9 +85,7 @@ display(Markdown(f"{n_boot} bootstrap resamples; trends with size are tested on 
 # comparison with the paper's figure and not graded.
 
 # %%
-shares_table = pd.concat([t.assign(corpus=c) for c, t in terms.items()])
-shares_table = shares_table[["corpus", *terms[corpora[0]].columns]]
-shares_table = shares_table.rename(columns={"Conf/CE (signed)": "−Conf/CE (signed)"})
+shares_table = b4.shares_table(evidence)
 display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]} | {"params": "{:,}"})
         .hide(axis="index").set_caption(
             "Every model per corpus: its size, CE and components (nats), their signed contributions to CE (summing "
@@ -121,7 +104,7 @@ colors = {"EE": "C0", "SA": "C2", "Conf": "C3"}
 # one corpus a row, so that each model's name has room under its bar; the models are the same on every corpus
 fig, axes = plots.panels(len(corpora), 1, 2.2, sharex=True)
 for ax, corpus in zip(axes[:, 0], corpora):
-    table = terms[corpus].sort_values("params", kind="stable").reset_index(drop=True)
+    table = evidence.models[corpus].sort_values("params", kind="stable").reset_index(drop=True)
     bottom = np.zeros(len(table))
     for k in metrics.COMPONENTS:
         ax.bar(table.index, 100 * table[f"{k} share of |terms|"], bottom=bottom, color=colors[k], label=k)
@@ -137,7 +120,7 @@ plots.show(fig)
 lines = {"EE": "-", "SA": "--", "Conf": ":"}
 fig, axes = plots.corpus_panels(corpora, 3.4, sharey=True)
 for ax, corpus in zip(axes[0], corpora):
-    for family, part in terms[corpus].groupby("family", sort=False):
+    for family, part in evidence.models[corpus].groupby("family", sort=False):
         style = plots.family_style(model_set, family)
         for k in metrics.COMPONENTS:
             ax.plot(part.params, part[f"{k}/CE (signed)"], linestyle=lines[k], marker=style["marker"],
@@ -166,51 +149,18 @@ plots.show(fig)
 # share is the signed one; the magnitude share's trend is shown beside it.
 
 # %%
-GRADED, MAGNITUDE = "EE / CE (signed, graded)", "EE share of |terms| (shown)"
-share_defs = {GRADED: True, MAGNITUDE: False}  # label: signed
-trend_groups = {family: None for family in families}
-if len(families) > 1:
-    trend_groups[fit.POOLED] = None
-n_sizes = {g: len({r.non_embedding for r in members}) for g, members in
-           {**runs.by_family(family_runs[corpora[0]]), fit.POOLED: family_runs[corpora[0]]}.items()}
+trend_table = b4.trend_table(evidence)
+for name, value in zip(("pairs", "counts", "slopes"), b4.trend_counts(trend_table)):
+    glue(f"b4_trend_{name}", Markdown(str(value)), display=False)
 
-
-def group_index(corpus, group):
-    return [i for i, run in enumerate(family_runs[corpus]) if group == fit.POOLED or run.family == group]
-
-
-trends = {}
-for corpus in corpora:
-    sizes = runs.sizes(family_runs[corpus])
-    for group in trend_groups:
-        idx = group_index(corpus, group)
-        if len(np.unique(sizes[idx])) < 2:
-            continue
-        for label, signed in share_defs.items():
-            point, slopes = components.share_trend(sizes[idx], full[corpus][idx], replicates[corpus][:, idx], signed)
-            trends[corpus, group, label] = (point, bootstrap.interval(point, slopes))
-
-
-def direction(interval) -> str:
-    return {1: "rises", -1: "falls", 0: "flat within noise"}[bootstrap.side(interval)]
-
-
-trend_table = pd.DataFrame([{"corpus": c, "fit": g, "sizes": n_sizes[g], "share": label,
-                             "slope of log share vs log N": point,
-                             "95% interval": bootstrap.interval_text(ci, 4), "trend": direction(ci)}
-                            for (c, g, label), (point, ci) in trends.items()])
-if len(trend_table):
-    graded = trend_table[trend_table["share"] == GRADED]
-    display(Markdown(
-        f"Headline numbers of the table below: over {len(graded)} corpus and fit pairs, EE's signed contribution "
-        + ", ".join(f"{said} in {int((graded['trend'] == word).sum())}" for word, said in
-                    (("falls", "falls"), ("rises", "rises"), ("flat within noise", "is flat within noise")))
-        + f", with slopes {plots.span(graded['slope of log share vs log N'], '+.4f')} per unit of log N."))
+# %% [markdown]
+# Over the table's {glue:md}`b4_trend_pairs` corpus and fit pairs, EE's signed contribution
+# {glue:md}`b4_trend_counts`, with slopes {glue:md}`b4_trend_slopes` per unit of log N.
 
 # %% tags=["hide-output"]
 display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index").set_caption(
     "Slope of the log share against log N per corpus, fit and share (the graded signed EE/CE, and EE's magnitude "
-    f"share), with its {bootstrap.LEVEL:.0%} interval and the trend it reads."))
+    f"share), with its {LEVEL:.0%} interval and the trend it reads."))
 
 # %% [markdown]
 # A family with two sizes has a trend here (a line through two points) but is not graded, and the
@@ -244,20 +194,12 @@ display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hid
 # %% mystnb={"figure": {"caption": "Local exponent $d \\log \\mathrm{CE} / d \\log N$ of the CE law per family (the family's colour), one panel per corpus: predicted from EE's contribution alone, $\\alpha_{\\mathrm{EE}} \\cdot \\mathrm{EE}/\\mathrm{CE}$ (solid), predicted from all three components' fitted exponents (dash-dot), measured between neighbouring models (dashed, open markers, drawn at the geometric midpoint of the pair), and the exponent of a single power law fitted over the family (dotted).", "name": "fig-b4-local-exponent"}}
 fig, axes = plots.corpus_panels(corpora, 3.8, sharey=True)
 for ax, corpus in zip(axes[0], corpora):
-    for family, part in terms[corpus].groupby("family", sort=False):
-        sizes = part.params.values.astype(float)
-        if len(sizes) < 2 or not np.all(np.diff(sizes) > 0):
-            continue  # one size, or two models of one size: no slope between neighbours
+    for family, local in b4.local_exponents(evidence.models[corpus]).items():
         style = plots.family_style(model_set, family)
-        signed = {k: part[f"{k}/CE (signed)"].values for k in metrics.COMPONENTS}
-        alpha_ee = fit.fit_power_law(sizes, part.EE.values).slope
-        predicted = metrics.ce_exponent_from_components(signed, {"EE": alpha_ee, "SA": 0.0, "Conf": 0.0})
-        all_alphas = {k: fit.fit_power_law(sizes, np.abs(part[k].values)).slope for k in metrics.COMPONENTS}
-        mids, measured = metrics.local_log_slopes(sizes, part.CE.values)
-        ax.plot(sizes, predicted, "-", marker=style["marker"], color=style["color"], ms=4)
-        ax.plot(sizes, metrics.ce_exponent_from_components(signed, all_alphas), "-.", color=style["color"], lw=1)
-        ax.plot(mids, measured, "--", marker=style["marker"], mfc="white", color=style["color"], ms=4)
-        ax.axhline(fit.fit_power_law(sizes, part.CE.values).slope, color=style["color"], ls=":", lw=1)
+        ax.plot(local.sizes, local.ee_only, "-", marker=style["marker"], color=style["color"], ms=4)
+        ax.plot(local.sizes, local.every, "-.", color=style["color"], lw=1)
+        ax.plot(local.midpoints, local.measured, "--", marker=style["marker"], mfc="white", color=style["color"], ms=4)
+        ax.axhline(local.law, color=style["color"], ls=":", lw=1)
 plots.size_axes(axes)
 axes[0, 0].set_ylabel("d log CE / d log N")
 handles = (plots.family_handles(model_set, families, linestyle="none")
@@ -295,43 +237,21 @@ plots.show(fig)
 # $\alpha_{\mathrm{EE}} < 0$. The table puts the two side by side.
 
 # %%
-bends = {}
-for corpus in corpora:
-    sizes = runs.sizes(family_runs[corpus])
-    for family in curved:
-        idx = group_index(corpus, family)
-        point = float(components.curvature(sizes[idx], full[corpus][idx, 0]))
-        bends[corpus, family] = (point, bootstrap.interval(point, components.curvature(sizes[idx],
-                                                                                        replicates[corpus][:, idx, 0])))
-bend_word = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}
-bend_table = pd.DataFrame([{"corpus": c, "family": fam, "sizes": n_sizes[fam], "curvature c of log CE": point,
-                            "95% interval": bootstrap.interval_text(ci, 5),
-                            "CE law": bend_word[bootstrap.side(ci)],
-                            "EE/CE trend": direction(trends[c, fam, GRADED][1])}
-                           for (c, fam), (point, ci) in bends.items()],
-                          columns=["corpus", "family", "sizes", "curvature c of log CE", "95% interval", "CE law",
-                                   "EE/CE trend"])
-display(bend_table.style.format({"curvature c of log CE": "{:+.5f}"}).hide(axis="index").set_caption(
-    f"Curvature c of log CE in log N per corpus and family of {claims.B4_CURVATURE_MIN_SIZES} or more sizes, with its "
-    f"{bootstrap.LEVEL:.0%} interval, what it says of the CE law, and the trend of EE/CE beside it."))
-if not bends:
-    display(Markdown(f"No family has {claims.B4_CURVATURE_MIN_SIZES} or more sizes; the bend is not measured."))
+display(b4.bend_table(evidence).style.format({"curvature c of log CE": "{:+.5f}"}).hide(axis="index").set_caption(
+    f"Curvature c of log CE in log N per corpus and family of {B4_CURVATURE_MIN_SIZES} or more sizes, with its "
+    f"{LEVEL:.0%} interval, what it says of the CE law, and the trend of EE/CE beside it."))
 
 # %%
-summary = []
-for c in corpora:
-    for g in trend_groups:
-        if (c, g, GRADED) not in trends:
-            continue
-        direction_text = {"falls": "falls", "rises": "rises", "flat within noise": "shows no clear trend"}[
-            direction(trends[c, g, GRADED][1])]
-        conf = terms[c].Conf.values if g == fit.POOLED else terms[c][terms[c].family == g].Conf.values
-        sign = ("positive for every model" if np.all(conf > 0) else
-                "negative for every model" if np.all(conf < 0) else "of changing sign")
-        note = "" if g == fit.POOLED or g in usable else f" ({n_sizes[g]} sizes, not graded)"
-        summary.append(f"- `{c}`, {g}{note}: EE's signed contribution {direction_text} with size; "
-                       f"Confidence is {sign}.")
-display(Markdown("**On this set:**\n" + "\n".join(summary)))
+glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
+
+# %% [markdown]
+# Each family, and every model pooled, in one line: the trend of EE's signed contribution that
+# the table of trends reads, and the sign of Confidence over the group's models, which decides
+# how far the signed and the magnitude share can part.
+#
+# ```{glue:md} b4_summary
+# :format: myst
+# ```
 
 # %% [markdown]
 # ## Why the paper's trend need not appear on a small set
@@ -366,8 +286,8 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 #
 # ## Verdicts
 #
-# Each rule is fixed in `rankscale.claims` (shown in the table) and decided by a function of
-# `rankscale.claims.paper_b`: *reproduced* if it holds on every unit tested, *partly* on some,
+# Each rule is fixed in `rankscale.claims.b4` (shown in the table) and decided there, by a
+# function of its own: *reproduced* if it holds on every unit tested, *partly* on some,
 # *not reproduced* on none. The share is EE's signed contribution EE/CE throughout; the trend of
 # the magnitude share is shown beside it. Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), so
@@ -383,34 +303,7 @@ display(Markdown("**On this set:**\n" + "\n".join(summary)))
 # two runs, whose draws then enter the interval.
 
 # %%
-smallest = {}
-for c in corpora:
-    members = family_runs[c]
-    for family in families:
-        i = min(group_index(c, family), key=lambda j: members[j].non_embedding)
-        share = full[c][i, 1] / full[c][i, 0]
-        smallest[f"{c}/{family}"] = (members[i].name, share, bootstrap.interval(
-            share, replicates[c][:, i, 1] / replicates[c][:, i, 0]))
-
-trend_units = [(c, g) for c in corpora for g in [*usable, *([fit.POOLED] if pooled_reason is None else [])]]
-no_trend = [*unusable, *([f"pooled fit ({pooled_reason})"] if pooled_reason is not None and len(families) > 1 else [])]
-seeds = {f"{c}/{fam}": min(Counter(r.non_embedding for r in family_runs[c] + chapter.seed_runs[c]
-                                   if r.family == fam).values()) for c, fam in bends}
-by_unit = {f"{c}/{fam}": bends[c, fam] for c, fam in bends}
-no_bend = f"no family has {claims.B4_CURVATURE_MIN_SIZES} or more sizes ({'; '.join(uncurved)})"
-shares = [share for _, share, _ in smallest.values()]
-measured = [f"Error-Entropy is {min(shares):.0%} to {max(shares):.0%} of CE for each family's smallest model"
-            + (", and the slope of log(EE/CE) on log size is " + plots.span([trends[u + (GRADED,)][0] for u in trend_units],
-                                                                          "+.4f") if trend_units else "") + "."]
-verdicts = pages.verdict_table("B4", [
-    paper_b.ee_dominates(smallest),
-    paper_b.share_falls({f"{c}/{g}": trends[c, g, GRADED] for c, g in trend_units},
-                        {f"{c}/{g}": trends[c, g, MAGNITUDE] for c, g in trend_units}, untested=no_trend,
-                        why_not=f"no family has {claims.MIN_SIZES} or more sizes ({'; '.join(unusable)})"),
-    paper_b.law_slows(by_unit, seeds, untested=uncurved, why_not=no_bend),
-    paper_b.bend_follows_share(by_unit, {f"{c}/{fam}": trends[c, fam, GRADED] for c, fam in bends}, seeds,
-                               untested=uncurved, why_not=no_bend),
-], model_set.name, measured)
+verdicts = pages.verdict_table("B4", b4.decide(evidence, context), model_set.name, b4.headline(evidence, context))
 
 # %% [markdown]
 # ## Run it on your models

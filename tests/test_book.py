@@ -112,7 +112,7 @@ def test_a_changed_threshold_re_executes_the_chapters_and_nothing_else_does(tmp_
     executed.clear()
     build.execute_all(smoke, out, log=lambda *_: None, progress=False)
     assert executed == []
-    rules = package / "claims" / "paper_b.py"
+    rules = package / "claims" / "b3.py"
     source = rules.read_text()
     assert source.count("B3_LAW_R2 = 0.8") == 1
     rules.write_text(source.replace("B3_LAW_R2 = 0.8", "B3_LAW_R2 = 0.7"))

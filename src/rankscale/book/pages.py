@@ -256,7 +256,7 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     nbformat.write(nb, Path(folder) / "a3.ipynb")
     ...     collect_verdicts([Path(folder) / "a3.ipynb"], "tiny")["outcomes"][0]
-    ((Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False, setting=''), 'holds'),)
+    ((Unit(corpus='pydocs', family='NeoX'), 'holds'),)
     """
     import nbformat
     import pandas as pd

@@ -181,6 +181,77 @@ def plain_log_ticks(ax) -> None:
     ax.yaxis.set_minor_formatter(NullFormatter())
 
 
+def plain_minor_labels(minor_thresholds: tuple[float, float] = (1, 0.5)):
+    """A formatter for the minor ticks of a log axis: matplotlib's choice of which to label (every one on a
+    narrow axis, a few on a wider one, none over decades, ``LogFormatter``'s ``minor_thresholds``), written as
+    plain numbers ("0.4", not "4×10⁻¹").
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> _ = ax.set(yscale="log", ylim=(0.3, 0.5))
+    >>> formatter = plain_minor_labels()
+    >>> ax.yaxis.set_minor_formatter(formatter)
+    >>> formatter.set_locs(ax.yaxis.get_minorticklocs())
+    >>> formatter(0.4)
+    '0.4'
+    """
+    from matplotlib.ticker import LogFormatter
+
+    class PlainMinorLabels(LogFormatter):
+        def __call__(self, x, pos=None):
+            return f"{x:.3g}" if super().__call__(x, pos) else ""
+
+    return PlainMinorLabels(labelOnlyBase=False, minor_thresholds=minor_thresholds)
+
+
+def legend_above_data(ax, share: float) -> None:
+    """Raise the top of a log y axis so that the data fill its lower ``1 - share`` only, and put the panel's legend,
+    compact, in the room left above them, where it covers none.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().subplots()
+    >>> _ = ax.plot([1, 2], [1.0, 10.0], label="x")
+    >>> _ = ax.set(yscale="log", ylim=(1.0, 10.0))
+    >>> legend_above_data(ax, 0.5)
+    >>> [float(y) for y in ax.get_ylim()], ax.get_legend() is not None
+    ([1.0, 100.0], True)
+    """
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high * (high / low) ** (share / (1 - share)))
+    ax.legend(loc="upper center", borderaxespad=0.2, borderpad=0.3, labelspacing=0.2, handlelength=1.0,
+              handletextpad=0.4)
+
+
+def fit_label(fitted, n_sizes: int, min_sizes: int) -> str:
+    """A size fit's entry in a panel's legend: its exponent and R², or why it has no R² (short, to fit a panel).
+
+    Parameters
+    ----------
+    fitted : rankscale.analysis.fit.PowerLawFit or None
+        None where the group has one size.
+    n_sizes : int
+        The group's distinct sizes.
+    min_sizes : int
+        Sizes an R² needs to say anything (a line through two points fits them exactly).
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import PowerLawFit
+    >>> f = PowerLawFit(-0.1234, 0.0, 0.987, 3)
+    >>> fit_label(f, 3, 3), fit_label(f, 2, 3), fit_label(None, 1, 3)
+    ('-0.123, R² 0.99', '-0.123 (2 sizes)', 'one size, no fit')
+    """
+    if fitted is None:
+        return "one size, no fit"
+    if n_sizes < min_sizes:
+        return f"{fitted.slope:+.3f} ({n_sizes} sizes)"
+    return f"{fitted.slope:+.3f}, R² {fitted.r2:.2f}"
+
+
 def panels(rows: int, cols: int, height: float, figure=None, **subplots):
     """A figure of the book's width (``WIDTH``) with a grid of panels.
 

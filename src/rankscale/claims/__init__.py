@@ -36,6 +36,8 @@ from rankscale.claims.a3 import (
     CLAIMS_A3,
 )
 from rankscale.claims.a4 import A4_KS, A4_MIN_R2, A4_SHARPER, A4_TRANSITION, A4_WINDOW_LENGTHS, CLAIMS_A4
+from rankscale.claims.b3 import B3_INVARIANT_SHARE, B3_LAW_R2, B3_NO_LAW_R2, B3_UNSTABLE_RANGE, CLAIMS_B3
+from rankscale.claims.b4 import B4_CURVATURE_MIN_SIZES, B4_DOMINANT_SHARE, B4_MIN_SEEDS, CLAIMS_B4
 from rankscale.claims.b5 import (
     B5_EXPONENT_TOLERANCE,
     B5_MIN_TOKENS,
@@ -81,17 +83,8 @@ from rankscale.claims.paper_b import (
     B2_MAX_TV,
     B2_MIN_GROUP,
     B2_UNIFORM_RATIO,
-    B3_INVARIANT_SHARE,
-    B3_UNSTABLE_RANGE,
-    B3_LAW_R2,
-    B3_NO_LAW_R2,
-    B4_CURVATURE_MIN_SIZES,
-    B4_MIN_SEEDS,
-    B4_DOMINANT_SHARE,
     CLAIMS_B1,
     CLAIMS_B2,
-    CLAIMS_B3,
-    CLAIMS_B4,
 )
 
 # the chapters read every claim and threshold as claims.<NAME>

@@ -174,7 +174,7 @@ def undetermined(outcome) -> bool:
     return isinstance(outcome, str) and outcome == UNDETERMINED
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Unit:
     """One unit of evidence a claim is judged on, by what it is made of, so that a page places it by its
     fields (``rankscale.book.scorecard.claim_grid``) and never by reading its name back.
@@ -216,6 +216,10 @@ class Unit:
     versus: str = ""
     pooled: bool = False
     setting: str = ""
+
+    def __repr__(self) -> str:
+        """Only the fields that are set: ``Unit(corpus='pydocs', family='NeoX')``."""
+        return f"Unit({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in fields(self) if getattr(self, f.name))})"
 
     @property
     def label(self) -> str:
@@ -443,7 +447,7 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
 
 
 def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str, paper: str | None = None,
-          why_not: str = "", why_undetermined: str = "") -> Verdict:
+          why_not: str = "", why_undetermined: str = "", notes: Mapping[Unit | str, str] | None = None) -> Verdict:
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
     The claim is reproduced if it holds on every unit that decides it, partly if on some, not
@@ -465,6 +469,8 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
         The paper's number where it is computed from its tables (default: the claim's own).
     why_not, why_undetermined : str
         The reason shown when no unit can test the claim, or when none could decide it.
+    notes : mapping of Unit or str to str, optional
+        Why a unit is undecided or untested, shown in brackets after its name in ``ours``.
 
     Returns
     -------
@@ -487,7 +493,10 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     (('pydocs', 'holds'), ('stdlib', 'fails'), ('humaneval', 'undetermined'))
     >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): UNDETERMINED}, "+1")
     >>> v.ours, v.outcomes[0]
-    ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False, setting=''), 'holds'))
+    ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX'), 'holds'))
+    >>> judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): None}, "+1",
+    ...       notes={Unit("pydocs", "Llama"): "2 sizes"}).ours
+    '+1 (not tested on: pydocs/Llama (2 sizes))'
     >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
     >>> judge("_doc", {"pydocs": "undetermined".upper().lower()}, "").outcomes  # by value, not by identity
@@ -511,8 +520,8 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     if odd:
         raise RankscaleError(f"claim {key}: outcomes of {odd} are none of True, False, UNDETERMINED, None")
     decided = [bool(v) for v in outcomes.values() if v is not None and not undetermined(v)]
-    undecided = [_name(unit) for unit, v in outcomes.items() if undetermined(v)]
-    untested = [_name(unit) for unit, v in outcomes.items() if v is None]
+    undecided = [_name(unit, notes) for unit, v in outcomes.items() if undetermined(v)]
+    untested = [_name(unit, notes) for unit, v in outcomes.items() if v is None]
     if decided:
         verdict = grade(decided)
         for label, units in (("undetermined on", undecided), ("not tested on", untested)):
@@ -534,6 +543,7 @@ def _in_words(outcome: bool | str | None) -> str:
     return "untested" if outcome is None else UNDETERMINED if undetermined(outcome) else "holds" if outcome else "fails"
 
 
-def _name(unit: Unit | str) -> str:
-    """A unit as the "ours" text names it."""
-    return unit.label if isinstance(unit, Unit) else unit
+def _name(unit: Unit | str, notes: Mapping[Unit | str, str] | None = None) -> str:
+    """A unit as the "ours" text names it, with its note in brackets where it has one."""
+    name = unit.label if isinstance(unit, Unit) else unit
+    return f"{name} ({notes[unit]})" if notes and unit in notes else name

@@ -1,0 +1,509 @@
+"""Chapter B4 of the claims stage, the components' shares of cross-entropy and the slowing of the CE law (paper B §5,
+Fig. 8): its thresholds and claims, its evidence (``Shares``: every model's shares of CE, each family's smallest
+model's EE/CE, the trend of EE's share with size per family and pooled, and the bend of each family's CE law, all
+with intervals from the token resamples of chapter B3, ``rankscale.claims.b3.corpus_terms``) and its two steps,
+``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to the chapter's verdicts), with the
+rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's tables
+and figures' data.
+
+The share is fixed before the data: EE's signed contribution EE / CE. §5 speaks of EE's share "of cross-entropy" and
+of how much of the loss EE "contributes", and under the paper's hypothesis (only EE scales) CE's local exponent is
+alpha_EE * EE / CE, so this is the share that governs the slowing. It equals the stacked magnitude share of Fig. 8
+(|EE| / (|EE| + |SA| + |Conf|)) whenever Conf <= 0, as for the paper's large models; the magnitude share is drawn,
+not graded. Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
+model's tokens as B3) and how they decide: as in B3.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from rankscale.analysis import components, fit, metrics
+from rankscale.analysis.bootstrap import interval, interval_text, side
+from rankscale.book.plots import span
+from rankscale.claims.b3 import CorpusTerms, corpus_terms, fit_groups, too_few
+from rankscale.claims.base import (
+    CURVE_MIN_SIZES,
+    MIN_SEEDS,
+    MIN_SIZES,
+    POOLED,
+    UNDETERMINED,
+    Claim,
+    Unit,
+    Verdict,
+    index_claims,
+    judge,
+)
+from rankscale.claims.context import Chapter, Context
+from rankscale.claims.paper_b import _B_INTERVAL
+
+B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
+B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
+# fits exactly, and the scatter between training runs would read as curvature
+B4_MIN_SEEDS = MIN_SEEDS  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
+# token bootstrap holds the runs fixed, so it needs a second run at every size to see their scatter
+WHY_SEEDS = (f"a single training run at some size: a curvature through single-seed points cannot tell the scatter "
+             f"between training runs from a bend (needs {B4_MIN_SEEDS} seeds at every size)")
+READS = ("seeds",)  # the runs measure reads beside the families' final models (``load_chapter``'s keywords)
+TABLES = ()  # the paper gives its shares as a figure only: decide reads no table of it
+
+CLAIMS_B4 = index_claims(
+    Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
+          "empirical",
+          f"EE/CE of each family's smallest model, its {_B_INTERVAL} wholly above {B4_DOMINANT_SHARE} "
+          "(the lower end of the paper's range), per corpus and family.",
+          "about 80–90% (“nearly 90%” in §5)"),
+    Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
+          f"The slope of log(EE/CE) on log size, its {_B_INTERVAL} wholly below 0, per corpus and family "
+          "with at least three sizes and for all models pooled (Fig. 8 mixes families). The slope of the magnitude "
+          "share |EE| / (|EE| + |SA| + |Conf|) (Fig. 8's stacked bars) is shown beside it; EE/CE, fixed before the "
+          "data, decides.",
+          "falls (16 models of several families, 14M–70B; qualitative)", needs=("three sizes",)),
+    Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
+                  "very large sizes from other work and calls the law clean for small models, so at this set's "
+                  "scale this is the companion's question)", "beyond the paper",
+          f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {_B_INTERVAL} wholly above 0 "
+          f"(a falling law whose slope flattens), per corpus and family with at least {B4_CURVATURE_MIN_SIZES} sizes. "
+          f"Undetermined where the family has fewer than {B4_MIN_SEEDS} training runs (seeds) at some size: the "
+          "token bootstrap holds each run fixed, so the scatter between runs is not in the interval.",
+          "clean power law for small models, slower for very large ones (§5, citing others)",
+          needs=("four sizes", "two seeds")),
+    Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
+                  "explanation)", "empirical",
+          "Where both the share's slope (B4.2) and CE's curvature (B4.3) have intervals (as there) excluding 0, the "
+          "curvature's sign is the one the paper's mechanism predicts (positive where EE/CE falls, negative where "
+          "it rises); other units are untested. Undetermined as B4.3 where a size has a single training run.",
+          "EE's falling share explains the slowing (qualitative)", needs=("four sizes", "two seeds")),
+)
+
+Estimate = tuple  # (value, its interval or None): a measured quantity with its bootstrap interval
+
+
+# ---------------------------------------------------------------------------------------------
+# The evidence
+
+@dataclass(frozen=True)
+class Shares:
+    """Chapter B4's evidence, every unit keyed by (corpus, group), a group a family or ``POOLED``.
+
+    Attributes
+    ----------
+    models : mapping of str to pandas.DataFrame
+        Per corpus, every model (``models_table``): its family, name, size, CE, EE, SA and Conf, their signed
+        contributions to CE and their magnitude shares.
+    smallest : mapping of (str, str) to (str, float, (float, float) or None)
+        Per corpus and family, its smallest model's name, EE/CE and that share's interval.
+    signed, magnitude : mapping of (str, str) to Estimate
+        Per corpus and group of two sizes or more, the slope of log(share) on log size with its interval, of the
+        signed share EE/CE and of the magnitude share |EE| / (|EE| + |SA| + |Conf|) (``components.share_trend``).
+    bends : mapping of (str, str) to Estimate
+        Per corpus and family of ``B4_CURVATURE_MIN_SIZES`` sizes, the curvature of log CE in log size
+        (``components.curvature``) with its interval.
+    seeds : mapping of (str, str) to int
+        Per unit of ``bends``, the fewest training runs (seeds) the family has at any of its sizes.
+    n_sizes : mapping of str to int
+        Per group of ``b3.fit_groups``, its distinct sizes.
+    pooled_reason : str or None
+        Why the families cannot be pooled (``Chapter.pooled_reason``); None where they can.
+    """
+
+    models: Mapping[str, pd.DataFrame]
+    smallest: Mapping[tuple[str, str], tuple[str, float, tuple[float, float] | None]]
+    signed: Mapping[tuple[str, str], Estimate]
+    magnitude: Mapping[tuple[str, str], Estimate]
+    bends: Mapping[tuple[str, str], Estimate]
+    seeds: Mapping[tuple[str, str], int]
+    n_sizes: Mapping[str, int]
+    pooled_reason: str | None
+
+    @property
+    def corpora(self) -> list[str]:
+        """The corpora, in order."""
+        return list(self.models)
+
+    def trend_units(self, context: Context) -> list[tuple[str, str]]:
+        """The (corpus, group) whose share trend is graded: the families of ``MIN_SIZES`` sizes and, where the
+        families can be pooled, every model of the corpus, corpus by corpus."""
+        groups = [*context.usable(), *([POOLED] if self.pooled_reason is None else [])]
+        return [(c, g) for c in self.corpora for g in groups]
+
+
+# ---------------------------------------------------------------------------------------------
+# Measure: the chapter's runs to its evidence
+
+def models_table(terms: CorpusTerms) -> pd.DataFrame:
+    """Every model of one corpus: family, model, params (non-embedding), CE, EE, SA and Conf, then the signed
+    contributions ``"EE/CE (signed)"``, ``"SA/CE (signed)"``, ``"Conf/CE (signed)"`` (for Conf: −Conf/CE; they
+    sum to 1), then the magnitude shares ``"EE share of |terms|"``, ... (``metrics.ce_shares``)."""
+    table = pd.DataFrame([{"family": run.family, "model": run.name, "params": run.non_embedding,
+                           **dict(zip(components.QUANTITIES, terms.full[i]))} for i, run in enumerate(terms.runs)])
+    signed = metrics.ce_shares(table.EE, table.SA, table.Conf)
+    magnitude = metrics.ce_shares(table.EE, table.SA, table.Conf, signed=False)
+    for k in metrics.COMPONENTS:
+        table[f"{k}/CE (signed)"] = signed[k]
+    for k in metrics.COMPONENTS:
+        table[f"{k} share of |terms|"] = magnitude[k]
+    return table
+
+
+def smallest_share(terms: CorpusTerms, family: str, level: float) -> tuple[str, float, tuple[float, float] | None]:
+    """The smallest model of ``family`` (the first of that size), its EE/CE and that share's interval."""
+    i = min(terms.index(family), key=lambda j: terms.runs[j].non_embedding)
+    share = terms.full[i, 1] / terms.full[i, 0]
+    return terms.runs[i].name, share, interval(share, terms.replicates[:, i, 1] / terms.replicates[:, i, 0], level)
+
+
+def share_trends(terms: CorpusTerms, group: str, level: float) -> tuple[Estimate, Estimate]:
+    """The slopes of log(EE/CE) and of log(EE's magnitude share) on log size over ``group``'s models, with their
+    intervals (``components.share_trend``)."""
+    idx = terms.index(group)
+    sizes, full, replicates = terms.sizes[idx], terms.full[idx], terms.replicates[:, idx]
+    found = []
+    for signed in (True, False):
+        point, slopes = components.share_trend(sizes, full, replicates, signed)
+        found.append((point, interval(point, slopes, level)))
+    return found[0], found[1]
+
+
+def bend(terms: CorpusTerms, family: str, level: float) -> Estimate:
+    """The curvature of log CE in log size over ``family``'s models (``components.curvature``), with its interval."""
+    idx = terms.index(family)
+    point = float(components.curvature(terms.sizes[idx], terms.full[idx, 0]))
+    return point, interval(point, components.curvature(terms.sizes[idx], terms.replicates[:, idx, 0]), level)
+
+
+def fewest_runs(chapter: Chapter, corpus: str, family: str) -> int:
+    """The fewest training runs ``family`` has at any of its sizes on ``corpus`` (its final models and extra seeds)."""
+    runs = chapter.family_runs[corpus] + chapter.seed_runs[corpus]
+    return min(Counter(run.non_embedding for run in runs if run.family == family).values())
+
+
+def measure(chapter: Chapter, context: Context) -> Shares:
+    """Chapter B4's evidence: every model's shares, each family's smallest model's EE/CE, the share trend of every
+    group of two sizes or more, and the bend of every family of ``B4_CURVATURE_MIN_SIZES`` sizes, on every corpus,
+    with intervals from ``context.n_boot`` resamples drawn with ``context.seed`` (chapter B3's resamples).
+
+    Parameters
+    ----------
+    chapter : Chapter
+        The families' final models per corpus, and the extra training runs of the sizes that have them.
+    context : Context
+        The families' sizes, the bootstrap's ``n_boot``, ``seed`` and ``level``.
+
+    Returns
+    -------
+    Shares
+    """
+    groups = fit_groups(chapter.families)
+    first = chapter.family_runs[chapter.corpora[0]]
+    n_sizes = {g: len({run.non_embedding for run in first if g == POOLED or run.family == g}) for g in groups}
+    curved = context.usable(B4_CURVATURE_MIN_SIZES)
+    models, smallest, signed, magnitude, bends, seeds = {}, {}, {}, {}, {}, {}
+    for corpus in chapter.corpora:
+        terms = corpus_terms(chapter, corpus, context)
+        models[corpus] = models_table(terms)
+        for family in chapter.families:
+            smallest[corpus, family] = smallest_share(terms, family, context.level)
+        for g in groups:
+            if len(np.unique(terms.sizes[terms.index(g)])) > 1:
+                signed[corpus, g], magnitude[corpus, g] = share_trends(terms, g, context.level)
+        for family in curved:
+            bends[corpus, family] = bend(terms, family, context.level)
+            seeds[corpus, family] = fewest_runs(chapter, corpus, family)
+    return Shares(models, smallest, signed, magnitude, bends, seeds, n_sizes, chapter.pooled_reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules, each read on one unit, and their verdicts
+
+def dominates(share_interval: tuple[float, float] | None) -> bool:
+    """B4.1: EE/CE's interval wholly above ``B4_DOMINANT_SHARE`` (no interval shows nothing).
+
+    >>> dominates((0.85, 0.95)), dominates((0.8, 0.9)), dominates(None)
+    (True, False, False)
+    """
+    return side(share_interval, B4_DOMINANT_SHARE) > 0
+
+
+def falls(trend: Estimate) -> bool:
+    """B4.2: the slope of log(EE/CE) on log size, its interval wholly below 0."""
+    return side(trend[1]) < 0
+
+
+def slows(curvature: Estimate, seeds: int) -> bool | str:
+    """B4.3: the curvature of log CE, its interval wholly above 0; ``UNDETERMINED`` with fewer than
+    ``B4_MIN_SEEDS`` training runs at some size.
+
+    >>> slows((0.01, (0.005, 0.015)), 2), slows((0.01, (-0.005, 0.015)), 2), slows((0.01, (0.005, 0.015)), 1)
+    (True, False, 'undetermined')
+    """
+    return UNDETERMINED if seeds < B4_MIN_SEEDS else side(curvature[1]) > 0
+
+
+def bend_follows(curvature: Estimate, trend: Estimate, seeds: int) -> bool | str | None:
+    """B4.4: where both the curvature of log CE and the slope of log(EE/CE) are clear of 0, the curvature's sign is
+    the opposite of the slope's; None (untested) where either is within noise, ``UNDETERMINED`` as ``slows``.
+
+    >>> slowing, falling, flat = (0.01, (0.005, 0.015)), (-0.02, (-0.03, -0.01)), (0.0, (-0.01, 0.01))
+    >>> bend_follows(slowing, falling, 2), bend_follows(slowing, (0.02, (0.01, 0.03)), 2), bend_follows(slowing, flat, 2)
+    (True, False, None)
+    """
+    bend_side, share_side = side(curvature[1]), side(trend[1])
+    if bend_side == 0 or share_side == 0:
+        return None
+    return UNDETERMINED if seeds < B4_MIN_SEEDS else bend_side == -share_side
+
+
+def ee_dominates_verdict(evidence: Shares, context: Context) -> Verdict:
+    """B4.1: ``dominates`` on every family's smallest model on every corpus.
+
+    Parameters
+    ----------
+    evidence : Shares
+    context : Context
+        Which families have enough sizes for each claim.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    outcomes = {Unit(c, fam): dominates(ci) for (c, fam), (_, _, ci) in evidence.smallest.items()}
+    texts = [f"{Unit(c, fam).label} ({model}) {share:.3f} {interval_text(ci, sign='')}"
+             for (c, fam), (model, share, ci) in evidence.smallest.items()]
+    return judge("B4.1", outcomes, "EE/CE of the smallest model [95% interval]: " + "; ".join(texts))
+
+
+def _unit(corpus: str, group: str) -> Unit:
+    return Unit(corpus, pooled=True) if group == POOLED else Unit(corpus, group)
+
+
+def share_falls_verdict(evidence: Shares, context: Context) -> Verdict:
+    """B4.2: ``falls`` on every family of ``MIN_SIZES`` sizes and every pooled fit; the trend of the magnitude share
+    is shown beside it and decides nothing. Parameters as ``ee_dominates_verdict``."""
+    units = evidence.trend_units(context)
+    untested = too_few(context)
+    outcomes = {**dict.fromkeys(untested), **{_unit(*u): falls(evidence.signed[u]) for u in units}}
+    texts = [f"{_unit(*u).label} {evidence.signed[u][0]:+.4f} {interval_text(evidence.signed[u][1], 4)} (magnitude "
+             f"share {evidence.magnitude[u][0]:+.4f} {interval_text(evidence.magnitude[u][1], 4)})" for u in units]
+    return judge("B4.2", outcomes, "slope of log(EE/CE) on log N [95% interval]: " + "; ".join(texts),
+                 why_not=f"no family has {MIN_SIZES} or more sizes ({'; '.join(context.unusable())})", notes=untested)
+
+
+def _no_bend(context: Context) -> str:
+    return (f"no family has {B4_CURVATURE_MIN_SIZES} or more sizes "
+            f"({'; '.join(context.unusable(B4_CURVATURE_MIN_SIZES))})")
+
+
+def law_slows_verdict(evidence: Shares, context: Context) -> Verdict:
+    """B4.3: ``slows`` on every family of ``B4_CURVATURE_MIN_SIZES`` sizes. Parameters as
+    ``ee_dominates_verdict``."""
+    untested = too_few(context, B4_CURVATURE_MIN_SIZES)
+    outcomes = {**dict.fromkeys(untested),
+                **{Unit(*u): slows(b, evidence.seeds[u]) for u, b in evidence.bends.items()}}
+    text = "; ".join(f"{Unit(*u).label} {point:+.5f} {interval_text(ci, 5)}"
+                     for u, (point, ci) in evidence.bends.items())
+    return judge("B4.3", outcomes, "curvature c of log CE [95% interval]: " + text if evidence.bends else "",
+                 why_not=_no_bend(context), why_undetermined=WHY_SEEDS, notes=untested)
+
+
+def bend_follows_share_verdict(evidence: Shares, context: Context) -> Verdict:
+    """B4.4: ``bend_follows`` on every family of ``B4_CURVATURE_MIN_SIZES`` sizes, a unit whose bend or share trend
+    is within noise named untested with which. Parameters as ``ee_dominates_verdict``."""
+    untested = too_few(context, B4_CURVATURE_MIN_SIZES)
+    outcomes, notes = dict.fromkeys(untested), dict(untested)
+    for u, b in evidence.bends.items():
+        outcomes[Unit(*u)] = bend_follows(b, evidence.signed[u], evidence.seeds[u])
+        if outcomes[Unit(*u)] is None:
+            notes[Unit(*u)] = f"{'CE law straight' if side(b[1]) == 0 else 'EE/CE flat'} within noise"
+    text = "; ".join(f"{Unit(*u).label} {b[0]:+.5f} / {evidence.signed[u][0]:+.4f}" for u, b in evidence.bends.items())
+    return judge("B4.4", outcomes, "curvature of log CE / slope of log(EE/CE): " + text if evidence.bends else "",
+                 why_not=_no_bend(context) if not evidence.bends else
+                 "on no family are both the bend and the share's trend clear", why_undetermined=WHY_SEEDS, notes=notes)
+
+
+# one per claim of CLAIMS_B4, in its order
+RULES = (ee_dominates_verdict, share_falls_verdict, law_slows_verdict, bend_follows_share_verdict)
+
+
+def decide(evidence: Shares, context: Context) -> list[Verdict]:
+    """Chapter B4's verdicts, one per claim of ``CLAIMS_B4`` in order (``RULES``).
+
+    Parameters
+    ----------
+    evidence : Shares
+        The evidence (``measure``).
+    context : Context
+        Which families have enough sizes for each claim.
+
+    Returns
+    -------
+    list of rankscale.claims.base.Verdict
+    """
+    return [rule(evidence, context) for rule in RULES]
+
+
+# ---------------------------------------------------------------------------------------------
+# The evidence as the chapter's tables and figures' data, and its headline for the findings
+
+GRADED, MAGNITUDE = "EE / CE (signed, graded)", "EE share of |terms| (shown)"  # the trend table's two shares
+TREND_WORDS = {1: "rises", -1: "falls", 0: "flat within noise"}  # a share trend's interval, by its side of 0
+BEND_WORDS = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}  # a curvature's, likewise
+
+
+def shares_table(evidence: Shares) -> pd.DataFrame:
+    """Every model of every corpus (``models_table``), with its corpus first and Conf's signed contribution named
+    −Conf/CE."""
+    table = pd.concat([t.assign(corpus=c) for c, t in evidence.models.items()])
+    table = table[["corpus", *evidence.models[evidence.corpora[0]].columns]]
+    return table.rename(columns={"Conf/CE (signed)": "−Conf/CE (signed)"})
+
+
+def trend_table(evidence: Shares) -> pd.DataFrame:
+    """The slope of the log share on log N per corpus, fit and share (the graded signed EE/CE, then EE's magnitude
+    share), with its interval and the trend it reads (``TREND_WORDS``)."""
+    return pd.DataFrame([{"corpus": c, "fit": g, "sizes": evidence.n_sizes[g], "share": label,
+                          "slope of log share vs log N": point, "95% interval": interval_text(ci, 4),
+                          "trend": TREND_WORDS[side(ci)]}
+                         for (c, g) in evidence.signed
+                         for label, (point, ci) in ((GRADED, evidence.signed[c, g]),
+                                                    (MAGNITUDE, evidence.magnitude[c, g]))])
+
+
+def trend_counts(table: pd.DataFrame) -> tuple[int, str, str]:
+    """Of ``trend_table``'s graded rows: how many, in how many EE/CE falls, rises and is flat, and the range of the
+    slopes.
+
+    >>> table = pd.DataFrame({"share": [GRADED, MAGNITUDE, GRADED], "trend": ["rises", "falls", "rises"],
+    ...                       "slope of log share vs log N": [0.003, -0.002, 0.004]})
+    >>> trend_counts(table)
+    (2, 'falls in 0, rises in 2, is flat within noise in 0', '+0.0030 to +0.0040')
+    """
+    graded = table[table["share"] == GRADED] if len(table) else table
+    if not len(graded):
+        return 0, "is nowhere measured", "none"
+    counts = ", ".join(f"{said} in {int((graded['trend'] == word).sum())}" for word, said in
+                       (("falls", "falls"), ("rises", "rises"), ("flat within noise", "is flat within noise")))
+    return len(graded), counts, span(graded["slope of log share vs log N"], "+.4f")
+
+
+def bend_table(evidence: Shares) -> pd.DataFrame:
+    """The curvature of log CE per corpus and family of ``B4_CURVATURE_MIN_SIZES`` sizes, with its interval, what
+    it says of the CE law (``BEND_WORDS``), and the trend of EE/CE beside it."""
+    return pd.DataFrame([{"corpus": c, "family": fam, "sizes": evidence.n_sizes[fam], "curvature c of log CE": point,
+                          "95% interval": interval_text(ci, 5), "CE law": BEND_WORDS[side(ci)],
+                          "EE/CE trend": TREND_WORDS[side(evidence.signed[c, fam][1])]}
+                         for (c, fam), (point, ci) in evidence.bends.items()],
+                        columns=["corpus", "family", "sizes", "curvature c of log CE", "95% interval", "CE law",
+                                 "EE/CE trend"])
+
+
+@dataclass(frozen=True)
+class LocalExponents:
+    """One family's local exponent d log CE / d log N of the CE law (fig-b4-local-exponent), each of shape
+    (models,) unless said otherwise.
+
+    Attributes
+    ----------
+    sizes : ndarray
+        The family's sizes, increasing.
+    ee_only : ndarray
+        Predicted from EE's contribution alone, α_EE · EE/CE (only EE scales).
+    every : ndarray
+        Predicted from all three components' fitted exponents, Σ_M share_M · α_M.
+    midpoints, measured : ndarray of shape (models - 1,)
+        The geometric midpoints of neighbouring sizes and CE's slope between them.
+    law : float
+        The exponent of one power law of CE over the family.
+    """
+
+    sizes: np.ndarray
+    ee_only: np.ndarray
+    every: np.ndarray
+    midpoints: np.ndarray
+    measured: np.ndarray
+    law: float
+
+
+def local_exponents(table: pd.DataFrame) -> dict[str, LocalExponents]:
+    """The local exponents of every family of one corpus's ``models_table`` with sizes strictly increasing (one
+    size, or two models of one size, have no slope between neighbours): predicted from the shares and the
+    components' exponents (``metrics.ce_exponent_from_components``), and measured between neighbours
+    (``metrics.local_log_slopes``).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``models_table`` of one corpus, each family's models in order of size.
+
+    Returns
+    -------
+    dict of str to LocalExponents
+        By family, in the table's order.
+    """
+    found = {}
+    for family, part in table.groupby("family", sort=False):
+        sizes = part.params.values.astype(float)
+        if len(sizes) < 2 or not np.all(np.diff(sizes) > 0):
+            continue
+        signed = {k: part[f"{k}/CE (signed)"].values for k in metrics.COMPONENTS}
+        alpha_ee = fit.fit_power_law(sizes, part.EE.values).slope
+        alphas = {k: fit.fit_power_law(sizes, np.abs(part[k].values)).slope for k in metrics.COMPONENTS}
+        midpoints, measured = metrics.local_log_slopes(sizes, part.CE.values)
+        found[family] = LocalExponents(
+            sizes, metrics.ce_exponent_from_components(signed, {"EE": alpha_ee, "SA": 0.0, "Conf": 0.0}),
+            metrics.ce_exponent_from_components(signed, alphas), midpoints, measured,
+            fit.fit_power_law(sizes, part.CE.values).slope)
+    return found
+
+
+def summary(evidence: Shares, context: Context) -> str:
+    """What the set shows, per corpus and group with a share trend: whether EE's signed contribution falls, rises or
+    shows no clear trend with size, and the sign of Confidence over the group's models (a Markdown list).
+
+    Parameters
+    ----------
+    evidence : Shares
+    context : Context
+        Which families are graded (the others are marked).
+
+    Returns
+    -------
+    str
+    """
+    said = {"falls": "falls", "rises": "rises", "flat within noise": "shows no clear trend"}
+    lines = []
+    for c, g in evidence.signed:
+        table = evidence.models[c]
+        conf = table.Conf.values if g == POOLED else table[table.family == g].Conf.values
+        sign = ("positive for every model" if np.all(conf > 0) else
+                "negative for every model" if np.all(conf < 0) else "of changing sign")
+        note = "" if g == POOLED or g in context.usable() else f" ({evidence.n_sizes[g]} sizes, not graded)"
+        lines.append(f"- `{c}`, {g}{note}: EE's signed contribution {said[TREND_WORDS[side(evidence.signed[c, g][1])]]}"
+                     f" with size; Confidence is {sign}.")
+    return "**On this set:**\n" + "\n".join(lines)
+
+
+def headline(evidence: Shares, context: Context) -> list[str]:
+    """The chapter's headline measurement for its findings (``rankscale.book.pages.findings_text``): the range of
+    EE/CE over the families' smallest models and of the graded share trends.
+
+    Parameters
+    ----------
+    evidence : Shares
+    context : Context
+
+    Returns
+    -------
+    list of str
+    """
+    shares = [share for _, share, _ in evidence.smallest.values()]
+    units = evidence.trend_units(context)
+    return [f"Error-Entropy is {min(shares):.0%} to {max(shares):.0%} of CE for each family's smallest model"
+            + (", and the slope of log(EE/CE) on log size is " + span([evidence.signed[u][0] for u in units], "+.4f")
+               if units else "") + "."]
+

@@ -1,0 +1,268 @@
+"""Chapter B4 (``rankscale.claims.b4``): each claim's rule made to hold, fail, stay undetermined and go untested on
+constructed evidence, read from the verdicts' structured outcomes; its measure on small synthetic runs, checked
+against shares, trends and curvatures done by hand; and its notebook, which explains and calls, but computes
+nothing."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankscale import claims
+from rankscale.analysis import components, fit
+from rankscale.claims import b4
+from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, Unit
+from rankscale.claims.context import Chapter, Context
+from rankscale.records.runs import Run
+from rankscale.records.store import Records
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "b4_shares.py"
+NEOX, STDLIB = Unit("pydocs", "NeoX"), Unit("stdlib", "NeoX")
+RISES, FALLS, FLAT = (0.01, (0.005, 0.015)), (-0.01, (-0.015, -0.005)), (0.0, (-0.01, 0.01))
+SLOWS, STEEPENS, STRAIGHT = (0.01, (0.005, 0.015)), (-0.01, (-0.015, -0.005)), (0.01, (-0.005, 0.025))
+
+# ---------------------------------------------------------------------------------------------
+# Constructed evidence
+
+
+def shares(*, smallest=None, signed=None, magnitude=None, bends=None, seeds=None, pooled_reason="one family"):
+    """Evidence of these units, keyed (corpus, group); the magnitude trends default to flat, the seeds to two."""
+    signed = signed or {}
+    units = [*(smallest or {}), *signed, *(bends or {})]
+    return b4.Shares(dict.fromkeys(c for c, _ in units), smallest or {}, signed,
+                     magnitude or dict.fromkeys(signed, FLAT), bends or {},
+                     seeds or dict.fromkeys(bends or {}, claims.B4_MIN_SEEDS), {}, pooled_reason)
+
+
+def context(**sizes) -> Context:
+    return Context(sizes or {"NeoX": 5}, n_boot=2)
+
+
+def outcomes(verdict) -> dict:
+    return dict(verdict.outcomes)
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules, one claim at a time
+
+def test_b4_1_ee_dominates_needs_the_whole_interval_above_the_share():
+    at = claims.B4_DOMINANT_SHARE
+    v = b4.ee_dominates_verdict(shares(smallest={("pydocs", "NeoX"): ("d16", 0.9, (0.85, 0.95)),
+                                                 ("stdlib", "NeoX"): ("d16", 0.82, (0.79, 0.85))}), context())
+    assert (v.key, v.verdict, outcomes(v), v.units_text) == ("B4.1", "partly", {NEOX: "holds", STDLIB: "fails"},
+                                                             "1 of 2")
+    assert b4.dominates((at + 1e-9, at + 0.04)) and not b4.dominates((at, at + 0.04))
+    assert not b4.dominates(None), "no interval shows nothing"
+
+
+def test_b4_2_share_falls_is_decided_by_the_signed_share_alone():
+    pooled = Unit("pydocs", pooled=True)
+    v = b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): FALLS}, magnitude={("pydocs", "NeoX"): RISES}),
+                               context())
+    assert (v.key, v.verdict, outcomes(v)) == ("B4.2", "reproduced", {NEOX: "holds"})
+    assert outcomes(b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): RISES},
+                                                  magnitude={("pydocs", "NeoX"): FALLS}), context())) == {NEOX: "fails"}
+    assert outcomes(b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): (-0.01, (-0.02, 0.001))}), context())) \
+        == {NEOX: "fails"}, "a fall within the noise is no fall"
+    both = shares(signed={("pydocs", "NeoX"): FALLS, ("pydocs", POOLED): RISES}, pooled_reason=None)
+    assert outcomes(b4.share_falls_verdict(both, context())) == {NEOX: "holds", pooled: "fails"}, \
+        "the pooled fit is a unit where the families can be pooled"
+
+
+def test_b4_2_names_families_with_too_few_sizes_and_needs_one_with_enough():
+    llama = Unit(family="Llama")
+    v = b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): FALLS}), context(NeoX=5, Llama=2))
+    assert outcomes(v) == {llama: "untested", NEOX: "holds"}
+    v = b4.share_falls_verdict(shares(), context(NeoX=2))
+    assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {Unit(family="NeoX"): "untested"})
+    assert v.ours.startswith("no family has 3 or more sizes (NeoX: 2 sizes, fewer than 3)")
+
+
+def test_b4_3_a_curvature_through_single_seed_points_is_undetermined():
+    unit = ("pydocs", "NeoX")
+    v = b4.law_slows_verdict(shares(bends={unit: SLOWS}, seeds={unit: 1}), context())
+    assert (v.key, v.verdict, outcomes(v), v.tested) == ("B4.3", UNDETERMINED, {NEOX: UNDETERMINED}, 0)
+    assert outcomes(b4.law_slows_verdict(shares(bends={unit: SLOWS}), context())) == {NEOX: "holds"}
+    assert outcomes(b4.law_slows_verdict(shares(bends={unit: STRAIGHT}), context())) == {NEOX: "fails"}
+    assert outcomes(b4.law_slows_verdict(shares(bends={unit: STEEPENS}), context())) == {NEOX: "fails"}
+    mixed = shares(bends={unit: SLOWS, ("stdlib", "NeoX"): SLOWS}, seeds={unit: 3, ("stdlib", "NeoX"): 1})
+    v = b4.law_slows_verdict(mixed, context())
+    assert (v.verdict, outcomes(v)) == ("reproduced", {NEOX: "holds", STDLIB: UNDETERMINED})
+
+
+def test_b4_3_needs_four_sizes():
+    v = b4.law_slows_verdict(shares(bends={("pydocs", "NeoX"): SLOWS}), context(NeoX=5, Llama=3))
+    assert outcomes(v) == {Unit(family="Llama"): "untested", NEOX: "holds"}
+    v = b4.law_slows_verdict(shares(), context(NeoX=3))
+    assert (v.verdict, v.ours) == (NOT_TESTABLE, "no family has 4 or more sizes (NeoX: 3 sizes, fewer than 4)")
+
+
+def test_b4_4_the_bend_must_follow_the_share_where_both_are_clear():
+    unit = ("pydocs", "NeoX")
+
+    def outcome(bend, trend, seeds=2):
+        v = b4.bend_follows_share_verdict(shares(signed={unit: trend}, bends={unit: bend}, seeds={unit: seeds}),
+                                          context())
+        return v.key, outcomes(v)[NEOX]
+    assert outcome(SLOWS, FALLS) == outcome(STEEPENS, RISES) == ("B4.4", "holds")
+    assert outcome(SLOWS, RISES) == outcome(STEEPENS, FALLS) == ("B4.4", "fails")
+    assert outcome(SLOWS, FALLS, seeds=1) == ("B4.4", UNDETERMINED)
+    assert outcome(SLOWS, FLAT) == outcome(STRAIGHT, FALLS) == ("B4.4", "untested")
+    v = b4.bend_follows_share_verdict(shares(signed={unit: FLAT, ("stdlib", "NeoX"): FALLS},
+                                             bends={unit: SLOWS, ("stdlib", "NeoX"): SLOWS}), context())
+    assert (v.verdict, "pydocs/NeoX (EE/CE flat within noise)" in v.ours) == ("reproduced", True), \
+        "the untested unit named with why"
+    v = b4.bend_follows_share_verdict(shares(signed={unit: FLAT}, bends={unit: SLOWS}), context())
+    assert (v.verdict, v.ours.startswith("on no family are both the bend and the share's trend clear")) == \
+        (NOT_TESTABLE, True)
+
+
+def test_decide_gives_one_verdict_per_claim_in_order():
+    unit = ("pydocs", "NeoX")
+    evidence = shares(smallest={unit: ("d16", 0.9, (0.85, 0.95))}, signed={unit: FALLS}, bends={unit: SLOWS})
+    verdicts = b4.decide(evidence, context())
+    assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
+    assert [v.verdict for v in verdicts] == ["reproduced"] * 4
+
+
+# ---------------------------------------------------------------------------------------------
+# The measure, on synthetic runs
+
+VOCAB, TOKENS = 300, 1200
+
+
+def run(family, size, seed, replica=0):
+    """A model of ``size`` non-embedding parameters whose targets rank better the larger it is."""
+    rng = np.random.default_rng(seed)
+    gt = np.minimum(rng.lognormal(2.5 - 0.35 * np.log10(size), 1.2, TOKENS).astype(np.int32), VOCAB - 1)
+    logp = (-rng.gamma(2.0, 0.5, TOKENS) - 0.2 * np.log1p(gt)).astype(np.float32)
+    records = Records(logp=logp, gt=gt, ge=gt, target=np.zeros(TOKENS, np.int32),
+                      window=(np.arange(TOKENS) // 40).astype(np.int32),
+                      top_logp=np.zeros((TOKENS, 1), np.float32), manifest=SimpleNamespace(vocab_size=VOCAB))
+    return Run(family, f"{family}-{size:g}", None, size, 2 * size, records, replica=replica)
+
+
+SIZES = {"NeoX": [1e3, 1e4, 1e5, 1e6], "Llama": [2e3, 2e5]}
+CORPORA = ("pydocs", "stdlib")
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    family_runs = {corpus: [run(fam, size, 10 * c + i) for fam, sizes in SIZES.items() for i, size in enumerate(sizes)]
+                   for c, corpus in enumerate(CORPORA)}
+    seeds = {"pydocs": [run("NeoX", size, 50 + i, replica=1) for i, size in enumerate(SIZES["NeoX"])],
+             "stdlib": [run("NeoX", 1e3, 99, replica=1)]}
+    context = Context.of(family_runs["pydocs"], n_boot=6)
+    return family_runs, context, b4.measure(Chapter.of(family_runs, 6, seeds=seeds), context)
+
+
+def terms(runs):
+    return np.array([components.terms_vector({"logp": r.records.logp, "gt": r.records.gt}) for r in runs])
+
+
+def test_measure_gives_what_shares_trends_and_curvatures_by_hand_give(synthetic):
+    family_runs, _, evidence = synthetic
+    assert list(evidence.smallest) == [(c, f) for c in CORPORA for f in SIZES]
+    assert list(evidence.signed) == [(c, g) for c in CORPORA for g in ("NeoX", "Llama", POOLED)]
+    assert list(evidence.bends) == [(c, "NeoX") for c in CORPORA], "a bend needs four sizes"
+    assert evidence.seeds == {("pydocs", "NeoX"): 2, ("stdlib", "NeoX"): 1}, "the fewest runs at any size"
+    for corpus in CORPORA:
+        for group in ("NeoX", "Llama", POOLED):
+            members = [r for r in family_runs[corpus] if group == POOLED or r.family == group]
+            values, x = terms(members), np.log([r.non_embedding for r in members])
+            if group != POOLED:
+                name, share, ci = evidence.smallest[corpus, group]
+                assert (name, share) == (members[0].name, pytest.approx(values[0, 1] / values[0, 0]))
+                assert ci[0] <= share <= ci[1]
+            slope = np.polyfit(x, np.log(values[:, 1] / values[:, 0]), 1)[0]
+            assert evidence.signed[corpus, group][0] == pytest.approx(slope)
+            magnitude = np.abs(values[:, 1]) / np.abs(values[:, 1:]).sum(axis=1)
+            assert evidence.magnitude[corpus, group][0] == pytest.approx(np.polyfit(x, np.log(magnitude), 1)[0])
+            if group == "NeoX":
+                curvature = np.polyfit(x - x.mean(), np.log(values[:, 0]), 2)[0]
+                assert evidence.bends[corpus, group][0] == pytest.approx(curvature)
+        table = evidence.models[corpus]
+        assert table[["EE/CE (signed)", "SA/CE (signed)", "Conf/CE (signed)"]].sum(axis=1).to_numpy() == \
+            pytest.approx(1.0)
+
+
+def test_measure_draws_with_the_contexts_seed(synthetic):
+    family_runs, context, evidence = synthetic
+    chapter, unit = Chapter.of(family_runs, 6), ("pydocs", "NeoX")
+    once, again = b4.measure(chapter, context), b4.measure(chapter, context)
+    other = b4.measure(chapter, Context(context.sizes, 6, seed=1))
+    assert once.bends[unit] == again.bends[unit]
+    assert other.bends[unit][0] == once.bends[unit][0] and other.bends[unit][1] != once.bends[unit][1], \
+        "another seed draws other resamples, not other models"
+    assert evidence.bends[unit][1] != once.bends[unit][1], "the extra seeds enter the resamples"
+
+
+def test_measure_then_decide_and_the_tables(synthetic):
+    _, context, evidence = synthetic
+    verdicts = b4.decide(evidence, context)
+    assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
+    assert {u for u, _ in verdicts[1].outcomes} == {Unit(c, "NeoX") for c in CORPORA} | \
+        {Unit(c, pooled=True) for c in CORPORA} | {Unit(family="Llama")}
+    assert outcomes(verdicts[2])[STDLIB] == UNDETERMINED, "one run at three of stdlib's NeoX sizes"
+    trends = b4.trend_table(evidence)
+    assert len(trends) == 2 * 3 * 2 and list(trends["share"][:2]) == [b4.GRADED, b4.MAGNITUDE]
+    assert b4.trend_counts(trends)[0] == 6
+    assert list(b4.bend_table(evidence)["family"]) == ["NeoX", "NeoX"]
+    assert b4.summary(evidence, context).count("\n- `") == 6 and "Llama (2 sizes, not graded)" in \
+        b4.summary(evidence, context)
+    assert list(b4.shares_table(evidence).columns[:5]) == ["corpus", "family", "model", "params", "CE"]
+
+
+def test_local_exponents_are_the_fits_of_the_family_and_the_slopes_between_neighbours(synthetic):
+    _, _, evidence = synthetic
+    table = evidence.models["pydocs"]
+    local = b4.local_exponents(pd.concat([table, table.iloc[[-1]].assign(family="Single")]))
+    assert list(local) == ["NeoX", "Llama"], "one size has no slope between neighbours"
+    neox = table[table.family == "NeoX"]
+    sizes, ce = neox.params.to_numpy(float), neox.CE.to_numpy()
+    assert local["NeoX"].law == pytest.approx(fit.fit_power_law(sizes, ce).slope)
+    assert local["NeoX"].measured == pytest.approx(np.diff(np.log(ce)) / np.diff(np.log(sizes)))
+    alpha_ee = fit.fit_power_law(sizes, neox.EE.to_numpy()).slope
+    assert local["NeoX"].ee_only == pytest.approx(alpha_ee * neox["EE/CE (signed)"].to_numpy())
+
+
+# ---------------------------------------------------------------------------------------------
+# The notebook explains; the package computes
+
+def cells(source: str) -> list[tuple[str, list[str]]]:
+    """The percent-format notebook's cells after its header: (kind, non-blank lines), markdown without '# '."""
+    found = []
+    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
+        head, _, body = block.partition("\n")
+        kind = "markdown" if "[markdown]" in head else "code"
+        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
+        found.append((kind, [line for line in lines if line.strip()]))
+    return found
+
+
+def test_the_chapter_defines_nothing_and_explains_more_than_it_codes():
+    source = NOTEBOOK.read_text()
+    code = "\n".join("\n".join(lines) for kind, lines in cells(source) if kind == "code")
+    tree = ast.parse(code)
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
+    prose = sum(len(lines) for kind, lines in cells(source) if kind == "markdown")
+    assert prose >= sum(len(lines) for kind, lines in cells(source) if kind == "code")
+    assert code.count("b4.measure(") == 1 and code.count("b4.decide(") == 1
+    assert "seed=seed" in code and "n_boot=n_boot" in code, "the parameters reach the context and the chapter"
+
+
+def test_every_number_the_prose_pastes_is_glued():
+    """A name pasted but never glued would fail the book's build; a loop glues names of a template."""
+    source = NOTEBOOK.read_text()
+    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
+    pasted |= set(re.findall(r"```\{glue:md\} ([A-Za-z0-9_]+)", source)) - {"findings"}
+    names = [re.escape(name) for name in re.findall(r'glue\("([A-Za-z0-9_]+)"', source)]
+    names += [re.sub(r"\\\{[^}]*\\\}", "[A-Za-z0-9_]+", re.escape(template))
+              for template in re.findall(r'glue\(f"([^"]+)"', source)]
+    assert pasted and not [name for name in pasted if not any(re.fullmatch(n, name) for n in names)]
