@@ -209,39 +209,6 @@ def test_series_verdict_counts_series_and_names_families_without_checkpoints():
     assert none.verdict == claims.base.NOT_TESTABLE and "no checkpoint series has three checkpoints" in none.ours
 
 
-def test_identity_and_bound_rules_sit_on_their_thresholds():
-    import pandas as pd
-
-    at = claims.B1_MAX_RESIDUAL
-    table = pd.DataFrame({"unit": ["a", "b", "c"], "group": ["NeoX", "NeoX", "reference"],
-                          "residual": [at * 0.99, -at * 0.99, 1e-13]})
-    v = paper_b.identity_exact(table)
-    assert v.verdict == "reproduced" and "NeoX 2/2, reference 1/1" in v.ours
-    table.loc[1, "residual"] = -at  # the threshold itself is not below it
-    assert paper_b.identity_exact(table).verdict == "partly"
-    slack = claims.B1_BOUND_SLACK
-    assert paper_b.bound_holds([slack, slack * 1.01, -3.0]).tolist() == [True, False, True]
-    bounds = pd.DataFrame({"unit": ["a", "b"], "group": ["NeoX", "NeoX"], "max log Q_e + log(e+1)": [-0.1, 0.2],
-                           "Conf": [0.1, 0.2], "bound log sum 1/(e+1)": [2.0, 2.0]})
-    assert paper_b.confidence_bounded(bounds).verdict == "partly"
-
-
-def test_temperature_rule_needs_identical_ranks_and_ee_at_every_temperature():
-    import pandas as pd
-
-    def table(differing, same=True, ee_shift=0.0):
-        return pd.DataFrame({"T": [0.5, 1.0, 2.0], "same targets as T = 1": [same, True, True],
-                             "targets whose RBE differs from T = 1": [differing, 0, 0],
-                             "CE": [3.0, 2.5, 2.8], "EE": [2.0 + ee_shift, 2.0, 2.0], "SA": [0.3, 0.4, 0.5],
-                             "Conf": [0.1, 0.2, 0.3]}).set_index("T")
-    assert paper_b.temperature_invariant(table(0), "m").verdict == "reproduced"
-    v = paper_b.temperature_invariant(table(3), "m")
-    assert v.verdict == "partly" and "3 at T = 0.5" in v.ours
-    assert paper_b.temperature_invariant(table(0, same=False), "m").verdict == "partly"
-    assert paper_b.temperature_invariant(table(0, ee_shift=1e-12), "m").verdict == "partly"
-    assert paper_b.temperature_invariant(None, "").verdict == claims.base.NOT_TESTABLE
-
-
 def test_subsample_bias_needs_every_model_clear_of_its_full_value_on_the_claimed_side():
     rng = np.random.default_rng(0)
     up = 1.0 + 0.2 + 0.01 * rng.standard_normal((3, 10))  # three models, ten subsamples, biased up by 0.2

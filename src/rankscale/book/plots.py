@@ -258,6 +258,53 @@ def panel_blocks(counts: list[int], height: float, figure=None, **subplots):
     return fig, axes, blocks
 
 
+def model_blocks(models: list[tuple[str, str]], corpora: list[str], height: float, quantity: str, xlabel: str = "",
+                 figure=None, **subplots):
+    """A block of panels per model (``panel_blocks``), one panel per corpus, the model named on the left of each
+    of its rows (its group over its name, wrapped to stay within the row); the corpora named above the first
+    model's panels (above every panel where a model takes more than one row), ``xlabel`` under the bottom ones
+    and ``quantity`` along the figure's side.
+
+    Parameters
+    ----------
+    models : list of (str, str)
+        Each model's group (its family, or "reference") and name, top to bottom.
+    corpora : list of str
+        The corpora, one panel each, in order.
+    height, figure, **subplots
+        As in ``panels`` (``sharey="row"``, ...).
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    drawn : list of (Axes, int, str)
+        Each panel with its model's place in ``models`` and its corpus, model by model.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig, drawn = model_blocks([("NeoX", "d16"), ("reference", "SmolLM")], ["pydocs", "stdlib"], 2.0, "nats",
+    ...                           figure=Figure())
+    >>> [(i, corpus, ax.get_title()) for ax, i, corpus in drawn]
+    [(0, 'pydocs', 'pydocs'), (0, 'stdlib', 'stdlib'), (1, 'pydocs', ''), (1, 'stdlib', '')]
+    """
+    import textwrap
+
+    fig, axes, blocks = panel_blocks([len(corpora)] * len(models), height, figure=figure, **subplots)
+    drawn = []
+    for i, (block, (group, name)) in enumerate(zip(blocks, models, strict=True)):
+        for ax in block[:, 0]:
+            ax.set_ylabel(f"{group}\n" + textwrap.fill(name, 22))
+        for ax, corpus in zip(block.flat, corpora):
+            if i == 0 or len(block) > 1:
+                ax.set_title(corpus)
+            drawn.append((ax, i, corpus))
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    fig.supylabel(quantity)
+    return fig, drawn
+
+
 def corpus_panels(corpora: list[str], height: float, rows: int = 1, title: str | None = "{corpus}", figure=None,
                   **subplots):
     """A figure of the book's width with one column of panels per corpus (``panels``).

@@ -35,6 +35,7 @@ from rankscale.claims.a3 import (
     A3_TABLE1_KS,
     CLAIMS_A3,
 )
+from rankscale.claims.b1 import B1_BOUND_SLACK, B1_MAX_RESIDUAL, CLAIMS_B1
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
@@ -70,8 +71,6 @@ from rankscale.claims.paper_a import (
     scaled_k,
 )
 from rankscale.claims.paper_b import (
-    B1_BOUND_SLACK,
-    B1_MAX_RESIDUAL,
     B2_FIG5_RBES,
     B2_MAX_TV,
     B2_MIN_GROUP,
@@ -91,7 +90,6 @@ from rankscale.claims.paper_b import (
     B5_SET_FRACTION,
     B5_TREND_QUANTITIES,
     B5_VALUE_TOLERANCE,
-    CLAIMS_B1,
     CLAIMS_B2,
     CLAIMS_B3,
     CLAIMS_B4,
