@@ -151,7 +151,7 @@ names = [(m.group, m.name) for m in featured[corpora[0]]]
 
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 1 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's largest model and of each reference model (rows), on each corpus (columns), against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes shared along each row. Dashed grey: $1/V$, random ranking.", "name": "fig-b1-distributions"}}
-fig, drawn = plots.model_blocks(names, corpora, 2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
+fig, drawn = plots.model_blocks(names, [corpora] * len(names), 2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
 for ax, i, corpus in drawn:
     dec = featured[corpus][i].terms
     ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0")
@@ -220,7 +220,7 @@ for name, share in zip(("low", "high"), b1.ee_share(evidence)):
 # %% mystnb={"figure": {"caption": "CE = EE + SA − Conf, built term by term for each family's largest model and each reference model (rows) on each corpus (columns): the bars, left to right, are Error-Entropy (blue), plus Self-Alignment (green), minus Confidence (red), equals CE (black). Each panel's vertical axis is zoomed so that the small terms show.", "name": "fig-b1-waterfall"}}
 # the waterfall's bars, left to right, and their colours; a legend names them (four names under a panel collide)
 WATERFALL = {"EE": "C0", "+ SA": "C2", "− Conf": "C3", "= CE": "k"}
-fig, drawn = plots.model_blocks(names, corpora, 2.4, "nats")
+fig, drawn = plots.model_blocks(names, [corpora] * len(names), 2.4, "nats")
 for ax, i, corpus in drawn:
     dec = featured[corpus][i].terms
     spans = [(0.0, dec.error_entropy), (dec.error_entropy, dec.error_entropy + dec.self_alignment),
@@ -262,7 +262,7 @@ display(b1.conventions_table(b1.featured_runs(chapter)).style.format(
 # (`rankscale.analysis.dynamics.ceiling_excess` and `confidence_bound`).
 
 # %% mystnb={"figure": {"caption": "The geometric-mean score $Q_e$ (orange) of each family's largest model and each reference model (rows) on each corpus (columns), against its ceiling $1/(e+1)$ (black), on log-log axes of RBE $e$ + 1 shared along each row.", "name": "fig-b1-ceiling"}}
-fig, drawn = plots.model_blocks(names, corpora, 2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
+fig, drawn = plots.model_blocks(names, [corpora] * len(names), 2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
 for ax, i, corpus in drawn:
     dec = featured[corpus][i].terms
     ax.loglog(dec.e + 1, np.exp(dec.log_Q_e), ".", ms=3, color="C1")

@@ -12,7 +12,7 @@ from rankscale import claims
 from rankscale.analysis import fit
 from rankscale.analysis.components import QUANTITIES
 from rankscale.analysis.sample_size import ExponentConvergence
-from rankscale.claims import paper_b, training_dynamics
+from rankscale.claims import paper_b
 
 Z = NormalDist().inv_cdf(0.975)  # the interval's half-width is Z standard deviations of the replicates
 N_BOOT = 400
@@ -176,37 +176,6 @@ def test_the_bend_must_follow_the_share_where_both_are_clear():
     v = paper_b.bend_follows_share({"u": slows}, {"u": flat}, enough)
     assert v.verdict == claims.base.NOT_TESTABLE and "on no family are both the bend and the share's" in v.ours
     assert paper_b.bend_follows_share({"u": slows}, {"u": falls}, {"u": 1}).verdict == "undetermined"
-
-
-@pytest.mark.parametrize("breaks, expected", [
-    ({1: 2, 3: 4}, "reproduced"),  # right after the target (the caption's reading), moving with it
-    ({1: 3, 3: 5}, "reproduced"),  # one lower (the text's reading)
-    ({1: 2, 3: 5}, "not reproduced"),  # each in its accepted set, but the break moved by 3 for a shift of 2
-    ({1: 3, 3: 3}, "not reproduced"),  # a break that stays put
-    ({1: 1, 3: 3}, "not reproduced"),  # moves with the target, but at the target itself, not below it
-    ({1: 4, 3: 6}, "not reproduced"),  # moves with the target, two positions too low
-])
-def test_the_break_must_sit_just_below_the_target_and_move_with_it(breaks, expected):
-    assert training_dynamics.break_follows_target({"pydocs/NeoX: d160": breaks}).verdict == expected
-
-
-def test_a_model_without_targets_at_a_rank_cannot_test_the_break():
-    v = training_dynamics.break_follows_target({"pydocs/NeoX: d160": {1: 2}, "stdlib/NeoX: d160": {1: 2, 3: 4}})
-    assert v.verdict == "reproduced" and "no target at RBE 3" in v.ours and v.units_text == "1 of 1"
-    assert training_dynamics.break_follows_target({"u": {}}).verdict == claims.base.NOT_TESTABLE
-
-
-def test_series_verdict_counts_series_and_names_families_without_checkpoints():
-    Check = training_dynamics.Check
-    results = {("pydocs", "NeoX", "d16"): {"conf_rises": Check(True, 0.2)},
-               ("pydocs", "NeoX", "d40"): {"conf_rises": Check(True, 0.1)},
-               ("pydocs", "Llama", "d16"): {"conf_rises": Check(None)}}
-    v = training_dynamics.series_verdict("conf_rises", results, ["GPT"], lambda checks: f"{len(checks)} measured")
-    assert (v.key, v.verdict, v.units_text) == ("B2.3", "reproduced", "2 of 2")
-    assert "holds in 2/2 series (NeoX 2/2); 2 measured" in v.ours and "GPT (no checkpoints)" in v.ours
-    none = training_dynamics.series_verdict("ee_first", {("pydocs", "NeoX", "d16"): {"ee_first": Check(None)}}, [],
-                                            str)
-    assert none.verdict == claims.base.NOT_TESTABLE and "no checkpoint series has three checkpoints" in none.ours
 
 
 def test_subsample_bias_needs_every_model_clear_of_its_full_value_on_the_claimed_side():

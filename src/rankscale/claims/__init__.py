@@ -36,6 +36,7 @@ from rankscale.claims.a3 import (
     CLAIMS_A3,
 )
 from rankscale.claims.b1 import B1_BOUND_SLACK, B1_MAX_RESIDUAL, CLAIMS_B1
+from rankscale.claims.b2 import B2_FIG5_RBES, B2_MAX_TV, B2_MIN_GROUP, B2_UNIFORM_RATIO, CLAIMS_B2
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
@@ -71,10 +72,6 @@ from rankscale.claims.paper_a import (
     scaled_k,
 )
 from rankscale.claims.paper_b import (
-    B2_FIG5_RBES,
-    B2_MAX_TV,
-    B2_MIN_GROUP,
-    B2_UNIFORM_RATIO,
     B3_INVARIANT_SHARE,
     B3_UNSTABLE_RANGE,
     B3_LAW_R2,
@@ -90,7 +87,6 @@ from rankscale.claims.paper_b import (
     B5_SET_FRACTION,
     B5_TREND_QUANTITIES,
     B5_VALUE_TOLERANCE,
-    CLAIMS_B2,
     CLAIMS_B3,
     CLAIMS_B4,
     CLAIMS_B5,
