@@ -47,44 +47,32 @@ profile = "tiny"
 corpora = None  # None: every corpus of the model set
 
 # %%
-import textwrap
-
 import numpy as np
-import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from myst_nb import glue
 
-from rankscale.analysis import dynamics, metrics
+from rankscale.analysis import metrics
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims import paper_b
+from rankscale.claims import b1
 from rankscale.records import runs
 
-chapter = open_chapter(profile, corpora, references=True)
+chapter = open_chapter(profile, corpora, references=True, checkpoints=True, temperatures=True)
 model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
-family_runs, reference_runs = chapter.family_runs, chapter.reference_runs
-shown = {corpus: family_runs[corpus] + reference_runs[corpus] for corpus in corpora}  # every model, per corpus
-decompositions = {corpus: [metrics.ce_decomposition(run.records.logp, run.records.gt) for run in shown[corpus]]
-                  for corpus in corpora}
-# the models whose predictions are drawn one by one: each family's largest model, then the references
-featured = {corpus: [(run, dec) for run, dec in zip(shown[corpus], decompositions[corpus])
-                     if run.family is None or run is runs.by_family(family_runs[corpus])[run.family][-1]]
-            for corpus in corpora}
-references = reference_runs[corpora[0]]
-if references:
-    display(Markdown(
-        "**Reference model" + "s" * (len(references) > 1) + "**, shown beside the families' largest models "
-        "wherever this chapter looks at one model's predictions: "
-        + "; ".join(f"*{run.name}* ({run.non_embedding:,} non-embedding parameters, vocabulary "
-                    f"{run.vocab_size:,}): {run.note or 'the model set gives no description'}" for run in references)
-        + ". A reference model belongs to no family and is outside every size fit: it is shown for "
-          "comparison, as one more trained model's predictions, never as a point on a family's line."))
-else:
-    display(Markdown(
-        f"This model set (`{profile}`) has **no reference model**, so the chapter shows the families' own "
-        "models only. A set with a `[[references]]` entry (the built-in `tiny` set has one, a real "
-        "pretrained model) adds it beside the families' largest models in every figure and table below."))
+context = chapter.context(*b1.TABLES)
+evidence = b1.measure(chapter, context)  # every model decomposed, the control, the tempered predictions
+glue("b1_references", Markdown(b1.references_note(chapter.reference_runs[corpora[0]], profile)), display=False)
+
+# %% [markdown]
+# {glue:md}`b1_references:myst`
+#
+# Everything the verdicts below read is computed in one step, `rankscale.claims.b1.measure`: the
+# decomposition of every final model (and reference model) on every corpus, the check of each
+# model's RBE distribution against random ranking, the same check on the untrained step-0
+# checkpoints where the set has them, and one model's predictions at three temperatures. The
+# figures and tables of this page lay that evidence out.
 
 # %% [markdown]
 # ## The ingredients (paper B, §3.1)
@@ -117,33 +105,28 @@ else:
 # each row is one prediction, with the target token, its probability $s$ and its RBE.
 
 # %%
-example_corpus = corpora[0]
-example_run = runs.by_family(family_runs[example_corpus])[families[0]][-1]
-rec = example_run.records
-first = slice(0, 16)
-texts = runs.token_texts(example_run, rec.target[first])
-display(Markdown(f"Model: {runs.label(example_run)} on {example_corpus}."
-                 + ("" if texts is not None else " Its tokenizer is not available here, so targets are "
-                                                 "shown as token ids.")))
-display(pd.DataFrame({
-    "target token": [repr(t) for t in texts] if texts is not None else rec.target[first],
-    "s = p(target)": np.exp(rec.logp[first].astype(float)),
-    "-log s": -rec.logp[first].astype(float),
-    "RBE e (gt)": rec.gt[first],
-}).style.format({"s = p(target)": "{:.4f}", "-log s": "{:.3f}"}).hide(axis="index").set_caption(
+example_run = runs.by_family(chapter.family_runs[corpora[0]])[families[0]][-1]
+predictions, decoded = b1.first_predictions(example_run, 16)
+glue("b1_example_model", Markdown(f"{runs.label(example_run)} on {corpora[0]}"), display=False)
+glue("b1_example_ids", Markdown("Its targets are shown as text." if decoded else "Its tokenizer is not available "
+                                "here, so targets are shown as token ids."), display=False)
+display(predictions.style.format({"s = p(target)": "{:.4f}", "-log s": "{:.3f}"}).hide(axis="index").set_caption(
     "The example's first predictions, one per row: the target token, its probability s, −log s (nats) and its RBE e, "
     "the number of tokens scored strictly above it."))
+example = metrics.ce_decomposition(example_run.records.logp[:16], example_run.records.gt[:16])
+display(b1.groups_table(example).style.format({"p_e": "{:.4f}", "Q_e": "{:.4g}", "q_e": "{:.4f}"}).hide(axis="index")
+        .set_caption("The same predictions grouped by RBE e: each group's count n_e and share p_e, the geometric mean "
+                     "Q_e of its probabilities, and the normalised score q_e."))
+for name, value in {"groups": len(example.p_e), "targets": int(example.n_e.sum()), "C": float(np.exp(example.log_C)),
+                    **example.terms(), "residual": example.residual}.items():
+    glue(f"b1_example_{name}", value, display=False)
 
-example = metrics.ce_decomposition(rec.logp[first], rec.gt[first])
-display(pd.DataFrame({"e": example.e, "n_e": example.n_e, "p_e": example.p_e,
-                      "Q_e": np.exp(example.log_Q_e), "q_e": example.q_e})
-        .style.format({"p_e": "{:.4f}", "Q_e": "{:.4g}", "q_e": "{:.4f}"}).hide(axis="index").set_caption(
-            "The same predictions grouped by RBE e: each group's count n_e and share p_e, the geometric mean Q_e of "
-            "its probabilities, and the normalised score q_e."))
-display(Markdown(
-    f"{len(example.p_e)} RBE groups from {example.n_e.sum()} targets; $C$ = {np.exp(example.log_C):.4g}. "
-    f"CE = {example.ce:.4f} = EE {example.error_entropy:.4f} + SA {example.self_alignment:.4f} "
-    f"− Conf ({example.confidence:.4f}), with residual {example.residual:.1e}."))
+# %% [markdown]
+# The model of the two tables above is {glue:md}`b1_example_model:myst`. {glue:md}`b1_example_ids:myst`
+# Its {glue:text}`b1_example_groups` RBE groups from {glue:text}`b1_example_targets` targets give
+# $C$ = {glue:text}`b1_example_C:.4g` and CE = {glue:text}`b1_example_CE:.4f` = EE
+# {glue:text}`b1_example_EE:.4f` + SA {glue:text}`b1_example_SA:.4f` − Conf
+# ({glue:text}`b1_example_Conf:.4f`), with residual {glue:text}`b1_example_residual:.1e`.
 
 # %% [markdown]
 # With so few targets most groups hold a single prediction, so $Q_e$ is just that prediction's
@@ -163,39 +146,17 @@ display(Markdown(
 # %%
 RBE_LABEL = "RBE $e$ + 1"  # short enough for a narrow panel; the captions add "the 1-based rank with strict ties"
 DOT = {"ls": "none", "marker": ".", "ms": 10}  # a legend's dot: larger than the panels' so that its colour reads
-
-
-def model_grid(height, quantity, xlabel="", **subplots):
-    """A panel per featured model (each family's largest, then the references) and corpus.
-
-    Each model gets a block of ``plots.panel_blocks``: a row of up to three panels, one per corpus (more
-    rows where there are more corpora), named on the left; the corpora are named above the first model's
-    panels (above every panel where a model takes more than one row), ``xlabel`` under the bottom ones.
-    ``subplots`` goes to ``plots.panels`` (``sharey="row"``, ...). Returns the figure and its (axes, run,
-    decomposition) triples.
-    """
-    fig, axes, blocks = plots.panel_blocks([len(corpora)] * len(featured[corpora[0]]), height, **subplots)
-    drawn = []
-    for i, block in enumerate(blocks):  # one model's rows
-        run = featured[corpora[0]][i][0]
-        for ax in block[:, 0]:  # the family over the model's name, wrapped to stay within its row
-            ax.set_ylabel(f"{run.family or 'reference'}\n" + textwrap.fill(run.name, 22))
-        for ax, corpus in zip(block.flat, corpora):
-            if i == 0 or len(block) > 1:
-                ax.set_title(corpus)
-            drawn.append((ax, *featured[corpus][i]))
-    for ax in axes[-1]:
-        ax.set_xlabel(xlabel)
-    fig.supylabel(quantity)
-    return fig, drawn
+featured = {corpus: evidence.featured(corpus) for corpus in corpora}  # each family's largest, then the references
+names = [(m.group, m.name) for m in featured[corpora[0]]]
 
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 1 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's largest model and of each reference model (rows), on each corpus (columns), against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes shared along each row. Dashed grey: $1/V$, random ranking.", "name": "fig-b1-distributions"}}
-fig, drawn = model_grid(2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
-for ax, run, dec in drawn:
+fig, drawn = plots.model_blocks(names, [corpora] * len(names), 2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
+for ax, i, corpus in drawn:
+    dec = featured[corpus][i].terms
     ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0")
     ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6)
-    ax.axhline(1 / run.vocab_size, color="grey", ls="--", lw=1)
+    ax.axhline(1 / featured[corpus][i].vocab, color="grey", ls="--", lw=1)
 plots.legend_below(fig, [Line2D([], [], color="C0", label="$p_e$ (RBE distribution)", **DOT),
                          Line2D([], [], color="C1", alpha=0.6, label="$q_e$ (score distribution)", **DOT),
                          Line2D([], [], color="grey", ls="--", lw=1, label="uniform $1/V$")])
@@ -215,27 +176,15 @@ plots.show(fig)
 # $\log V$, the entropy of random ranking.
 
 # %%
-rows = []
-for corpus in corpora:
-    for run, dec in featured[corpus]:
-        rows.append({"corpus": corpus, "family": run.family or "reference", "model": run.name,
-                     "V": run.vocab_size, "p_0": float(dec.p_e[0]) if dec.e[0] == 0 else 0.0,
-                     "P(e < 10)": float(dec.p_e[dec.e < 10].sum()), "EE": dec.error_entropy,
-                     "log V": float(np.log(run.vocab_size)),
-                     "EE / log V": dec.error_entropy / np.log(run.vocab_size)})
-glance = pd.DataFrame(rows)
+glance = b1.glance_table(evidence)
 display(glance.style.format({"V": "{:,}", "p_0": "{:.3f}", "P(e < 10)": "{:.3f}", "EE": "{:.3f}",
                              "log V": "{:.3f}", "EE / log V": "{:.3f}"}).hide(axis="index").set_caption(
     "Each family's largest model and each reference model, per corpus: vocabulary V, the share of targets at RBE 0 "
     "(p_0) and below 10, and Error-Entropy (nats) against its ceiling log V."))
-if references:
-    ladders = glance[glance.family != "reference"]
-    display(Markdown("Beside the families: " + "; ".join(
-        f"the reference *{name}* has $p_0$ from {part.p_0.min():.3f} to {part.p_0.max():.3f} and EE / log V from "
-        f"{part['EE / log V'].min():.3f} to {part['EE / log V'].max():.3f} over the corpora"
-        for name, part in glance[glance.family == "reference"].groupby("model", sort=False))
-        + f", against $p_0$ from {ladders.p_0.min():.3f} to {ladders.p_0.max():.3f} and EE / log V from "
-          f"{ladders['EE / log V'].min():.3f} to {ladders['EE / log V'].max():.3f} for the families' largest models."))
+glue("b1_beside", Markdown(b1.references_beside(glance)), display=False)
+
+# %% [markdown]
+# {glue:md}`b1_beside:myst`
 
 # %% [markdown]
 # ## The identity, term by term (paper B, §3.2, eq. 8)
@@ -245,28 +194,22 @@ if references:
 # residual CE − (EE + SA − Conf).
 
 # %%
-rows = []
-for corpus in corpora:
-    for run, dec in zip(shown[corpus], decompositions[corpus]):
-        ce = metrics.cross_entropy(run.records.logp)
-        rows.append({"corpus": corpus, "family": run.family or "reference", "model": run.name,
-                     "params (non-emb.)": run.non_embedding, "tokens": len(run.records), "CE = mean(-log s)": ce,
-                     "EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence,
-                     "EE + SA - Conf": dec.error_entropy + dec.self_alignment - dec.confidence,
-                     "residual": ce - (dec.error_entropy + dec.self_alignment - dec.confidence)})
-identity = pd.DataFrame(rows)
+identity = b1.identity_table(evidence)
 display(identity.style.format({c: "{:.4f}" for c in ["CE = mean(-log s)", "EE", "SA", "Conf", "EE + SA - Conf"]}
                               | {"residual": "{:.1e}", "params (non-emb.)": "{:,}", "tokens": "{:,}"})
         .hide(axis="index").set_caption(
             "CE = EE + SA − Conf for every final and reference model per corpus: CE as the mean of −log s, the three "
             "components and their combination (nats), and the residual CE − (EE + SA − Conf)."))
-max_residual = float(identity["residual"].abs().max())
-ee_share = identity["EE"] / identity["CE = mean(-log s)"]
-display(Markdown(
-    f"Largest |residual| over {len(identity)} (model, corpus) pairs: {max_residual:.1e} nats. "
-    f"Error-Entropy is {ee_share.min():.0%} to {ee_share.max():.0%} of CE across them."))
+glue("b1_pairs", len(identity), display=False)
+glue("b1_max_residual", float(identity["residual"].abs().max()), display=False)
+for name, share in zip(("low", "high"), b1.ee_share(evidence)):
+    glue(f"b1_ee_share_{name}", float(share), display=False)
 
 # %% [markdown]
+# The largest |residual| over the {glue:text}`b1_pairs` (model, corpus) pairs is
+# {glue:text}`b1_max_residual:.1e` nats. Error-Entropy is {glue:text}`b1_ee_share_low:.0%` to
+# {glue:text}`b1_ee_share_high:.0%` of CE across them.
+#
 # The residual is at the level of floating-point rounding: the decomposition is an identity,
 # not an approximation. The waterfalls of {numref}`fig-b1-waterfall` show how the three terms
 # build CE for each family's largest model (and each reference model) on each corpus:
@@ -277,8 +220,9 @@ display(Markdown(
 # %% mystnb={"figure": {"caption": "CE = EE + SA − Conf, built term by term for each family's largest model and each reference model (rows) on each corpus (columns): the bars, left to right, are Error-Entropy (blue), plus Self-Alignment (green), minus Confidence (red), equals CE (black). Each panel's vertical axis is zoomed so that the small terms show.", "name": "fig-b1-waterfall"}}
 # the waterfall's bars, left to right, and their colours; a legend names them (four names under a panel collide)
 WATERFALL = {"EE": "C0", "+ SA": "C2", "− Conf": "C3", "= CE": "k"}
-fig, drawn = model_grid(2.4, "nats")
-for ax, _, dec in drawn:
+fig, drawn = plots.model_blocks(names, [corpora] * len(names), 2.4, "nats")
+for ax, i, corpus in drawn:
+    dec = featured[corpus][i].terms
     spans = [(0.0, dec.error_entropy), (dec.error_entropy, dec.error_entropy + dec.self_alignment),
              (dec.error_entropy + dec.self_alignment, dec.ce), (0.0, dec.ce)]
     for x, ((lo, hi), color) in enumerate(zip(spans, WATERFALL.values(), strict=True)):
@@ -301,20 +245,10 @@ plots.show(fig)
 # common; the identity holds for both.
 
 # %%
-rows = []
-for corpus in corpora:
-    for run, _ in featured[corpus]:
-        rec = run.records
-        for convention, counts in (("gt (paper B)", rec.gt), ("ge (ties above)", rec.ge)):
-            dec = metrics.ce_decomposition(rec.logp, counts)
-            rows.append({"corpus": corpus, "model": runs.label(run), "grouping": convention,
-                         "targets with ties": int(np.sum(rec.ge != rec.gt)),
-                         "EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence,
-                         "residual": dec.residual})
-display(pd.DataFrame(rows).style.format({"EE": "{:.4f}", "SA": "{:.4f}", "Conf": "{:.4f}", "residual": "{:.1e}"})
-        .hide(axis="index").set_caption(
-            "The components (nats) of each family's largest model and each reference model per corpus, grouped by "
-            "paper B's strict RBE (gt) and with ties above the target (ge), beside the tied targets and the residual."))
+display(b1.conventions_table(b1.featured_runs(chapter)).style.format(
+    {"EE": "{:.4f}", "SA": "{:.4f}", "Conf": "{:.4f}", "residual": "{:.1e}"}).hide(axis="index").set_caption(
+    "The components (nats) of each family's largest model and each reference model per corpus, grouped by "
+    "paper B's strict RBE (gt) and with ties above the target (ge), beside the tied targets and the residual."))
 
 # %% [markdown]
 # ## How large can Confidence be? (paper B, §3.3)
@@ -328,8 +262,9 @@ display(pd.DataFrame(rows).style.format({"EE": "{:.4f}", "SA": "{:.4f}", "Conf":
 # (`rankscale.analysis.dynamics.ceiling_excess` and `confidence_bound`).
 
 # %% mystnb={"figure": {"caption": "The geometric-mean score $Q_e$ (orange) of each family's largest model and each reference model (rows) on each corpus (columns), against its ceiling $1/(e+1)$ (black), on log-log axes of RBE $e$ + 1 shared along each row.", "name": "fig-b1-ceiling"}}
-fig, drawn = model_grid(2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
-for ax, _, dec in drawn:
+fig, drawn = plots.model_blocks(names, [corpora] * len(names), 2.5, "probability", RBE_LABEL, sharex="row", sharey="row")
+for ax, i, corpus in drawn:
+    dec = featured[corpus][i].terms
     ax.loglog(dec.e + 1, np.exp(dec.log_Q_e), ".", ms=3, color="C1")
     ax.loglog(dec.e + 1, 1 / (dec.e + 1), "k-", lw=1)
 plots.legend_below(fig, [Line2D([], [], color="C1", label="$Q_e$ (geometric mean of $s$)", **DOT),
@@ -337,15 +272,11 @@ plots.legend_below(fig, [Line2D([], [], color="C1", label="$Q_e$ (geometric mean
 plots.show(fig)
 
 # %%
-bounds = pd.DataFrame([{"corpus": corpus, "family": run.family or "reference", "model": run.name,
-                        "max log Q_e + log(e+1)": dynamics.ceiling_excess(dec), "Conf": dec.confidence,
-                        "bound log sum 1/(e+1)": dynamics.confidence_bound(dec)}
-                       for corpus in corpora for run, dec in zip(shown[corpus], decompositions[corpus])])
-bounds["Q_e ≤ 1/(e+1) for all e"] = paper_b.bound_holds(bounds["max log Q_e + log(e+1)"])
-display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}", "max log Q_e + log(e+1)": "{:.3f}"})
-        .hide(axis="index").set_caption(
-            "Confidence against its ceiling for every final and reference model per corpus: the largest "
-            "log Q_e + log(e+1) (at most zero under the ceiling), Confidence, and its bound log Σ 1/(e+1), in nats."))
+display(b1.bounds_table(evidence).style.format(
+    {"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}", "max log Q_e + log(e+1)": "{:.3f}"}).hide(axis="index")
+        .set_caption("Confidence against its ceiling for every final and reference model per corpus: the largest "
+                     "log Q_e + log(e+1) (at most zero under the ceiling), Confidence, and its bound log Σ 1/(e+1), in "
+                     "nats."))
 
 # %% [markdown]
 # Real models stay far below the ceiling (the column "max log Q_e + log(e+1)" is the largest
@@ -375,35 +306,29 @@ display(bounds.style.format({"Conf": "{:.4f}", "bound log sum 1/(e+1)": "{:.3f}"
 # temperatures are powers of two, which scale binary floating-point numbers exactly, so not even
 # a tie between two logits can appear or vanish. Top-$p$ is not extracted: for the targets it
 # keeps it only renormalises, and a target it cuts off gets probability 0, which CE cannot score
-# at all.
+# at all. The model extracted here is {glue:md}`b1_tempered:myst` at each temperature.
 
 # %%
-tempered = runs.temperature_runs(model_set)
-if tempered:
-    base = tempered[1.0]
-    rows = []
-    for t, run in tempered.items():
-        dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
-        rows.append({"T": t, "CE": dec.ce, "EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence,
-                     "p_0 (top-1)": float(np.mean(run.records.gt == 0)),
-                     "targets whose RBE differs from T = 1": int(np.sum(run.records.gt != base.records.gt)),
-                     "same targets as T = 1": bool(np.array_equal(run.records.target, base.records.target))})
-    temperature_table = pd.DataFrame(rows)
-    display(Markdown(f"Model: {runs.label(base)} on {next(iter(model_set.corpora))}, "
-                     f"{len(base.records):,} tokens at each temperature."))
-    display(temperature_table.style.format({q: "{:.4f}" for q in ["CE", "EE", "SA", "Conf"]}
-                                           | {"p_0 (top-1)": "{:.4f}", "T": "{:g}"})
-            .hide(axis="index").set_caption(
-                "One model's predictions on the same tokens at each temperature T: CE and its components (nats), the "
-                "top-1 share p_0, how many targets change RBE from T = 1, and whether the targets are the same."))
+temperatures = evidence.temperatures  # None where the set extracts no tempered predictions
+glue("b1_tempered", Markdown(f"{evidence.tempered.label}, {evidence.tempered_tokens:,} tokens"), display=False)
+for quantity, moved in b1.temperature_moves(temperatures).items():
+    glue(f"b1_moved_{quantity}", moved, display=False)
+same_p0 = temperatures is None or temperatures["p_0 (top-1)"].nunique() == 1
+glue("b1_p0", Markdown("is the same at every temperature" if same_p0 else "differs between temperatures"),
+     display=False)
+if temperatures is not None:
+    display(temperatures.style.format({q: "{:.4f}" for q in ["CE", "EE", "SA", "Conf"]}
+                                      | {"p_0 (top-1)": "{:.4f}", "T": "{:g}"}).hide(axis="index").set_caption(
+        "One model's predictions on the same tokens at each temperature T: CE and its components (nats), the "
+        "top-1 share p_0, how many targets change RBE from T = 1, and whether the targets are the same."))
 
 # %% mystnb={"figure": {"caption": "CE and its components for one model on the same tokens at temperatures $T$ = 0.5, 1 and 2 (logits divided by $T$ before the softmax): Error-Entropy, a function of the ranks alone, stays put while the terms made of probabilities move.", "name": "fig-b1-temperature"}}
-if tempered:
+if temperatures is not None:
     fig, axes = plots.panels(2, 2, 2.3, sharex=True)
     for ax, quantity, color in zip(axes.flat, ["CE", "EE", "SA", "Conf"], ["k", "C0", "C2", "C3"]):
-        ax.plot(temperature_table["T"], temperature_table[quantity], "o-", color=color)
+        ax.plot(temperatures["T"], temperatures[quantity], "o-", color=color)
         ax.set_xscale("log", base=2)
-        ax.set_xticks(temperature_table["T"], [f"{t:g}" for t in temperature_table["T"]])
+        ax.set_xticks(temperatures["T"], [f"{t:g}" for t in temperatures["T"]])
         ax.set_title(quantity)
     for ax in axes[-1]:
         ax.set_xlabel("temperature $T$")
@@ -416,17 +341,12 @@ else:
         "the argument stands here without the demonstration, and the claim B1.4 is not testable on it. A set with "
         "`temperature_tokens = 4000` (the built-in sets have it) adds it."))
 
-# %%
-if tempered:
-    moved = {q: float(temperature_table[q].max() - temperature_table[q].min()) for q in ["CE", "EE", "SA", "Conf"]}
-    display(Markdown(
-        "Across the three temperatures Error-Entropy moves by "
-        f"{moved['EE']:.1e} nats, while CE moves by {moved['CE']:.3f}, Self-Alignment by {moved['SA']:.3f} and "
-        f"Confidence by {moved['Conf']:.3f} nats; the share of targets ranked first, $p_0$, "
-        + ("is the same at every temperature." if temperature_table["p_0 (top-1)"].nunique() == 1
-           else "differs between temperatures.")))
-
 # %% [markdown]
+# Across the three temperatures Error-Entropy moves by {glue:text}`b1_moved_EE:.1e` nats, while CE
+# moves by {glue:text}`b1_moved_CE:.3f`, Self-Alignment by {glue:text}`b1_moved_SA:.3f` and
+# Confidence by {glue:text}`b1_moved_Conf:.3f` nats; the share of targets ranked first, $p_0$,
+# {glue:md}`b1_p0`.
+#
 # At $T = 0.5$ every output distribution sharpens: the best token of each prediction gains
 # probability and the tail loses it. At $T = 2$ it flattens towards uniform. Which of the two
 # raises CE more, and how Self-Alignment and Confidence share the change, depends on the model
@@ -436,7 +356,7 @@ if tempered:
 # %% [markdown]
 # ## Verdicts
 #
-# Each verdict is decided by a function of `rankscale.claims.paper_b` under a rule fixed in `rankscale.claims`
+# Each verdict is decided by a function of `rankscale.claims.b1` under a rule fixed there
 # before the data are seen (shown in the table's "rule" column). The units of evidence are every
 # final model of every family and every reference model, on every corpus (the "ours" column
 # breaks the count down by family, references counted separately), and, for the temperature
@@ -446,31 +366,7 @@ if tempered:
 # set has them: a rule that a model ranking at random also passed would not test anything.
 
 # %%
-checks = []
-for corpus in corpora:
-    for run, dec in zip(shown[corpus], decompositions[corpus]):
-        checks.append({"unit": f"{corpus}/{runs.label(run)}", "group": run.family or "reference",
-                       "concentrated": dynamics.concentrated(run.records.gt, run.vocab_size),
-                       "mode at 0": bool(dec.e[np.argmax(dec.p_e)] == 0),
-                       "p_0": float(dec.p_e[0]) if dec.e[0] == 0 else 0.0})
-checks = pd.DataFrame(checks)
-controls = [dynamics.concentrated(run.records.gt, run.vocab_size)
-            for run in runs.checkpoint_runs(model_set, corpora[0]) if run.step == 0]
-control_text = (f"control: the same rule holds for {sum(controls)} of the {len(controls)} untrained step-0 checkpoints "
-                f"on {corpora[0]}" if controls else "no step-0 checkpoint in this set to run the control on")
-identity["unit"] = identity["corpus"] + "/" + identity["family"] + ": " + identity["model"]
-identity["group"] = identity["family"]
-bounds["unit"] = bounds["corpus"] + "/" + bounds["family"] + ": " + bounds["model"]
-bounds["group"] = bounds["family"]
-measured = [f"On every model and corpus, CE equals EE + SA − Conf to within {max_residual:.0e} nats, and "
-            f"Error-Entropy makes up {ee_share.min():.0%} to {ee_share.max():.0%} of CE."]
-verdicts = pages.verdict_table("B1", [
-    paper_b.identity_exact(identity),
-    paper_b.concentrates(checks, control_text),
-    paper_b.confidence_bounded(bounds),
-    paper_b.temperature_invariant(temperature_table.set_index("T") if tempered else None,
-                                  f"{runs.label(base)}, {len(base.records):,} tokens" if tempered else ""),
-], model_set.name, measured)
+verdicts = pages.verdict_table("B1", b1.decide(evidence, context), model_set.name, b1.headline(evidence))
 
 # %% [markdown]
 # ## Run it on your models

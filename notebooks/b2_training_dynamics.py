@@ -51,75 +51,34 @@ corpora = None  # None: every corpus of the model set
 
 # %%
 from itertools import pairwise
-from statistics import NormalDist
 
 import numpy as np
-import pandas as pd
 from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
+from myst_nb import glue
 
 from rankscale import claims
-from rankscale.analysis import bootstrap, dynamics, metrics
+from rankscale.analysis import dynamics, metrics
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims import base, training_dynamics
-from rankscale.records import runs
+from rankscale.claims import b2
 
-PAPER_FIG4_STEPS = [0, 128, 10_000]  # paper B, Table 3: the steps of its Fig. 4 ...
-PAPER_FIG6_STEPS = [0, 16, 128, 10_000]  # ... and Fig. 6, used where a model has all of them
 chapter = open_chapter(profile, corpora, checkpoints=True)  # the page's header: the final models
-model_set, corpora, families, n_boot = chapter.model_set, chapter.corpora, chapter.families, chapter.n_boot
-finals, checkpoints = chapter.family_runs, chapter.checkpoint_runs
-# checkpointed models of each family (smallest first) and the steps each was saved at
-ck_groups = runs.by_family(checkpoints[corpora[0]])
-checkpointed = {family: list(dict.fromkeys(run.name for run in ck_groups.get(family, []))) for family in families}
-steps_of = {(run.family, run.name): [] for run in checkpoints[corpora[0]]}
-for run in checkpoints[corpora[0]]:
-    steps_of[run.family, run.name].append(run.step)
-with_checkpoints = [family for family in families if checkpointed[family]]
-no_checkpoints = [f"{family}: no training checkpoints in this model set" for family in families
-                  if not checkpointed[family]]
+model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
+context = chapter.context(*b2.TABLES)
+evidence = b2.measure(chapter, context)  # every checkpoint series, final model and break, with their resamples
+with_checkpoints = evidence.with_checkpoints
+glue("b2_checkpoints", Markdown(b2.checkpoints_note(evidence)), display=False)
 
-
-def steps_text(steps):
-    return ", ".join(f"{s:,}" for s in steps)
-
-
-lines = []
-for family in families:
-    if not checkpointed[family]:
-        lines.append(f"{family}: none, so its training dynamics are not testable on this set")
-        continue
-    described = {}
-    for name in checkpointed[family]:
-        described.setdefault(tuple(steps_of[family, name]), []).append(name)
-    tokens = sorted({len(run.records) for run in ck_groups[family]})
-    lines.append(f"{family}: " + "; ".join(f"{', '.join(names)} at steps {steps_text(steps)}"
-                                            for steps, names in described.items())
-                 + f" ({'/'.join(f'{t:,}' for t in tokens)} held-out tokens each on {corpora[0]})")
-display(Markdown("**Checkpoints** · " + " · ".join(lines)
-                 + ("" if with_checkpoints else
-                    ". **No family of this set has training checkpoints**: every training-dynamics claim of this "
-                    "chapter is not testable on it, and only Fig. 5, which needs a final model, is drawn.")))
-
-rows = []
-for corpus in corpora:
-    for run in checkpoints[corpus]:
-        dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
-        rows.append({"corpus": corpus, "family": run.family, "model": run.name, "params": run.non_embedding,
-                     "step": run.step, "CE": dec.ce, "EE": dec.error_entropy, "SA": dec.self_alignment,
-                     "Conf": dec.confidence, "TV": dynamics.alignment_distance(dec, claims.B2_MIN_GROUP),
-                     "compared": dynamics.head_share(dec, claims.B2_MIN_GROUP),
-                     "decomposition": dec, "vocab_size": run.vocab_size, "run": run})
-dynamics_table = pd.DataFrame(rows, columns=["corpus", "family", "model", "params", "step", "CE", "EE", "SA", "Conf",
-                                             "TV", "compared", "decomposition", "vocab_size", "run"])
-
-
-def series_of(corpus, family, model):
-    """One model's checkpoints on one corpus, in training order."""
-    return dynamics_table[(dynamics_table.corpus == corpus) & (dynamics_table.family == family)
-                          & (dynamics_table.model == model)].sort_values("step")
-
+# %% [markdown]
+# {glue:md}`b2_checkpoints:myst`
+#
+# Everything the verdicts below read is computed in one step, `rankscale.claims.b2.measure`: every
+# checkpointed model's decomposition at each of its checkpoints on every corpus, with the bootstrap
+# resamples of its tokens (one resample for all its checkpoints), every final model's distance
+# between $p_e$ and $q_e$ with its resamples and the distance a perfectly aligned model would show,
+# and where the output probability of each family's largest final model breaks off around its
+# targets. The figures and tables of this page lay that evidence out.
 
 # %% [markdown]
 # ## Setup (paper B, Table 3)
@@ -137,37 +96,10 @@ def series_of(corpus, family, model):
 
 
 # %%
-def pick_steps(steps, paper_steps, fallback):
-    return list(paper_steps) if set(paper_steps) <= set(steps) else fallback(steps)
-
-
-fig4, fig6, fig5_model = {}, {}, {}
-table3 = []
-for family in families:
-    fig5_model[family] = runs.by_family(finals[corpora[0]])[family][-1].name
-    names = checkpointed[family]
-    if names:
-        small, middle = names[0], names[len(names) // 2]
-        fig4[family] = (small, pick_steps(steps_of[family, small], PAPER_FIG4_STEPS,
-                                          lambda s: list(dict.fromkeys([s[0], s[-2], s[-1]] if len(s) > 2 else s))))
-        fig6[family] = (middle, pick_steps(steps_of[family, middle], PAPER_FIG6_STEPS, list))
-        fig3_text = "; ".join(f"{name} @ steps {steps_text(steps_of[family, name])}" for name in names)
-        fig4_text = f"{small} (smallest checkpointed) @ steps {steps_text(fig4[family][1])}"
-        fig6_text = f"{middle} (middle checkpointed) @ steps {steps_text(fig6[family][1])}"
-    else:
-        fig3_text = fig4_text = fig6_text = f"no checkpoints: {base.NOT_TESTABLE}"
-    table3 += [{"figure": "Fig. 3", "family": family, "data (ours)": ", ".join(corpora),
-                "models and checkpoints": fig3_text},
-               {"figure": "Fig. 4", "family": family, "data (ours)": corpora[0], "models and checkpoints": fig4_text},
-               {"figure": "Fig. 5", "family": family, "data (ours)": ", ".join(corpora),
-                "models and checkpoints": f"{fig5_model[family]} (largest), final model"},
-               {"figure": "Fig. 6", "family": family, "data (ours)": corpora[0], "models and checkpoints": fig6_text},
-               {"figure": "Fig. 6 (verdict)", "family": family, "data (ours)": ", ".join(corpora),
-                "models and checkpoints": "every final model"}]
-display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axis="index")
-        .set_table_attributes(f'class="{pages.PROSE_TABLE}"').set_caption(
-            "Paper B's Table 3 on this set: for each training-dynamics figure and family, the corpora used and the "
-            "models and checkpoints that stand in for the paper's."))
+fig4, fig6 = b2.picks(evidence)  # family -> the model and steps of Figs. 4 and 6
+display(b2.table3(evidence).style.hide(axis="index").set_table_attributes(f'class="{pages.PROSE_TABLE}"').set_caption(
+    "Paper B's Table 3 on this set: for each training-dynamics figure and family, the corpora used and the "
+    "models and checkpoints that stand in for the paper's."))
 
 # %% [markdown]
 # ## The four quantities across training (paper B, §3.2, Fig. 3)
@@ -183,52 +115,35 @@ display(pd.DataFrame(table3).sort_values("figure", kind="stable").style.hide(axi
 
 # %%
 quantities = ["CE", "EE", "SA", "Conf"]
-LINE_STYLES = ["-", "--", ":", "-."]
-
-
-def model_lines(ax, corpus, column):
-    """Every checkpointed model's ``column`` over its checkpoints on ``corpus``, against a step axis that is
-    linear up to 1 and logarithmic beyond: colour and marker by family, line style by model."""
-    for family in with_checkpoints:
-        style = plots.family_style(model_set, family)
-        for i, name in enumerate(checkpointed[family]):
-            series = series_of(corpus, family, name)
-            ax.plot(series.step, series[column], ls=LINE_STYLES[i % len(LINE_STYLES)], ms=4,
-                    label=f"{family}: {name}", **style)
-    ax.set_xscale("symlog", linthresh=1)
-
-
-def model_legend(fig, ax):
-    """The lines of ``model_lines`` named under the figure; a legend fills its columns first, so with as
-    many columns as families (up to three) each family's models stand in a column of their own."""
-    plots.legend_below(fig, ax.get_legend_handles_labels()[0], ncol=min(plots.MOST_ACROSS, len(with_checkpoints)))
-
-
-def no_checkpoints_note(figure):
-    """What stands in for a figure that needs checkpoints, on a set without any."""
-    display(Markdown(f"No checkpoints, so no {figure} on this set ({'; '.join(no_checkpoints)})."))
-
+legend_columns = min(plots.MOST_ACROSS, len(with_checkpoints))  # a family's models in a column of their own
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 3 analogue: CE, Error-Entropy, Self-Alignment and Confidence (rows, in nats, each on one vertical scale across its row) over the training checkpoints of every checkpointed model, on each corpus (columns). Colour and marker: family; line style: model within the family.", "name": "fig-b2-components"}}
 if with_checkpoints:
     fig, axes = plots.corpus_panels(corpora, 2.2, rows=len(quantities), sharex=True, sharey="row")
     for row, quantity in zip(axes, quantities):
         for ax, corpus in zip(row, corpora):
-            model_lines(ax, corpus, quantity)
+            plots.step_lines(ax, model_set, [(s.family, s.model, s.steps, s.term(quantity)) for s in evidence.series
+                                             if s.corpus == corpus])
         row[0].set_ylabel(f"{quantity} (nats)")
     for ax in axes[-1]:
         ax.set_xlabel("training step")
-    model_legend(fig, axes[0, 0])
+    plots.legend_below(fig, axes[0, 0].get_legend_handles_labels()[0], ncol=legend_columns)
     plots.show(fig)
 else:
-    no_checkpoints_note("Fig. 3")
+    display(Markdown(b2.no_checkpoints_note("Fig. 3", evidence)))
 
 # %%
 if with_checkpoints:
-    display(dynamics_table.drop(columns=["TV", "compared", "decomposition", "vocab_size", "run"]).style
-            .format({q: "{:.4f}" for q in quantities} | {"params": "{:,}", "step": "{:,}"}).hide(axis="index")
+    display(b2.checkpoints_table(evidence).style.format({q: "{:.4f}" for q in quantities}
+                                                        | {"params": "{:,}", "step": "{:,}"}).hide(axis="index")
             .set_caption("Every checkpoint of every checkpointed model, per corpus: its non-embedding parameters, "
                          "training step, and CE, Error-Entropy, Self-Alignment and Confidence in nats."))
+
+# %% [markdown]
+# The table holds the numbers drawn in {numref}`fig-b2-components`, one row per checkpoint. Within
+# a model's rows CE = EE + SA − Conf holds at every step ([chapter B1](b1_decomposition)'s
+# identity), so the last three columns account exactly for every change of CE from one row to the
+# next; the next section splits each such change into those three parts.
 
 # %% [markdown]
 # ### Who moves CE between two checkpoints?
@@ -246,31 +161,26 @@ if with_checkpoints:
 
 
 # %%
-def short(step):
-    return f"{step // 1000}k" if step >= 1000 and step % 1000 == 0 else str(step)
-
-
-series_keys = [(family, name) for family in with_checkpoints for name in checkpointed[family]
-               if len(steps_of[family, name]) >= 2]
+series_keys = [(family, name) for family in with_checkpoints for name in evidence.checkpointed(family)
+               if len(evidence.steps(family, name)) >= 2]
 
 # %% mystnb={"figure": {"caption": "Each component's part of the drop of CE between consecutive checkpoints, for every checkpointed model (rows) on each corpus (columns): EE's drop (blue), SA's drop (green) and Confidence's rise (red), as fractions of CE's drop; the three parts sum to 1. Under the panels: each interval, from one checkpoint's step to the next's. Linear axis between −1 and 1, logarithmic beyond.", "name": "fig-b2-parts"}}
 if series_keys:
     # where every model has the same checkpoints, its intervals are named under the bottom row only
-    same_steps = len({tuple(steps_of[key]) for key in series_keys}) == 1
+    same_steps = len({tuple(evidence.steps(*key)) for key in series_keys}) == 1
     fig, axes = plots.corpus_panels(corpora, 1.75, rows=len(series_keys), sharex=same_steps, sharey=True)
     for column, corpus in zip(axes.T, corpora):
-        for ax, (family, name) in zip(column, series_keys):
-            series = series_of(corpus, family, name)
-            parts = dynamics.interval_parts(series.EE, series.SA, series.Conf)
-            x = np.arange(len(series) - 1)
+        for ax, key in zip(column, series_keys):
+            series = evidence.series_of(corpus, *key)
+            parts = dynamics.interval_parts(series.term("EE"), series.term("SA"), series.term("Conf"))
+            x = np.arange(len(series.steps) - 1)
             for j, (component, color) in enumerate(zip(metrics.COMPONENTS, ["C0", "C2", "C3"])):
                 label = {"EE": "EE drop", "SA": "SA drop", "Conf": "Conf rise"}[component]
                 ax.bar(x + (j - 1) * 0.27, np.nan_to_num(parts[component], posinf=0, neginf=0), width=0.27,
                        color=color, label=label)
             ax.axhline(0, color="k", lw=0.5)
-            steps = list(series.step)
             # an interval's two steps on two lines: on one, neighbouring intervals' names collide
-            ax.set_xticks(x, [f"{short(a)}→\n{short(b)}" for a, b in pairwise(steps)])
+            ax.set_xticks(x, [f"{plots.short_step(a)}→\n{plots.short_step(b)}" for a, b in pairwise(series.steps)])
             ax.set_yscale("symlog", linthresh=1)
             ax.set_yticks([-10, -1, 0, 1, 10], ["−10", "−1", "0", "1", "10"])
     for ax, (family, name) in zip(axes[:, 0], series_keys):
@@ -298,37 +208,22 @@ else:
 # the first corpus, with $1/V$ as a grey line.
 
 
-# %%
-def family_rows(picks, height, quantity, handles=(), **subplots):
-    """The panels of Figs. 4 and 6: one per step of each family's pick, in rows of up to three (two rows of
-    two rather than four across), each row named on the left by its model.
-
-    The panels' axes are RBE e + 1 and ``quantity``; ``handles``, if any, are named in a legend under them;
-    ``subplots`` goes to ``plots.panels``. Yields (family, model, (axes, step) pairs), and shows the figure
-    once they are drawn."""
-    fig, axes, blocks = plots.panel_blocks([len(steps) for _, steps in picks.values()], height, **subplots)
-    for block, (family, (name, steps)) in zip(blocks, picks.items()):  # one family's rows
-        for ax in block[:, 0]:
-            ax.set_ylabel(f"{family}\n{name}")
-        yield family, name, zip(block.flat, steps)
-    for ax in axes[-1]:  # short enough for a narrow panel; the captions say "1-based, strict ties"
-        ax.set_xlabel("RBE $e$ + 1")
-    fig.supylabel(quantity)
-    if handles:
-        plots.legend_below(fig, handles)
-    plots.show(fig)
-
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 4 analogue: the RBE distribution $p_e$ of each family's smallest checkpointed model (rows) at up to three training steps (paper B's where the model has them; each title gives the step, EE and its ceiling log V), on the set's first corpus, against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes shared along each row. Dashed grey: $1/V$, random ranking.", "name": "fig-b2-rbe"}}
 if fig4:
-    for family, name, panels in family_rows(fig4, 2.6, "$p_e$", sharex="row", sharey="row"):
-        for ax, step in panels:
-            entry = series_of(corpora[0], family, name).set_index("step").loc[step]
-            dec = entry.decomposition
-            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=plots.family_style(model_set, family)["color"])
-            ax.axhline(1 / entry.vocab_size, color="grey", ls="--", lw=1)
-            ax.set_title(f"step {step:,}\nEE = {dec.error_entropy:.2f}, log V = {np.log(entry.vocab_size):.2f}")
+    picked = list(fig4.items())  # one block of panels per family: (family, (model, steps))
+    fig, drawn = plots.model_blocks([(family, name) for family, (name, _) in picked],
+                                    [steps for _, (_, steps) in picked], 2.6, "$p_e$", "RBE $e$ + 1", sharex="row",
+                                    sharey="row")
+    for ax, i, step in drawn:
+        family, (name, _) = picked[i]
+        series = evidence.series_of(corpora[0], family, name)
+        dec = series.at(step)
+        ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color=plots.family_style(model_set, family)["color"])
+        ax.axhline(1 / series.vocab, color="grey", ls="--", lw=1)
+        ax.set_title(f"step {step:,}\nEE = {dec.error_entropy:.2f}, log V = {np.log(series.vocab):.2f}")
+    plots.show(fig)
 else:
-    no_checkpoints_note("Fig. 4")
+    display(Markdown(b2.no_checkpoints_note("Fig. 4", evidence)))
 
 # %% [markdown]
 # With a finite evaluation sample the step-0 distribution of {numref}`fig-b2-rbe` is not flat:
@@ -352,22 +247,14 @@ else:
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 5 analogue: the mean output probability of the best, second-best, ... token over the predictions whose target has RBE 1 (left) and RBE 3 (right), for each family's largest final model (rows) on each corpus (colours). Dotted: the target's own position.", "name": "fig-b2-break"}}
 fig, axes = plots.panels(len(families), len(claims.B2_FIG5_RBES), 2.6, sharex=True, sharey=True)
-drops = []
 for row, family in zip(axes, families):
     for ax, e in zip(row, claims.B2_FIG5_RBES):
-        for i, corpus in enumerate(corpora):
-            run = runs.by_family(finals[corpus])[family][-1]
-            n_e = int(np.sum(run.records.gt == e))
-            if n_e == 0:  # no target at this rank: nothing to average
-                continue
-            probs = metrics.top_rank_probs(run.records.top_logp, run.records.gt, e)
-            drops.append({"family": family, "model": run.name, "corpus": corpus, "target RBE e": e,
-                          "target position (1-based)": e + 1, "predictions": n_e,
-                          "sharpest drop after position": metrics.sharpest_drop(probs)})
-            ax.plot(np.arange(1, len(probs) + 1), probs, "o-", ms=4, color=f"C{i}", label=corpus)
+        for b in evidence.breaks:  # a corpus where the model has no target at RBE e has no line
+            if (b.family, b.e) == (family, e):
+                ax.plot(np.arange(1, len(b.probs) + 1), b.probs, "o-", ms=4, color=f"C{corpora.index(b.corpus)}")
         ax.axvline(e + 1, color="grey", ls=":", lw=1)
         ax.set_yscale("log")
-    row[0].set_ylabel(f"{family}\n{fig5_model[family]}")
+    row[0].set_ylabel(f"{family}\n{evidence.largest[family]}")
 for ax, e in zip(axes[0], claims.B2_FIG5_RBES):
     ax.set_title(f"target at RBE {e} (rank {e + 1})")
 for ax in axes.flat:
@@ -380,9 +267,7 @@ plots.legend_below(fig, [Line2D([], [], marker="o", ms=4, color=f"C{i}", label=c
 plots.show(fig)
 
 # %%
-drops = pd.DataFrame(drops, columns=["family", "model", "corpus", "target RBE e", "target position (1-based)",
-                                     "predictions", "sharpest drop after position"])
-display(drops.style.hide(axis="index").set_caption(
+display(b2.breaks_table(evidence).style.hide(axis="index").set_caption(
     "Where the mean output probability breaks off, for each family's largest final model per corpus and target RBE e: "
     "the target's position, the predictions averaged, and the position after the sharpest drop."))
 
@@ -415,19 +300,24 @@ display(drops.style.hide(axis="index").set_caption(
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 6 analogue: the RBE distribution $p_e$ (blue) and the score distribution $q_e$ (orange) of each family's middle checkpointed model (named on the left) at its training checkpoints (left to right, then top to bottom), on the set's first corpus, against RBE $e$ + 1 (the 1-based rank with strict ties) on log-log axes. Each title gives the step, SA and the total-variation distance over the well-sampled ranks.", "name": "fig-b2-alignment"}}
 if fig6:
     dot = {"ls": "none", "marker": ".", "ms": 10}  # larger than the panels' dots, so that the colour reads
-    p_and_q = [Line2D([], [], color="C0", label="$p_e$", **dot),
-               Line2D([], [], color="C1", alpha=0.6, label="$q_e$", **dot)]
-    for family, name, panels in family_rows(fig6, 2.5, "probability", p_and_q):
-        for ax, step in panels:
-            entry = series_of(corpora[0], family, name).set_index("step").loc[step]
-            dec = entry.decomposition
-            ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0")
-            ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6)
-            tv = f"{entry.TV:.3f} ({entry.compared:.0%} of targets)" if np.isfinite(entry.TV) else "— (no rank held that often)"
-            ax.set_title(f"step {step:,}: SA = {dec.self_alignment:.3f}\nTV = {tv}")
-            plots.plain_log_ticks(ax)
+    picked = list(fig6.items())
+    fig, drawn = plots.model_blocks([(family, name) for family, (name, _) in picked],
+                                    [steps for _, (_, steps) in picked], 2.5, "probability", "RBE $e$ + 1")
+    for ax, i, step in drawn:
+        family, (name, _) = picked[i]
+        dec = evidence.series_of(corpora[0], family, name).at(step)
+        ax.loglog(dec.e + 1, dec.p_e, ".", ms=3, color="C0")
+        ax.loglog(dec.e + 1, dec.q_e, ".", ms=3, color="C1", alpha=0.6)
+        tv = dynamics.alignment_distance(dec, claims.B2_MIN_GROUP)
+        shown = (f"{tv:.3f} ({dynamics.head_share(dec, claims.B2_MIN_GROUP):.0%} of targets)" if np.isfinite(tv)
+                 else "— (no rank held that often)")
+        ax.set_title(f"step {step:,}: SA = {dec.self_alignment:.3f}\nTV = {shown}")
+        plots.plain_log_ticks(ax)
+    plots.legend_below(fig, [Line2D([], [], color="C0", label="$p_e$", **dot),
+                             Line2D([], [], color="C1", alpha=0.6, label="$q_e$", **dot)])
+    plots.show(fig)
 else:
-    no_checkpoints_note("Fig. 6")
+    display(Markdown(b2.no_checkpoints_note("Fig. 6", evidence)))
 
 # %% [markdown]
 # ### How close is "almost indistinguishable"?
@@ -454,7 +344,7 @@ else:
 # allows; where the floor reaches the threshold, the sample is too short to show alignment at
 # all, and that model cannot test the claim. The verdict grades TV, with its bootstrap interval,
 # on every final model of every family ("after sufficient training", as the paper puts it;
-# `rankscale.claims.training_dynamics.closeness`), in the table below.
+# `rankscale.claims.b2.aligned`), in the table below.
 
 # %% [markdown]
 # {numref}`fig-b2-distance` follows TV over training for every checkpointed model (one column per
@@ -466,54 +356,41 @@ else:
 if with_checkpoints:
     fig, axes = plots.corpus_panels(corpora, 2.9, rows=2, sharex=True, sharey="row")
     for col, corpus in enumerate(corpora):
-        for ax, column in zip(axes[:, col], ["TV", "compared"]):
-            model_lines(ax, corpus, column)
+        here = [s for s in evidence.series if s.corpus == corpus]
+        plots.step_lines(axes[0, col], model_set, [(s.family, s.model, s.steps, s.tv()) for s in here])
+        plots.step_lines(axes[1, col], model_set, [(s.family, s.model, s.steps, s.compared()) for s in here])
         axes[0, col].axhline(claims.B2_MAX_TV, color="grey", ls="--", lw=1)
         axes[1, col].set_xlim(left=0)
         axes[1, col].set_xlabel("training step")
     axes[0, 0].set_ylabel("TV($p_e$, $q_e$)")
     axes[1, 0].set_ylabel(f"share of targets at ranks\nheld by ≥ {claims.B2_MIN_GROUP} targets")
-    model_legend(fig, axes[0, 0])
+    plots.legend_below(fig, axes[0, 0].get_legend_handles_labels()[0], ncol=legend_columns)
     plots.show(fig)
 else:
-    no_checkpoints_note("curve of TV over training")
+    display(Markdown(b2.no_checkpoints_note("curve of TV over training", evidence)))
 
 # %%
-display(Markdown(
-    f"Threshold: TV below {claims.B2_MAX_TV} (one observation tells the two distributions apart with probability "
-    f"at most {(1 + claims.B2_MAX_TV) / 2:.0%}), over the ranks held by at least {claims.B2_MIN_GROUP} targets; "
-    f"{bootstrap.LEVEL:.0%} intervals (TV ± {NormalDist().inv_cdf((1 + bootstrap.LEVEL) / 2):.2f} standard "
-    f"deviations of its replicates) from {n_boot} resamples of each model's tokens."))
-closeness_rows = []
-for corpus in corpora:
-    for run in finals[corpus]:
-        dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
-        check, floor = training_dynamics.closeness(run.records.logp, run.records.gt, claims.B2_MAX_TV, n_boot,
-                                          claims.B2_MIN_GROUP)
-        closeness_rows.append({"corpus": corpus, "family": run.family, "model": run.name,
-                               "SA": dec.self_alignment, "TV": check.value, "TV low": check.low, "TV high": check.high,
-                               "targets in the ranks compared": dynamics.head_share(dec, claims.B2_MIN_GROUP),
-                               "TV if aligned": floor,
-                               "TV, all ranks": dynamics.alignment_distance(dec), "below threshold": check.holds,
-                               "note": check.note})
-closeness = pd.DataFrame(closeness_rows)
-display(closeness.drop(columns=["below threshold"]).style.format(
+glue("b2_threshold", Markdown(b2.threshold_text(context)), display=False)
+display(b2.alignment_table(evidence, context).style.format(
     {c: "{:.3f}" for c in ["SA", "TV", "TV low", "TV high", "targets in the ranks compared", "TV if aligned",
                            "TV, all ranks"]})
     .hide(axis="index").set_caption(
         f"Every final model per corpus: SA (nats), TV between p_e and q_e over the ranks held by {claims.B2_MIN_GROUP} "
-        f"or more targets with its {bootstrap.LEVEL:.0%} interval, those ranks' share of targets, an aligned model's TV, "
+        f"or more targets with its {context.level:.0%} interval, those ranks' share of targets, an aligned model's TV, "
         "and TV over all ranks."))
+
+# %% [markdown]
+# {glue:md}`b2_threshold`
 
 # %% [markdown]
 # ## Verdicts
 #
-# Each verdict is graded by `rankscale.claims.judge` under the rule shown in its row, fixed in
-# `rankscale.claims` before the data are seen. The training-dynamics rules are applied to every
+# Each verdict is decided by `rankscale.claims.b2.decide` under the rule shown in its row, fixed in
+# `rankscale.claims.b2` before the data are seen. The training-dynamics rules are applied to every
 # series of checkpoints, one per (family, checkpointed model, corpus), with
-# `rankscale.claims.training_dynamics.check_series`; Fig. 6's closeness to every final model of every family on
+# `rankscale.claims.b2.series_checks`; Fig. 6's closeness to every final model of every family on
 # every corpus; Fig. 5's break to each family's largest final model on every corpus
-# (`rankscale.claims.training_dynamics.break_follows_target`). A claim is
+# (`rankscale.claims.b2.break_follows_target`). A claim is
 # *reproduced* if it holds on every unit that can test it, *partly* if on some, *not reproduced*
 # if on none; units that cannot test it (a family without checkpoints, a series without a step-0
 # checkpoint or with fewer than three checkpoints) are named in the "ours" column, and a claim no
@@ -524,80 +401,22 @@ display(closeness.drop(columns=["below threshold"]).style.format(
 # on the uncertainty: another text, another seed or another training run would add to it.
 
 # %%
-series_results = {}  # (corpus, family, model) -> {rule: training_dynamics.Check}
-for corpus in corpora:
-    for family in with_checkpoints:
-        for name in checkpointed[family]:
-            s = series_of(corpus, family, name)
-            series_results[corpus, family, name] = training_dynamics.check_series(
-                s.step.to_numpy(), [r.records.arrays() for r in s.run], int(s.vocab_size.iloc[0]), n_boot,
-                claims.B2_UNIFORM_RATIO, claims.B2_MIN_GROUP)
+if evidence.series:
+    display(b2.series_table(evidence, context).style.hide(axis="index").set_caption(
+        "Every checkpoint series (corpus, family, model) under each training-dynamics rule, headed by its claim: "
+        f"whether it holds, with the change (nats) and its {context.level:.0%} interval, or for "
+        f"{b2.RULE_CLAIMS['uniform_at_init']} the ratio of effective ranks."))
+verdicts = pages.verdict_table("B2", b2.decide(evidence, context), model_set.name, b2.headline(evidence, context))
 
-
-def shown_check(check, ratio=False):
-    if check.holds is None:
-        return "—"
-    verdict = "yes" if check.holds else "no"
-    if ratio:
-        return f"{verdict}: {check.value:.3f}"
-    interval = f" [{check.low:+.3f}, {check.high:+.3f}]" if np.isfinite(check.low) else ""
-    return f"{verdict}: {check.value:+.3f}{interval}"
-
-
-if series_results:
-    display(pd.DataFrame([{"corpus": corpus, "family": family, "model": name,
-                           **{f"{training_dynamics.RULE_CLAIMS[rule]} {rule}": shown_check(check, rule == "uniform_at_init")
-                              for rule, check in checks.items()}}
-                          for (corpus, family, name), checks in series_results.items()]).style.hide(axis="index")
-            .set_caption("Every checkpoint series (corpus, family, model) under each training-dynamics rule, headed by "
-                         f"its claim: whether it holds, with the change (nats) and its {bootstrap.LEVEL:.0%} interval, "
-                         f"or for {training_dynamics.RULE_CLAIMS['uniform_at_init']} the ratio of effective ranks."))
-
-
-breaks = {}
-for (corpus, family, model), part in drops.groupby(["corpus", "family", "model"], sort=False):
-    breaks[f"{corpus}/{family}: {model}"] = dict(zip(part["target RBE e"], part["sharpest drop after position"]))
-for corpus in corpora:
-    for family in families:
-        breaks.setdefault(f"{corpus}/{family}: {fig5_model[family]}", {})
-without_checkpoints = [family for family in families if not checkpointed[family]]
-
-
-closeness["unit"] = closeness["corpus"] + "/" + closeness["family"] + ": " + closeness["model"]
-
-ee_changes = [c["ee_falls"].value for c in series_results.values() if c["ee_falls"].holds is not None]
-measured = [f"Across {len(ee_changes)} checkpoint series, Error-Entropy changes by "
-            f"{plots.span(ee_changes, '+.2f')} nats from the first checkpoint to the last."] if ee_changes else []
-verdicts = pages.verdict_table("B2", [
-    training_dynamics.series_verdict("ee_falls", series_results, without_checkpoints, lambda c: f"EE change first → last checkpoint "
-                                         f"{plots.span([x.value for x in c], '+.3f')} nats; series with a "
-                                         f"significant rise between neighbours: "
-                                         f"{sum('significant rise ' in x.note for x in c)}"),
-    training_dynamics.series_verdict("sa_ends_down", series_results, without_checkpoints, lambda c: "SA change from its peak to the last checkpoint "
-                                             f"{plots.span([x.value for x in c], '+.3f')} nats"),
-    training_dynamics.series_verdict("conf_rises", series_results, without_checkpoints, lambda c: "Confidence change first → last checkpoint "
-                                           f"{plots.span([x.value for x in c], '+.3f')} nats"),
-    training_dynamics.series_verdict("ee_first", series_results, without_checkpoints, lambda c: "gain of the SA + Conf part of CE's drop, later stretch over first "
-                                         "interval: " + plots.span([x.value for x in c if np.isfinite(x.value)]
-                                                                   or [x.value for x in c], "+.2f")),
-    training_dynamics.series_verdict("uniform_at_init", series_results, without_checkpoints, lambda c: "effective ranks at step 0 as a share of random ranking's: "
-                                                f"{min(x.value for x in c):.3f} to {max(x.value for x in c):.3f} "
-                                                f"(threshold {claims.B2_UNIFORM_RATIO})"),
-    claims.judge("B2.6", dict(zip(closeness["unit"], closeness["below threshold"])),
-                 f"TV over the ranks held by ≥ {claims.B2_MIN_GROUP} targets from {closeness.TV.min():.3f} to "
-                 f"{closeness.TV.max():.3f} (threshold {claims.B2_MAX_TV}); below it with the whole interval: "
-                 + ", ".join(f"{family} {sum(v is not None and bool(v) for v in part['below threshold'])}/"
-                             f"{sum(v is not None for v in part['below threshold'])}"
-                             for family, part in closeness.groupby("family", sort=False))
-                 + f"; those ranks hold {closeness['targets in the ranks compared'].min():.0%} to "
-                   f"{closeness['targets in the ranks compared'].max():.0%} of the targets; a perfectly aligned model "
-                   f"would measure {closeness['TV if aligned'].min():.3f} to {closeness['TV if aligned'].max():.3f} "
-                   "on the same samples",
-                 why_not="no final model"),
-    training_dynamics.break_follows_target(breaks),
-    training_dynamics.series_verdict("ee_largest_at_init", series_results, without_checkpoints, lambda c: (
-        "EE(0) − max(SA(0), |Conf(0)|) " + plots.span([x.value for x in c], "+.3f") + " nats")),
-], model_set.name, measured)
+# %% [markdown]
+# ## What the verdicts say together
+#
+# B2.1 to B2.3 are the three curves of Fig. 3 read one at a time. B2.8 and B2.4 are the paper's
+# explanation of them: Error-Entropy starts as the largest term, and training lowers it first,
+# leaving Self-Alignment and Confidence for later; a set can show the curves without the order.
+# B2.5 and B2.6 are the two ends of Figs. 4 and 6: targets ranked at random before training, and
+# scores that follow the ranks' frequencies after it. B2.7 is Fig. 5's account of how Confidence
+# grows, by taking probability from the tokens ranked below the target.
 
 # %% [markdown]
 # ## Run it on your models

@@ -19,7 +19,7 @@ def test_each_module_is_a_chapter_of_the_book_with_its_two_steps(page):
     module = chapters.CHAPTERS[page]
     assert page in build.CHAPTERS and list(chapters.CHAPTERS) == [p for p in build.CHAPTERS if p in chapters.CHAPTERS]
     assert callable(module.measure) and callable(module.decide)
-    assert set(module.READS) <= {"references", "checkpoints", "seeds"} and isinstance(module.TABLES, tuple)
+    assert set(module.READS) <= {"references", "checkpoints", "seeds", "temperatures"} and isinstance(module.TABLES, tuple)
     assert any(key.startswith(chapters.label(page) + ".") for key in CLAIMS), "the chapter defines its claims"
 
 

@@ -13,7 +13,7 @@ recomputes them on bootstrap resamples of the evaluation tokens (``rankscale.ana
 of a difference between two checkpoints is the spread of that difference. ``interval_parts`` splits
 CE's drop between checkpoints into the components' parts; ``uniform_entropy`` is the Error-Entropy
 that ranking at random gives on a finite sample. The rules that judge a series or a model from
-these numbers are in ``rankscale.claims.training_dynamics``. Only numpy.
+these numbers are in ``rankscale.claims.b2``. Only numpy.
 """
 
 from __future__ import annotations

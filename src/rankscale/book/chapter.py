@@ -17,8 +17,8 @@ from rankscale.claims.context import Chapter, load_chapter
 
 
 def open_chapter(profile: str, corpora: list[str] | None = None, *, references: bool = False,
-                 checkpoints: bool = False, seeds: bool = False, n_boot: int | None = None, home: Path | None = None,
-                 show_header: bool = True, device: str = "auto") -> Chapter:
+                 checkpoints: bool = False, seeds: bool = False, temperatures: bool = False, n_boot: int | None = None,
+                 home: Path | None = None, show_header: bool = True, device: str = "auto") -> Chapter:
     """Resolve a chapter's parameters once, load its runs, and show what it was computed with; the
     chapter's figures take the book's look from here on (``rankscale.book.plots.use_book_style``).
 
@@ -30,6 +30,8 @@ def open_chapter(profile: str, corpora: list[str] | None = None, *, references: 
         A subset of the set's corpora; None: all of them.
     references, checkpoints, seeds : bool
         Load the reference models', the training checkpoints' and the extra seeds' runs too.
+    temperatures : bool
+        Load chapter B1's temperature demonstration too.
     n_boot : int, optional
         Bootstrap resamples; None: the set's.
     home : pathlib.Path, optional
@@ -54,7 +56,7 @@ def open_chapter(profile: str, corpora: list[str] | None = None, *, references: 
     model_set = sets.get(profile)
     use_book_style()
     chapter = load_chapter(model_set, corpora, references=references, checkpoints=checkpoints, seeds=seeds,
-                           n_boot=n_boot, home=home, device=device)
+                           temperatures=temperatures, n_boot=n_boot, home=home, device=device)
     if show_header:
         header(model_set, {corpus: chapter.family_runs[corpus] + chapter.reference_runs[corpus]
                            for corpus in chapter.corpora})

@@ -328,6 +328,94 @@ def panel_blocks(counts: list[int], height: float, figure=None, **subplots):
     return fig, axes, blocks
 
 
+def model_blocks(models: list[tuple[str, str]], items: list[list], height: float, quantity: str, xlabel: str = "",
+                 figure=None, **subplots):
+    """A block of panels per model (``panel_blocks``), one panel per item of that model (a corpus, a training
+    step), the model named on the left of each of its rows (its group over its name, wrapped to stay within the
+    row); each item named above its panel in the first block (in every block where a model takes more than one
+    row), ``xlabel`` under the bottom panels and ``quantity`` along the figure's side.
+
+    Parameters
+    ----------
+    models : list of (str, str)
+        Each model's group (its family, or "reference") and name, top to bottom.
+    items : list of list
+        Each model's panels' items, in reading order.
+    height, figure, **subplots
+        As in ``panels`` (``sharey="row"``, ...).
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    drawn : list of (Axes, int, object)
+        Each panel with its model's place in ``models`` and its item, model by model.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> fig, drawn = model_blocks([("NeoX", "d16"), ("reference", "SmolLM")], [["pydocs", "stdlib"]] * 2, 2.0,
+    ...                           "nats", figure=Figure())
+    >>> [(i, corpus, ax.get_title()) for ax, i, corpus in drawn]
+    [(0, 'pydocs', 'pydocs'), (0, 'stdlib', 'stdlib'), (1, 'pydocs', ''), (1, 'stdlib', '')]
+    """
+    import textwrap
+
+    fig, axes, blocks = panel_blocks([len(each) for each in items], height, figure=figure, **subplots)
+    drawn = []
+    for i, (block, (group, name), each) in enumerate(zip(blocks, models, items, strict=True)):
+        for ax in block[:, 0]:
+            ax.set_ylabel(f"{group}\n" + textwrap.fill(name, 22))
+        for ax, item in zip(block.flat, each):
+            if i == 0 or len(block) > 1:
+                ax.set_title(str(item))
+            drawn.append((ax, i, item))
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    fig.supylabel(quantity)
+    return fig, drawn
+
+
+LINE_STYLES = ("-", "--", ":", "-.")  # the models of one family, told apart in ``step_lines``
+
+
+def step_lines(ax, model_set: ModelSet, lines) -> None:
+    """Models' values over their training checkpoints, against a step axis that is linear up to 1 and logarithmic
+    beyond (so that step 0 has a place): colour and marker by family (``family_style``), line style by the
+    model's place in its family, each labelled "family: model" for a legend.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    model_set : ModelSet
+    lines : iterable of (str, str, array_like, array_like)
+        Each model's family, name, steps and values, a family's models together.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from rankscale.sets import get
+    >>> ax = Figure().subplots()
+    >>> step_lines(ax, get("tiny"), [("NeoX ladder", "d16", [0, 10], [2.0, 1.0]), ("NeoX ladder", "d40", [0, 10],
+    ...                                                                          [2.0, 0.5])])
+    >>> [(line.get_label(), line.get_linestyle()) for line in ax.get_lines()], ax.get_xscale()
+    ([('NeoX ladder: d16', '-'), ('NeoX ladder: d40', '--')], 'symlog')
+    """
+    seen: dict[str, int] = {}
+    for family, name, steps, values in lines:
+        i = seen[family] = seen.get(family, -1) + 1
+        ax.plot(steps, values, ls=LINE_STYLES[i % len(LINE_STYLES)], ms=4, label=f"{family}: {name}",
+                **family_style(model_set, family))
+    ax.set_xscale("symlog", linthresh=1)
+
+
+def short_step(step: int) -> str:
+    """A training step as an axis names it: thousands as "10k".
+
+    >>> short_step(128), short_step(10_000), short_step(1500)
+    ('128', '10k', '1500')
+    """
+    return f"{step // 1000}k" if step >= 1000 and step % 1000 == 0 else str(step)
+
 def corpus_panels(corpora: list[str], height: float, rows: int = 1, title: str | None = "{corpus}", figure=None,
                   **subplots):
     """A figure of the book's width with one column of panels per corpus (``panels``).

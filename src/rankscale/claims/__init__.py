@@ -36,6 +36,8 @@ from rankscale.claims.a3 import (
     CLAIMS_A3,
 )
 from rankscale.claims.a4 import A4_KS, A4_MIN_R2, A4_SHARPER, A4_TRANSITION, A4_WINDOW_LENGTHS, CLAIMS_A4
+from rankscale.claims.b1 import B1_BOUND_SLACK, B1_MAX_RESIDUAL, CLAIMS_B1
+from rankscale.claims.b2 import B2_FIG5_RBES, B2_MAX_TV, B2_MIN_GROUP, B2_UNIFORM_RATIO, CLAIMS_B2
 from rankscale.claims.b3 import B3_INVARIANT_SHARE, B3_LAW_R2, B3_NO_LAW_R2, B3_UNSTABLE_RANGE, CLAIMS_B3
 from rankscale.claims.b4 import B4_CURVATURE_MIN_SIZES, B4_DOMINANT_SHARE, B4_MIN_SEEDS, CLAIMS_B4
 from rankscale.claims.b5 import (
@@ -75,16 +77,6 @@ from rankscale.claims.paper_a import (
     CLAIMS_A5,
     PAPER_A_VOCAB,
     scaled_k,
-)
-from rankscale.claims.paper_b import (
-    B1_BOUND_SLACK,
-    B1_MAX_RESIDUAL,
-    B2_FIG5_RBES,
-    B2_MAX_TV,
-    B2_MIN_GROUP,
-    B2_UNIFORM_RATIO,
-    CLAIMS_B1,
-    CLAIMS_B2,
 )
 
 # the chapters read every claim and threshold as claims.<NAME>

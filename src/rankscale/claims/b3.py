@@ -22,7 +22,7 @@ difference or a direction exists ("closest", "rises", "R^2 of at least") holds w
 side and fails otherwise; a claim of parity ("at least as well", "largely invariant") fails only where the interval
 lies wholly on the other side, because it says that no difference shows. A rule is gated only on the quantity it
 reads: B3.8, on SA's exponent, is applied only where that exponent has converged at the evaluated token count
-(chapter B5's check, ``sample_size.convergence_by_group`` with paper_b's B5_* settings), since an exponent still
+(chapter B5's check, ``sample_size.convergence_by_group`` with chapter B5's B5_* settings), since an exponent still
 drifting as tokens are added describes the sample, not the models; the rules that compare exponents (B3.5, B3.6)
 widen their intervals by that drift instead; rules on R^2 or on shares of CE's change read no exponent and are not
 gated.

@@ -173,6 +173,9 @@ class Chapter:
     seed_runs : dict of str to list of Run
         Per corpus: the extra training runs (seeds) of the ladder sizes that have them (empty where
         the chapter did not ask for them, or the set has none).
+    temperature_runs : dict of float to Run
+        Chapter B1's temperature demonstration (``rankscale.records.runs.temperature_runs``): one model on
+        the first corpus at each temperature; empty where the chapter did not ask for it, or the set has none.
     """
 
     model_set: ModelSet
@@ -186,11 +189,13 @@ class Chapter:
     pooled_reason: str | None
     n_boot: int
     seed_runs: dict[str, list[Run]]
+    temperature_runs: dict[float, Run] = field(default_factory=dict)
 
     @classmethod
     def of(cls, family_runs: Mapping[str, list[Run]], n_boot: int, model_set: ModelSet | None = None, *,
            references: Mapping[str, list[Run]] | None = None, checkpoints: Mapping[str, list[Run]] | None = None,
-           seeds: Mapping[str, list[Run]] | None = None) -> Chapter:
+           seeds: Mapping[str, list[Run]] | None = None,
+           temperatures: Mapping[float, Run] | None = None) -> Chapter:
         """A chapter of runs already in hand (what ``load_chapter`` loads, or a test builds).
 
         Parameters
@@ -203,6 +208,8 @@ class Chapter:
             The set the runs are of (None for runs of no set).
         references, checkpoints, seeds : mapping of str to list of Run, optional
             Per corpus: the reference models', the checkpoints' and the extra seeds' runs; none where absent.
+        temperatures : mapping of float to Run, optional
+            Temperature -> the run of chapter B1's demonstration at it; none where absent.
 
         Returns
         -------
@@ -225,7 +232,7 @@ class Chapter:
         return cls(model_set, corpora, {corpus: list(family_runs[corpus]) for corpus in corpora},
                    per_corpus(references), per_corpus(checkpoints), families=list(by_family(first)),
                    usable=list(usable), unusable=unusable, pooled_reason=why_not_pooled(first, MIN_SIZES),
-                   n_boot=n_boot, seed_runs=per_corpus(seeds))
+                   n_boot=n_boot, seed_runs=per_corpus(seeds), temperature_runs=dict(temperatures or {}))
 
     def seed_samples(self, corpus: str, members: list[Run], keys: Sequence[str]) -> list[list[dict]]:
         """The other training runs of each of ``members`` as bootstrap samples
@@ -240,8 +247,8 @@ class Chapter:
 
 
 def load_chapter(model_set: ModelSet, corpora: Sequence[str] | None = None, *, references: bool = False,
-                 checkpoints: bool = False, seeds: bool = False, n_boot: int | None = None, home: Path | None = None,
-                 device: str = "auto") -> Chapter:
+                 checkpoints: bool = False, seeds: bool = False, temperatures: bool = False, n_boot: int | None = None,
+                 home: Path | None = None, device: str = "auto") -> Chapter:
     """The runs of ``model_set`` that a chapter reads, and what follows from them (``Chapter``).
 
     Parameters
@@ -251,6 +258,8 @@ def load_chapter(model_set: ModelSet, corpora: Sequence[str] | None = None, *, r
         A subset of the set's corpora; None: all of them.
     references, checkpoints, seeds : bool
         Load the reference models', the training checkpoints' and the extra seeds' runs too.
+    temperatures : bool
+        Load chapter B1's temperature demonstration too (``rankscale.records.runs.temperature_runs``).
     n_boot : int, optional
         Bootstrap resamples; None: the set's.
     home : pathlib.Path, optional
@@ -268,4 +277,5 @@ def load_chapter(model_set: ModelSet, corpora: Sequence[str] | None = None, *, r
     return Chapter.of({corpus: runs.family_runs(model_set, corpus, home, device) for corpus in corpora},
                       n_boot or model_set.n_boot, model_set,
                       **{kind: {corpus: reader(model_set, corpus, home, device) if wanted else [] for corpus in corpora}
-                         for kind, (wanted, reader) in load.items()})
+                         for kind, (wanted, reader) in load.items()},
+                      temperatures=runs.temperature_runs(model_set, home, device) if temperatures else {})
