@@ -4,8 +4,10 @@ lands, how a column pools them, what the grid draws and what the narrative count
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 from matplotlib.figure import Figure
 
+from rankscale import RankscaleError
 from rankscale.book import scorecard
 from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, Unit
 
@@ -17,23 +19,26 @@ def grid_of(*outcomes) -> pd.DataFrame:
     return scorecard.claim_grid(rows, CORPORA, FAMILIES, REFERENCES)
 
 
-def test_every_kind_of_unit_name_lands_in_its_column():
+def test_every_kind_of_unit_lands_in_its_columns():
     units = {
-        "pydocs/NeoX ladder": [("pydocs", "NeoX ladder")],
-        "pydocs/NeoX ladder: d40-l2": [("pydocs", "NeoX ladder")],
-        "stdlib/Llama ladder/k=100/N=4": [("stdlib", "Llama ladder")],
-        "pydocs/All": [("pydocs", "All")],
-        "stdlib/Llama ladder (α_SA drifts 0.05 on pydocs/NeoX ladder)": [("stdlib", "Llama ladder")],
-        "pydocs/NeoX ladder vs Llama ladder": [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
-        "stdlib/None/SmolLM2-135M": [("stdlib", "reference")],
-        "T = 0.5": [("", "other")],
-        "pydocs": [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
-        "Llama: 2 sizes, fewer than 3": [("pydocs", "Llama ladder"), ("stdlib", "Llama ladder")],
-        "NeoX ladder (no measurable case)": [("pydocs", "NeoX ladder"), ("stdlib", "NeoX ladder")],
+        Unit("pydocs", "NeoX ladder"): [("pydocs", "NeoX ladder")],
+        Unit("pydocs", "NeoX ladder", model="d40-l2"): [("pydocs", "NeoX ladder")],
+        Unit("stdlib", "Llama ladder", setting="k=100/N=4"): [("stdlib", "Llama ladder")],
+        Unit("pydocs", pooled=True): [("pydocs", "All")],
+        Unit("pydocs", "NeoX ladder", versus="Llama ladder"): [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
+        Unit("stdlib", "SmolLM2-135M"): [("stdlib", "reference")],
+        Unit(): [("", "other")],
+        Unit("pydocs"): [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
+        Unit(family="Llama ladder"): [("pydocs", "Llama ladder"), ("stdlib", "Llama ladder")],
     }
     for unit, columns in units.items():
         grid = grid_of(((unit, "holds"),))
         assert [c for c in grid.columns if grid.loc["X1.0", c] == "holds"] == columns, unit
+
+
+def test_a_unit_named_in_words_is_refused():
+    with pytest.raises(RankscaleError, match="is a name, not a Unit"):
+        grid_of((("pydocs/NeoX ladder", "holds"),))
 
 
 def test_a_structured_unit_lands_in_its_columns_whatever_its_family_is_called():
@@ -55,11 +60,13 @@ def test_a_structured_unit_lands_in_its_columns_whatever_its_family_is_called():
 
 
 def test_a_column_pools_its_units_as_the_verdict_does():
+    neox, llama = (lambda corpus, model="": Unit(corpus, "NeoX ladder", model=model),
+                   lambda corpus, model="": Unit(corpus, "Llama ladder", model=model))
     grid = grid_of(
-        (("pydocs/NeoX ladder: a", "holds"), ("pydocs/NeoX ladder: b", "fails"),  # mixed
-         ("pydocs/Llama ladder: a", "fails"), ("pydocs/Llama ladder: b", UNDETERMINED),  # the decided one counts
-         ("stdlib/NeoX ladder", UNDETERMINED), ("stdlib/NeoX ladder: c", "untested"),
-         ("stdlib/Llama ladder", "untested")),
+        ((neox("pydocs", "a"), "holds"), (neox("pydocs", "b"), "fails"),  # mixed
+         (llama("pydocs", "a"), "fails"), (llama("pydocs", "b"), UNDETERMINED),  # the decided one counts
+         (neox("stdlib"), UNDETERMINED), (neox("stdlib", "c"), "untested"),
+         (llama("stdlib"), "untested")),
         ())
     assert grid.loc["X1.0"].tolist() == ["mixed", "fails", UNDETERMINED, "untested"]
     assert grid.loc["X1.1"].tolist() == ["no unit"] * 4  # no column beside the families where no unit needs one
@@ -67,7 +74,7 @@ def test_a_column_pools_its_units_as_the_verdict_does():
 
 
 def test_the_grid_draws_one_cell_per_outcome_and_its_text_at_body_size():
-    outcomes = [(("pydocs/NeoX ladder", o), ("stdlib/All", "fails"), ("T = 2", "holds"))
+    outcomes = [((Unit("pydocs", "NeoX ladder"), o), (Unit("stdlib", pooled=True), "fails"), (Unit(), "holds"))
                 for o in ("holds", "fails", UNDETERMINED, "untested")] * 11
     rows = pd.DataFrame({"key": [f"X1.{i}" for i in range(len(outcomes))], "outcomes": outcomes})
     grid = scorecard.claim_grid(rows, [*CORPORA, "humaneval"], FAMILIES)
@@ -94,10 +101,10 @@ def test_the_narrative_counts_what_holds_fails_and_why_claims_are_open():
                  "no family has 4 or more sizes (Llama ladder: 2 sizes)", "this set has no reference model",
                  "the fit is at its bound; slopes"],
         "held": [1, 0, 1, 0, 0, 0, 0], "tested": [2, 2, 2, 0, 0, 0, 0],
-        "outcomes": [(("pydocs/NeoX ladder", "holds"), ("pydocs/Llama ladder", "holds")),
-                     (("pydocs/NeoX ladder", "fails"), ("pydocs/Llama ladder", "fails")),
-                     (("pydocs/NeoX ladder", "holds"), ("pydocs/Llama ladder", "fails")), (), (), (),
-                     (("pydocs/All", UNDETERMINED),)]})
+        "outcomes": [((Unit("pydocs", "NeoX ladder"), "holds"), (Unit("pydocs", "Llama ladder"), "holds")),
+                     ((Unit("pydocs", "NeoX ladder"), "fails"), (Unit("pydocs", "Llama ladder"), "fails")),
+                     ((Unit("pydocs", "NeoX ladder"), "holds"), (Unit("pydocs", "Llama ladder"), "fails")), (), (), (),
+                     ((Unit("pydocs", pooled=True), UNDETERMINED),)]})
     text = scorecard.narrative(rows, scorecard.claim_grid(rows, CORPORA, FAMILIES))
     assert "**Holds** wherever it was decided (1): A2.1 (x falls)." in text
     assert "(1): A2.2." in text and "(1): A2.3 (1 of 2)." in text
@@ -105,3 +112,11 @@ def test_the_narrative_counts_what_holds_fails_and_why_claims_are_open():
     assert "**Undetermined** (1): the fit is at its bound (B3.7)." in text
     assert ("**Not testable on this set** (3): no family has 4 or more sizes (A3.7, B4.4); "
             "this set has no reference model (A5.2).") in text
+
+
+def test_a_family_called_all_and_the_pooled_fit_keep_their_own_columns():
+    rows = pd.DataFrame({"key": ["X1.0"], "outcomes": [((Unit("pydocs", "All"), "holds"),
+                                                        (Unit("pydocs", pooled=True), "fails"))]})
+    grid = scorecard.claim_grid(rows, ["pydocs"], ["All"])
+    assert grid.columns.tolist() == [("pydocs", "All"), ("pydocs", "All (not a family)")]
+    assert grid.loc["X1.0"].tolist() == ["holds", "fails"], "the family first, the pooled fit beside it"

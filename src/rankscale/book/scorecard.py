@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from rankscale import RankscaleError
 from rankscale.book.pages import claim_phrase, tally_words
 from rankscale.book.plots import DPI, STYLE
 from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, VERDICTS, Unit
@@ -22,59 +23,63 @@ CELL_LOOK = {"holds": ("#009E73", "✓"), "mixed": ("#E69F00", "½"), "fails": (
              UNDETERMINED: ("#CC79A7", "?"), "untested": ("#BBBBBB", "–"), "no unit": ("#FFFFFF", "")}
 
 
-def _columns_of(unit: Unit | str, corpora: list[str], families: list[str],
-                references: list[str]) -> list[tuple[str, str]]:
-    """The (corpus, group) columns a unit's outcome counts in (see ``claim_grid``)."""
-    if isinstance(unit, Unit):
-        groups = [REFERENCE if name in references else name for name in (unit.family, unit.versus) if name]
-        groups += [POOLED] * unit.pooled
-        if not unit.corpus and not groups:
-            return [("", OTHER)]
-        return [(c, g) for c in ([unit.corpus] if unit.corpus else corpora) for g in groups or families]
-    name = re.sub(r"\s*\(.*", "", unit)  # what follows in parentheses is the reason, not the unit
-    parts = re.split(r"[/:]\s*", name)
-    corpus = [c for c in corpora if c in parts[:1]]
+def unit_columns(unit: Unit, corpora: list[str], families: list[str],
+                 references: list[str] = ()) -> list[tuple[str, str]]:
+    """The (corpus, group) columns a unit's outcome counts in, read from its fields alone (see ``claim_grid``).
 
-    def named(word: str) -> bool:
-        return re.search(rf"(^|[\s/:]){re.escape(word)}($|[\s/:])", name) is not None
-
-    # a family by its name, or by its first word ("Llama: 2 sizes"), where that word is the family's alone
-    first_words = [f.split()[0] for f in families]
-    groups = [f for f, w in zip(families, first_words) if named(f) or (first_words.count(w) == 1 and named(w))]
-    groups += [POOLED] * named(POOLED) + [REFERENCE] * any(named(r) for r in references)
-    if not corpus and not groups:
-        return [("", OTHER)]
+    >>> unit_columns(Unit("pydocs", "NeoX", model="d40-l2"), ["pydocs", "stdlib"], ["NeoX", "Llama"])
+    [('pydocs', 'NeoX')]
+    >>> unit_columns(Unit(family="Llama"), ["pydocs", "stdlib"], ["NeoX", "Llama"])
+    [('pydocs', 'Llama'), ('stdlib', 'Llama')]
+    >>> unit_columns(Unit("stdlib", pooled=True), ["pydocs", "stdlib"], ["NeoX"]), unit_columns(Unit(), [], [])
+    ([('stdlib', 'All')], [('', 'other')])
+    """
+    if not isinstance(unit, Unit):
+        raise RankscaleError(f"the unit {unit!r} is a name, not a Unit: a verdict's units are placed by their "
+                             "fields; build it with rankscale.claims.base.Unit")
+    groups = [_beside(REFERENCE, families) if name in references else name for name in (unit.family, unit.versus)
+              if name]
+    groups += [_beside(POOLED, families)] * unit.pooled
+    if not unit.corpus and not groups:
+        return [("", _beside(OTHER, families))]
     # a unit of one corpus and no family decides every family there; one of a family and no corpus, every corpus
-    return [(c, g) for c in corpus or corpora for g in groups or families]
+    return [(c, g) for c in ([unit.corpus] if unit.corpus else corpora) for g in groups or families]
 
 
-def _pooled(outcomes: list[str]) -> str:
+def _beside(column: str, families: list[str]) -> str:
+    """The name of a column beside the families (``POOLED``, ``REFERENCE``, ``OTHER``), told apart from a family
+    of the same name.
+
+    >>> _beside("All", ["NeoX"]), _beside("All", ["All", "NeoX"])
+    ('All', 'All (not a family)')
+    """
+    return f"{column} (not a family)" if column in families else column
+
+
+def _pooled(outcomes) -> str:
     """One outcome of several units in one column, decided as ``rankscale.claims.base.judge`` decides."""
     decided = set(outcomes) & {"holds", "fails"}
     if decided:
         return decided.pop() if len(decided) == 1 else "mixed"
-    return next((o for o in (UNDETERMINED, "untested") if o in outcomes), "no unit")
+    return next((o for o in (UNDETERMINED, "untested") if o in set(outcomes)), "no unit")
 
 
 def claim_grid(verdicts, corpora: list[str], families: list[str], references: list[str] = ()):
-    """Each claim's outcome per column of corpus and family, from its units' outcomes.
+    """Each claim's outcome per column of corpus and family: its units' outcomes grouped by the columns their
+    fields place them in.
 
-    A ``Unit`` is placed by its fields: its corpus, its family and the family it is compared with (a
-    reference model's name: the column "reference"). A unit still named in words is placed by its
-    name: the corpus before its first "/" or ":" (``"pydocs/NeoX ladder:
-    d40-l2"``), and the families it names, in full or by a first word no other family shares
-    (``"Llama: 2 sizes, fewer than 3"``); "All" is the families pooled (paper B), a reference
-    model's name the column "reference". What follows in parentheses is a reason and is not read.
-    A unit of a corpus and no family counts for every family on that corpus, one of a family and no
-    corpus on every corpus; a unit naming neither ("T = 0.5", "mu path") goes to one column "other".
-    A column's outcome is "holds" or "fails" where every deciding unit there agrees, "mixed" where
-    they differ; else "undetermined" where some unit could not decide, "untested" where none could
-    test it, "no unit" where no unit falls there.
+    A ``Unit`` counts in the column of its corpus and of its family and of the family it is compared with (a
+    reference model's name: the column "reference"; the families pooled, paper B's "All": the column "All").
+    A unit of a corpus and no family counts for every family on that corpus, one of a family and no corpus on
+    every corpus; a unit of neither goes to one column "other". A column's outcome is "holds" or "fails"
+    where every deciding unit there agrees, "mixed" where they differ; else "undetermined" where some unit
+    could not decide, "untested" where none could test it, "no unit" where no unit falls there.
 
     Parameters
     ----------
     verdicts : pandas.DataFrame
-        Rows of ``rankscale.book.pages.collect_verdicts``: columns key and outcomes.
+        Rows of ``rankscale.book.pages.collect_verdicts``: columns key and outcomes (pairs of ``Unit`` and
+        outcome).
     corpora, families : list of str
         The model set's corpora and families, in order: the columns, corpus by corpus.
     references : list of str
@@ -87,13 +92,19 @@ def claim_grid(verdicts, corpora: list[str], families: list[str], references: li
         ``pandas.MultiIndex``: each family, then "All" and "reference" where a unit falls there, on
         every corpus, then ``("", "other")`` where a unit falls there; values from ``CELL_OUTCOMES``.
 
+    Raises
+    ------
+    RankscaleError
+        Where a unit is a name rather than a ``Unit``.
+
     Examples
     --------
     >>> import pandas as pd
     >>> rows = pd.DataFrame({"key": ["A2.1", "B3.1", "B1.4"], "outcomes": [
-    ...     (("pydocs/NeoX", "holds"), ("stdlib/NeoX", "fails"), ("Llama: 2 sizes, fewer than 3", "untested")),
-    ...     (("pydocs/NeoX: d16", "holds"), ("pydocs/NeoX: d32", "fails"), ("pydocs/All", "holds")),
-    ...     (("T = 0.5", UNDETERMINED),)]})
+    ...     ((Unit("pydocs", "NeoX"), "holds"), (Unit("stdlib", "NeoX"), "fails"), (Unit(family="Llama"), "untested")),
+    ...     ((Unit("pydocs", "NeoX", model="d16"), "holds"), (Unit("pydocs", "NeoX", model="d32"), "fails"),
+    ...      (Unit("pydocs", pooled=True), "holds")),
+    ...     ((Unit(), UNDETERMINED),)]})
     >>> grid = claim_grid(rows, ["pydocs", "stdlib"], ["NeoX", "Llama"])
     >>> grid.columns.tolist()
     [('pydocs', 'NeoX'), ('pydocs', 'Llama'), ('pydocs', 'All'), ('stdlib', 'NeoX'), ('stdlib', 'Llama'), ('stdlib', 'All'), ('', 'other')]
@@ -104,18 +115,17 @@ def claim_grid(verdicts, corpora: list[str], families: list[str], references: li
     """
     import pandas as pd
 
-    cells: dict[str, dict[tuple[str, str], list[str]]] = {}
-    for key, outcomes in zip(verdicts["key"], verdicts["outcomes"]):
-        cells[key] = {}
-        for unit, outcome in outcomes:
-            for column in _columns_of(unit, corpora, families, references):
-                cells[key].setdefault(column, []).append(outcome)
-    used = {group for row in cells.values() for _, group in row}
-    groups = [*families, *(g for g in (POOLED, REFERENCE) if g in used)]
-    columns = [(c, g) for c in corpora for g in groups] + [("", OTHER)] * (OTHER in used)
-    grid = pd.DataFrame([[_pooled(row.get(column, [])) for column in columns] for row in cells.values()],
-                        index=pd.Index(list(cells), name="key"), columns=pd.MultiIndex.from_tuples(columns))
-    return grid
+    placed = pd.DataFrame([(key, corpus, group, outcome) for key, outcomes in zip(verdicts["key"], verdicts["outcomes"])
+                           for unit, outcome in outcomes
+                           for corpus, group in unit_columns(unit, corpora, families, references)],
+                          columns=["key", "corpus", "group", "outcome"])
+    cells = placed.groupby(["key", "corpus", "group"], sort=False)["outcome"].agg(_pooled)
+    used = set(placed["group"]) - set(families)
+    groups = [*families, *(g for g in (_beside(POOLED, families), _beside(REFERENCE, families)) if g in used)]
+    columns = [(c, g) for c in corpora for g in groups] + [("", g) for g in [_beside(OTHER, families)] if g in used]
+    grid = cells.unstack(["corpus", "group"], fill_value="no unit") if len(cells) else pd.DataFrame()
+    return grid.reindex(index=pd.Index(list(verdicts["key"]), name="key"), columns=pd.MultiIndex.from_tuples(columns),
+                        fill_value="no unit")
 
 
 def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = STYLE["font.size"]):
@@ -234,8 +244,9 @@ def narrative(verdicts, grid) -> str:
     ...                      "verdict": ["reproduced", "not reproduced", "partly", NOT_TESTABLE],
     ...                      "ours": ["", "", "", "no family has 4 or more sizes (NeoX: 3 sizes); slopes"],
     ...                      "held": [1, 0, 1, 0], "tested": [1, 1, 2, 0],
-    ...                      "outcomes": [(("pydocs/NeoX", "holds"),), (("pydocs/NeoX", "fails"),),
-    ...                                   (("pydocs/NeoX: d16", "holds"), ("pydocs/NeoX: d32", "fails")), ()]})
+    ...                      "outcomes": [((Unit("pydocs", "NeoX"), "holds"),), ((Unit("pydocs", "NeoX"), "fails"),),
+    ...                                   ((Unit("pydocs", "NeoX", model="d16"), "holds"),
+    ...                                    (Unit("pydocs", "NeoX", model="d32"), "fails")), ()]})
     >>> print(narrative(rows, claim_grid(rows, ["pydocs"], ["NeoX"])))  # doctest: +NORMALIZE_WHITESPACE
     **Holds** wherever it was decided (1): A2.1 (x falls). **Fails** on every unit that decided it (1):
     A2.2. **Holds on some units only**, of those that decided it (1): A2.3 (1 of 2). **By column**,
