@@ -35,6 +35,14 @@ from rankscale.claims.a3 import (
     A3_TABLE1_KS,
     CLAIMS_A3,
 )
+from rankscale.claims.a5 import (
+    A5_APPROX_TOLERANCE,
+    A5_DOMINANCE_MUS,
+    A5_MAX_KS,
+    A5_MIN_R2,
+    A5_VUONG_P,
+    CLAIMS_A5,
+)
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
     A1_BAND_CENTRES,
@@ -54,18 +62,11 @@ from rankscale.claims.paper_a import (
     A4_SHARPER,
     A4_TRANSITION,
     A4_WINDOW_LENGTHS,
-    A5_APPROX_TOLERANCE,
-    A5_DOMINANCE_MUS,
-    A5_LEVEL,
-    A5_MAX_KS,
-    A5_MIN_R2,
-    A5_VUONG_P,
     A_CLOSE,
     A_LEVEL,
     CLAIMS_A1,
     CLAIMS_A2,
     CLAIMS_A4,
-    CLAIMS_A5,
     PAPER_A_VOCAB,
     scaled_k,
 )
@@ -107,7 +108,7 @@ __all__ = [
     "A3_LARGE_FRACTION", "A3_EXPONENT_KS", "A3_ALPHA_K1_BELOW", "A3_ALPHA_K100_BAND", "A3_R2_KS",
     "A_CLOSE", "A3_FLOOR_AT_ZERO", "A3_OFFSET_MIN_SIZES", "A3_TABLE1_KS", "CLAIMS_A3", "A4_KS", "A4_WINDOW_LENGTHS",
     "A4_MIN_R2",
-    "A4_LEVEL", "A4_TRANSITION", "A4_SHARPER", "CLAIMS_A4", "A5_MIN_R2", "A5_LEVEL",
+    "A4_LEVEL", "A4_TRANSITION", "A4_SHARPER", "CLAIMS_A4", "A5_MIN_R2",
     "A5_VUONG_P", "A5_MAX_KS", "A5_APPROX_TOLERANCE", "A5_DOMINANCE_MUS", "CLAIMS_A5", "B1_MAX_RESIDUAL",
     "B1_BOUND_SLACK", "CLAIMS_B1", "B2_UNIFORM_RATIO", "B2_MIN_GROUP", "B2_MAX_TV",
     "B2_FIG5_RBES", "CLAIMS_B2", "B3_LAW_R2", "B3_NO_LAW_R2", "B3_INVARIANT_SHARE", "B3_UNSTABLE_RANGE", "CLAIMS_B3",
