@@ -144,3 +144,34 @@ def test_span_one_value_or_a_range():
     assert plots.span([0.5, -1.25, 2.0], "+.2f") == "-1.25 to +2.00"
     assert plots.span(pd.Series([3.0, np.nan, 1.0]), ".1f") == "1.0 to 3.0"  # a Series skips NaN
     assert plots.span(np.array([7.0]), ".0f") == "7"
+
+
+def test_rank_distribution_draws_the_histogram_three_lognormals_and_the_power_law(model_set):
+    from rankscale.analysis import rank_models
+
+    rank = np.minimum(np.ceil(np.random.default_rng(0).lognormal(1.0, 1.5, 3000)), 200).astype(int)
+    fitted = rank_models.fit_rank_models(rank, 200)
+    fig, ((ax,),) = plots.panels(1, 1, 2.4)
+    plots.rank_distribution(ax, fitted, 20, plots.family_style(model_set, "NeoX ladder"), "NeoX ladder: d16")
+    points, *lognormals, power_law = ax.lines
+    assert points.get_color() == "tab:blue" and points.get_linestyle() == "None"
+    assert [line.get_linestyle() for line in lognormals] == ["-", "--", ":"], "one line per form, as the legend says"
+    assert len(power_law.get_xdata()) == 200 and power_law.get_color() == plots.POWER_LAW_GREY
+    np.testing.assert_allclose(lognormals[2].get_ydata(), np.exp(fitted.forms["1..V"].fit.log_pmf()))
+    assert f"{fitted.zipf.alpha:.2f}" in ax.texts[0].get_text() and ax.get_title() == "NeoX ladder: d16"
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+
+
+def test_error_map_and_fitted_points(model_set):
+    mus, sigmas = np.linspace(-2.0, 2.0, 4), np.linspace(1.0, 3.0, 3)
+    errors = np.full((3, 4), 0.01)
+    errors[0, 0], errors[2, 3] = np.nan, 0.5
+    fig, ((ax,),) = plots.panels(1, 1, 2.4)
+    mesh = plots.error_map(ax, mus, sigmas, errors, 0.05)
+    shown = mesh.get_array()
+    assert shown.mask.sum() == 1 and shown.max() == pytest.approx(np.log10(0.5)), "log10 |error|, NaN left blank"
+    fits = pd.DataFrame({"family": ["NeoX ladder", "reference"], "mu": [0.0, 1.0], "sigma": [2.0, 1.5]})
+    plots.fitted_points(ax, model_set, fits, ["NeoX ladder"])
+    family, reference = ax.lines
+    assert (family.get_markerfacecolor(), family.get_markeredgecolor()) == ("white", "tab:blue")
+    assert (list(reference.get_xdata()), reference.get_marker()) == ([1.0], "*")

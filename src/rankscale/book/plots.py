@@ -510,6 +510,139 @@ def family_handles(model_set: ModelSet, families: list, labels: list[str] | None
             for family, label in zip(families, labels, strict=True)]
 
 
+# How a rank distribution's three fitted lognormals are drawn (``rank_distribution``), by form
+# (rankscale.analysis.rank_models.FORMS): the authors' fit solid, eq. 10 as written dashed, eq. 10 over 1..V dotted
+LOGNORMAL_LINES = {"powerlaw": "-", "1..inf": "--", "1..V": ":"}
+POWER_LAW_GREY = "0.6"  # the power law over 1..V beside them
+
+
+def rank_distribution(ax, fitted, n_bins: int, look: dict, title: str) -> None:
+    """One model's rank histogram (frequencies averaged over logarithmic bins, in ``look``) with its three fitted
+    lognormals and its power law over 1..V, whose exponent is written in the corner the distribution leaves empty.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    fitted : rankscale.analysis.rank_models.RankModels
+        The model's fits (``rank_models.fit_rank_models``).
+    n_bins : int
+        Logarithmic bins of the histogram.
+    look : dict
+        Matplotlib keywords of the points (``family_style``).
+    title : str
+    """
+    import numpy as np
+
+    from rankscale.analysis.rank_models import log_binned_frequency
+
+    ranks = np.arange(1, len(fitted.counts))
+    centres, freq = log_binned_frequency(fitted.counts, n_bins)
+    ax.plot(centres, freq, linestyle="none", ms=4, **look)
+    for form, ls in LOGNORMAL_LINES.items():
+        ax.plot(ranks, np.exp(fitted.forms[form].fit.log_pmf()), color="0.15", ls=ls, lw=1)
+    ax.plot(ranks, np.exp(fitted.zipf.log_pmf()), color=POWER_LAW_GREY, lw=1)
+    ax.text(0.97, 0.95, f"$\\alpha$ = {fitted.zipf.alpha:.2f}", transform=ax.transAxes, ha="right", va="top")
+    ax.set(xscale="log", yscale="log", title=title)
+    ax.set_ylim(bottom=max(freq.min() / 10, 1e-12))
+
+
+def rank_fit_handles(labels: dict[str, str]) -> list:
+    """Legend entries of the lines ``rank_distribution`` draws: the three lognormals, named by ``labels`` (form ->
+    label), and the power law.
+
+    >>> [h.get_label() for h in rank_fit_handles({"powerlaw": "a", "1..inf": "b", "1..V": "c"})]
+    ['a', 'b', 'c', 'power law over 1..V']
+    """
+    from matplotlib.lines import Line2D
+
+    return ([Line2D([], [], color="0.15", ls=ls, lw=1, label=labels[form]) for form, ls in LOGNORMAL_LINES.items()]
+            + [Line2D([], [], color=POWER_LAW_GREY, lw=1, label="power law over 1..V")])
+
+
+def label_bottom(axes, used: int, xlabel: str) -> None:
+    """Blank the panels of a grid with shared x axes after the first ``used`` (free for a legend), and label the
+    x axis under the lowest panel in use of each column.
+
+    Examples
+    --------
+    >>> fig, axes = panels(2, 3, 2.0, sharex=True)
+    >>> label_bottom(axes, 4, "rank")
+    >>> [ax.axison for ax in axes.flat], [ax.get_xlabel() for ax in axes.flat]
+    ([True, True, True, True, False, False], ['', 'rank', 'rank', 'rank', '', ''])
+    """
+    cols = axes.shape[1]
+    for i, ax in enumerate(axes.flat):
+        if i >= used:
+            ax.axis("off")
+        elif used <= i + cols:  # nothing under it: shared x axes show tick labels on the bottom row only
+            ax.xaxis.set_tick_params(labelbottom=True)
+            ax.set_xlabel(xlabel)
+
+
+def error_map(ax, mus, sigmas, errors, tolerance: float):
+    """A map of relative errors over a (mu, sigma) grid: log10 |error| from 1e-6 (light) to 1 (dark), blank where
+    the error is undefined (NaN), and a cyan contour where |error| = ``tolerance``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    mus, sigmas : ndarray of shape (m,) and (s,)
+    errors : ndarray of shape (s, m)
+    tolerance : float
+
+    Returns
+    -------
+    matplotlib.collections.QuadMesh
+        The map, for a colour bar.
+    """
+    import numpy as np
+
+    log_error = np.ma.masked_invalid(np.log10(np.abs(errors) + 1e-16))
+    mesh = ax.pcolormesh(mus, sigmas, log_error, cmap="magma_r", vmin=-6, vmax=0, shading="nearest")
+    ax.contour(mus, sigmas, np.ma.masked_invalid(np.abs(errors)), levels=[tolerance], colors="tab:cyan", linewidths=1)
+    return mesh
+
+
+def fitted_points(ax, model_set: ModelSet, fits, families: list[str]) -> None:
+    """The (mu, sigma) of fitted lognormals on a map: each family's in white edged in its colour, the reference
+    models' (``family`` "reference") as large black stars.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    model_set : rankscale.sets.schema.ModelSet
+    fits : pandas.DataFrame
+        ``family``, ``mu`` and ``sigma`` of each fit.
+    families : list of str
+    """
+    for family in families:
+        sel, look = fits[fits["family"] == family], family_style(model_set, family)
+        ax.plot(sel["mu"], sel["sigma"], linestyle="none", marker=look["marker"], mfc="white", mec=look["color"], ms=4)
+    refs = fits[fits["family"] == "reference"]
+    ax.plot(refs["mu"], refs["sigma"], linestyle="none", mfc="black", mec="white", ms=9,
+            marker=family_style(model_set, None)["marker"])
+
+
+def identity_line(ax, values) -> None:
+    """The diagonal y = x over the finite ``values`` (5% margins), both axes set to its range: where a
+    prediction plotted against its measurement is right.
+
+    Examples
+    --------
+    >>> fig, ((ax,),) = panels(1, 1, 2.0)
+    >>> identity_line(ax, [[1.0, 2.0], [float("nan"), 4.0]])
+    >>> [float(end) for end in ax.get_xlim() + ax.get_ylim()]
+    [0.95, 4.2, 0.95, 4.2]
+    """
+    import numpy as np
+
+    values = np.asarray(values, float)
+    values = values[np.isfinite(values)]
+    lims = [values.min() * 0.95, values.max() * 1.05]
+    ax.plot(lims, lims, "k-", lw=0.7)
+    ax.set(xlim=lims, ylim=lims)
+
+
 def span(values, fmt: str) -> str:
     """The range of some values as text, or one value where both ends read the same.
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 from rankscale import RankscaleError
-from rankscale.claims import a3, a4, b1, b2, b3, b4, b5
+from rankscale.claims import a3, a4, a5, b1, b2, b3, b4, b5
 from rankscale.claims.base import Verdict
 from rankscale.claims.context import load_chapter
 from rankscale.sets.schema import ModelSet
@@ -19,6 +19,7 @@ from rankscale.sets.schema import ModelSet
 CHAPTERS: dict[str, ModuleType] = {
     "a3_k_dependence": a3,
     "a4_emergence": a4,
+    "a5_lognormal": a5,
     "b1_decomposition": b1,
     "b2_training_dynamics": b2,
     "b3_component_scaling": b3,
