@@ -64,6 +64,7 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from myst_nb import glue
 
+from rankscale.analysis import bootstrap
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import A3_MIN_R2, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, PAPER_A_VOCAB, a3
@@ -160,8 +161,8 @@ if a3.PAPER_COLUMNS[0] not in fits:
                      "stand apart, in the paper's own table further down."))
 glue("a3_pairs", len(fits[["corpus", "family"]].drop_duplicates()), display=False)
 for label in ("CE", "1", "100"):
-    glue(f"a3_r2_{label}", Markdown(plots.span_or_dash(fits.loc[fits["Top-k"] == label, "R²"], ".3f")), display=False)
-    glue(f"a3_slope_{label}", Markdown(plots.span_or_dash(fits.loc[fits["Top-k"] == label, "slope"], "+.3f")),
+    glue(f"a3_r2_{label}", Markdown(bootstrap.span_or_dash(fits.loc[fits["Top-k"] == label, "R²"], ".3f")), display=False)
+    glue(f"a3_slope_{label}", Markdown(bootstrap.span_or_dash(fits.loc[fits["Top-k"] == label, "slope"], "+.3f")),
          display=False)
 
 # %% [markdown]
@@ -189,7 +190,7 @@ small_k, large_k = paper[paper["k"] <= max(A3_R2_KS)], paper[paper["k"] > max(A3
 glue("a3_t1_datasets", paper["dataset"].nunique(), display=False)
 glue("a3_t1_families", paper["family"].nunique(), display=False)
 for name, rows in (("ce", paper[paper["k"].isna()]), ("small", small_k), ("large", large_k)):
-    glue(f"a3_t1_r2_{name}", Markdown(plots.span_or_dash(rows["r2"], ".3f")), display=False)
+    glue(f"a3_t1_r2_{name}", Markdown(bootstrap.span_or_dash(rows["r2"], ".3f")), display=False)
 
 # %% [markdown]
 # Paper A's Table 1 covers {glue:text}`a3_t1_datasets` datasets and
@@ -228,7 +229,7 @@ a3.exponents_table(sweeps, context).style.hide(axis="index").format(precision=3,
 # %%
 ratios = a3.ratios_table(sweeps, context)
 for source, rows in (("ours", ratios[ratios["source"] == "ours"]), ("paper", ratios[ratios["source"] != "ours"])):
-    glue(f"a3_ratio_{source}", Markdown(plots.span_or_dash(rows["ratio"], ".3f")), display=False)
+    glue(f"a3_ratio_{source}", Markdown(bootstrap.span_or_dash(rows["ratio"], ".3f")), display=False)
     glue(f"a3_ratio_{source}_pairs", len(rows), display=False)
 
 # %% [markdown]

@@ -60,7 +60,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import NullFormatter
 from myst_nb import glue
 
-from rankscale.analysis import fit
+from rankscale.analysis import bootstrap, fit
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import a4
@@ -135,8 +135,8 @@ fits = a4.fits_table(evidence)
 longer, tested = fits[fits["N"] > 1], fits.dropna(subset=["interval low", "interval high"])
 glue("a4_fitted", int(fits["slope"].notna().sum()), display=False)
 glue("a4_laws", len(fits), display=False)
-glue("a4_fit_r2", Markdown(plots.span_or_dash(fits["R^2"], ".3f")), display=False)
-glue("a4_slope_ratio", Markdown(plots.span_or_dash(longer["slope_N / slope_1"], ".2f")), display=False)
+glue("a4_fit_r2", Markdown(bootstrap.span_or_dash(fits["R^2"], ".3f")), display=False)
+glue("a4_slope_ratio", Markdown(bootstrap.span_or_dash(longer["slope_N / slope_1"], ".2f")), display=False)
 glue("a4_apart", int(((tested["interval low"] > 0) | (tested["interval high"] < 0)).sum()), display=False)
 glue("a4_with_interval", len(tested), display=False)
 
@@ -203,7 +203,7 @@ plots.show(fig)
 display(Markdown(pages.token_requirement(family_runs, "{numref}`fig-a4-independence`")))
 amplification = a4.amplification_table(evidence)
 ratios_seen = amplification["mean ratio"].dropna()
-glue("a4_ratio_span", Markdown(plots.span_or_dash(ratios_seen, ".3f")), display=False)
+glue("a4_ratio_span", Markdown(bootstrap.span_or_dash(ratios_seen, ".3f")), display=False)
 glue("a4_ratio_rows", len(ratios_seen), display=False)
 glue("a4_amplification_rows", len(amplification), display=False)
 glue("a4_clustering", int((ratios_seen < 1).sum()), display=False)
@@ -280,8 +280,8 @@ widths = a4.widths_table(evidence)
 here = widths[widths["corpus"] == corpus]
 glue("a4_corpus", Markdown(corpus), display=False)
 glue("a4_transition", Markdown(f"{A4_TRANSITION[0]:.0%} to {A4_TRANSITION[1]:.0%}"), display=False)
-glue("a4_width_span", Markdown(plots.span_or_dash(here["width (decades of S)"], ".2f")), display=False)
-glue("a4_alpha_span", Markdown(plots.span_or_dash(here["alpha"], ".3f")), display=False)
+glue("a4_width_span", Markdown(bootstrap.span_or_dash(here["width (decades of S)"], ".2f")), display=False)
+glue("a4_alpha_span", Markdown(bootstrap.span_or_dash(here["alpha"], ".3f")), display=False)
 
 # %% [markdown]
 # On {glue:md}`a4_corpus`, the rise from {glue:md}`a4_transition` success

@@ -77,7 +77,7 @@ from IPython.display import Markdown, display
 from matplotlib.lines import Line2D
 from myst_nb import glue
 
-from rankscale.analysis import fit, rank_models
+from rankscale.analysis import bootstrap, fit, rank_models
 from rankscale.analysis.rank_models import FORMS
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
@@ -147,7 +147,7 @@ glue("a5_n_forms", len(FORMS), display=False)
 glue("a5_n_degenerate", int((fits["degenerate"] != "").sum()), display=False)
 for name, column, fmt in (("ks_lognormal", "KS lognormal", ".3f"), ("ks_power_law", "KS power law", ".3f"),
                           ("mu_sigma", "mu/sigma", ".2f")):
-    glue(f"a5_authors_{name}", Markdown(plots.span_or_dash(authors_fits[column], fmt)), display=False)
+    glue(f"a5_authors_{name}", Markdown(bootstrap.span_or_dash(authors_fits[column], fmt)), display=False)
 
 # %% [markdown]
 # Headline numbers of the table below: {glue:text}`a5_n_fits` fits, {glue:text}`a5_n_forms` per
@@ -205,7 +205,7 @@ if references:
 # %%
 if references:
     display(Markdown(pages.token_requirement(chapter.reference_runs, "{numref}`fig-a5-reference`")))
-    display(Markdown(a5.reference_summary(evidence, plots.span)))
+    display(Markdown(a5.reference_summary(evidence)))
 
 # %% [markdown]
 # ## How $\mu$ and $\sigma$ move with size (appendix C; review version, Fig. 8d)
@@ -267,7 +267,7 @@ trends = evidence.trends
 glue("a5_trend_pairs", len(trends), display=False)
 for name, column, fmt in (("ratio", "d mu/sigma / d ln S", "+.3f"), ("ratio_r2", "R^2 of mu/sigma", ".3f"),
                           ("mu", "d mu / d ln S", "+.3f"), ("sigma", "d sigma / d ln S", "+.3f")):
-    glue(f"a5_trend_{name}", Markdown(plots.span_or_dash(trends.get(column, []), fmt)), display=False)
+    glue(f"a5_trend_{name}", Markdown(bootstrap.span_or_dash(trends.get(column, []), fmt)), display=False)
 
 # %% [markdown]
 # Headline numbers of the table below, over its {glue:text}`a5_trend_pairs` corpus and family
@@ -359,7 +359,7 @@ display(Markdown(pages.token_requirement(chapter.family_runs, "{numref}`fig-a5-l
 slopes = evidence.slopes
 for i, version in enumerate(a5.VERSIONS):
     ratios = slopes.loc[slopes["version"] == version, "ratio p_1/CE"] if len(slopes) else []
-    glue(f"a5_ratio_{i}", Markdown(plots.span_or_dash(ratios, ".2f")), display=False)
+    glue(f"a5_ratio_{i}", Markdown(bootstrap.span_or_dash(ratios, ".2f")), display=False)
 
 # %% [markdown]
 # Headline numbers of the table below, the ratio of the $-\log p_1$ slope to CE's: measured,

@@ -1,5 +1,6 @@
 """The package's shape: no import cycle between its modules, subpackages included (imports inside
-functions count too, since they only postpone a cycle), and every module says what it is."""
+functions count too, since they only postpone a cycle), no stage of the pipeline importing a later one, and
+every module says what it is."""
 
 from __future__ import annotations
 
@@ -81,6 +82,28 @@ def test_the_cycle_finder_finds_cycles():
 def test_no_import_cycle():
     found = cycles(graph())
     assert not found, f"import cycles between rankscale modules: {found}"
+
+
+# The pipeline's stages in order: a module may import its own stage and those before it, never a later one (a model
+# set names and checks its corpora, so the corpora come first)
+STAGES = ("corpora", "sets", "models", "records", "analysis", "claims", "book")
+
+
+def stage(module: str) -> int | None:
+    """A module's place in ``STAGES``; None for the package's top level (paths, hashing, cli, ...)."""
+    part = module.split(".")[1] if module.count(".") else ""
+    return STAGES.index(part) if part in STAGES else None
+
+
+def test_the_stage_finder_places_modules():
+    assert (stage("rankscale.claims.b2"), stage("rankscale.book.plots"), stage("rankscale.cli")) == (5, 6, None)
+    assert stage("rankscale.corpora") == 0 and stage("rankscale.sets.toml_sets") == 1
+
+
+def test_no_stage_imports_a_later_one():
+    backwards = sorted(f"{module} -> {target}" for module, targets in graph().items() for target in targets
+                       if stage(module) is not None and stage(target) is not None and stage(target) > stage(module))
+    assert not backwards, f"imports against the pipeline's order ({' < '.join(STAGES)}): {backwards}"
 
 
 def docstring_problem(source: str) -> str | None:

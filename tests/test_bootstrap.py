@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from rankscale.analysis import bootstrap
@@ -71,3 +72,10 @@ def test_resample_refuses_seeds_that_do_not_fit():
         bootstrap.resample(samples, _mean, 5, seeds=[[]])
     with pytest.raises(ValueError, match="evaluated on 9 tokens, the model on 10"):
         bootstrap.resample(samples, _mean, 5, seeds=[[{"v": np.zeros(9)}], []])
+
+
+def test_span_one_value_or_a_range():
+    assert bootstrap.span([0.301, 0.299], ".2f") == "0.30"
+    assert bootstrap.span([0.5, -1.25, 2.0], "+.2f") == "-1.25 to +2.00"
+    assert bootstrap.span(pd.Series([3.0, np.nan, 1.0]), ".1f") == "1.0 to 3.0"  # a Series skips NaN
+    assert bootstrap.span(np.array([7.0]), ".0f") == "7"

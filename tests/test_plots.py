@@ -139,13 +139,6 @@ def test_show_warns_where_the_column_would_shrink_the_text(monkeypatch):
     assert plots.displayed_text_px(12, plots.DPI, image.width) >= plots.BODY_PX
 
 
-def test_span_one_value_or_a_range():
-    assert plots.span([0.301, 0.299], ".2f") == "0.30"
-    assert plots.span([0.5, -1.25, 2.0], "+.2f") == "-1.25 to +2.00"
-    assert plots.span(pd.Series([3.0, np.nan, 1.0]), ".1f") == "1.0 to 3.0"  # a Series skips NaN
-    assert plots.span(np.array([7.0]), ".0f") == "7"
-
-
 def test_rank_distribution_draws_the_histogram_three_lognormals_and_the_power_law(model_set):
     from rankscale.analysis import rank_models
 

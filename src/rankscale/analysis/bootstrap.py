@@ -1,4 +1,5 @@
-"""The bootstrap: resampling the evaluation text, and the intervals every verdict reads.
+"""The bootstrap: resampling the evaluation text, the intervals every verdict reads, and how an interval or a
+range of values is written in the verdicts and tables (``interval_text``, ``span``).
 
 A replicate resamples each model's evaluation tokens with replacement (``resample``); every
 quantity computed from a replicate uses the same resample, so differences between quantities (R^2
@@ -240,6 +241,44 @@ def interval_text(lo_hi, digits: int = 3, sign: str = "+") -> str:
     ('[-0.012, +0.500]', '[0.91, 0.99]', '[—]')
     """
     return "[—]" if lo_hi is None else f"[{lo_hi[0]:{sign}.{digits}f}, {lo_hi[1]:{sign}.{digits}f}]"
+
+
+def span(values, fmt: str) -> str:
+    """The range of some values as text, or one value where both ends read the same.
+
+    Parameters
+    ----------
+    values : pandas.Series, numpy.ndarray or sequence of float
+        The values; the ends are their own ``min()`` and ``max()`` where they have them (a
+        Series skips NaN), else the built-in ``min`` and ``max``.
+    fmt : str
+        Format specification of each end, e.g. ".2f" or "+.3f".
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> span([0.5, -1.25, 2.0], "+.2f"), span([0.301, 0.299], ".2f")
+    ('-1.25 to +2.00', '0.30')
+    """
+    lo, hi = (values.min(), values.max()) if hasattr(values, "min") else (min(values), max(values))
+    return format(lo, fmt) if format(lo, fmt) == format(hi, fmt) else f"{lo:{fmt}} to {hi:{fmt}}"
+
+
+def span_or_dash(values, fmt: str) -> str:
+    """``span`` of the values that are not NaN, or a dash where none is (a column without fits).
+
+    Examples
+    --------
+    >>> span_or_dash([0.5, float("nan"), 2.0], ".1f"), span_or_dash([float("nan")], ".1f")
+    ('0.5 to 2.0', '—')
+    """
+    import pandas as pd
+
+    values = pd.Series(values, dtype=float).dropna()
+    return span(values, fmt) if len(values) else "—"
 
 
 def line_fits(x, y) -> tuple[np.ndarray, np.ndarray]:

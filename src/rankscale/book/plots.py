@@ -1,6 +1,5 @@
 """The chapters' figures: one look per family, and the plotting steps that several chapters share
-(a row of panels per corpus, the model-size axis, the families' legend), with the few ways of
-writing an interval or a range that their tables and verdict texts share.
+(a row of panels per corpus, the model-size axis, the families' legend).
 
 Every function draws on axes it is given (or on a figure it makes) and returns nothing it
 computed; the numbers come from ``rankscale.analysis``. A family's colour and marker follow its
@@ -641,44 +640,6 @@ def identity_line(ax, values) -> None:
     lims = [values.min() * 0.95, values.max() * 1.05]
     ax.plot(lims, lims, "k-", lw=0.7)
     ax.set(xlim=lims, ylim=lims)
-
-
-def span(values, fmt: str) -> str:
-    """The range of some values as text, or one value where both ends read the same.
-
-    Parameters
-    ----------
-    values : pandas.Series, numpy.ndarray or sequence of float
-        The values; the ends are their own ``min()`` and ``max()`` where they have them (a
-        Series skips NaN), else the built-in ``min`` and ``max``.
-    fmt : str
-        Format specification of each end, e.g. ".2f" or "+.3f".
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> span([0.5, -1.25, 2.0], "+.2f"), span([0.301, 0.299], ".2f")
-    ('-1.25 to +2.00', '0.30')
-    """
-    lo, hi = (values.min(), values.max()) if hasattr(values, "min") else (min(values), max(values))
-    return format(lo, fmt) if format(lo, fmt) == format(hi, fmt) else f"{lo:{fmt}} to {hi:{fmt}}"
-
-
-def span_or_dash(values, fmt: str) -> str:
-    """``span`` of the values that are not NaN, or a dash where none is (a column without fits).
-
-    Examples
-    --------
-    >>> span_or_dash([0.5, float("nan"), 2.0], ".1f"), span_or_dash([float("nan")], ".1f")
-    ('0.5 to 2.0', '—')
-    """
-    import pandas as pd
-
-    values = pd.Series(values, dtype=float).dropna()
-    return span(values, fmt) if len(values) else "—"
 
 
 def use_book_style() -> None:

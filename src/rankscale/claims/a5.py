@@ -1135,15 +1135,13 @@ def reference_text(chapter: Chapter) -> str:
         for run in references) + "\n\n{numref}`fig-a5-reference` shows the reference models' rank distributions and fits."
 
 
-def reference_summary(evidence: RankEvidence, spans) -> str:
+def reference_summary(evidence: RankEvidence) -> str:
     """The reference models' fits over the corpora, one Markdown list item per form, after the share of
     targets they rank first; "" where the set has no reference model.
 
     Parameters
     ----------
     evidence : RankEvidence
-    spans : callable
-        ``(values, fmt) -> str``, how a range of values is written (``rankscale.book.plots.span``).
 
     Returns
     -------
@@ -1160,11 +1158,11 @@ def reference_summary(evidence: RankEvidence, spans) -> str:
         lines.append(
             f"- {A5_FORM_LABELS[form]}: "
             + (f"degenerate on {len(why)} of {len(sel)} model/corpus pairs ({why.iloc[0]}); " if len(why) else "")
-            + (f"$\\mu$ {spans(fine['mu'], '.2f')}, $\\sigma$ {spans(fine['sigma'], '.2f')}; " if len(fine) else "")
-            + f"Vuong $z$ {spans(sel['Vuong z'], '.1f')}, KS distance {spans(sel['KS lognormal'], '.3f')} "
-              f"(power law {spans(sel['KS power law'], '.3f')}).")
+            + (f"$\\mu$ {bootstrap.span(fine['mu'], '.2f')}, $\\sigma$ {bootstrap.span(fine['sigma'], '.2f')}; " if len(fine) else "")
+            + f"Vuong $z$ {bootstrap.span(sel['Vuong z'], '.1f')}, KS distance {bootstrap.span(sel['KS lognormal'], '.3f')} "
+              f"(power law {bootstrap.span(sel['KS power law'], '.3f')}).")
     share = pd.Series([m.counts[1] / m.counts.sum() for key, m in evidence.rank_fits.items() if key[1] is None])
-    return (f"The reference models rank {spans(share * 100, '.0f')}% of targets first. Over the corpora, their "
+    return (f"The reference models rank {bootstrap.span(share * 100, '.0f')}% of targets first. Over the corpora, their "
             "three fits:\n\n" + "\n".join(lines))
 
 

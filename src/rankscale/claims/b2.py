@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, metrics
-from rankscale.analysis.bootstrap import LEVEL
+from rankscale.analysis.bootstrap import LEVEL, span
 from rankscale.analysis.dynamics import (
     aligned_distance,
     alignment_distance,
@@ -33,7 +33,6 @@ from rankscale.analysis.dynamics import (
     terms_of,
     uniform_entropy,
 )
-from rankscale.book.plots import span
 from rankscale.claims.base import NOT_TESTABLE, Claim, Unit, Verdict, index_claims, judge
 from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run, by_family

@@ -38,11 +38,10 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, components, metrics, sample_size
-from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, within
+from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, span, within
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap, PowerLawFit
 from rankscale.analysis.sample_size import ExponentConvergence
-from rankscale.book.plots import span
 from rankscale.claims.base import MIN_SIZES, POOLED, Claim, Unit, Verdict, index_claims, judge, too_few_sizes
 from rankscale.claims.context import Chapter, Context, sample
 from rankscale.claims.b5 import B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS

@@ -24,8 +24,7 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import components, fit, metrics
-from rankscale.analysis.bootstrap import interval, interval_text, side
-from rankscale.book.plots import span
+from rankscale.analysis.bootstrap import interval, interval_text, side, span
 from rankscale.claims.b3 import CorpusTerms, corpus_terms, fit_groups, too_few
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
