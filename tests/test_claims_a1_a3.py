@@ -1,5 +1,5 @@
-"""Chapters A1-A3 grade every claim through ``claims.judge`` with rules fixed in ``rankscale.claims``; A1's and A2's
-decisions (A3's are in test_claims_a3.py)."""
+"""Chapters A2 and A3 grade every claim through ``claims.judge`` with rules fixed in ``rankscale.claims``; A2's
+decisions (A1's are in test_claims_a1.py, A3's in test_claims_a3.py)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from rankscale.analysis.fit import PowerLawFit
 from rankscale.claims import a3, paper_a
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-CHAPTERS = {"A1": "a1_metric.py", "A2": "a2_scaling_regimes.py", "A3": "a3_k_dependence.py"}
-SECTIONS = {"A1": claims.CLAIMS_A1, "A2": claims.CLAIMS_A2, "A3": claims.CLAIMS_A3}
+CHAPTERS = {"A2": "a2_scaling_regimes.py", "A3": "a3_k_dependence.py"}
+SECTIONS = {"A2": claims.CLAIMS_A2, "A3": claims.CLAIMS_A3}
 
 
 # The claims the claims stage decides (rankscale.claims.paper_a, rankscale.claims.a3): every key they name outside
@@ -39,7 +39,7 @@ def test_every_claim_of_the_chapter_is_judged_and_nothing_else_grades(chapter):
         "no threshold, band or bootstrap setting is a notebook parameter"
 
 
-@pytest.mark.parametrize("key", [*claims.CLAIMS_A1, *claims.CLAIMS_A2, *claims.CLAIMS_A3])
+@pytest.mark.parametrize("key", [*claims.CLAIMS_A2, *claims.CLAIMS_A3])
 def test_claims_cite_the_paper_and_state_why(key):
     claim = claims.CLAIMS[key]
     assert claim.kind in claims.KINDS
@@ -48,7 +48,7 @@ def test_claims_cite_the_paper_and_state_why(key):
         assert "§" in claim.text or "App." in claim.text, "an empirical claim says where the paper makes it"
 
 
-@pytest.mark.parametrize("key", [*claims.CLAIMS_A1, *claims.CLAIMS_A2, *claims.CLAIMS_A3])
+@pytest.mark.parametrize("key", [*claims.CLAIMS_A2, *claims.CLAIMS_A3])
 def test_rules_describe_the_interval_that_is_computed(key):
     """Every interval of chapters A1-A3 is rankscale.analysis.bootstrap.interval: value -+ z SD, not a percentile range."""
     rule = claims.CLAIMS[key].rule
@@ -170,54 +170,6 @@ def test_scatter_interval_below_zero():
     untestable = regime(k_fits(), spread={2445: (0.0, np.nan)})
     v = paper_a.a2_scatter({UNITS[0]: untestable}, [])
     assert v.verdict == "not testable on this set" and "or a resample of it has every target" in v.ours
-
-
-# ---------------------------------------------------------------------------------------------
-# A1's decisions (rankscale.claims.paper_a), on constructed tables
-
-def band_rows(*units):
-    """A1's band table: per (corpus/unit, [(targets at rank 1, targets), ...]) one row per band."""
-    return pd.DataFrame([{"corpus": name.split("/")[0], "unit": name.split("/")[1], "rank 1": first, "targets": n,
-                          "rank 1 share": first / n} for name, bands in units for first, n in bands])
-
-
-def test_a1_same_probability_at_the_share_and_the_target_count():
-    n, share = claims.A1_BAND_MIN_TARGETS, claims.A1_BAND_MIN_SHARE
-    least = int(np.ceil(share * 100))  # of a band of 100: the fewest targets each outcome needs
-    both = ("pydocs/NeoX", [(least, 100)])  # both outcomes at exactly the share: shown
-    one = ("stdlib/NeoX", [(least - 1, 100)])  # rank 1 just below the share: not shown
-    v = paper_a.a1_same_probability(band_rows(both, one))
-    assert (v.key, v.verdict, v.units_text) == ("A1.1", "partly", "1 of 2")
-    small = ("pydocs/Llama", [(n // 2, n - 1)])  # a band one target short of the count is not tested
-    v = paper_a.a1_same_probability(band_rows(both, small))
-    assert v.verdict == "reproduced" and "not tested on: pydocs/Llama" in v.ours
-    assert paper_a.a1_same_probability(band_rows(one)).verdict == "not reproduced"
-    assert paper_a.a1_same_probability(band_rows(small)).verdict == "not testable on this set"
-
-
-def test_a1_disagree_is_conceptual_and_shows_the_data(monkeypatch):
-    agreeing = {"pydocs": paper_a.FinalPairs(3, [], 1.0), "stdlib": paper_a.FinalPairs(1, [], np.nan)}
-    v = paper_a.a1_disagree(agreeing)
-    assert (v.key, v.kind, v.verdict, v.units_text) == ("A1.2", "analytic", "reproduced", "1 of 1"), \
-        "finished models that order alike are no evidence against a possibility"
-    assert "pydocs: 0 of 3 pairs of 3 final models" in v.ours and "not graded" in v.ours
-    monkeypatch.setattr(paper_a, "A1_CONSTRUCTED", ((0.4, 1), (0.3, 2)))  # ordered alike by both metrics
-    assert paper_a.a1_disagree(agreeing).verdict == "not reproduced"
-    monkeypatch.setattr(paper_a, "A1_CONSTRUCTED", ((0.4, 1), (0.3, 1)))  # a tie in RBP_1 is no opposite order
-    assert paper_a.a1_disagree(agreeing).verdict == "not reproduced"
-    assert claims.CLAIMS["A1.1"].kind == "definitional"
-
-
-def test_a1_conventions_at_one_standard_error():
-    def ties(*worst):
-        return pd.DataFrame({"corpus": "pydocs", "unit": [f"U{i}" for i in range(len(worst))], "targets": 100,
-                             "tied targets (ge != gt)": 1, "largest |RBP_k(ge) - RBP_k(gt)| over k": 0.01,
-                             "... in standard errors of RBP_k": list(worst)})
-
-    assert paper_a.a1_conventions(ties(1.0, 0.2)).verdict == "reproduced", "one standard error is allowed"
-    v = paper_a.a1_conventions(ties(1.0 + 1e-9, 0.2))
-    assert (v.key, v.verdict) == ("A1.3", "partly") and v.ours.endswith("above one standard error: pydocs/U0")
-    assert paper_a.a1_conventions(ties(2.0)).verdict == "not reproduced"
 
 
 def test_a2_noise_at_the_ratio_and_with_unfitted_k():

@@ -10,13 +10,14 @@ from pathlib import Path
 from types import ModuleType
 
 from rankscale import RankscaleError
-from rankscale.claims import a3
+from rankscale.claims import a1, a3
 from rankscale.claims.base import Verdict
 from rankscale.claims.context import load_chapter
 from rankscale.sets.schema import ModelSet
 
 # page name -> the chapter's module; the page names are the book's notebooks (rankscale.book.build.CHAPTERS)
 CHAPTERS: dict[str, ModuleType] = {
+    "a1_metric": a1,
     "a3_k_dependence": a3,
 }
 

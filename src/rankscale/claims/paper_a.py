@@ -1,7 +1,7 @@
-"""The claims of paper A's chapters A1, A2, A4 and A5: their rules and thresholds, and the functions that
+"""The claims of paper A's chapters A2, A4 and A5: their rules and thresholds, and the functions that
 decide them; and what every chapter of paper A grades with (its interval level, its one band for closeness and
-how an interval is read against it, its k scaled to a vocabulary). Chapter A3 has a module of its own,
-``rankscale.claims.a3``, which measures as well as decides.
+how an interval is read against it, its k scaled to a vocabulary). Chapters A1 and A3 have modules of their own,
+``rankscale.claims.a1`` and ``rankscale.claims.a3``, which measure as well as decide.
 
 Each of these chapters measures and builds its tables; the functions here take those tables, decide every
 unit's outcome under the claim's rule and return the claim's ``Verdict``, with the "ours" text made
@@ -18,7 +18,7 @@ from statistics import NormalDist
 import numpy as np
 import pandas as pd
 
-from rankscale.analysis import bootstrap, fit, metrics
+from rankscale.analysis import bootstrap, fit
 from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import (
     MIN_SIZES,
@@ -32,7 +32,7 @@ from rankscale.claims.base import (
 )
 
 # ---------------------------------------------------------------------------------------------
-# A1
+# What every chapter of paper A grades with
 
 A_LEVEL = LEVEL  # chapters A1-A3: two-sided 95% bootstrap intervals, the usual level (rankscale.analysis.bootstrap)
 # What every interval of chapters A1-A3 is (rankscale.analysis.bootstrap.interval), said once in the rules that use one
@@ -71,183 +71,6 @@ def close(*bounds: tuple[float, float] | None) -> bool | str | None:
         return None
     found = [bootstrap.within(b, A_CLOSE) for b in bounds]
     return False if False in found else UNDETERMINED if None in found else True
-
-
-A1_BAND_CENTRES = (0.01, 0.03, 0.1, 0.28)  # target probabilities looked at; 0.28 is paper A's Fig. 1 example
-A1_BAND_HALF_WIDTH = 0.1  # a band is centre x (1 -/+ 0.1): the probability is nearly the same throughout
-A1_BAND_MIN_TARGETS = 30  # a band is tested only with at least 30 targets: then 5% of them is two or more
-A1_BAND_MIN_SHARE = 0.05  # each greedy outcome (rank 1, below rank 1) needs 5% of a band: no single odd token decides
-# A1.2's two constructed predictions, (probability of the target, its rank): Fig. 1's 0.28-at-rank-3 kind of case
-# against a less confident prediction ranked first
-A1_CONSTRUCTED = ((0.4, 2), (0.3, 1))
-
-CLAIMS_A1 = index_claims(
-    Claim("A1.1",
-          "A probability does not fix a rank: targets given nearly the same probability are ranked first in "
-          "some contexts and below first in others, so greedy decoding gets some right and misses others "
-          "(§1, Fig. 1: p = 0.28 at rank 1 and at rank 3)",
-          "definitional",
-          f"Targets are grouped into bands of nearly equal probability (p(t) within ±{A1_BAND_HALF_WIDTH:.0%} of "
-          f"{', '.join(f'{c:g}' for c in A1_BAND_CENTRES)}; ge ranks, eq. 3). A band with at least "
-          f"{A1_BAND_MIN_TARGETS} targets shows the claim if at least {A1_BAND_MIN_SHARE:.0%} of them are at rank 1 "
-          f"and at least {A1_BAND_MIN_SHARE:.0%} below it, the two cases of Fig. 1. A unit (a corpus and a family, "
-          f"or a reference model on a corpus) holds if any tested band of its models shows it. Why: the paper "
-          f"claims only that both cases occur at one probability; {A1_BAND_MIN_SHARE:.0%} of at least "
-          f"{A1_BAND_MIN_TARGETS} targets is two or more targets of each kind, so one odd token cannot decide. "
-          f"Definitional: any trained model that ranks its targets neither always first nor never first at some "
-          f"probability meets it, so it is shown and checked, not counted among the paper's empirical claims.",
-          "p = 0.28 at rank 1 and at rank 3 (an illustration)"),
-    Claim("A1.2",
-          "The mean probability of the correct token (p_A) does not determine RBP_k: two models can be ordered "
-          "one way by p_A and the other way by how often the correct token is ranked first (§3.1-3.2, Fig. 2)",
-          "analytic",
-          f"Conceptual: §3.2 says RBP_k 'cannot be deduced from the cross-entropy value', a statement about what "
-          f"the metrics can do, shown by a toy example (Fig. 2). It is checked on two constructed predictions, with "
-          f"this book's metric functions: a target given probability {A1_CONSTRUCTED[0][0]} behind a competitor (rank "
-          f"{A1_CONSTRUCTED[0][1]}) and a target given {A1_CONSTRUCTED[1][0]} ranked first; it holds if p_A orders "
-          f"them one way and RBP_1 the other. Why: the paper claims a possibility, so one instance shows it, and "
-          f"finished models that happen to order alike are no evidence against it. The data are shown, not "
-          f"graded: on each corpus, the pairs of final models (the families' and the reference models) whose "
-          f"{A_LEVEL:.0%} bootstrap intervals of the p_A difference and of the RBP_1 difference {A_INTERVAL} both "
-          f"exclude zero, with opposite signs.",
-          "conceptual (toy example in Fig. 2)"),
-    Claim("A1.3",
-          "Paper A's eq. 3 rank (ties counted against the target) and its released code's rank (ties for the "
-          "target) give the same RBP_k",
-          "beyond the paper",
-          "Per model and corpus, over every k from 1 to the vocabulary: the change of RBP_k between the two "
-          "conventions is at most RBP_k's binomial standard error sqrt(RBP_k(1 - RBP_k)/n) on that model's "
-          "tokens. A unit (a corpus and a family, or a reference model) holds if all its models do. Why: then the "
-          "convention cannot move any result by more than its own sampling noise. Not analytic: ties do occur "
-          "(often, with low-precision logits), so it holds by measurement, not by construction; the paper does "
-          "not discuss it.",
-          "not discussed (eq. 3 and the released code differ on ties)"),
-)
-
-
-def a1_same_probability(band: pd.DataFrame) -> Verdict:
-    """A1.1: in every unit some band of nearly equal probability holds targets at rank 1 and below it
-    (``metrics.both_outcomes`` with ``A1_BAND_MIN_TARGETS`` and ``A1_BAND_MIN_SHARE``).
-
-    Parameters
-    ----------
-    band : pandas.DataFrame
-        One row per corpus, model and band: ``corpus``, ``unit`` (the model's family, or the reference model),
-        ``rank 1`` (targets ranked first), ``targets`` and ``rank 1 share``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-        One unit per corpus and family (any of its models may show it) or reference model.
-
-    Examples
-    --------
-    >>> band = pd.DataFrame({"corpus": "c", "unit": ["F", "F", "G"], "rank 1": [20, 40, 1], "targets": [40, 40, 5],
-    ...                      "rank 1 share": [0.5, 1.0, 0.2]})
-    >>> v = a1_same_probability(band)
-    >>> v.verdict, v.ours
-    ('reproduced', 'bands showing both outcomes, of those tested: c/F: 1 of 2; c/G: no band with 30 targets; rank-1 share in tested bands 0.50-1.00 (not tested on: c/G)')
-    """
-    units = {f"{corpus}/{unit}": metrics.both_outcomes(rows["rank 1"], rows["targets"], A1_BAND_MIN_TARGETS,
-                                                       A1_BAND_MIN_SHARE)
-             for (corpus, unit), rows in band.groupby(["corpus", "unit"], sort=False)}
-    shares = band.loc[band["targets"] >= A1_BAND_MIN_TARGETS, "rank 1 share"]
-    return judge("A1.1", {u: None if tested == 0 else shown > 0 for u, (tested, shown) in units.items()},
-                 "bands showing both outcomes, of those tested: " + "; ".join(
-                     f"{u}: {shown} of {tested}" if tested else f"{u}: no band with {A1_BAND_MIN_TARGETS} targets"
-                     for u, (tested, shown) in units.items())
-                 + f"; rank-1 share in tested bands {shares.min():.2f}-{shares.max():.2f}",
-                 why_not=f"no band of any model holds {A1_BAND_MIN_TARGETS} or more targets")
-
-
-@dataclass(frozen=True)
-class FinalPairs:
-    """One corpus's comparison of p_A and RBP_1 over every pair of its final models (A1.2).
-
-    Attributes
-    ----------
-    models : int
-        Final models on the corpus (the families' and the reference models).
-    found : list of (int, int)
-        The pairs ordered oppositely by p_A and RBP_1 beyond the bootstrap intervals
-        (``bootstrap.discordant_pairs``).
-    tau : float
-        Kendall's tau between p_A and RBP_1 over the models (NaN where undefined).
-    """
-
-    models: int
-    found: list
-    tau: float
-
-    @property
-    def pairs(self) -> int:
-        return self.models * (self.models - 1) // 2
-
-
-def a1_disagree(final_pairs: Mapping[str, FinalPairs]) -> Verdict:
-    """A1.2: p_A does not determine RBP_1, checked on the constructed predictions of ``A1_CONSTRUCTED`` (p_A
-    orders them one way, RBP_1 the other); the final models' pairs that disagree beyond the ``A_LEVEL``
-    bootstrap intervals are shown, not graded.
-
-    Parameters
-    ----------
-    final_pairs : mapping of str to FinalPairs
-        Per corpus.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-
-    Examples
-    --------
-    >>> v = a1_disagree({"c": FinalPairs(3, [(0, 2)], 0.33), "d": FinalPairs(1, [], np.nan)})
-    >>> v.verdict, v.kind
-    ('reproduced', 'analytic')
-    >>> v.ours
-    'constructed: p_A 0.40 and 0.30, RBP_1 0.00 and 1.00; on data (shown, not graded), pairs ordered oppositely by p_A and RBP_1 beyond the 95% intervals: c: 1 of 3 pairs of 3 final models (Kendall tau 0.330); d: 0 of 0 pairs of 1 final models (Kendall tau nan)'
-    """
-    p_a, rbp_1 = zip(*((metrics.mean_target_probability(np.log([p])), metrics.rbp(np.array([rank]), [1])[0])
-                       for p, rank in A1_CONSTRUCTED))
-    opposite = bool(np.sign(p_a[0] - p_a[1]) == -np.sign(rbp_1[0] - rbp_1[1]) != 0)
-    return judge("A1.2", {"constructed predictions": opposite},
-                 f"constructed: p_A {p_a[0]:.2f} and {p_a[1]:.2f}, RBP_1 {rbp_1[0]:.2f} and {rbp_1[1]:.2f}; on data "
-                 f"(shown, not graded), pairs ordered oppositely by p_A and RBP_1 beyond the {A_LEVEL:.0%} intervals: "
-                 + "; ".join(f"{c}: {len(r.found)} of {r.pairs} pairs of {r.models} final models (Kendall tau "
-                             f"{r.tau:.3f})" for c, r in final_pairs.items()))
-
-
-def a1_conventions(ties: pd.DataFrame) -> Verdict:
-    """A1.3: in every unit no model's RBP_k moves by more than one standard error between the eq. 3 rank and
-    the released code's.
-
-    Parameters
-    ----------
-    ties : pandas.DataFrame
-        One row per corpus and model: ``corpus``, ``unit``, ``targets``, ``tied targets (ge != gt)``,
-        ``largest |RBP_k(ge) - RBP_k(gt)| over k`` and ``... in standard errors of RBP_k``.
-
-    Returns
-    -------
-    rankscale.claims.base.Verdict
-        One unit per corpus and family or reference model.
-
-    Examples
-    --------
-    >>> ties = pd.DataFrame({"corpus": "c", "unit": ["F", "F", "G"], "targets": 100, "tied targets (ge != gt)": [0, 2, 9],
-    ...                      "largest |RBP_k(ge) - RBP_k(gt)| over k": [0.0, 0.02, 0.09],
-    ...                      "... in standard errors of RBP_k": [0.0, 1.0, 3.0]})
-    >>> v = a1_conventions(ties)
-    >>> v.verdict, v.ours
-    ('partly', '11 tied targets of 300 (final models of the families and reference models, every corpus); largest RBP_k change 0.09, at most 3.00 standard errors; above one standard error: c/G')
-    """
-    by_unit = ties.groupby(["corpus", "unit"], sort=False).agg(
-        worst=("... in standard errors of RBP_k", "max"), gap=("largest |RBP_k(ge) - RBP_k(gt)| over k", "max"))
-    return judge("A1.3", {f"{c}/{u}": bool(row.worst <= 1) for (c, u), row in by_unit.iterrows()},
-                 f"{int(ties['tied targets (ge != gt)'].sum())} tied targets of {int(ties['targets'].sum()):,} (final "
-                 f"models of the families and reference models, every corpus); largest RBP_k change "
-                 f"{by_unit['gap'].max():.2g}, at most {by_unit['worst'].max():.2f} standard errors"
-                 + ("" if (by_unit["worst"] <= 1).all() else "; above one standard error: "
-                    + ", ".join(f"{c}/{u}" for (c, u), row in by_unit.iterrows() if row.worst > 1)))
 
 
 # ---------------------------------------------------------------------------------------------
