@@ -87,6 +87,24 @@ def test_rank_share_bars_stack_the_shares_of_each_band(model_set):
     assert first.get_xlabel() == "$p(t)$ within 10% of"
 
 
+def test_size_lines_one_panel_per_corpus_one_line_per_family_and_setting(model_set):
+    from rankscale.analysis.fit import fit_power_law
+
+    family = model_set.families[0].name
+    sizes = [1e3, 1e4, 1e5]
+    values = {k: np.array([3.0, 2.0, 1.5]) / k for k in (1, 10)}
+    curves = {"pydocs": [(family, sizes, [(k, values[k], fit_power_law(sizes, values[k])) for k in (1, 10)])],
+              "stdlib": [(family, sizes, [(1, values[1], None)])]}
+    fig = plots.size_lines(model_set, [family], curves, "moderate $k$", figure=Figure())
+    top, bottom = fig.axes[:2]
+    assert [ax.get_title() for ax in (top, bottom)] == ["pydocs", "stdlib"] and fig._suptitle.get_text() == "moderate $k$"
+    labels = [t.get_text() for t in top.get_legend().get_texts()]
+    assert labels[0].startswith("k=1: slope ") and labels[1].startswith("k=10: slope ")
+    assert [t.get_text() for t in bottom.get_legend().get_texts()] == ["k=1: not fittable"]
+    assert [line.get_alpha() for line in top.lines[::2]] == pytest.approx([1.0, 0.45]), "later settings lighter"
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [family]
+
+
 def test_size_axes_log_scale_label_under_the_bottom_row():
     axes = Figure().subplots(2, 3, squeeze=False)
     plots.size_axes(axes, "S")

@@ -480,6 +480,47 @@ def rank_share_bars(model_set: ModelSet, bands, shown: list[tuple[str, str]], co
     return figure
 
 
+def size_lines(model_set: ModelSet, families: list[str], curves: dict, title: str,
+               ylabel: str = r"$-\log \mathrm{RBP}_k$ (ge)", figure=None):
+    """One quantity at several settings (chapter A2's k) against size: one panel per corpus, one above the other,
+    each family's points and fitted power law per setting (lighter for later settings), each line's slope and R^2
+    in a legend beside its panel, the families named under the panels.
+
+    Parameters
+    ----------
+    model_set : rankscale.sets.schema.ModelSet
+        For each family's look.
+    families : list of str
+        Every family of the set, for the legend under the panels.
+    curves : dict of str to list of (str, array_like, list of (int, array_like, PowerLawFit or None))
+        Per corpus (a panel each, in order): each family's sizes and, per setting k, the values and their fit
+        (None where none could be fitted) (``rankscale.claims.a2.regime_curves``).
+    title, ylabel : str
+        The figure's title; every panel's label of the quantity.
+    figure : matplotlib.figure.Figure, optional
+        As in ``panels``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = panels(len(curves), 1, 2.3, figure=figure, sharex=True)
+    for ax, (corpus, lines) in zip(axes[:, 0], curves.items()):
+        for family, sizes, settings in lines:
+            for i, (k, values, fitted) in enumerate(settings):
+                label = (f"k={k:,}: slope {fitted.slope:.3f}, $R^2$={fitted.r2:.3f}" if fitted
+                         else f"k={k:,}: not fittable")
+                size_plot(ax, model_set, family, sizes, values, fitted, label=label,
+                          alpha=1.0 - 0.55 * i / max(1, len(settings) - 1))
+        plain_log_ticks(ax)
+        ax.set(title=corpus, ylabel=ylabel)
+        ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
+    size_axes(axes, "S")
+    legend_below(fig, family_handles(model_set, families, ls="none"))
+    fig.suptitle(title)
+    return fig
+
+
 def r2_interval(fitted, replicates, level: float = LEVEL) -> tuple[float, float] | None:
     """The bootstrap interval of a fit's R^2: its R^2 -+ z standard deviations of the refits' R^2
     (``rankscale.analysis.bootstrap.interval``).

@@ -22,6 +22,16 @@ not parameters a chapter could change after seeing its data.
 from __future__ import annotations
 
 from rankscale.claims.a1 import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_SHARE, A1_BAND_MIN_TARGETS, CLAIMS_A1
+from rankscale.claims.a2 import (
+    A2_LARGE_KS,
+    A2_MIN_R2,
+    A2_MODERATE_KS,
+    A2_MODERATE_R2,
+    A2_NOISE_FRACTIONS,
+    A2_NOISE_RATIO,
+    A2_NOISE_REPEATS,
+    CLAIMS_A2,
+)
 from rankscale.claims.a3 import (
     A3_ALPHA_K1_BELOW,
     A3_ALPHA_K100_BAND,
@@ -38,13 +48,6 @@ from rankscale.claims.a3 import (
 )
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import (
-    A2_LARGE_KS,
-    A2_MIN_R2,
-    A2_MODERATE_KS,
-    A2_MODERATE_R2,
-    A2_NOISE_FRACTIONS,
-    A2_NOISE_RATIO,
-    A2_NOISE_REPEATS,
     A4_KS,
     A4_LEVEL,
     A4_MIN_R2,
@@ -59,7 +62,6 @@ from rankscale.claims.paper_a import (
     A5_VUONG_P,
     A_CLOSE,
     A_LEVEL,
-    CLAIMS_A2,
     CLAIMS_A4,
     CLAIMS_A5,
     PAPER_A_VOCAB,

@@ -29,7 +29,8 @@ A1_BAND_MIN_SHARE = 0.05  # each greedy outcome (rank 1, below rank 1) needs 5% 
 # against a less confident prediction ranked first
 A1_CONSTRUCTED = ((0.4, 2), (0.3, 1))
 
-TABLE_KS = (1, 2, 5, 10, 100, 1000)  # the k of the chapter's tables of RBP_k (its notebook's ``ks``); no rule reads them
+# the k of the chapter's tables of RBP_k (its notebook's ``ks``); no rule reads them
+TABLE_KS = (1, 2, 5, 10, 100, 1000)
 # The ranks the band table counts: the first three one by one, then 4-10 and the rest (0-based columns of
 # ``rank_models.rank_counts_by_probability`` with max_rank 10, whose last column is every rank above 10)
 RANK_GROUPS = {"rank 1": [0], "rank 2": [1], "rank 3": [2], "rank 4-10": list(range(3, 10)), "rank 11+": [10]}
@@ -158,8 +159,8 @@ class Metrics:
 def family_and_name(run: Run) -> tuple[str, str]:
     """A run's family (``REFERENCE`` for a reference model) and name, as the chapter's tables show them.
 
-    >>> family_and_name(Run("NeoX", "d16", None, 0, 0, None)), family_and_name(Run(None, "pythia-70m", None, 0, 0, None))
-    (('NeoX', 'd16'), ('reference', 'pythia-70m'))
+    >>> family_and_name(Run("NeoX", "d16", None, 0, 0, None)), family_and_name(Run(None, "gpt2", None, 0, 0, None))
+    (('NeoX', 'd16'), ('reference', 'gpt2'))
     """
     return run.family or REFERENCE, run.name
 
@@ -167,8 +168,8 @@ def family_and_name(run: Run) -> tuple[str, str]:
 def unit_of(corpus: str, run: Run) -> Unit:
     """The unit of evidence a run belongs to on ``corpus``: its family, or the reference model itself.
 
-    >>> unit_of("pydocs", Run("NeoX", "d16", None, 0, 0, None)).label, unit_of("pydocs", Run(None, "r", None, 0, 0, None))
-    ('pydocs/NeoX', Unit(corpus='pydocs', family='r', model='', versus='', pooled=False))
+    >>> unit_of("pydocs", Run("NeoX", "d16", None, 0, 0, None)), unit_of("pydocs", Run(None, "gpt2", None, 0, 0, None)).label
+    (Unit(corpus='pydocs', family='NeoX', model='', versus='', pooled=False), 'pydocs/gpt2')
     """
     return Unit(corpus, run.family or run.name)
 
@@ -429,8 +430,10 @@ def orders_oppositely(predictions: Sequence[tuple[float, int]]) -> bool:
     """A1.2 on its one unit: whether p_A orders two predictions one way and RBP_1 the other (a tie in either is no
     opposite order).
 
-    >>> orders_oppositely(A1_CONSTRUCTED), orders_oppositely(((0.4, 1), (0.3, 2))), orders_oppositely(((0.4, 1), (0.3, 1)))
-    (True, False, False)
+    >>> orders_oppositely(A1_CONSTRUCTED), orders_oppositely(((0.4, 1), (0.3, 2)))
+    (True, False)
+    >>> orders_oppositely(((0.4, 1), (0.3, 1)))
+    False
     """
     p_a, rbp_1 = constructed_metrics(predictions)
     return bool(np.sign(p_a[0] - p_a[1]) == -np.sign(rbp_1[0] - rbp_1[1]) != 0)
@@ -539,9 +542,10 @@ def above_bound_text(runs: Sequence[Run]) -> str:
     >>> above_bound_text([Run("NeoX", "d16", None, 0, 0, rec)])
     'NeoX/d16: 0 of 2'
     """
-    return "; ".join(f"{'/'.join(family_and_name(run))}: "
-                     f"{metrics.above_rank_bound(metrics.rank_1based(run.records.gt, run.records.ge), run.records.logp)}"
-                     f" of {len(run.records):,}" for run in runs)
+    counts = [metrics.above_rank_bound(metrics.rank_1based(run.records.gt, run.records.ge), run.records.logp)
+              for run in runs]
+    return "; ".join(f"{'/'.join(family_and_name(run))}: {above} of {len(run.records):,}"
+                     for run, above in zip(runs, counts))
 
 
 def agreement_table(evidence: Metrics, families: Sequence[str]) -> pd.DataFrame:
@@ -595,9 +599,9 @@ def describe_references(runs: Sequence[Run]) -> str:
     """The reference models as a Markdown list: name, size, vocabulary and the set's note on each.
 
     >>> from types import SimpleNamespace
-    >>> run = Run(None, "pythia-70m", None, 18_915_328, 0, SimpleNamespace(manifest=SimpleNamespace(vocab_size=50_277)))
+    >>> run = Run(None, "gpt2", None, 85_056_000, 0, SimpleNamespace(manifest=SimpleNamespace(vocab_size=50_257)))
     >>> describe_references([run])
-    '- **pythia-70m** (18,915,328 non-embedding parameters, vocabulary 50,277 tokens): no description given in the model set.'
+    '- **gpt2** (85,056,000 non-embedding parameters, vocabulary 50,257 tokens): no description given in the model set.'
     """
     return "\n".join(f"- **{run.name}** ({run.non_embedding:,} non-embedding parameters, vocabulary "
                      f"{run.vocab_size:,} tokens): {run.note or 'no description given in the model set'}."

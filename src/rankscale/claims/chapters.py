@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 from rankscale import RankscaleError
-from rankscale.claims import a1, a3
+from rankscale.claims import a1, a2, a3
 from rankscale.claims.base import Verdict
 from rankscale.claims.context import load_chapter
 from rankscale.sets.schema import ModelSet
@@ -18,6 +18,7 @@ from rankscale.sets.schema import ModelSet
 # page name -> the chapter's module; the page names are the book's notebooks (rankscale.book.build.CHAPTERS)
 CHAPTERS: dict[str, ModuleType] = {
     "a1_metric": a1,
+    "a2_scaling_regimes": a2,
     "a3_k_dependence": a3,
 }
 
