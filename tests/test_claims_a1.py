@@ -32,9 +32,10 @@ def outcomes(verdict):
 
 
 def evidence(bands=None, ties=None, pairs=None):
-    """Metrics holding only what a rule reads."""
+    """MetricTables holding only what a rule reads."""
     empty = pd.DataFrame()
-    return a1.Metrics(empty if ties is None else ties, empty if bands is None else bands, empty, pairs or {}, empty)
+    return a1.MetricTables(empty if ties is None else ties, empty if bands is None else bands, empty, pairs or {},
+                           empty)
 
 
 CONTEXT = Context({"NeoX": 5, "Llama": 5}, n_boot=2)

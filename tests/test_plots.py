@@ -97,7 +97,8 @@ def test_size_lines_one_panel_per_corpus_one_line_per_family_and_setting(model_s
               "stdlib": [(family, sizes, [(1, values[1], None)])]}
     fig = plots.size_lines(model_set, [family], curves, "moderate $k$", figure=Figure())
     top, bottom = fig.axes[:2]
-    assert [ax.get_title() for ax in (top, bottom)] == ["pydocs", "stdlib"] and fig._suptitle.get_text() == "moderate $k$"
+    assert [ax.get_title() for ax in (top, bottom)] == ["pydocs", "stdlib"]
+    assert fig._suptitle.get_text() == "moderate $k$"
     labels = [t.get_text() for t in top.get_legend().get_texts()]
     assert labels[0].startswith("k=1: slope ") and labels[1].startswith("k=10: slope ")
     assert [t.get_text() for t in bottom.get_legend().get_texts()] == ["k=1: not fittable"]

@@ -422,7 +422,7 @@ def rank_share_bars(model_set: ModelSet, bands, shown: list[tuple[str, str]], co
     model_set : rankscale.sets.schema.ModelSet
         For each family's colour (a row's title).
     bands : pandas.DataFrame
-        One row per corpus, model and band (``rankscale.claims.a1.Metrics.bands``): ``corpus``, ``family``
+        One row per corpus, model and band (``rankscale.claims.a1.MetricTables.bands``): ``corpus``, ``family``
         ("reference" for a reference model), ``model``, ``p(t) near``, ``targets`` and a count per group.
     shown : list of (str, str)
         The (family, model) of each row, top to bottom.

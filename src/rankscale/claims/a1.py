@@ -1,7 +1,7 @@
 """Chapter A1 of the claims stage, the metric (paper A §1-3, Figs. 1-2): its thresholds and claims, its evidence
-(``Metrics``: per model and corpus, the ties between the target and other tokens, the ranks of targets of nearly
-equal probability, p_A, CE and RBP_k of every result, and the pairs of final models that p_A and RBP_1 order
-oppositely) and its two steps, ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to
+(``MetricTables``: per model and corpus, the ties between the target and other tokens, the ranks of targets of
+nearly equal probability, p_A, CE and RBP_k of every result, and the pairs of final models that p_A and RBP_1
+order oppositely) and its two steps, ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to
 the chapter's verdicts), with the rule of each claim read on one unit as a small function of its own and the
 evidence laid out as the chapter's tables.
 """
@@ -119,7 +119,7 @@ class FinalPairs:
 
 
 @dataclass(frozen=True)
-class Metrics:
+class MetricTables:
     """Chapter A1's evidence: the absolute and relative metrics of every result of the set, and what the claims
     read of them.
 
@@ -200,7 +200,7 @@ def tie_row(corpus: str, run: Run) -> dict:
     Returns
     -------
     dict
-        The columns of ``Metrics.ties``; the gap over every k is ``metrics.convention_gap``'s.
+        The columns of ``MetricTables.ties``; the gap over every k is ``metrics.convention_gap``'s.
     """
     rec = run.records
     rbp_ge = metrics.rbp(metrics.rank_1based(rec.gt, rec.ge, ties="ge"), [1])[0]
@@ -226,7 +226,7 @@ def band_rows(corpus: str, run: Run) -> list[dict]:
     Returns
     -------
     list of dict
-        The columns of ``Metrics.bands``; shares NaN in a band without targets.
+        The columns of ``MetricTables.bands``; shares NaN in a band without targets.
     """
     rec = run.records
     rank = metrics.rank_1based(rec.gt, rec.ge)
@@ -308,7 +308,7 @@ def final_pairs(finals: Sequence[Run], context: Context) -> tuple[FinalPairs, np
     return FinalPairs(len(finals), found, metrics.order_agreement(values[:, 0], values[:, 1])), values
 
 
-def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) -> Metrics:
+def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) -> MetricTables:
     """Chapter A1's evidence from every result of the set.
 
     Parameters
@@ -318,11 +318,11 @@ def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) ->
     context : Context
         The bootstrap's ``n_boot``, ``seed`` and ``level`` (A1.2's pairs).
     ks : sequence of int
-        The k of the table of every result's RBP_k (``Metrics.points``); no rule reads them.
+        The k of the table of every result's RBP_k (``MetricTables.points``); no rule reads them.
 
     Returns
     -------
-    Metrics
+    MetricTables
     """
     ties, bands, points, pairs, discordant = [], [], [], {}, []
     for corpus in chapter.corpora:
@@ -344,7 +344,7 @@ def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) ->
                                "RBP_1": f"{values[hi, 1]:.4f} vs {values[lo, 1]:.4f}"})
     points = pd.DataFrame(points)
     points["step"] = points["step"].astype("Int64")
-    return Metrics(pd.DataFrame(ties), pd.DataFrame(bands), points, pairs, pd.DataFrame(discordant), tuple(ks))
+    return MetricTables(pd.DataFrame(ties), pd.DataFrame(bands), points, pairs, pd.DataFrame(discordant), tuple(ks))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -363,7 +363,7 @@ def shows_both_outcomes(rows: pd.DataFrame) -> bool | None:
     Parameters
     ----------
     rows : pandas.DataFrame
-        The unit's rows of ``Metrics.bands`` (``rank 1``, ``targets``).
+        The unit's rows of ``MetricTables.bands`` (``rank 1``, ``targets``).
 
     Returns
     -------
@@ -380,12 +380,12 @@ def shows_both_outcomes(rows: pd.DataFrame) -> bool | None:
     return None if tested == 0 else shown > 0
 
 
-def same_probability_verdict(evidence: Metrics, context: Context) -> Verdict:
+def same_probability_verdict(evidence: MetricTables, context: Context) -> Verdict:
     """A1.1: ``shows_both_outcomes`` in every unit (a corpus and family, any of its models, or a reference model).
 
     Parameters
     ----------
-    evidence : Metrics
+    evidence : MetricTables
         Its ``bands``.
     context : Context
         Unused: the rule reads bands of single models, not sizes.
@@ -439,14 +439,14 @@ def orders_oppositely(predictions: Sequence[tuple[float, int]]) -> bool:
     return bool(np.sign(p_a[0] - p_a[1]) == -np.sign(rbp_1[0] - rbp_1[1]) != 0)
 
 
-def disagree_verdict(evidence: Metrics, context: Context, predictions: Sequence[tuple[float, int]] = A1_CONSTRUCTED
+def disagree_verdict(evidence: MetricTables, context: Context, predictions: Sequence[tuple[float, int]] = A1_CONSTRUCTED
                      ) -> Verdict:
     """A1.2: p_A does not determine RBP_1, checked on ``predictions`` (``orders_oppositely``); the final models'
     pairs that disagree beyond the bootstrap intervals are shown, not graded.
 
     Parameters
     ----------
-    evidence : Metrics
+    evidence : MetricTables
         Its ``pairs``, per corpus.
     context : Context
         The level of the pairs' intervals.
@@ -475,12 +475,12 @@ def within_noise(rows: pd.DataFrame) -> bool:
     return bool(rows["... in standard errors of RBP_k"].max() <= 1)
 
 
-def conventions_verdict(evidence: Metrics, context: Context) -> Verdict:
+def conventions_verdict(evidence: MetricTables, context: Context) -> Verdict:
     """A1.3: ``within_noise`` in every unit (a corpus and family, or a reference model).
 
     Parameters
     ----------
-    evidence : Metrics
+    evidence : MetricTables
         Its ``ties``.
     context : Context
         Unused: the rule reads single models.
@@ -506,12 +506,12 @@ def conventions_verdict(evidence: Metrics, context: Context) -> Verdict:
 RULES = (same_probability_verdict, disagree_verdict, conventions_verdict)
 
 
-def decide(evidence: Metrics, context: Context) -> list[Verdict]:
+def decide(evidence: MetricTables, context: Context) -> list[Verdict]:
     """Chapter A1's verdicts, one per claim of ``CLAIMS_A1`` in order (``RULES``).
 
     Parameters
     ----------
-    evidence : Metrics
+    evidence : MetricTables
         The evidence (``measure``).
     context : Context
         The level of A1.2's intervals.
@@ -548,13 +548,13 @@ def above_bound_text(runs: Sequence[Run]) -> str:
                      for run, above in zip(runs, counts))
 
 
-def agreement_table(evidence: Metrics, families: Sequence[str]) -> pd.DataFrame:
+def agreement_table(evidence: MetricTables, families: Sequence[str]) -> pd.DataFrame:
     """Kendall's tau between p_A and RBP at the first k of ``evidence.ks`` over each family's results (final
     models and checkpoints, every corpus), then over every result of the set, references included.
 
     Parameters
     ----------
-    evidence : Metrics
+    evidence : MetricTables
     families : sequence of str
         The set's families, in order.
 
@@ -572,20 +572,20 @@ def agreement_table(evidence: Metrics, families: Sequence[str]) -> pd.DataFrame:
                          for name, found in rows])
 
 
-def pairs_table(evidence: Metrics) -> pd.DataFrame:
+def pairs_table(evidence: MetricTables) -> pd.DataFrame:
     """Per corpus, the final models' pairs: how many, Kendall's tau between p_A and RBP_1, and how many the two
     order oppositely beyond the bootstrap (A1.2's data)."""
     return pd.DataFrame([{"corpus": corpus, "final models": r.models, "pairs": r.pairs, "Kendall tau": r.tau,
                           "pairs disagreeing beyond noise": len(r.found)} for corpus, r in evidence.pairs.items()])
 
 
-def points_table(evidence: Metrics) -> pd.DataFrame:
+def points_table(evidence: MetricTables) -> pd.DataFrame:
     """Every result of ``evidence.points``, per corpus, family, model and step (final models after their
     checkpoints)."""
     return evidence.points.sort_values(["corpus", "family", "model", "step"], na_position="last")
 
 
-def finals_table(evidence: Metrics) -> pd.DataFrame:
+def finals_table(evidence: MetricTables) -> pd.DataFrame:
     """Every final model of the families and every reference model, per corpus: vocabulary, targets, p_A, CE and
     RBP_k, a reference model's family saying what it is."""
     finals = evidence.points[evidence.points["kind"].isin(["final", REFERENCE])]
@@ -651,13 +651,13 @@ def released_table(chapter: Chapter, released: pd.DataFrame, corpus: str) -> pd.
     return pd.DataFrame(rows).astype({"targets": "Int64"}) if rows else pd.DataFrame()
 
 
-def headline(evidence: Metrics, context: Context) -> list[str]:
+def headline(evidence: MetricTables, context: Context) -> list[str]:
     """The chapter's headline measurement for its findings (``rankscale.book.pages.findings_text``): how far ties
     move RBP_1, and how the share of targets ranked first varies within one narrow probability band.
 
     Parameters
     ----------
-    evidence : Metrics
+    evidence : MetricTables
     context : Context
         Unused.
 

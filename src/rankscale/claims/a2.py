@@ -665,9 +665,10 @@ def fits_summary(table: pd.DataFrame) -> str:
                      table[table["regime"].str.startswith("moderate, the paper's k")],
                  "the large $k$ near the vocabulary": table[table["regime"].str.startswith("large")]}
     unfitted = int(table["slope"].isna().sum())
+    ranges = [f"at {name}, slopes {span_or_dash(rows['slope'], '+.3f')} and $R^2$ {span_or_dash(rows['R^2'], '.3f')}"
+              for name, rows in by_regime.items() if len(rows)]
     return (f"Headline numbers of the table below, over its {len(table)} fits"
-            + (f" ({unfitted} impossible, RBP$_k$ = 1 for some model)" if unfitted else "") + ": " + "; ".join(f"at {name}, slopes {span_or_dash(rows['slope'], '+.3f')} and $R^2$ "
-                               f"{span_or_dash(rows['R^2'], '.3f')}" for name, rows in by_regime.items() if len(rows))
+            + (f" ({unfitted} impossible, RBP$_k$ = 1 for some model)" if unfitted else "") + ": " + "; ".join(ranges)
             + ".")
 
 
