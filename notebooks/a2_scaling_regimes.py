@@ -50,42 +50,23 @@ profile = "tiny"
 corpora = None  # None: every corpus of the model set
 
 # %%
-
-import numpy as np
-import pandas as pd
 from IPython.display import Markdown, display
+from myst_nb import glue
 
-from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims.context import sample
-from rankscale.records import runs
-from rankscale.claims import (A2_LARGE_KS, A2_MODERATE_KS, A2_NOISE_FRACTIONS, A2_NOISE_REPEATS, A_LEVEL,
-                              PAPER_A_VOCAB, paper_a, scaled_k)
-from rankscale.sets.registry import REGISTRY
+from rankscale.claims import a2
 
 chapter = open_chapter(profile, corpora, seeds=True)
-model_set, corpora, family_runs = chapter.model_set, chapter.corpora, chapter.family_runs
-families, usable, unusable = chapter.families, chapter.usable, chapter.unusable
-groups = runs.by_family(family_runs[corpora[0]])
-vocab = {family: min(run.vocab_size for run in members) for family, members in groups.items()}
-small_k = 1
-# the moderate k at the paper's fraction of each family's vocabulary, and the large k (only ever scaled)
-moderate_scaled = {family: sorted({scaled_k(k, v) for k in A2_MODERATE_KS}) for family, v in vocab.items()}
-large_ks = {family: [scaled_k(k, v) for k in A2_LARGE_KS] for family, v in vocab.items()}
+model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
+context = chapter.context(*a2.TABLES)  # the families' sizes, the bootstrap's settings, paper A's Table 1
+evidence = a2.measure(chapter, context)  # every fit, bootstrap and subsample of the chapter
+table = a2.fits_table(evidence, context)
+glue("a2_regimes", Markdown(a2.regimes_text(chapter.family_runs[corpora[0]])), display=False)
+glue("a2_fits_summary", Markdown(a2.fits_summary(table)), display=False)
 
-
-def paper_family(members):
-    """The paper's family (GPT2, Pythia, ...) if every model of a family is one of the paper's models of it."""
-    found = {getattr(REGISTRY.get(run.records.manifest.source["model"]), "family", None) for run in members}
-    return found.pop() if len(found) == 1 else None
-
-
-display(Markdown("Vocabulary sizes and the $k$ of each regime: " + "; ".join(
-    f"{family}: {v:,} tokens; moderate $k$ {', '.join(map(str, A2_MODERATE_KS))} (the paper's), "
-    f"{', '.join(map(str, moderate_scaled[family]))} at the paper's fractions of the vocabulary; large $k$ "
-    f"{', '.join(f'{k:,}' for k in large_ks[family])} (the paper's {', '.join(f'{k:,}' for k in A2_LARGE_KS)} "
-    f"of {PAPER_A_VOCAB:,}, as fractions)" for family, v in vocab.items()) + "."))
+# %% [markdown]
+# Vocabulary sizes and the $k$ of each regime: {glue:md}`a2_regimes`.
 
 # %% [markdown]
 # For every corpus, family and $k$ of the three regimes: $-\log \mathrm{RBP}_k$ of each model, and
@@ -95,67 +76,6 @@ display(Markdown("Vocabulary sizes and the $k$ of each regime: " + "; ".join(
 # quantile of the 95% level (`rankscale.analysis.bootstrap.interval`); the verdicts use these intervals.
 # A line cannot be fitted where some model has every target in its top $k$ (RBP$_k$ = 1, so
 # $-\log \mathrm{RBP}_k = 0$ has no logarithm); the table says so where it happens.
-
-# %%
-rows, fits, values, boots = [], {}, {}, {}
-for corpus in corpora:
-    for family, members in runs.by_family(family_runs[corpus]).items():
-        sizes = runs.sizes(members)
-        if len(np.unique(sizes)) < 2:
-            continue
-        ks = sorted({small_k, *A2_MODERATE_KS, *moderate_scaled[family], *large_ks[family]})
-        samples = [sample(run, ["rank"]) for run in members]
-        b = fit.bootstrap(sizes, samples, lambda s: metrics.neg_log_rbp(s["rank"], ks), model_set.n_boot,
-                          seeds=chapter.seed_samples(corpus, members, ["rank"]))
-        full = np.array([metrics.neg_log_rbp(s["rank"], ks) for s in samples]).T  # (k, model)
-        boots[corpus, family] = {k: (b.slopes[i], b.r2[i]) for i, k in enumerate(ks)}
-        for i, k in enumerate(ks):
-            f = fits[corpus, family, k] = b.points[i]
-            values[corpus, family, k] = full[i]
-            reading = ("k = 1" if k == small_k else
-                       "moderate, the paper's k" + (" and fraction" if k in moderate_scaled[family] else "")
-                       if k in A2_MODERATE_KS else "moderate, the paper's fraction" if k in moderate_scaled[family]
-                       else "large, the paper's fraction")
-            slope_ci = bootstrap.interval(f.slope, b.slopes[i], A_LEVEL) if f else None
-            r2_ci = bootstrap.interval(f.r2, b.r2[i], A_LEVEL) if f else None
-            rows.append({"corpus": corpus, "family": family, "regime": reading, "k": k, "k / vocab": k / vocab[family],
-                         "sizes": len(np.unique(sizes)), "slope": f.slope if f else np.nan,
-                         f"slope {A_LEVEL:.0%} CI": f"[{slope_ci[0]:.3f}, {slope_ci[1]:.3f}]" if slope_ci else "-",
-                         "R^2": f.r2 if f else np.nan,
-                         f"R^2 {A_LEVEL:.0%} CI": f"[{r2_ci[0]:.3f}, {r2_ci[1]:.3f}]" if r2_ci else "-",
-                         "note": "" if f else "RBP_k = 1 for some model: no log-log fit"})
-table = pd.DataFrame(rows)
-sizes_of = {(corpus, family): runs.sizes(members) for corpus in corpora
-            for family, members in runs.by_family(family_runs[corpus]).items()}
-
-
-def plot_regime(ks_of, title):
-    """One panel per corpus, one above the other, each with its fits' slopes and R^2 in a legend beside it; per family
-    its colour, per k a shade (darker = smaller k)."""
-    fig, axes = plots.panels(len(corpora), 1, 2.3, sharex=True)
-    for ax, corpus in zip(axes[:, 0], corpora):
-        for family in families:
-            if (corpus, family, small_k) not in fits:
-                continue
-            ks = ks_of(family)
-            for i, k in enumerate(ks):
-                f = fits[corpus, family, k]
-                label = f"k={k:,}: slope {f.slope:.3f}, $R^2$={f.r2:.3f}" if f else f"k={k:,}: not fittable"
-                plots.size_plot(ax, model_set, family, sizes_of[corpus, family], values[corpus, family, k], f,
-                                label=label, alpha=1.0 - 0.55 * i / max(1, len(ks) - 1))
-        plots.plain_log_ticks(ax)
-        ax.set(title=corpus, ylabel=r"$-\log \mathrm{RBP}_k$ (ge)")
-        ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
-    plots.size_axes(axes, "S")
-    plots.legend_below(fig, plots.family_handles(model_set, families, ls="none"))
-    fig.suptitle(title)
-    plots.show(fig)
-
-
-def tokens_per_point():
-    """Paper A's appendix-A requirement, for the figure above (every figure of this chapter plots every run)."""
-    display(Markdown(pages.token_requirement(family_runs, "Tokens per point of the figure above")))
-
 
 # %% [markdown]
 # ## $k = 1$: the top token (paper A, §4.1, Fig. 3)
@@ -168,10 +88,10 @@ def tokens_per_point():
 # A); where they do not, each point is noisier than the paper's.
 
 # %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_1$ against non-embedding parameters for each family (colour and marker, named under the panels) on each corpus (one panel a row), with its fitted power law; the legend beside each panel gives each line's slope ($-\\alpha$) and $R^2$.", "name": "fig-a2-k1"}}
-plot_regime(lambda family: [small_k], "$k = 1$")
+plots.show(plots.size_lines(model_set, families, a2.regime_curves(evidence, corpora, "k = 1"), "$k = 1$"))
 
 # %%
-tokens_per_point()
+display(Markdown(pages.token_requirement(chapter.family_runs, "Tokens per point of the figure above")))
 
 # %% [markdown]
 # ## Moderate $k$ (paper A, §4.2, Fig. 4)
@@ -185,16 +105,16 @@ tokens_per_point()
 # question of [chapter A3](a3_k_dependence).
 
 # %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ at the paper's moderate $k$ (10, 50 and 100, as they are) against non-embedding parameters, one line per family and $k$ (lighter for larger $k$), one panel per corpus, one above the other; the legend beside each panel gives each line's slope and $R^2$.", "name": "fig-a2-moderate"}}
-plot_regime(lambda family: list(A2_MODERATE_KS), "moderate $k$: the paper's $k$")
+plots.show(plots.size_lines(model_set, families, a2.regime_curves(evidence, corpora, "moderate"), "moderate $k$: the paper's $k$"))
 
 # %%
-tokens_per_point()
+display(Markdown(pages.token_requirement(chapter.family_runs, "Tokens per point of the figure above")))
 
 # %% mystnb={"figure": {"caption": "The same as the previous figure at the paper's moderate $k$ taken as fractions of each family's vocabulary (the paper's $k$ times the family's vocabulary size over the paper's, at least 1).", "name": "fig-a2-moderate-fraction"}}
-plot_regime(lambda family: moderate_scaled[family], "moderate $k$ at the paper's fractions of the vocabulary")
+plots.show(plots.size_lines(model_set, families, a2.regime_curves(evidence, corpora, "moderate, the paper's fractions"), "moderate $k$ at the paper's fractions of the vocabulary"))
 
 # %%
-tokens_per_point()
+display(Markdown(pages.token_requirement(chapter.family_runs, "Tokens per point of the figure above")))
 
 # %% [markdown]
 #
@@ -209,10 +129,10 @@ tokens_per_point()
 # {numref}`fig-a2-large`.
 
 # %% mystnb={"figure": {"caption": "$-\\log \\mathrm{RBP}_k$ against non-embedding parameters for $k$ at about 40% and 60% of each family's vocabulary (the paper's 20,000 and 30,000 of about 50,000), one line per family and $k$ (lighter for the larger $k$), one panel per corpus, with each line's slope and $R^2$ beside it. Few targets remain outside the top $k$ here, so each point rests on a small count and is noisier than the points of the figures above.", "name": "fig-a2-large"}}
-plot_regime(lambda family: large_ks[family], "$k$ near the vocabulary size")
+plots.show(plots.size_lines(model_set, families, a2.regime_curves(evidence, corpora, "large"), "$k$ near the vocabulary size"))
 
 # %%
-tokens_per_point()
+display(Markdown(pages.token_requirement(chapter.family_runs, "Tokens per point of the figure above")))
 
 # %% [markdown]
 # All fits of this chapter, with the bootstrap intervals of slope and $R^2$ (each the fitted
@@ -221,28 +141,18 @@ tokens_per_point()
 # can reach above 1, which no fit attains: it shows how far the refits spread, centred on the
 # fitted value, not a range of values $R^2$ could take.
 
-# %%
-if len(table):
-    by_regime = {"$k = 1$": table[table["regime"] == "k = 1"],
-                 f"the paper's moderate $k$ ({', '.join(map(str, A2_MODERATE_KS))})":
-                     table[table["regime"].str.startswith("moderate, the paper's k")],
-                 "the large $k$ near the vocabulary": table[table["regime"].str.startswith("large")]}
-    unfitted = int(table["slope"].isna().sum())
-    display(Markdown(
-        f"Headline numbers of the table below, over its {len(table)} fits"
-        + (f" ({unfitted} impossible, RBP$_k$ = 1 for some model)" if unfitted else "") + ": "
-        + "; ".join(f"at {name}, slopes {plots.span_or_dash(rows['slope'], '+.3f')} and $R^2$ "
-                    f"{plots.span_or_dash(rows['R^2'], '.3f')}" for name, rows in by_regime.items() if len(rows)) + "."))
+# %% [markdown]
+# {glue:md}`a2_fits_summary`
 
 # %% tags=["hide-output"]
 table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}", "R^2": "{:.3f}"}).set_caption(
     f"Every power-law fit of −log RBP_k against size, per corpus, family and k: the regime, k as a share of the "
-    f"vocabulary, the sizes fitted, and slope and R² with their {A_LEVEL:.0%} bootstrap intervals.")
+    f"vocabulary, the sizes fitted, and slope and R² with their {context.level:.0%} bootstrap intervals.")
 
 # %% [markdown]
 # ## Verdicts
 #
-# Every rule below was fixed in `rankscale.claims` before any data were seen and stands beside
+# Every rule below was fixed in `rankscale.claims.a2` before any data were seen and stands beside
 # its verdict. Each claim is tested per corpus and family, on the families with at least three
 # sizes (a line through two points fits exactly); a family with fewer is named and left out. In
 # short: the $k = 1$ and moderate-$k$ claims are graded against the paper's own $R^2$ bars (0.9
@@ -264,36 +174,7 @@ table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}",
 # pass the same rule; the paper does not tabulate $k$ = 50 or its large-$k$ fits.
 
 # %%
-paper = pages.reference_table("rbp_paper_table1")
-units = [(c, fam) for c in corpora for fam in usable]
-
-
-regimes = {(c, fam): paper_a.RegimeFits({k: f for (c_, fam_, k), f in fits.items() if (c_, fam_) == (c, fam)},
-                                        {k: slopes for k, (slopes, _) in boots[c, fam].items()},
-                                        {k: r2 for k, (_, r2) in boots[c, fam].items()},
-                                        tuple(moderate_scaled[fam]), tuple(large_ks[fam]))
-           for c, fam in boots}
-usable_regimes = {unit: regimes[unit] for unit in units}
-# the noise conjecture (A2.6): the scatter at the large k on fewer and more of each model's tokens
-large_ks_of = {(c, fam): large_ks[fam] for c, fam in units}
-scatters = {(c, fam): fit.subsample_scatter(
-    sizes_of[c, fam], [metrics.rank_1based(run.records.gt, run.records.ge) for run in runs.by_family(family_runs[c])[fam]],
-    lambda rank, fam=fam: metrics.neg_log_rbp(rank, large_ks[fam]), A2_NOISE_FRACTIONS, A2_NOISE_REPEATS)
-    for c, fam in units}
-gpt2 = [fam for fam in families if paper_family(groups[fam]) == "GPT2"]
-verdicts = [
-    paper_a.a2_k1_law(usable_regimes, unusable, paper),
-    paper_a.a2_moderate(usable_regimes, unusable, paper),
-    paper_a.a2_breakdown(usable_regimes, unusable),
-    paper_a.a2_gpt2_grows({(c, fam): regimes[c, fam] for c in corpora for fam in gpt2 if fam in usable}, bool(gpt2)),
-    paper_a.a2_scatter(usable_regimes, unusable),
-    paper_a.a2_noise(scatters, large_ks_of, unusable),
-]
-
-measured = [f"On {corpora[0]}, −log RBP_1 against size: " + "; ".join(
-    f"{fam} slope {fits[corpora[0], fam, small_k].slope:+.3f}, R² {fits[corpora[0], fam, small_k].r2:.3f}"
-    for fam in usable if fits.get((corpora[0], fam, small_k))) + "."] if usable else []
-verdicts = pages.verdict_table("A2", verdicts, model_set.name, measured)
+verdicts = pages.verdict_table("A2", a2.decide(evidence, context), model_set.name, a2.headline(evidence, context))
 
 # %% [markdown]
 # ## Run it on your models

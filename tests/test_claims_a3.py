@@ -415,3 +415,25 @@ def test_every_number_the_prose_pastes_is_glued():
     names += [re.sub(r"\\\{[^}]*\\\}", "[A-Za-z0-9]+", re.escape(template))
               for template in re.findall(r'glue\(f"([^"]+)"', source)]
     assert pasted and not [name for name in pasted if not any(re.fullmatch(n, name) for n in names)]
+
+
+def test_the_rules_say_why_cite_the_paper_and_what_their_intervals_are():
+    for claim in claims.CLAIMS_A3.values():
+        assert claim.kind in claims.KINDS and "Why:" in claim.rule, "a rule says why its threshold is what it is"
+        if claim.kind == "empirical":
+            assert "§" in claim.text or "App." in claim.text, "an empirical claim says where the paper makes it"
+        assert "percentile" not in claim.rule and "stretched" not in claim.rule and "central" not in claim.rule
+        if re.search(r"interval of .*(lies|exclude|does not lie)", claim.rule):
+            assert "standard deviations of its bootstrap replicates" in claim.rule, "a graded interval says what it is"
+
+
+def test_the_chapter_sets_no_threshold_builds_no_interval_and_names_its_figures():
+    source = NOTEBOOK.read_text()
+    parameters = source.split('# %% tags=["parameters"]')[1].split("# %%")[0]
+    assert not re.search(r"r2|band|margin|ratio|n_boot|level|k_grid|n_k\b", parameters), \
+        "no threshold, band or bootstrap setting is a notebook parameter"
+    for own in ("percentile", "quantile(", "claims.judge("):
+        assert own not in source, f"the chapter builds an interval or grades on its own ({own})"
+    labels = re.findall(r'"name": "(fig-[a-z0-9-]+)"', source)
+    assert labels and all(label.startswith("fig-a3-") for label in labels) and len(set(labels)) == len(labels)
+    assert set(re.findall(r"\{numref\}`(fig-[a-z0-9-]+)`", source)) <= set(labels), "prose refers to figures that exist"

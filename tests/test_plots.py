@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -43,6 +44,65 @@ def test_family_handles_reference_labels_and_overrides(model_set):
     assert bare.get_marker() == "None" and bare.get_color() == plots.family_style(model_set, family)["color"]
     with pytest.raises(ValueError):
         plots.family_handles(model_set, [family], ["one", "two"])
+
+
+def a1_run(family, name, n=200, seed=0):
+    """A run of ``n`` targets of random probability, ranked within the bound R p(t) <= 1."""
+    from rankscale.records.runs import Run
+
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.005, 0.9, n)
+    gt = (rng.uniform(0, 1, n) / p).astype(np.int32)  # below 1 / p(t)
+    records = SimpleNamespace(logp=np.log(p).astype(np.float32), gt=gt, ge=gt, manifest=SimpleNamespace(vocab_size=500))
+    return Run(family, name, None, 0, 0, records)
+
+
+def test_rank_probability_panels_one_per_run_titled_in_its_familys_colour(model_set):
+    family = model_set.families[0].name
+    runs = [a1_run(family, "d16"), a1_run(None, "SmolLM2", seed=1), a1_run(family, "d40", seed=2)]
+    fig = plots.rank_probability_panels(model_set, runs, np.array([[0.09, 0.11], [0.25, 0.31]]), figure=Figure())
+    axes = [ax for ax in fig.axes if ax.get_label() != "<colorbar>"][:4]
+    assert [ax.get_title() for ax in axes[:3]] == [f"{family}: d16", "SmolLM2", f"{family}: d40"]
+    assert axes[0].title.get_color() == plots.family_style(model_set, family)["color"]
+    assert axes[1].title.get_color() == "black", "a reference model's title is black"
+    assert [ax.get_ylabel() for ax in axes[:3]] == ["rank $R$ (ge)", "", "rank $R$ (ge)"]
+    assert not axes[3].axison and axes[3].get_legend() is not None, "the legend takes the spare panel"
+    assert len(axes[0].patches) == 2, "one shaded strip per band"
+
+
+def test_rank_share_bars_stack_the_shares_of_each_band(model_set):
+    family = model_set.families[0].name
+    bands = pd.DataFrame([{"corpus": corpus, "family": family, "model": "d16", "p(t) near": centre, "targets": n,
+                           "rank 1": n // 2, "rank 2+": n - n // 2}
+                          for corpus in ("pydocs", "stdlib") for centre, n in ((0.1, 40), (0.28, 0))])
+    fig = plots.rank_share_bars(model_set, bands, [(family, "d16")], ["pydocs", "stdlib"], ["rank 1", "rank 2+"],
+                                0.1, figure=Figure())
+    (row,) = fig.subfigs
+    assert row._suptitle.get_text() == f"{family}: d16"
+    first = row.axes[0]
+    heights = [bar.get_height() for bar in first.patches]
+    assert heights == pytest.approx([0.5, 0.0, 0.5, 0.0]), "each group's share of its band; none of an empty band"
+    assert [t.get_text() for t in first.texts] == ["40", "0"] and first.get_title() == "pydocs"
+    assert first.get_xlabel() == "$p(t)$ within 10% of"
+
+
+def test_size_lines_one_panel_per_corpus_one_line_per_family_and_setting(model_set):
+    from rankscale.analysis.fit import fit_power_law
+
+    family = model_set.families[0].name
+    sizes = [1e3, 1e4, 1e5]
+    values = {k: np.array([3.0, 2.0, 1.5]) / k for k in (1, 10)}
+    curves = {"pydocs": [(family, sizes, [(k, values[k], fit_power_law(sizes, values[k])) for k in (1, 10)])],
+              "stdlib": [(family, sizes, [(1, values[1], None)])]}
+    fig = plots.size_lines(model_set, [family], curves, "moderate $k$", figure=Figure())
+    top, bottom = fig.axes[:2]
+    assert [ax.get_title() for ax in (top, bottom)] == ["pydocs", "stdlib"]
+    assert fig._suptitle.get_text() == "moderate $k$"
+    labels = [t.get_text() for t in top.get_legend().get_texts()]
+    assert labels[0].startswith("k=1: slope ") and labels[1].startswith("k=10: slope ")
+    assert [t.get_text() for t in bottom.get_legend().get_texts()] == ["k=1: not fittable"]
+    assert [line.get_alpha() for line in top.lines[::2]] == pytest.approx([1.0, 0.45]), "later settings lighter"
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [family]
 
 
 def test_size_axes_log_scale_label_under_the_bottom_row():

@@ -509,6 +509,175 @@ def family_handles(model_set: ModelSet, families: list, labels: list[str] | None
             for family, label in zip(families, labels, strict=True)]
 
 
+def rank_probability_panels(model_set: ModelSet, runs: list, bands, figure=None):
+    """Paper A's Fig. 1 on real predictions (chapter A1): one panel per run, the joint histogram of its targets'
+    probability p(t) and rank R (ge ties, eq. 3), with the bound R = 1/p(t) above which no target can lie and the
+    probability ``bands`` shaded; two panels across, each with its own colour bar, the legend in a spare panel.
+
+    Parameters
+    ----------
+    model_set : rankscale.sets.schema.ModelSet
+        For each family's colour (a panel's title).
+    runs : list of rankscale.records.runs.Run
+        The runs shown, one panel each (a reference model's title is black).
+    bands : ndarray of shape (bands, 2)
+        The lower and upper edges of the probability bands shaded.
+    figure : matplotlib.figure.Figure, optional
+        As in ``panels``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import numpy as np
+    from matplotlib.colors import LogNorm
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import LogLocator
+
+    from rankscale.analysis.metrics import rank_1based
+
+    across = min(2, len(runs))  # two across: each panel has its own colour bar
+    fig, axes = panels(-(-len(runs) // across), across, 3.0, figure=figure)
+    for ax, run in zip(axes.flat, runs):
+        rec = run.records
+        prob = np.exp(rec.logp.astype(np.float64))
+        x_edges = np.logspace(np.log10(max(prob.min(), 1e-7)), 0, 60)
+        y_edges = np.logspace(0, np.log10(run.vocab_size + 1), 50)
+        counts, _, _ = np.histogram2d(prob, rank_1based(rec.gt, rec.ge), bins=[x_edges, y_edges])
+        mesh = ax.pcolormesh(x_edges, y_edges, np.ma.masked_equal(counts.T, 0), cmap="viridis", norm=LogNorm())
+        ax.plot(x_edges, np.minimum(1 / x_edges, run.vocab_size), "k--", lw=1)
+        for lo, hi in bands:
+            ax.axvspan(lo, hi, color="tab:red", alpha=0.25)
+        ax.set(xscale="log", yscale="log", xlabel="probability $p(t)$",
+               title=run.name if run.family is None else f"{run.family}: {run.name}")
+        ax.xaxis.set_major_locator(LogLocator(numticks=4))
+        ax.title.set_color(family_style(model_set, run.family)["color"])
+        fig.colorbar(mesh, ax=ax, label="targets")
+    for ax in axes[:, 0]:  # only the left column: further right, the label would run into a colour bar's
+        ax.set_ylabel("rank $R$ (ge)")
+    bound_and_bands = [Line2D([], [], ls="--", color="k", lw=1, label=r"$R = 1/p(t)$: no target above"),
+                       Patch(color="tab:red", alpha=0.25, label="probability bands")]
+    spare = axes.flat[len(runs):]
+    for ax in spare:
+        ax.axis("off")
+    if len(spare):  # the legend takes an empty panel's place, else it goes under the panels
+        spare[0].legend(handles=bound_and_bands, loc="center", frameon=False)
+    else:
+        legend_below(fig, bound_and_bands)
+    return fig
+
+
+def rank_share_bars(model_set: ModelSet, bands, shown: list[tuple[str, str]], corpora: list[str],
+                    groups: list[str], half_width: float, figure=None):
+    """How targets of nearly equal probability spread over ranks (chapter A1): one row of panels per model, one
+    panel per corpus, a stacked bar per probability band of the shares of ``groups``, each bar headed by its
+    count of targets.
+
+    Parameters
+    ----------
+    model_set : rankscale.sets.schema.ModelSet
+        For each family's colour (a row's title).
+    bands : pandas.DataFrame
+        One row per corpus, model and band (``rankscale.claims.a1.MetricTables.bands``): ``corpus``, ``family``
+        ("reference" for a reference model), ``model``, ``p(t) near``, ``targets`` and a count per group.
+    shown : list of (str, str)
+        The (family, model) of each row, top to bottom.
+    corpora : list of str
+        One column each.
+    groups : list of str
+        The rank groups stacked, columns of ``bands``.
+    half_width : float
+        How wide a band is around its centre, as a fraction (the axis label).
+    figure : matplotlib.figure.Figure, optional
+        Draw on this figure (resized); None: a new pyplot figure, for ``show``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import numpy as np
+
+    # one subfigure per model, so that its name, too long for a panel, can head its row; the top row is taller by
+    # the corpus titles and the bottom row by the axis label, so that every row's panels are as tall
+    row_heights = np.full(len(shown), 2.2)
+    row_heights[0] += 0.25
+    row_heights[-1] += 0.3
+    if figure is None:
+        import matplotlib.pyplot as plt
+
+        figure = plt.figure(figsize=(WIDTH, row_heights.sum()))
+    else:
+        figure.set_size_inches((WIDTH, row_heights.sum()))
+    model_rows = figure.subfigures(len(shown), 1, squeeze=False, height_ratios=row_heights)[:, 0]
+    from matplotlib import colormaps
+
+    colors = colormaps["viridis"](np.linspace(0, 0.9, len(groups)))
+    for row_number, (subfig, (family, name)) in enumerate(zip(model_rows, shown)):
+        subfig.suptitle(f"{family}: {name}", color=family_style(model_set, None if family == "reference"
+                                                                 else family)["color"])
+        row_axes = subfig.subplots(1, len(corpora), sharey=True, squeeze=False)[0]
+        for ax, corpus in zip(row_axes, corpora):
+            rows = bands[(bands["corpus"] == corpus) & (bands["family"] == family) & (bands["model"] == name)]
+            shares = rows[list(groups)].div(rows["targets"].where(rows["targets"] > 0), axis=0).fillna(0)
+            bottom = np.zeros(len(rows))
+            labels = [f"{c:g}" for c in rows["p(t) near"]]
+            for group, color in zip(groups, colors):
+                ax.bar(labels, shares[group], bottom=bottom, color=color, label=group)
+                bottom += shares[group].to_numpy()
+            for i, n in enumerate(rows["targets"]):
+                ax.text(i, 1.01, f"{n}", ha="center")
+            ax.set(ylim=(0, 1.17), yticks=[0, 0.5, 1])
+            if row_number == 0:
+                ax.set_title(corpus)
+            if row_number == len(shown) - 1:
+                ax.set_xlabel(f"$p(t)$ within {half_width:.0%} of")
+        row_axes[0].set_ylabel("share of targets")
+    legend_below(figure, row_axes[0].get_legend_handles_labels()[0])
+    return figure
+
+
+def size_lines(model_set: ModelSet, families: list[str], curves: dict, title: str,
+               ylabel: str = r"$-\log \mathrm{RBP}_k$ (ge)", figure=None):
+    """One quantity at several settings (chapter A2's k) against size: one panel per corpus, one above the other,
+    each family's points and fitted power law per setting (lighter for later settings), each line's slope and R^2
+    in a legend beside its panel, the families named under the panels.
+
+    Parameters
+    ----------
+    model_set : rankscale.sets.schema.ModelSet
+        For each family's look.
+    families : list of str
+        Every family of the set, for the legend under the panels.
+    curves : dict of str to list of (str, array_like, list of (int, array_like, PowerLawFit or None))
+        Per corpus (a panel each, in order): each family's sizes and, per setting k, the values and their fit
+        (None where none could be fitted) (``rankscale.claims.a2.regime_curves``).
+    title, ylabel : str
+        The figure's title; every panel's label of the quantity.
+    figure : matplotlib.figure.Figure, optional
+        As in ``panels``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    fig, axes = panels(len(curves), 1, 2.3, figure=figure, sharex=True)
+    for ax, (corpus, lines) in zip(axes[:, 0], curves.items()):
+        for family, sizes, settings in lines:
+            for i, (k, values, fitted) in enumerate(settings):
+                label = (f"k={k:,}: slope {fitted.slope:.3f}, $R^2$={fitted.r2:.3f}" if fitted
+                         else f"k={k:,}: not fittable")
+                size_plot(ax, model_set, family, sizes, values, fitted, label=label,
+                          alpha=1.0 - 0.55 * i / max(1, len(settings) - 1))
+        plain_log_ticks(ax)
+        ax.set(title=corpus, ylabel=ylabel)
+        ax.legend(loc="center left", bbox_to_anchor=(1.02, 0.5), frameon=False)
+    size_axes(axes, "S")
+    legend_below(fig, family_handles(model_set, families, ls="none"))
+    fig.suptitle(title)
+    return fig
+
+
 # How a rank distribution's three fitted lognormals are drawn (``rank_distribution``), by form
 # (rankscale.analysis.rank_models.FORMS): the authors' fit solid, eq. 10 as written dashed, eq. 10 over 1..V dotted
 LOGNORMAL_LINES = {"powerlaw": "-", "1..inf": "--", "1..V": ":"}

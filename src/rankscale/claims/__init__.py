@@ -21,6 +21,17 @@ not parameters a chapter could change after seeing its data.
 
 from __future__ import annotations
 
+from rankscale.claims.a1 import A1_BAND_CENTRES, A1_BAND_HALF_WIDTH, A1_BAND_MIN_SHARE, A1_BAND_MIN_TARGETS, CLAIMS_A1
+from rankscale.claims.a2 import (
+    A2_LARGE_KS,
+    A2_MIN_R2,
+    A2_MODERATE_KS,
+    A2_MODERATE_R2,
+    A2_NOISE_FRACTIONS,
+    A2_NOISE_RATIO,
+    A2_NOISE_REPEATS,
+    CLAIMS_A2,
+)
 from rankscale.claims.a3 import (
     A3_ALPHA_K1_BELOW,
     A3_ALPHA_K100_BAND,
@@ -60,25 +71,7 @@ from rankscale.claims.b5 import (
     CLAIMS_B5,
 )
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
-from rankscale.claims.paper_a import (
-    A1_BAND_CENTRES,
-    A1_BAND_HALF_WIDTH,
-    A1_BAND_MIN_SHARE,
-    A1_BAND_MIN_TARGETS,
-    A2_LARGE_KS,
-    A2_MIN_R2,
-    A2_MODERATE_KS,
-    A2_MODERATE_R2,
-    A2_NOISE_FRACTIONS,
-    A2_NOISE_RATIO,
-    A2_NOISE_REPEATS,
-    A_CLOSE,
-    A_LEVEL,
-    CLAIMS_A1,
-    CLAIMS_A2,
-    PAPER_A_VOCAB,
-    scaled_k,
-)
+from rankscale.claims.paper_a import A_CLOSE, A_LEVEL, PAPER_A_VOCAB, scaled_k
 
 # the chapters read every claim and threshold as claims.<NAME>
 __all__ = [

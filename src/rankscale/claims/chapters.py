@@ -10,13 +10,15 @@ from pathlib import Path
 from types import ModuleType
 
 from rankscale import RankscaleError
-from rankscale.claims import a3, a4, a5, b1, b2, b3, b4, b5
+from rankscale.claims import a1, a2, a3, a4, a5, b1, b2, b3, b4, b5
 from rankscale.claims.base import Verdict
 from rankscale.claims.context import load_chapter
 from rankscale.sets.schema import ModelSet
 
 # page name -> the chapter's module; the page names are the book's notebooks (rankscale.book.build.CHAPTERS)
 CHAPTERS: dict[str, ModuleType] = {
+    "a1_metric": a1,
+    "a2_scaling_regimes": a2,
     "a3_k_dependence": a3,
     "a4_emergence": a4,
     "a5_lognormal": a5,

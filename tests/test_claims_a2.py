@@ -1,0 +1,360 @@
+"""Chapter A2 (``rankscale.claims.a2``): its measure on small synthetic runs, checked against fits done by hand;
+each claim's rule made to hold, fail and stay untested on constructed evidence, read from the verdicts'
+structured outcomes; the chapter's tables; and its notebook, which explains and calls, but computes nothing."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rankscale import claims
+from rankscale.analysis import fit, metrics
+from rankscale.analysis.fit import PowerLawFit
+from rankscale.claims import a2
+from rankscale.claims.base import Unit
+from rankscale.claims.context import Chapter, Context
+from rankscale.claims.reference import reference_table
+from rankscale.records.runs import Run
+from rankscale.records.store import Records
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "a2_scaling_regimes.py"
+
+# ---------------------------------------------------------------------------------------------
+# Constructed evidence
+
+LARGE = (1630, 2445)  # the paper's k = 20,000 and 30,000 in a 4,096-token vocabulary
+UNITS = [("pydocs", "NeoX"), ("stdlib", "NeoX")]
+NEOX = [Unit(*unit) for unit in UNITS]
+
+
+def regime(fits, spread=None, scatter=None):
+    """RegimeFits with two replicates per k, value -+ spread: fits {k: (slope, R^2) or None}, spread
+    {k: (slope spread, R^2 spread)}."""
+    spread = spread or {}
+    slopes, r2 = {}, {}
+    for k, v in fits.items():
+        d = spread.get(k, (0.0, 0.0))
+        slopes[k], r2[k] = (np.array([v[i] - d[i], v[i] + d[i]]) if v else np.full(2, np.nan) for i in (0, 1))
+    return a2.RegimeFits({k: v and PowerLawFit(v[0], 0.0, v[1], 3) for k, v in fits.items()}, slopes, r2,
+                         (1, 4, 8), LARGE, scatter=scatter)
+
+
+def k_fits(r2=0.99, slope=-0.1, **changes):
+    """Fits at every k of A2 (1, 10, 50, 100, the scaled 4 and 8, and LARGE); ``changes`` as k<k>=(slope, R^2)."""
+    fits = {k: (slope, r2) for k in (1, 4, 8, 10, 50, 100, *LARGE)}
+    return {**fits, **{int(name[1:]): v for name, v in changes.items()}}
+
+
+def table1_k(r2s=(0.99, 0.97, 0.97, 0.97)):
+    return pd.DataFrame([{"dataset": "Wikipedia", "family": "Pythia", "k": k, "slope": -0.1, "r2": r}
+                         for k, r in zip((1.0, 10.0, 50.0, 100.0), r2s)])
+
+
+def context(table=None, **sizes):
+    """A context of families with these sizes (default NeoX and Llama, five each) and ``table`` as Table 1."""
+    return Context(sizes or {"NeoX": 5, "Llama": 5}, n_boot=2,
+                   tables={a2.TABLE1: table1_k() if table is None else table})
+
+
+def evidence(*regimes, gpt2=()):
+    """Regimes of the units ``UNITS`` (in order) holding ``regimes``."""
+    return a2.Regimes(dict(zip(UNITS, regimes)), gpt2)
+
+
+def outcomes(verdict):
+    """The verdict's outcome per unit, by its structured unit."""
+    return dict(verdict.outcomes)
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules, one claim at a time
+
+def test_a2_1_k1_law_at_its_bar():
+    at_bar, below = regime(k_fits(k1=(-0.1, claims.A2_MIN_R2))), regime(k_fits(k1=(-0.1, claims.A2_MIN_R2 - 1e-9)))
+    v = a2.k1_law_verdict(evidence(at_bar, below), context(NeoX=5, Llama=2))
+    assert (v.key, v.verdict, outcomes(v)) == ("A2.1", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
+    assert v.ours.startswith("pydocs/NeoX: k=1 R^2 0.900 [0.900, 0.900] slope -0.100; stdlib/NeoX: k=1 R^2 0.900")
+    assert v.ours.endswith("; left out: Llama: 2 sizes, fewer than 3")
+    assert v.paper == "Table 1, k = 1: R^2 0.990-0.990; 1 of 1 (dataset, family) pass this rule"
+    rising = a2.k1_law_verdict(evidence(regime(k_fits(k1=(0.1, 0.99)))), context())
+    assert (rising.verdict, outcomes(rising)) == ("not reproduced", {NEOX[0]: "fails"})
+    v = a2.k1_law_verdict(evidence(regime(k_fits(k1=None))), context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
+
+
+def test_a2_rules_test_only_the_families_with_enough_sizes():
+    v = a2.k1_law_verdict(evidence(regime(k_fits())), context(NeoX=2, Llama=1))
+    assert (v.verdict, v.outcomes) == ("not testable on this set", ())
+    assert v.ours == "no family has 3 or more sizes (NeoX: 2 sizes, fewer than 3; Llama: 1 size, fewer than 3)"
+    assert [v.verdict for v in a2.decide(evidence(regime(k_fits())), context(NeoX=2))] == \
+        ["not testable on this set"] * 6
+
+
+def test_a2_2_moderate_law_needs_every_moderate_k():
+    bar = claims.A2_MODERATE_R2
+    assert a2.moderate_law(regime(k_fits(r2=bar)))
+    assert not a2.moderate_law(regime(k_fits(r2=bar, k50=(-0.1, bar - 1e-9))))
+    assert a2.moderate_law(regime(k_fits(k4=(-0.1, 0.5)))), "the scaled k are not graded"
+    assert a2.moderate_law(regime(k_fits(k100=None))) is None
+    v = a2.moderate_verdict(evidence(regime(k_fits()), regime(k_fits(k10=(-0.1, 0.9)))),
+                            context(table1_k(r2s=(0.99, 0.97, 0.96, 0.97))))
+    assert (v.key, v.verdict, outcomes(v)) == ("A2.2", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
+    assert "(at the paper's fractions, not graded: k=1 R^2 0.990 slope -0.100, k=4" in v.ours
+    assert v.paper == ("R^2 ≥ 0.97; Table 1, k = 10 and 50 and 100: R^2 0.960-0.970; 0 of 1 (dataset, family) pass "
+                       "this rule")
+    v = a2.moderate_verdict(evidence(regime(k_fits(k50=None))), context())
+    assert outcomes(v) == {NEOX[0]: "untested"}
+
+
+def test_a2_3_law_breaks_at_either_large_k():
+    bar = claims.A2_MIN_R2
+    assert not a2.law_breaks(regime(k_fits(r2=bar))), "a falling law at the bar holds"
+    assert a2.law_breaks(regime(k_fits(k2445=(-0.1, bar - 1e-9))))
+    assert a2.law_breaks(regime(k_fits(k1630=(0.05, 0.99)))), "a rising line is no falling law"
+    assert not a2.law_breaks(regime(k_fits(k2445=None))), "a k with nothing to fit is left out"
+    assert a2.law_breaks(regime(k_fits(k1630=None, k2445=None))) is None
+    v = a2.breakdown_verdict(evidence(regime(k_fits()), regime(k_fits(k1630=(-0.1, 0.5)))), context())
+    assert (v.key, v.verdict, outcomes(v)) == ("A2.3", "partly", {NEOX[0]: "fails", NEOX[1]: "holds"})
+    assert v.ours.startswith("pydocs/NeoX: k=1,630 R^2 0.990 slope -0.100, k=2,445 R^2 0.990 slope -0.100")
+    v = a2.breakdown_verdict(evidence(regime(k_fits(k1630=None, k2445=None))), context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
+
+
+def test_a2_4_slope_rises_on_the_gpt2_family_only():
+    assert a2.slope_rises(regime(k_fits(k2445=(1e-9, 0.5))))
+    assert not a2.slope_rises(regime(k_fits(k2445=(0.0, 0.5)))), "a flat line does not grow"
+    assert a2.slope_rises(regime(k_fits(k1630=None, k2445=None))) is None
+    rising = regime(k_fits(k1630=(0.02, 0.5)), spread={1630: (0.01, 0.0)})
+    v = a2.gpt2_grows_verdict(evidence(rising, regime(k_fits()), gpt2=("NeoX",)), context())
+    assert (v.key, v.verdict, outcomes(v)) == ("A2.4", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
+    assert v.ours.startswith("pydocs/NeoX: k=1,630 slope 0.020 [0.000, 0.040], k=2,445 slope -0.100 [-0.100, -0.100]")
+    v = a2.gpt2_grows_verdict(evidence(rising), context())
+    assert (v.verdict, v.ours) == ("not testable on this set", "the set has no family of the paper's GPT-2 models")
+    v = a2.gpt2_grows_verdict(evidence(rising, gpt2=("NeoX",)), context(NeoX=2))
+    assert (v.verdict, v.ours) == ("not testable on this set", "the GPT-2 family has fewer than 3 sizes")
+
+
+def test_a2_5_scatter_interval_below_zero():
+    worse = regime(k_fits(k2445=(-0.1, 0.5)))
+    assert a2.scatter_interval(worse) == pytest.approx((-0.49, -0.49))
+    noisy = regime(k_fits(k2445=(-0.1, 0.5)), spread={2445: (0.0, 0.3)})  # -0.49 -+ 0.59
+    v = a2.scatter_verdict(evidence(worse, noisy), context())
+    assert (v.key, v.verdict, outcomes(v)) == ("A2.5", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
+    assert v.ours.startswith("pydocs/NeoX: R^2 0.990 at k=1,630, 0.500 at k=2,445; difference [-0.490, -0.490]")
+    assert a2.scatter_verdict(evidence(regime(k_fits())), context()).verdict == "not reproduced", "equal fits"
+    untestable = regime(k_fits(), spread={2445: (0.0, np.nan)})
+    v = a2.scatter_verdict(evidence(untestable), context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
+    assert "or a resample of it has every target" in v.ours
+
+
+def scatter(*columns):
+    """A2.6's scatter, one column per large k: (scatter on the fewest tokens, on all of them)."""
+    return np.array([[c[0] for c in columns]] * 3 + [[c[1] for c in columns]])
+
+
+def test_a2_6_noise_shrinks_at_the_ratio_and_leaves_out_unfitted_k():
+    bar = claims.A2_NOISE_RATIO
+    assert abs(bar - 8 ** -0.25) < 1e-12, "the geometric midpoint of no change and 1/sqrt(8)"
+    shrinks = regime(k_fits(), scatter=scatter((1.0, bar), (1.0, 0.3)))
+    stays = regime(k_fits(), scatter=scatter((1.0, bar + 1e-9), (1.0, 0.3)))
+    v = a2.noise_verdict(evidence(shrinks, stays), context(NeoX=5, Llama=2))
+    assert (v.key, v.verdict, outcomes(v)) == ("A2.6", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
+    assert "pydocs/NeoX: k=1,630 1.000 -> 0.595 (x0.59), k=2,445 1.000 -> 0.300 (x0.30)" in v.ours
+    assert v.ours.endswith("; left out: Llama: 2 sizes, fewer than 3")
+    unfitted = regime(k_fits(), scatter=scatter((np.nan, 0.1), (1.0, 0.3)))
+    v = a2.noise_verdict(evidence(unfitted), context())
+    assert v.verdict == "reproduced" and "k=1,630 not fittable on every subsample" in v.ours
+    v = a2.noise_verdict(evidence(regime(k_fits(), scatter=scatter((np.nan, 0.1), (np.nan, 0.1)))), context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
+    assert a2.noise_verdict(evidence(), context(NeoX=2)).ours.startswith("no family has 3 or more sizes")
+
+
+def test_decide_gives_one_verdict_per_claim_in_order():
+    full = regime(k_fits(), scatter=scatter((1.0, 0.3), (1.0, 0.3)))
+    verdicts = a2.decide(evidence(full, full, gpt2=("NeoX",)), context())
+    assert [v.key for v in verdicts] == list(claims.CLAIMS_A2)
+    assert all(set(outcomes(v)) == set(NEOX) for v in verdicts)
+
+
+def test_the_rules_say_why_cite_the_paper_and_what_their_intervals_are():
+    for claim in claims.CLAIMS_A2.values():
+        assert claim.kind in claims.KINDS and "Why:" in claim.rule
+        assert "§" in claim.text, "an empirical claim says where the paper makes it"
+        assert "percentile" not in claim.rule and "stretched" not in claim.rule
+        if re.search(r"interval of .*(lies|exclude|does not lie)", claim.rule):
+            assert "standard deviations of its bootstrap replicates" in claim.rule
+
+
+def test_scaled_k_and_judge_with_undecided_units():
+    assert claims.scaled_k(20_000, claims.PAPER_A_VOCAB) == 20_000
+    assert claims.scaled_k(100, 4096) == 8 and claims.scaled_k(1, 4096) == 1
+    assert a2.family_ks(4096) == ((1, 4, 8), LARGE)
+    v = claims.judge("A2.3", {NEOX[0]: True, NEOX[1]: None}, "broken; not fittable")
+    assert v.verdict == "reproduced" and "not tested on: stdlib/NeoX" in v.ours
+    assert v.kind == "empirical" and v.rule == claims.CLAIMS["A2.3"].rule
+
+
+# ---------------------------------------------------------------------------------------------
+# The measure, on synthetic runs
+
+VOCAB = 4096
+
+
+def run(family, size, seed, source="local/model"):
+    """A model of ``size`` non-embedding parameters whose targets rank better the larger it is."""
+    rng = np.random.default_rng(seed)
+    n = 3000
+    gt = np.minimum(rng.lognormal(4.0 - 0.4 * np.log10(size), 2.0, n).astype(np.int32), VOCAB - 1)
+    records = Records(logp=np.zeros(n, np.float32), gt=gt, ge=gt, target=np.zeros(n, np.int32),
+                      window=np.zeros(n, np.int32), top_logp=np.zeros((n, 1), np.float32),
+                      manifest=SimpleNamespace(vocab_size=VOCAB, source={"model": source, "revision": None}))
+    return Run(family, f"{family}-{size:g}", None, size, 2 * size, records)
+
+
+GPT2 = ["openai-community/gpt2", "openai-community/gpt2-medium", "openai-community/gpt2-large"]
+CORPORA = ("pydocs", "stdlib")
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    family_runs = {corpus: [run("NeoX", size, 10 * c + i) for i, size in enumerate((1e3, 1e4, 1e5, 1e6))]
+                   + [run("GPT2", size, 20 * c + i, source=hub) for i, (size, hub) in enumerate(zip((2e3, 2e5), GPT2))]
+                   + [run("Mono", 5e4, 30 + c)] for c, corpus in enumerate(CORPORA)}
+    chapter = Chapter.of(family_runs, n_boot=6)
+    ctx = chapter.context(*a2.TABLES)
+    return family_runs, ctx, a2.measure(chapter, ctx)
+
+
+def test_measure_fits_every_family_of_two_sizes_and_knows_gpt2(synthetic):
+    _, ctx, found = synthetic
+    assert list(found.units) == [(c, fam) for c in CORPORA for fam in ("NeoX", "GPT2")], "one size cannot be fitted"
+    assert found.gpt2 == ("GPT2",)
+    for (corpus, family), r in found.units.items():
+        assert (r.vocab, r.moderate_scaled, r.large, r.level) == (VOCAB, (1, 4, 8), LARGE, ctx.level)
+        assert list(r.fits) == sorted({1, 4, 8, 10, 50, 100, *LARGE})
+        assert all(r.slopes[k].shape == (6,) for k in r.fits)
+        assert (r.scatter is not None) == (family == "NeoX"), "a scatter about a line needs three sizes"
+
+
+def test_measure_fits_what_a_fit_by_hand_gives(synthetic):
+    family_runs, _, found = synthetic
+    for (corpus, family), r in found.units.items():
+        members = [m for m in family_runs[corpus] if m.family == family]
+        sizes = [m.non_embedding for m in members]
+        for k, f in r.fits.items():
+            by_hand = [-np.log(np.mean(m.records.ge + 1 <= k)) for m in members]
+            assert r.values[k] == pytest.approx(by_hand)
+            if min(by_hand) <= 0:
+                assert f is None
+                continue
+            expected = fit.fit_power_law(sizes, by_hand)
+            assert (f.slope, f.r2) == pytest.approx((expected.slope, expected.r2))
+        if r.scatter is not None:
+            ranks = [m.records.ge + 1 for m in members]
+            by_hand = fit.subsample_scatter(sizes, ranks, lambda rank: metrics.neg_log_rbp(rank, list(LARGE)),
+                                            claims.A2_NOISE_FRACTIONS, claims.A2_NOISE_REPEATS)
+            np.testing.assert_allclose(r.scatter, by_hand)
+
+
+def test_the_library_decides_from_the_measure(synthetic):
+    _, ctx, found = synthetic
+    verdicts = a2.decide(found, ctx)
+    assert [v.key for v in verdicts] == list(claims.CLAIMS_A2)
+    assert {unit for v in verdicts for unit, _ in v.outcomes} == {Unit(c, "NeoX") for c in CORPORA}
+    assert verdicts[3].ours == "the GPT-2 family has fewer than 3 sizes"
+
+
+def test_paper_family_needs_every_model_of_the_papers_family():
+    assert a2.paper_family([run("G", 1e3, 0, GPT2[0]), run("G", 1e4, 1, GPT2[1])]) == "GPT2"
+    assert a2.paper_family([run("G", 1e3, 0, GPT2[0]), run("G", 1e4, 1)]) is None
+    assert a2.paper_family([run("G", 1e3, 0)]) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# The chapter's tables and figures
+
+def test_fits_table_one_row_per_corpus_family_and_k(synthetic):
+    _, ctx, found = synthetic
+    table = a2.fits_table(found, ctx)
+    assert len(table) == sum(len(r.fits) for r in found.units.values())
+    neox = table[(table["corpus"] == "pydocs") & (table["family"] == "NeoX")].set_index("k")
+    assert neox.loc[1, "regime"] == "k = 1" and neox.loc[10, "regime"] == "moderate, the paper's k"
+    assert neox.loc[4, "regime"] == "moderate, the paper's fraction" and neox.loc[1630, "sizes"] == 4
+    assert neox.loc[2445, "k / vocab"] == pytest.approx(2445 / VOCAB)
+    summary = a2.fits_summary(table)
+    assert summary.startswith(f"Headline numbers of the table below, over its {len(table)} fits")
+    assert a2.fits_summary(pd.DataFrame()) == "No family has two sizes, so the table below has no fit."
+
+
+def test_regime_curves_and_the_k_of_each_regime(synthetic):
+    _, _, found = synthetic
+    curves = a2.regime_curves(found, ["pydocs", "humaneval"], "large")
+    assert list(curves) == ["pydocs", "humaneval"] and curves["humaneval"] == []
+    family, model_sizes, lines = curves["pydocs"][0]
+    assert family == "NeoX" and [k for k, _, _ in lines] == list(LARGE)
+    assert [len(a2.regime_curves(found, ["pydocs"], name)["pydocs"][0][2]) for name in a2.REGIMES] == [1, 3, 3, 2]
+
+
+def test_regimes_text_and_headline(synthetic):
+    family_runs, ctx, found = synthetic
+    text = a2.regimes_text(family_runs["pydocs"])
+    assert text.startswith("NeoX: 4,096 tokens; moderate $k$ 10, 50, 100 (the paper's), 1, 4, 8 at the paper's")
+    assert text.count("; moderate") == 3, "every family, whatever its sizes"
+    (line,) = a2.headline(found, ctx)
+    r = found.units["pydocs", "NeoX"].fits[1]
+    assert line == f"On pydocs, −log RBP_1 against size: NeoX slope {r.slope:+.3f}, R² {r.r2:.3f}."
+    assert a2.headline(found, context(NeoX=2)) == []
+
+
+def test_the_paper_table_read_is_table_1():
+    assert set(a2.A2_MODERATE_KS) - {10, 100} <= {50}
+    assert {1, 10, 100} <= set(reference_table(a2.TABLE1)["k"].dropna().astype(int))
+
+
+# ---------------------------------------------------------------------------------------------
+# The notebook explains; the package computes
+
+def cells(source: str) -> list[tuple[str, list[str]]]:
+    """The percent-format notebook's cells after its header: (kind, non-blank lines), markdown without '# '."""
+    found = []
+    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
+        head, _, body = block.partition("\n")
+        kind = "markdown" if "[markdown]" in head else "code"
+        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
+        found.append((kind, [line for line in lines if line.strip()]))
+    return found
+
+
+def test_the_chapter_defines_nothing_and_explains_more_than_it_codes():
+    source = NOTEBOOK.read_text()
+    code = "\n".join("\n".join(lines) for kind, lines in cells(source) if kind == "code")
+    tree = ast.parse(code)
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
+    prose = sum(len(lines) for kind, lines in cells(source) if kind == "markdown")
+    assert prose >= sum(len(lines) for kind, lines in cells(source) if kind == "code")
+    assert code.count("a2.measure(") == 1 and code.count("a2.decide(") == 1
+    assert "claims.judge(" not in code and "percentile" not in code and "quantile(" not in code
+
+
+def test_the_chapter_sets_no_threshold_and_names_its_figures():
+    source = NOTEBOOK.read_text()
+    parameters = source.split('# %% tags=["parameters"]')[1].split("# %%")[0]
+    assert not re.search(r"r2|band|margin|ratio|n_boot|level|k_grid|n_k\b", parameters)
+    labels = re.findall(r'"name": "(fig-[a-z0-9-]+)"', source)
+    assert labels and all(label.startswith("fig-a2-") for label in labels) and len(set(labels)) == len(labels)
+    assert set(re.findall(r"\{numref\}`(fig-[a-z0-9-]+)`", source)) <= set(labels), "prose refers to figures that exist"
+    assert set(re.findall(r'a2\.regime_curves\(evidence, corpora, "([^"]+)"\)', source)) == set(a2.REGIMES)
+
+
+def test_every_number_the_prose_pastes_is_glued():
+    source = NOTEBOOK.read_text()
+    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
+    glued = set(re.findall(r'glue\("([A-Za-z0-9_]+)"', source))
+    assert pasted and pasted <= glued
