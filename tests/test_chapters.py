@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from rankscale.analysis import bootstrap
 from rankscale.book import build
 from rankscale.claims import chapters
 from rankscale.claims.base import CLAIMS, Unit, Verdict
@@ -21,6 +22,17 @@ def test_each_module_is_a_chapter_of_the_book_with_its_two_steps(page):
     assert callable(module.measure) and callable(module.decide)
     assert set(module.READS) <= {"references", "checkpoints", "seeds", "temperatures"} and isinstance(module.TABLES, tuple)
     assert any(key.startswith(chapters.label(page) + ".") for key in CLAIMS), "the chapter defines its claims"
+
+
+def test_every_rule_that_reads_a_bootstrap_interval_says_it_in_the_one_sentence():
+    """One level, one z, one sentence: a rule that reads a bootstrap interval states ``bootstrap.INTERVAL``, whose
+    level and half-width are those ``bootstrap.interval`` computes."""
+    _, hi = bootstrap.interval(0.0, [-1.0, 1.0])  # replicates with a standard deviation of 1
+    assert f"{bootstrap.LEVEL:.0%} bootstrap interval (the measured value ± {hi:.2f} standard deviations" in bootstrap.INTERVAL
+    reading = [claim for claim in CLAIMS.values() if re.search(r"bootstrap|interval", claim.rule, re.IGNORECASE)]
+    unsaid = [claim.key for claim in reading if "bootstrap" in claim.rule.lower() and bootstrap.INTERVAL not in claim.rule]
+    assert len(reading) > 30 and not unsaid, f"rules that read an interval without the one sentence: {unsaid}"
+    assert not [claim.key for claim in CLAIMS.values() if "percentile" in claim.rule]
 
 
 def test_verdicts_prints_each_chapters_verdicts_as_rows_that_read_back(monkeypatch, capsys):

@@ -26,7 +26,13 @@ from statistics import NormalDist
 
 import numpy as np
 
-LEVEL = 0.95  # two-sided: the usual 95% interval
+LEVEL = 0.95  # two-sided: the usual 95% interval, the one level of every interval of the book
+Z = NormalDist().inv_cdf((1 + LEVEL) / 2)  # an interval's half-width, in standard deviations of its replicates
+# What every interval of the book is, said once in every rule that reads one
+INTERVAL = (f"{LEVEL:.0%} bootstrap interval (the measured value ± {Z:.2f} standard deviations of its replicates; a "
+            "replicate resamples the evaluation text with replacement, the set's n_boot times, once for every "
+            "quantity and model computed from it, so that their differences are paired; in a size fit, a size "
+            "trained with several seeds first draws one of its runs)")
 
 Sample = Mapping[str, np.ndarray]
 

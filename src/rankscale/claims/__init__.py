@@ -71,11 +71,11 @@ from rankscale.claims.b5 import (
     CLAIMS_B5,
 )
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
-from rankscale.claims.paper_a import A_CLOSE, A_LEVEL, PAPER_A_VOCAB, scaled_k
+from rankscale.claims.paper_a import A_CLOSE, PAPER_A_VOCAB, scaled_k
 
 # the chapters read every claim and threshold as claims.<NAME>
 __all__ = [
-    "KINDS", "MIN_SIZES", "UNDETERMINED", "Claim", "CLAIMS", "judge", "A_LEVEL", "A1_BAND_CENTRES", "A1_BAND_HALF_WIDTH",
+    "KINDS", "MIN_SIZES", "UNDETERMINED", "Claim", "CLAIMS", "judge", "A1_BAND_CENTRES", "A1_BAND_HALF_WIDTH",
     "A1_BAND_MIN_TARGETS", "A1_BAND_MIN_SHARE", "CLAIMS_A1", "PAPER_A_VOCAB", "A2_MIN_R2", "A2_MODERATE_KS",
     "A2_MODERATE_R2", "A2_LARGE_KS", "A2_NOISE_FRACTIONS", "A2_NOISE_REPEATS", "A2_NOISE_RATIO", "scaled_k",
     "CLAIMS_A2", "A3_N_K", "A3_R2_BOUND_K", "A3_MIN_R2",

@@ -15,9 +15,9 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, metrics, rank_models
+from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.claims.base import Claim, Unit, Verdict, index_claims, judge
 from rankscale.claims.context import Chapter, Context
-from rankscale.claims.paper_a import A_INTERVAL, A_LEVEL
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
 
@@ -65,7 +65,7 @@ CLAIMS_A1 = index_claims(
           f"them one way and RBP_1 the other. Why: the paper claims a possibility, so one instance shows it, and "
           f"finished models that happen to order alike are no evidence against it. The data are shown, not "
           f"graded: on each corpus, the pairs of final models (the families' and the reference models) whose "
-          f"{A_LEVEL:.0%} bootstrap intervals of the p_A difference and of the RBP_1 difference {A_INTERVAL} both "
+          f"intervals of the p_A difference and of the RBP_1 difference, each a {INTERVAL}, both "
           f"exclude zero, with opposite signs.",
           "conceptual (toy example in Fig. 2)"),
     Claim("A1.3",

@@ -16,9 +16,10 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, fit, metrics
+from rankscale.analysis.bootstrap import INTERVAL, LEVEL
 from rankscale.claims.base import MIN_SIZES, Claim, Unit, Verdict, index_claims, judge, left_out, no_family
 from rankscale.claims.context import Chapter, Context, sample, seed_samples
-from rankscale.claims.paper_a import A_INTERVAL, A_LEVEL, PAPER_A_VOCAB, scaled_k
+from rankscale.claims.paper_a import PAPER_A_VOCAB, scaled_k
 from rankscale.records.runs import Run, by_family, sizes
 from rankscale.sets.registry import REGISTRY
 
@@ -48,7 +49,7 @@ CLAIMS_A2 = index_claims(
           f"Per corpus and family with at least {MIN_SIZES} sizes: the log-log fit of -log RBP_1 against size has "
           f"R^2 ≥ {A2_MIN_R2} and a negative slope. Why: {A2_MIN_R2} is the paper's own bar for k < 1000 (§4.4), "
           f"which includes k = 1; §4.1 gives no number of its own. The point estimate is graded, as the paper "
-          f"grades its fits; the {A_LEVEL:.0%} bootstrap interval of R^2 {A_INTERVAL} is shown beside it.",
+          f"grades its fits; the {INTERVAL} of R^2 is shown beside it.",
           "", needs=("three sizes",)),
     Claim("A2.2",
           "For moderate k (10, 50, 100) the power law holds with R^2 ≥ 0.97 on every dataset (§4.2, Fig. 4)",
@@ -78,14 +79,14 @@ CLAIMS_A2 = index_claims(
           f"the log-log slope of -log RBP_k against size is positive at k = {A2_LARGE_KS[0]:,} or at "
           f"{A2_LARGE_KS[1]:,} (the paper does not say which; GPT-2's vocabulary is the one these k were chosen "
           f"for). Why: the point estimate is graded, as the paper reads the trend off its figure (and itself blames "
-          f"noise); the bootstrap interval is shown. A set without the paper's GPT-2 models cannot test it.",
+          f"noise); its {INTERVAL} is shown. A set without the paper's GPT-2 models cannot test it.",
           "-log RBP_k grows with size for GPT-2 (Fig. 5)", needs=("three sizes", "the GPT-2 family")),
     Claim("A2.5",
           "At k = 30,000 the points scatter much more than at k = 20,000 (§4.3, Fig. 5)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, at the two k of A2.3 (about 40% and 60% of the "
-          f"vocabulary): the paired {A_LEVEL:.0%} bootstrap interval of R^2(larger k) - R^2(smaller k) "
-          f"{A_INTERVAL} lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. "
+          f"vocabulary): the paired {INTERVAL} of R^2(larger k) - R^2(smaller k) "
+          f"lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. "
           f"Why: 'more random' has no "
           f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
           f"(a model with every target inside the top k) cannot test it.",
@@ -162,7 +163,7 @@ class RegimeFits:
     r2: Mapping[int, np.ndarray]
     moderate_scaled: tuple[int, ...]
     large: tuple[int, int]
-    level: float = A_LEVEL
+    level: float = LEVEL
     sizes: np.ndarray | None = None
     values: Mapping[int, np.ndarray] | None = None
     vocab: int = PAPER_A_VOCAB

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, fit, metrics
-from rankscale.analysis.bootstrap import interval_text
+from rankscale.analysis.bootstrap import INTERVAL, LEVEL, interval_text
 from rankscale.analysis.fit import OffsetBootstrap
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
@@ -35,8 +35,6 @@ from rankscale.claims.context import Chapter, Context, sample, seed_samples
 from rankscale.claims.paper_a import (
     A_CLOSE,
     A_CLOSE_READING,
-    A_INTERVAL,
-    A_LEVEL,
     ACROSS_EDGE,
     PAPER_A_VOCAB,
     close,
@@ -79,7 +77,7 @@ CLAIMS_A3 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the mean R^2 over the grid's k from "
           f"{A3_LARGE_FRACTION:.0%} of |V| up to but excluding |V| (at k = |V|, RBP = 1 by definition) minus the "
-          f"mean R^2 over the k of A3.1; holds if its paired {A_LEVEL:.0%} bootstrap interval {A_INTERVAL} lies "
+          f"mean R^2 over the k of A3.1; holds if its paired {INTERVAL} lies "
           f"below zero. "
           f"Why: 'drops' has no number, so the interval's sign decides. k where some model ranks every target "
           f"inside the top k have nothing to fit and are left out; a unit with none left cannot test it.",
@@ -87,8 +85,8 @@ CLAIMS_A3 = index_claims(
     Claim("A3.3",
           "The exponent grows with k: it is larger at k = 100 than at k = 1 (§4.4, Fig. 6b)",
           "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, {A_INTERVAL} lies above zero. "
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {INTERVAL} of "
+          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, lies above zero. "
           f"k = 100 is the paper's absolute "
           f"k (a top-k sampling setting, 2.4% of a 4,096-token vocabulary); at 100 x |V| / {PAPER_A_VOCAB:,} the "
           f"same is shown, not graded. Why: 'grows' has no number, so the interval's sign decides.",
@@ -105,8 +103,8 @@ CLAIMS_A3 = index_claims(
           "The slopes of CE and of -log RBP_1 against size are very close (App. B, Table 1; §5.2 and Fig. 8a call "
           "the exponents nearly identical)",
           "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {A_LEVEL:.0%} bootstrap interval of "
-          f"the slope ratio -log RBP_1 / CE {A_INTERVAL} is read against the closeness band: {A_CLOSE_READING}. "
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {INTERVAL} of "
+          f"the slope ratio -log RBP_1 / CE is read against the closeness band: {A_CLOSE_READING}. "
           f"Why: the band is the paper's own spread of this very ratio where it calls it very close (the paper "
           f"column counts Table 1's pairs inside it); an interval, so that a noisy ratio can neither pass nor fail "
           f"by luck. Appendix B's 'very close' and §5.2's 'nearly identical' (Fig. 8a) are the same ratio on the "
@@ -117,8 +115,8 @@ CLAIMS_A3 = index_claims(
           "(R^2 about 0.99, comparable to CE's; §1)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, for k = {', '.join(map(str, A3_R2_KS))} (the "
-          f"paper's range, absolute k): the paired {A_LEVEL:.0%} bootstrap interval of R^2(-log RBP_k) / R^2(CE) "
-          f"{A_INTERVAL}, at every one of these k, is read against the closeness band: {A_CLOSE_READING}; the "
+          f"paper's range, absolute k): the paired {INTERVAL} of R^2(-log RBP_k) / R^2(CE), "
+          f"at every one of these k, is read against the closeness band: {A_CLOSE_READING}; the "
           f"unit holds if every k's interval is inside, fails if one lies outside. Why: 'comparable' is a claim "
           f"of closeness, so it is graded with the book's one band for closeness (A3.5) rather than as an "
           f"equality or a one-sided test (an earlier rule failed a unit only where RBP's R^2 was below CE's beyond "
@@ -130,7 +128,7 @@ CLAIMS_A3 = index_claims(
           "beyond the paper",
           f"Per corpus and family with at least {A3_OFFSET_MIN_SIZES} sizes (three parameters): L = E + A S^-alpha "
           f"fitted by least squares (scipy) to CE and to -log RBP_1, on the full sample and on every bootstrap "
-          f"replicate; the {A_LEVEL:.0%} interval of alpha(RBP_1) / alpha(CE) {A_INTERVAL} is read against the "
+          f"replicate; the {INTERVAL} of alpha(RBP_1) / alpha(CE) is read against the "
           f"closeness band: {A_CLOSE_READING}; replicates that cannot be fitted leave it undecided too. Where "
           f"either full-sample fit puts its floor at the bound E = 0 (below {A3_FLOOR_AT_ZERO:g} nats), the unit "
           f"is undetermined. Why: the explanation is held to the closeness the paper claims for the plain "
@@ -142,8 +140,8 @@ CLAIMS_A3 = index_claims(
           "exponents are close (§1: the law 'consistently characterizes performance gains' across 'diverse "
           "datasets and model families'; App. B, Table 1)",
           "empirical",
-          f"Per corpus, every pair of families with at least {MIN_SIZES} sizes each: the {A_LEVEL:.0%} bootstrap "
-          f"interval of alpha_1(family a) / alpha_1(family b) {A_INTERVAL}, replicate by replicate (the families' "
+          f"Per corpus, every pair of families with at least {MIN_SIZES} sizes each: the {INTERVAL} of "
+          f"alpha_1(family a) / alpha_1(family b), replicate by replicate (the families' "
           f"resamples are independent draws, so the ratio's replicates combine their two spreads), is read "
           f"against the closeness band: {A_CLOSE_READING}. Why: 'similar' across families is a claim of "
           f"closeness, so the book's one band and reading decide it; k = 1 is the law the paper leads with "
@@ -156,7 +154,7 @@ CLAIMS_A3 = index_claims(
           f"Per corpus and family with at least {MIN_SIZES} sizes: over every k of the family's grid ({A3_N_K} "
           f"log-spaced k) from 1 up to, not including, |V| that is fitted on the full sample and on every "
           f"replicate, the least-squares slope of alpha_k (= -slope of -log RBP_k on size) against ln k; holds if "
-          f"its paired {A_LEVEL:.0%} bootstrap interval {A_INTERVAL} lies above zero, fails otherwise. Why: "
+          f"its paired {INTERVAL} lies above zero, fails otherwise. Why: "
           f"the text's reading is tested. Fig. 6b's caption says 'the exponent value decreases gradually as k "
           f"increases', but concludes that RBP_k 'is easier to optimize for bigger k', which needs a larger "
           f"alpha: it reads the plotted fitted slope, which is -alpha. Over the whole range, because the figure "
@@ -211,7 +209,7 @@ class KSweep:
     ks: tuple[int, ...]
     grid: tuple[int, ...]
     vocab: int
-    level: float = A_LEVEL
+    level: float = LEVEL
     offsets: tuple[OffsetBootstrap, OffsetBootstrap] | None = None
 
     def _row(self, k: int) -> int:

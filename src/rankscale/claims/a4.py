@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, emergence, fit, metrics
+from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.analysis.emergence import SlopeGaps
 from rankscale.analysis.fit import PowerLawFit
 from rankscale.claims.base import (
@@ -34,7 +34,7 @@ from rankscale.claims.base import (
     undetermined,
 )
 from rankscale.claims.context import Chapter, Context
-from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, A_LEVEL, ACROSS_EDGE, close
+from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, ACROSS_EDGE, close
 from rankscale.records.runs import Run, by_family, sizes
 
 # The grid of k and N: paper A's code uses k from 1 to 10^4 and N = 1, 5, 10, 50, 100; here k stays well below
@@ -47,12 +47,10 @@ A4_SHARPER = 0.9  # "sharper": the largest N's transition is narrower than 90% o
 READS = ()  # the runs measure reads beside the families' final models (``load_chapter``'s keywords): none
 TABLES = ()  # the papers' tables decide reads (``Context.tables``): none
 
-# How A4's intervals resample: whole evaluation windows, not the tokens of A_INTERVAL, said once in its rules
-_A4_WINDOWS = (f"Evaluation windows are resampled with replacement (runs never cross a window, so neighbouring "
-               f"targets stay together), one resample of the text for every model of a family, N and k, so that "
-               f"differences are paired; the {A_LEVEL:.0%} interval is the measured value -+ "
-               f"{NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its replicates. A case "
-               f"where the data or some resample has no successful run is not tested.")
+# What A4's replicates resample: whole evaluation windows, said once in its rules
+_A4_WINDOWS = ("The evaluation text is resampled by whole windows (runs never cross a window, so neighbouring targets "
+               "stay together), one resample for every model of a family, N and k. A case where the data or some "
+               "resample has no successful run is not tested.")
 
 CLAIMS_A4 = index_claims(
     Claim("A4.1", "Sequence-level error -log p_{N,k}, measured, follows a power law in model size for every k and N "
@@ -63,15 +61,15 @@ CLAIMS_A4 = index_claims(
           "it.", "fits align closely (no R^2 given)", needs=("three sizes",)),
     Claim("A4.2", "The size exponent of -log p_{N,k} does not depend on N: -log p_{N,k} ∝ N S^-alpha with the "
                   "token-level alpha (eq. 7; §5.1 says Fig. 7 confirms it)", "empirical",
-          f"For each corpus, family with at least {MIN_SIZES} sizes, k and N >= 2: the {A_LEVEL:.0%} bootstrap "
-          "interval of slope(N) - slope(N = 1) contains 0 (the equation claims equality, so only a difference the "
+          f"For each corpus, family with at least {MIN_SIZES} sizes, k and N >= 2: the {INTERVAL} of "
+          "slope(N) - slope(N = 1) contains 0 (the equation claims equality, so only a difference the "
           "noise cannot explain counts against it). " + _A4_WINDOWS, "same alpha for every N", needs=("three sizes",)),
     Claim("A4.3", "Sequence-level error is the token-level error amplified exactly N-fold, "
                   "-log p_{N,k} = N (-log RBP_k), as independent positions give (eqs. 6-7; §5.1: 'linearly "
                   "amplified by N')", "empirical",
           f"For each corpus, family (any number of sizes: this is a property of each model), k and N >= 2: the "
-          f"geometric mean over the family's models of -log p_N,k / (N * -log RBP_k) has a {A_LEVEL:.0%} bootstrap "
-          f"interval, read against the closeness band: {A_CLOSE_READING}. Why: §5.1 says 'linearly amplified by N' "
+          f"geometric mean over the family's models of -log p_N,k / (N * -log RBP_k) has a {INTERVAL}, "
+          f"read against the closeness band: {A_CLOSE_READING}. Why: §5.1 says 'linearly amplified by N' "
           f"and Fig. 7 shows curves that 'align closely', a claim of closeness, not of an exact ratio of 1 (an "
           f"earlier rule asked the interval to contain 1, which a large sample fails for any small departure and "
           f"a small one passes for any). " + _A4_WINDOWS, "assumed (independence); Fig. 7 shows agreement"),

@@ -12,17 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
 from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
+from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.analysis.rank_models import FORMS
 from rankscale.claims.base import MIN_SIZES, Claim, Unit, Verdict, index_claims, judge, left_out, no_family
 from rankscale.claims.context import Chapter, Context
-from rankscale.claims.paper_a import A_CLOSE_READING, A_LEVEL, ACROSS_EDGE, close
+from rankscale.claims.paper_a import A_CLOSE_READING, ACROSS_EDGE, close
 from rankscale.records.runs import Run, by_family, sizes
 
 A5_MIN_R2 = 0.9  # paper A's own bar for a size law that holds (section 4.4)
@@ -54,11 +54,8 @@ _A5_PREDICTED = {
               "for that model)",
     "1..V": "the exact entropy and -log p_1 of the 1..V fit, summed over ranks 1..V",
 }
-_A5_BOOT = (f"Bootstrap: the evaluation tokens are resampled with replacement, the same resample of the text for "
-            f"every model of a family (a lower bound on the uncertainty: neighbouring tokens are not independent), "
-            f"measured values recomputed and each lognormal refitted on every resample (one Newton step from the "
-            f"full-sample fit); the {A_LEVEL:.0%} interval is the measured value -+ "
-            f"{NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its replicates.")
+_A5_BOOT = (f"Every interval is a {INTERVAL}; each lognormal is refitted on every replicate (one Newton step from "
+            f"the full-sample fit).")
 
 
 def _a5_lognormal_rule(form: str, units: str) -> str:

@@ -18,13 +18,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, metrics
-from rankscale.analysis.bootstrap import LEVEL, span
+from rankscale.analysis.bootstrap import INTERVAL, LEVEL, Z, span
 from rankscale.analysis.dynamics import (
     aligned_distance,
     alignment_distance,
@@ -52,36 +51,29 @@ TABLES = ()  # B2's rules read none of the papers' tables
 
 _SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
 
-# every B2 interval is rankscale.analysis.bootstrap.interval: the measured value -+ z standard deviations of its replicates
-_Z = NormalDist().inv_cdf((1 + LEVEL) / 2)
-_INTERVAL_ONE = (f"{LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard deviations of its bootstrap "
-                 "replicates over the evaluation tokens)")
-_INTERVAL = (f"{LEVEL:.0%} interval (the measured value ± {_Z:.2f} standard deviations of its bootstrap "
-             "replicates over the evaluation tokens, one resample for every checkpoint of a series)")
-
 CLAIMS_B2 = index_claims(
     Claim("B2.1", "Error-Entropy decreases steadily during training (paper B, §3.2, Fig. 3)", "empirical",
-          f"{_SERIES}: EE at the last checkpoint is below EE at the first, the difference's {_INTERVAL} lying "
+          f"{_SERIES}: EE at the last checkpoint is below EE at the first, the difference's {INTERVAL} lying "
           "below 0, and no step between consecutive checkpoints shows a rise (no such interval of a step's "
           "difference lies wholly above 0). Why: 'steadily' rules out rises; a change within sampling noise "
           "between two close checkpoints is not a rise, so demanding a fall at every step would grade the noise.",
           "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.2", "Self-Alignment declines at the end of training (paper B, §3.2, Fig. 3)", "empirical",
           f"{_SERIES}: SA at the last checkpoint is below the highest SA of the earlier checkpoints, the "
-          f"difference's {_INTERVAL} lying below 0. Why: Fig. 3 shows SA ending lower than it was; a set's last two "
+          f"difference's {INTERVAL} lying below 0. Why: Fig. 3 shows SA ending lower than it was; a set's last two "
           "checkpoints can be close together, over a stretch where SA hardly moves, so 'at the end' is read as "
           "'from its peak to the end'. It fails if SA ends at its highest or within noise of it.",
           "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.3", "Confidence increases during training (paper B, §3.2, Fig. 3)", "empirical",
           f"{_SERIES}: Confidence at the last checkpoint is above Confidence at the first, the difference's "
-          f"{_INTERVAL} lying above 0. Why: the paper's statement is about training as a whole and gives no number.",
+          f"{INTERVAL} lying above 0. Why: the paper's statement is about training as a whole and gives no number.",
           "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.4", "Training reduces Error-Entropy first and optimises Self-Alignment and Confidence only later "
                   "(paper B, §3.2)", "empirical",
           f"{_SERIES} with at least three checkpoints, both of: (a) over the first interval EE's drop exceeds both "
           "SA's drop and Confidence's rise; (b) SA's drop plus Confidence's rise make a larger part of CE's drop "
           "from the second checkpoint to the last than over the first interval; each shown by the "
-          f"{_INTERVAL} of the margin lying above 0. Why: the paper's two statements (EE is reduced first because "
+          f"{INTERVAL} of the margin lying above 0. Why: the paper's two statements (EE is reduced first because "
           "it is largest; SA and Conf are optimised after EE is largely minimised); the later stretch is taken "
           "whole so that a short last interval, over which CE hardly moves, cannot leave the part undefined.",
           "qualitative (§3.2)", needs=("checkpoints",)),
@@ -100,7 +92,7 @@ CLAIMS_B2 = index_claims(
           "On every final model of every family on every corpus: the total-variation distance ½Σ|p_e − q_e|, "
           f"both distributions restricted to the RBE values that at least {B2_MIN_GROUP} targets hold (the ranks the "
           f"sample measures; their share of targets is shown), is below {B2_MAX_TV}, with the upper end of its "
-          f"{_INTERVAL_ONE}. Why: the paper gives no number; TV < {B2_MAX_TV} means no set of ranks gets "
+          f"{INTERVAL}. Why: the paper gives no number; TV < {B2_MAX_TV} means no set of ranks gets "
           f"probabilities more than {B2_MAX_TV} apart; an interval straddling {B2_MAX_TV} counts as not shown. A "
           "model on a sample so small that even a perfectly aligned model would measure a distance of "
           f"{B2_MAX_TV} (rankscale.analysis.dynamics.aligned_distance) cannot test the claim. The evolution over the "
@@ -119,7 +111,7 @@ CLAIMS_B2 = index_claims(
           "break after position 3 (rank 2) and 5 (rank 4)"),
     Claim("B2.8", "Error-Entropy has the largest initial value of the three components, which is why training "
                   "reduces it first (paper B, §3.2)", "empirical",
-          f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), its {_INTERVAL} lying above 0. "
+          f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), its {INTERVAL} lying above 0. "
           "Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); Confidence can be "
           "negative, so its magnitude is compared.",
           "qualitative (§3.2)", needs=("checkpoints", "a step-0 checkpoint")),
@@ -962,10 +954,9 @@ def threshold_text(context: Context) -> str:
     >>> threshold_text(Context({}, n_boot=200))[:62]
     'Threshold: TV below 0.1 (one observation tells the two distrib'
     """
-    z = NormalDist().inv_cdf((1 + context.level) / 2)
     return (f"Threshold: TV below {B2_MAX_TV} (one observation tells the two distributions apart with probability "
             f"at most {(1 + B2_MAX_TV) / 2:.0%}), over the ranks held by at least {B2_MIN_GROUP} targets; "
-            f"{context.level:.0%} intervals (TV ± {z:.2f} standard deviations of its replicates) from "
+            f"{LEVEL:.0%} intervals (TV ± {Z:.2f} standard deviations of its replicates) from "
             f"{context.n_boot} resamples of each model's tokens.")
 
 

@@ -38,14 +38,13 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, components, metrics, sample_size
-from rankscale.analysis.bootstrap import LEVEL, interval, interval_text, side, span, within
+from rankscale.analysis.bootstrap import INTERVAL, LEVEL, interval, interval_text, side, span, within
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap, PowerLawFit
 from rankscale.analysis.sample_size import ExponentConvergence
 from rankscale.claims.base import MIN_SIZES, POOLED, Claim, Unit, Verdict, index_claims, judge, too_few_sizes
 from rankscale.claims.context import Chapter, Context, sample
 from rankscale.claims.b5 import B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS
-from rankscale.claims.paper_b import _B_INTERVAL, _B_PAIRED
 from rankscale.records import runs
 from rankscale.records.runs import Run
 
@@ -69,13 +68,13 @@ PAPER_DATASETS = ("Wikipedia", "C4", "GitHub")  # its columns, in its order
 CLAIMS_B3 = index_claims(
     Claim("B3.1", "Error-Entropy follows a power law in size within each family, with R² “close to 0.9” "
                   "(paper B §4.2 (i), Table 1)", "empirical",
-          f"R² of the fit of log |EE| on log size, its {_B_INTERVAL} wholly above {B3_LAW_R2}, per corpus and "
+          f"R² of the fit of log |EE| on log size, its {INTERVAL} wholly above {B3_LAW_R2}, per corpus and "
           f"family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE fits that "
           "it describes that way fall below it, so the rule is, if anything, stricter than the paper.",
           needs=("three sizes",)),
     Claim("B3.2", "EE fits a power law better than CE (paper B §4.2 and Table 1: EE's R² exceeds CE's "
                   "“in nearly all settings”)", "empirical",
-          f"R²(EE) − R²(CE), its {_B_PAIRED} wholly above 0, per corpus and family and for the pooled fit: the "
+          f"R²(EE) − R²(CE), its paired {INTERVAL} wholly above 0, per corpus and family and for the pooled fit: the "
           "paper claims that EE's fits are better, so an interval that holds 0 does not show it.",
           needs=("three sizes",)),
     Claim("B3.3", "Self-Alignment lacks a power law in size (paper B §4.2 (ii), Table 1; the paper excepts Qwen)",
@@ -88,32 +87,32 @@ CLAIMS_B3 = index_claims(
           "paper calls “unstable”, not low, are shown, not graded.", needs=("three sizes", "two families")),
     Claim("B3.5", "EE's size exponent is the closest to CE's (paper B §4.2, Table 2: smallest |Δ| “across all "
                   "cases”)", "empirical",
-          f"|Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each with its {_B_PAIRED} widened by both "
+          f"|Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each with its paired {INTERVAL} widened by both "
           "exponents' drift over the last doubling of tokens (chapter B5's error), wholly above 0; per corpus and "
           "family and for the pooled fit.", needs=("three sizes",)),
     Claim("B3.6", "SA's size exponent is the farthest from CE's (paper B §4.2 (ii), Table 2)", "empirical",
-          f"|Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf|, each with its {_B_PAIRED} widened by both exponents' drift over "
+          f"|Δ_SA| − |Δ_EE| and |Δ_SA| − |Δ_Conf|, each with its paired {INTERVAL} widened by both exponents' drift over "
           "the last doubling of tokens (chapter B5's error), both wholly above 0; per corpus and family and for the "
           "pooled fit (B3.5's test, with SA in EE's place).", needs=("three sizes",)),
     Claim("B3.7", "Error-Entropy follows one power law across families (the pooled “All” fit, paper B §4.2 (i), "
                   "Table 1)", "empirical",
-          f"The pooled fit's R²(EE), its {_B_INTERVAL} wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
+          f"The pooled fit's R²(EE), its {INTERVAL} wholly above {B3_LAW_R2} (B3.1's threshold), per corpus; "
           "needs two families, one with at least three sizes.", needs=("three sizes", "two families")),
     Claim("B3.8", "Self-Alignment does not improve with size but trends upwards (paper B §4.1, Fig. 7)", "empirical",
-          f"SA's size exponent α_SA, its {_B_INTERVAL} wholly above 0, per corpus and family and for the "
+          f"SA's size exponent α_SA, its {INTERVAL} wholly above 0, per corpus and family and for the "
           "pooled fit (Fig. 7 mixes families), where SA's exponent has converged (chapter B5's check).",
           needs=("three sizes",)),
     Claim("B3.9", "Self-Alignment and Confidence stay largely invariant as models grow (paper B, abstract; §6: "
                   "they “do not scale”)", "empirical",
           f"Share of CE's change from the smallest to the largest model of a family carried by SA (ΔSA/ΔCE) and by "
-          f"Conf (−ΔConf/ΔCE): fails where either share's {_B_PAIRED} lies wholly outside "
+          f"Conf (−ΔConf/ΔCE): fails where either share's paired {INTERVAL} lies wholly outside "
           f"±{B3_INVARIANT_SHARE} (a parity claim); per corpus and family.", needs=("three sizes",)),
     Claim("B3.10", "Confidence's per-family fits are unstable: their R² vary widely across families and datasets "
                    "(paper B §4.2 (iii))", "empirical",
           f"Over every per-family fit (each corpus and family with at least {MIN_SIZES} sizes), the R² of log |Conf| "
           f"spans at least {B3_UNSTABLE_RANGE} (wider than the 0.26 span of the per-family EE R² in the paper's "
           "Table 1, a quantity it calls robust), and the lowest and the highest R² differ beyond the noise (their "
-          f"{_B_INTERVAL}s do not overlap). One unit: the set of per-family fits; needs two of them.",
+          f"intervals, each a {INTERVAL}, do not overlap). One unit: the set of per-family fits; needs two of them.",
           "R² 0.12–0.94 across 9 family-dataset cells", needs=("three sizes",)),
 )
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import components, fit, metrics
-from rankscale.analysis.bootstrap import interval, interval_text, side, span
+from rankscale.analysis.bootstrap import INTERVAL, interval, interval_text, side, span
 from rankscale.claims.b3 import CorpusTerms, corpus_terms, fit_groups, too_few
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
@@ -39,7 +39,6 @@ from rankscale.claims.base import (
     judge,
 )
 from rankscale.claims.context import Chapter, Context
-from rankscale.claims.paper_b import _B_INTERVAL
 
 B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
 B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
@@ -54,11 +53,11 @@ TABLES = ()  # the paper gives its shares as a figure only: decide reads no tabl
 CLAIMS_B4 = index_claims(
     Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
           "empirical",
-          f"EE/CE of each family's smallest model, its {_B_INTERVAL} wholly above {B4_DOMINANT_SHARE} "
+          f"EE/CE of each family's smallest model, its {INTERVAL} wholly above {B4_DOMINANT_SHARE} "
           "(the lower end of the paper's range), per corpus and family.",
           "about 80–90% (“nearly 90%” in §5)"),
     Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
-          f"The slope of log(EE/CE) on log size, its {_B_INTERVAL} wholly below 0, per corpus and family "
+          f"The slope of log(EE/CE) on log size, its {INTERVAL} wholly below 0, per corpus and family "
           "with at least three sizes and for all models pooled (Fig. 8 mixes families). The slope of the magnitude "
           "share |EE| / (|EE| + |SA| + |Conf|) (Fig. 8's stacked bars) is shown beside it; EE/CE, fixed before the "
           "data, decides.",
@@ -66,7 +65,7 @@ CLAIMS_B4 = index_claims(
     Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
                   "very large sizes from other work and calls the law clean for small models, so at this set's "
                   "scale this is the companion's question)", "beyond the paper",
-          f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {_B_INTERVAL} wholly above 0 "
+          f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {INTERVAL} wholly above 0 "
           f"(a falling law whose slope flattens), per corpus and family with at least {B4_CURVATURE_MIN_SIZES} sizes. "
           f"Undetermined where the family has fewer than {B4_MIN_SEEDS} training runs (seeds) at some size: the "
           "token bootstrap holds each run fixed, so the scatter between runs is not in the interval.",

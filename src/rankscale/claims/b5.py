@@ -18,13 +18,12 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import metrics, sample_size
-from rankscale.analysis.bootstrap import side
+from rankscale.analysis.bootstrap import LEVEL, Z, side
 from rankscale.analysis.components import QUANTITIES
 from rankscale.analysis.fit import POOLED
 from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
 from rankscale.claims.base import Claim, Unit, Verdict, index_claims, judge, left_out
 from rankscale.claims.context import Chapter, Context
-from rankscale.claims.paper_b import _B_LEVEL, _B_Z
 from rankscale.corpora import get_corpus
 from rankscale.records.runs import Run, sizes
 from rankscale.sets.schema import ModelSet
@@ -45,8 +44,8 @@ TABLES = ()  # the papers' tables decide reads (``Context.tables``): none
 
 CLAIMS_B5 = index_claims(
     Claim("B5.1", "Self-Alignment is biased upwards when evaluated on few tokens", "beyond the paper",
-          f"For every model of a family, the {_B_LEVEL:.0%} interval of the mean SA over {B5_N_REPEATS} subsamples "
-          f"of about {B5_MIN_TOKENS:,} tokens (the mean ± {_B_Z:.2f} standard errors, the standard deviation over the "
+          f"For every model of a family, the {LEVEL:.0%} interval of the mean SA over {B5_N_REPEATS} subsamples "
+          f"of about {B5_MIN_TOKENS:,} tokens (the mean ± {Z:.2f} standard errors, the standard deviation over the "
           "subsamples divided by the square root of their number) lies wholly above SA on all tokens; per corpus and "
           "family.",
           "not addressed"),

@@ -116,7 +116,7 @@ def claims_needing(need: str) -> list[str]:
 
 def index_claims(*claims: Claim) -> dict[str, Claim]:
     """Claims by key, in order, each also entered in ``CLAIMS`` at its chapter's place (each chapter's
-    claims, in ``rankscale.claims.a3`` or a section of ``paper_a``/``paper_b``, are one such index).
+    claims, in ``rankscale.claims.a3`` and each chapter's module, are one such index).
 
     Parameters
     ----------

@@ -1,5 +1,5 @@
 """What a chapter of the claims stage measures and decides with: its runs (``Chapter``, loaded once by
-``load_chapter``), ``Context`` (the bootstrap's size, seed and interval level, the papers' tables its rules
+``load_chapter``), ``Context`` (the bootstrap's size and seed, the papers' tables its rules
 read, and how many sizes each family has, so which families a size claim can be tested on), and the runs'
 per-token arrays as bootstrap samples (``sample``, ``seed_samples``).
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +41,6 @@ class Context:
     tables : mapping of str to pandas.DataFrame
         The papers' tables the chapter's rules read, by their name in ``rankscale/reference``
         (``rankscale.book.pages.reference_table``).
-    level : float
-        Of every interval (``rankscale.analysis.bootstrap.interval``).
     seed : int
         Of the bootstrap's resampling.
 
@@ -57,19 +56,21 @@ class Context:
     sizes: Mapping[str, int]
     n_boot: int
     tables: Mapping[str, object] = field(default_factory=dict, compare=False)
-    level: float = LEVEL
+    # the one level of every interval (rankscale.analysis.bootstrap.LEVEL), the one the rules' texts state: not a
+    # setting of a context
+    level: ClassVar[float] = LEVEL
     seed: int = 0
 
     @classmethod
     def of(cls, runs: Sequence[Run], n_boot: int, tables: Mapping[str, object] | None = None,
-           level: float = LEVEL, seed: int = 0) -> Context:
+           seed: int = 0) -> Context:
         """The context of a set whose families' final models on one corpus are ``runs``.
 
         Parameters
         ----------
         runs : sequence of rankscale.records.runs.Run
             Family runs of one corpus (every corpus has the same models).
-        n_boot, tables, level, seed
+        n_boot, tables, seed
             As the class's.
 
         Returns
@@ -83,7 +84,7 @@ class Context:
         {'NeoX': 2, 'Llama': 1}
         """
         sizes = {family: len({run.non_embedding for run in members}) for family, members in by_family(runs).items()}
-        return cls(sizes, n_boot, dict(tables or {}), level, seed)
+        return cls(sizes, n_boot, dict(tables or {}), seed)
 
     def usable(self, min_sizes: int = MIN_SIZES) -> list[str]:
         """The families with at least ``min_sizes`` distinct sizes, in order: those a size claim is tested on."""

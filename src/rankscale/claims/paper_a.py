@@ -5,17 +5,10 @@ of about 50,000 tokens, scaled to another vocabulary (``scaled_k``).
 
 from __future__ import annotations
 
-from statistics import NormalDist
 
 from rankscale.analysis import bootstrap
-from rankscale.analysis.bootstrap import LEVEL
 from rankscale.claims.base import UNDETERMINED
 
-A_LEVEL = LEVEL  # chapters A1-A3: two-sided 95% bootstrap intervals, the usual level (rankscale.analysis.bootstrap)
-# What every interval of chapters A1-A3 is (rankscale.analysis.bootstrap.interval), said once in the rules that use one
-A_INTERVAL = (f"(the measured value -+ {NormalDist().inv_cdf((1 + A_LEVEL) / 2):.2f} standard deviations of its "
-              f"bootstrap replicates; each model's evaluation tokens resampled with replacement, the set's n_boot "
-              f"times; in a size fit, a size trained with several seeds first draws one of its runs)")
 # "Very close", "nearly identical", "comparable", "similar", "amplified by N": one band for every ratio that paper A
 # calls close to 1, whatever the word. It is the range of slope(-log RBP_1) / slope(CE) over the 22 data-set/family
 # pairs of paper A's Table 1 whose two fits both have R^2 >= 0.9 (a5.A5_MIN_R2): the pairs appendix B calls "very
