@@ -103,3 +103,26 @@ def random_records(seed: int, n: int = 5000, vocab: int = 300):
     logp = -rng.gamma(2.0, 1.0, n) - 0.2 * np.log1p(gt)
     window = np.sort(rng.integers(0, 40, n))
     return logp, gt, ge, window
+
+
+def window_success(rank: np.ndarray, window: np.ndarray, n: int, ks) -> np.ndarray:
+    """p_{N,k} by its definition, the reference ``rankscale.analysis.emergence`` is checked against: the fraction
+    of runs of ``n`` consecutive targets that all rank within the top k (paper A, section 5.1).
+
+    Runs slide one target at a time and never cross a window boundary.
+    rank : (n_targets,) 1-based ranks; window : (n_targets,) window ids, each window's targets
+    contiguous and in order; ks : scalar or (m,). Returns (m,) floats.
+    """
+    rank = np.asarray(rank)
+    window = np.asarray(window)
+    if n < 1:
+        raise ValueError(f"run length n must be at least 1, got {n}")
+    starts = np.arange(len(rank) - n + 1)
+    starts = starts[window[starts] == window[starts + n - 1]]
+    if len(starts) == 0:
+        raise ValueError(f"no window holds {n} consecutive targets; use a smaller n or longer windows")
+    result = []
+    for k in np.atleast_1d(ks):
+        hits = np.concatenate([[0], np.cumsum(rank <= k)])
+        result.append(np.mean(hits[starts + n] - hits[starts] == n))
+    return np.array(result)

@@ -13,6 +13,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from helpers import window_success
+
 from rankscale import claims
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.analysis.emergence import SlopeGaps
@@ -231,7 +233,7 @@ def test_measure_counts_every_family_on_every_corpus(synthetic):
         for m, r in enumerate(members):
             rank = metrics.rank_1based(r.records.gt, r.records.ge)
             for i, n in enumerate(NS):
-                np.testing.assert_allclose(e.success[m, i], metrics.window_success(rank, r.records.window, n, KS))
+                np.testing.assert_allclose(e.success[m, i], window_success(rank, r.records.window, n, KS))
     assert evidence["pydocs", "Mono"].gaps is None and all(f is None for f in evidence["pydocs", "Mono"].fits.values())
 
 

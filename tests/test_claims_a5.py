@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from rankscale import claims
-from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
+from rankscale.analysis import appendix_c, fit, metrics, rank_models
 from rankscale.claims import a5
 from rankscale.claims.base import Unit
 from rankscale.claims.context import Chapter, Context

