@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import json.decoder
 import json.encoder
 from pathlib import Path
@@ -126,3 +127,14 @@ def window_success(rank: np.ndarray, window: np.ndarray, n: int, ks) -> np.ndarr
         hits = np.concatenate([[0], np.cumsum(rank <= k)])
         result.append(np.mean(hits[starts + n] - hits[starts] == n))
     return np.array(result)
+
+
+def notebook_cells(source: str) -> list[tuple[str, list[str]]]:
+    """A percent-format notebook's cells after its header: (kind, non-blank lines), markdown without its '# '."""
+    found = []
+    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
+        head, _, body = block.partition("\n")
+        kind = "markdown" if "[markdown]" in head else "code"
+        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
+        found.append((kind, [line for line in lines if line.strip()]))
+    return found

@@ -3,10 +3,13 @@ parts every module must have, and ``rankscale verdicts``, which prints what they
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 
 import pytest
+
+from helpers import notebook_cells
 
 from rankscale.analysis import bootstrap
 from rankscale.book import build
@@ -22,6 +25,33 @@ def test_each_module_is_a_chapter_of_the_book_with_its_two_steps(page):
     assert callable(module.measure) and callable(module.decide)
     assert set(module.READS) <= {"references", "checkpoints", "seeds", "temperatures"} and isinstance(module.TABLES, tuple)
     assert any(key.startswith(chapters.label(page) + ".") for key in CLAIMS), "the chapter defines its claims"
+
+
+@pytest.mark.parametrize("page", list(chapters.CHAPTERS))
+def test_each_page_explains_and_calls_its_module_once(page):
+    """A chapter's notebook defines nothing, grades nothing itself, explains at least as much as it codes, calls its
+    module's two steps once each, and every number its prose pastes is glued (else the book's build fails)."""
+    source = (build.NOTEBOOKS / f"{page}.py").read_text()
+    code = "\n".join("\n".join(lines) for kind, lines in notebook_cells(source) if kind == "code")
+    defined = [n for n in ast.walk(ast.parse(code)) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
+    assert not defined and "judge(" not in code and "percentile" not in code and "quantile(" not in code
+    prose = sum(len(lines) for kind, lines in notebook_cells(source) if kind == "markdown")
+    assert prose >= sum(len(lines) for kind, lines in notebook_cells(source) if kind == "code")
+    module = chapters.label(page).lower()
+    assert code.count(f"{module}.measure(") == 1 and code.count(f"{module}.decide(") == 1
+    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
+    pasted |= set(re.findall(r"```\{glue:md\} ([A-Za-z0-9_]+)", source)) - {"findings"}  # glued by verdict_table
+    names = [re.escape(name) for name in re.findall(r'glue\("([A-Za-z0-9_]+)"', source)]
+    names += [re.sub(r"\\\{[^}]*\\\}", "[A-Za-z0-9_]+", re.escape(template))
+              for template in re.findall(r'glue\(f"([^"]+)"', source)]
+    assert not [name for name in pasted if not any(re.fullmatch(n, name) for n in names)]
+
+
+@pytest.mark.parametrize("page", sorted(path.stem for path in build.NOTEBOOKS.glob("*.py")))
+def test_no_page_defines_a_function_or_class(page):
+    code = "\n".join("\n".join(lines) for kind, lines in notebook_cells((build.NOTEBOOKS / f"{page}.py").read_text())
+                     if kind == "code")
+    assert not [n for n in ast.walk(ast.parse(code)) if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
 
 
 def test_every_rule_that_reads_a_bootstrap_interval_says_it_in_the_one_sentence():

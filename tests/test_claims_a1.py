@@ -5,7 +5,6 @@ nothing."""
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -13,6 +12,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+
+from helpers import notebook_cells
 
 from rankscale import claims
 from rankscale.analysis import metrics
@@ -304,28 +305,6 @@ def test_released_table_puts_ours_beside_the_papers():
 # ---------------------------------------------------------------------------------------------
 # The notebook explains; the package computes
 
-def cells(source: str) -> list[tuple[str, list[str]]]:
-    """The percent-format notebook's cells after its header: (kind, non-blank lines), markdown without '# '."""
-    found = []
-    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
-        head, _, body = block.partition("\n")
-        kind = "markdown" if "[markdown]" in head else "code"
-        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
-        found.append((kind, [line for line in lines if line.strip()]))
-    return found
-
-
-def test_the_chapter_defines_nothing_and_explains_more_than_it_codes():
-    source = NOTEBOOK.read_text()
-    code = "\n".join("\n".join(lines) for kind, lines in cells(source) if kind == "code")
-    tree = ast.parse(code)
-    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
-    prose = sum(len(lines) for kind, lines in cells(source) if kind == "markdown")
-    assert prose >= sum(len(lines) for kind, lines in cells(source) if kind == "code")
-    assert code.count("a1.measure(") == 1 and code.count("a1.decide(") == 1
-    assert "claims.judge(" not in code and "percentile" not in code and "quantile(" not in code
-
-
 def test_the_chapter_sets_no_threshold_and_names_its_figures():
     source = NOTEBOOK.read_text()
     parameters = source.split('# %% tags=["parameters"]')[1].split("# %%")[0]
@@ -336,11 +315,7 @@ def test_the_chapter_sets_no_threshold_and_names_its_figures():
     assert set(re.findall(r"\{numref\}`(fig-[a-z0-9-]+)`", source)) <= set(labels), "prose refers to figures that exist"
 
 
-def test_every_number_the_prose_pastes_is_glued():
-    """A name pasted but never glued would fail the book's build; a loop glues names of a template."""
+def test_the_notebook_grades_nothing_itself_and_passes_its_parameters_on():
     source = NOTEBOOK.read_text()
-    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
-    names = [re.escape(name) for name in re.findall(r'glue\("([A-Za-z0-9_]+)"', source)]
-    names += [re.sub(r"\\\{[^}]*\\\}", "[A-Za-z0-9]+", re.escape(template))
-              for template in re.findall(r'glue\(f"([^"]+)"', source)]
-    assert pasted and not [name for name in pasted if not any(re.fullmatch(n, name) for n in names)]
+    code = "\n".join("\n".join(lines) for kind, lines in notebook_cells(source) if kind == "code")
+    assert "claims.judge(" not in code and "percentile" not in code and "quantile(" not in code

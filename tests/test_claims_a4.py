@@ -5,8 +5,6 @@ which explains and calls, but computes nothing."""
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -286,31 +284,3 @@ def test_measure_decides_and_lays_out_its_tables(synthetic):
 
 # ---------------------------------------------------------------------------------------------
 # The notebook explains; the package computes
-
-def cells(source: str) -> list[tuple[str, list[str]]]:
-    """The percent-format notebook's cells after its header: (kind, non-blank lines), markdown without '# '."""
-    found = []
-    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
-        head, _, body = block.partition("\n")
-        kind = "markdown" if "[markdown]" in head else "code"
-        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
-        found.append((kind, [line for line in lines if line.strip()]))
-    return found
-
-
-def test_the_chapter_defines_nothing_and_explains_more_than_it_codes():
-    source = NOTEBOOK.read_text()
-    code = "\n".join("\n".join(lines) for kind, lines in cells(source) if kind == "code")
-    tree = ast.parse(code)
-    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
-    prose = sum(len(lines) for kind, lines in cells(source) if kind == "markdown")
-    assert prose >= sum(len(lines) for kind, lines in cells(source) if kind == "code")
-    assert code.count("a4.measure(") == 1 and code.count("a4.decide(") == 1
-
-
-def test_every_number_the_prose_pastes_is_glued():
-    """A name pasted but never glued would fail the book's build."""
-    source = NOTEBOOK.read_text()
-    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
-    glued = set(re.findall(r'glue\("([A-Za-z0-9_]+)"', source))
-    assert pasted and pasted <= glued

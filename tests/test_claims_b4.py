@@ -5,14 +5,14 @@ nothing."""
 
 from __future__ import annotations
 
-import ast
-import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
 import pytest
+
+from helpers import notebook_cells
 
 from rankscale import claims
 from rankscale.analysis import components, fit
@@ -235,34 +235,7 @@ def test_local_exponents_are_the_fits_of_the_family_and_the_slopes_between_neigh
 # ---------------------------------------------------------------------------------------------
 # The notebook explains; the package computes
 
-def cells(source: str) -> list[tuple[str, list[str]]]:
-    """The percent-format notebook's cells after its header: (kind, non-blank lines), markdown without '# '."""
-    found = []
-    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
-        head, _, body = block.partition("\n")
-        kind = "markdown" if "[markdown]" in head else "code"
-        lines = [line.removeprefix("#").strip() if kind == "markdown" else line for line in body.splitlines()]
-        found.append((kind, [line for line in lines if line.strip()]))
-    return found
-
-
-def test_the_chapter_defines_nothing_and_explains_more_than_it_codes():
+def test_the_notebook_grades_nothing_itself_and_passes_its_parameters_on():
     source = NOTEBOOK.read_text()
-    code = "\n".join("\n".join(lines) for kind, lines in cells(source) if kind == "code")
-    tree = ast.parse(code)
-    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
-    prose = sum(len(lines) for kind, lines in cells(source) if kind == "markdown")
-    assert prose >= sum(len(lines) for kind, lines in cells(source) if kind == "code")
-    assert code.count("b4.measure(") == 1 and code.count("b4.decide(") == 1
+    code = "\n".join("\n".join(lines) for kind, lines in notebook_cells(source) if kind == "code")
     assert "seed=seed" in code and "n_boot=n_boot" in code, "the parameters reach the context and the chapter"
-
-
-def test_every_number_the_prose_pastes_is_glued():
-    """A name pasted but never glued would fail the book's build; a loop glues names of a template."""
-    source = NOTEBOOK.read_text()
-    pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
-    pasted |= set(re.findall(r"```\{glue:md\} ([A-Za-z0-9_]+)", source)) - {"findings"}
-    names = [re.escape(name) for name in re.findall(r'glue\("([A-Za-z0-9_]+)"', source)]
-    names += [re.sub(r"\\\{[^}]*\\\}", "[A-Za-z0-9_]+", re.escape(template))
-              for template in re.findall(r'glue\(f"([^"]+)"', source)]
-    assert pasted and not [name for name in pasted if not any(re.fullmatch(n, name) for n in names)]
