@@ -186,16 +186,19 @@ def test_papers_regime_reads_the_reference_tables(tmp_path, monkeypatch):
 
 def test_collect_verdicts_gives_back_the_verdicts_written(tmp_path):
     judged = [base.Verdict("c", "p", "o", "partly", key="A2.1", held=1, tested=2,
-                           outcomes=((base.Unit("pydocs", "NeoX ladder"), "holds"), ("pydocs/Llama", "fails"))),
+                           outcomes=((base.Unit("pydocs", "NeoX ladder"), "holds"),
+                                     (base.Unit("pydocs", "Llama"), "fails"))),
               base.Verdict("d", "", "o", "reproduced", key="B3.7", held=1, tested=1,
                            outcomes=((base.Unit("pydocs", pooled=True), "holds"),
                                      (base.Unit("pydocs", "All"), "untested")))]
     written = executed(tmp_path / "new.ipynb", "smoke", [v.row("A2") for v in judged])
     table = pages.collect_verdicts([written], "smoke")
-    read = [base.Verdict.from_row(r) for r in table.drop(columns=["chapter", "held on"]).to_dict("records")]
+    read = [base.Verdict(**{name: row[name] for name in pages.VERDICT_FIELDS}) for row in table.to_dict("records")]
     assert read == judged, "a verdict comes back whole, a pooled unit apart from a family named All"
     with pytest.raises(RankscaleError, match="not among"):
-        base.Verdict("c", "p", "o", "partly", outcomes=(("pydocs", "sort of"),))
+        base.Verdict("c", "p", "o", "partly", outcomes=((base.Unit("pydocs"), "sort of"),))
+    with pytest.raises(RankscaleError, match="not Units"):
+        base.Verdict("c", "p", "o", "partly", outcomes=(("pydocs", "holds"),))
 
 
 def test_findings_text_counts_in_words_that_agree_with_the_count():

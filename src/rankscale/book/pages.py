@@ -226,7 +226,7 @@ def collect_verdicts(notebooks: list[str | Path], profile: str):
     -------
     pandas.DataFrame
         Columns chapter, key, claim, kind, rule, paper, ours, verdict, held, tested, finding, outcomes
-        (tuples of unit and outcome, ``Verdict.outcomes``, each unit a ``Unit`` or its name), each row a
+        (pairs of ``Unit`` and outcome, ``Verdict.outcomes``), each row a
         ``Verdict`` read back (``Verdict.from_row``), and "held on" (held of tested, as text; "" where no unit decided the claim); one row per verdict.
 
     Raises

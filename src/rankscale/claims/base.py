@@ -253,8 +253,7 @@ class Verdict:
         "" for every other claim.
     outcomes : tuple of (Unit or str, str)
         Every unit judged, in order, with its outcome, one of ``UNIT_OUTCOMES`` ("holds" where the
-        claim held, "untested" where the unit cannot test it): ``(Unit("pydocs", "NeoX ladder"), "holds")``,
-        or, from a chapter that names its units in words, ``("pydocs/NeoX ladder", "holds")``.
+        claim held, "untested" where the unit cannot test it): ``(Unit("pydocs", "NeoX ladder"), "holds")``.
 
     Examples
     --------
@@ -276,7 +275,7 @@ class Verdict:
     held: int = 0
     tested: int = 0
     finding: str = ""
-    outcomes: tuple[tuple[Unit | str, str], ...] = ()
+    outcomes: tuple[tuple[Unit, str], ...] = ()
 
     @property
     def units_text(self) -> str:
@@ -291,8 +290,7 @@ class Verdict:
         {'chapter': 'A3', 'claim': 'c', ..., 'outcomes': [[{'corpus': 'pydocs', 'family': 'NeoX', ...}, 'holds']]}
         """
         row = {"chapter": chapter, **asdict(self)}
-        row["outcomes"] = [[asdict(unit) if isinstance(unit, Unit) else unit, outcome]
-                           for unit, outcome in self.outcomes]
+        row["outcomes"] = [[asdict(unit), outcome] for unit, outcome in self.outcomes]
         return row
 
     @classmethod
@@ -304,13 +302,15 @@ class Verdict:
         True
         """
         known = {f.name for f in fields(cls)}
-        outcomes = tuple((Unit(**unit) if isinstance(unit, Mapping) else unit, outcome)
-                         for unit, outcome in row.get("outcomes", ()))
+        outcomes = tuple((Unit(**unit), outcome) for unit, outcome in row.get("outcomes", ()))
         return cls(**{**{k: v for k, v in row.items() if k in known}, "outcomes": outcomes})
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise RankscaleError(f"verdict {self.verdict!r} is not one of {VERDICTS}")
+        named = [unit for unit, _ in self.outcomes if not isinstance(unit, Unit)]
+        if named:
+            raise RankscaleError(f"the units {named} are not Units: a verdict's units are placed by their fields")
         odd = [unit for unit, outcome in self.outcomes if outcome not in UNIT_OUTCOMES]
         if odd:
             raise RankscaleError(f"outcomes of {odd} are not among {UNIT_OUTCOMES}")
@@ -446,8 +446,8 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
     return None
 
 
-def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str, paper: str | None = None,
-          why_not: str = "", why_undetermined: str = "", notes: Mapping[Unit | str, str] | None = None) -> Verdict:
+def judge(key: str, outcomes: Mapping[Unit, bool | str | None], ours: str, paper: str | None = None,
+          why_not: str = "", why_undetermined: str = "", notes: Mapping[Unit, str] | None = None) -> Verdict:
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
     The claim is reproduced if it holds on every unit that decides it, partly if on some, not
@@ -461,7 +461,7 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     key : str
         A key of ``CLAIMS``, e.g. ``"A2.1"``.
     outcomes : mapping of Unit or str to bool, UNDETERMINED or None
-        Unit (or its name) -> True (the claim holds there), False (it does not), ``UNDETERMINED``
+        Unit -> True (the claim holds there), False (it does not), ``UNDETERMINED``
         (the unit was measured but the measurement cannot decide) or None (the unit cannot test it).
     ours : str
         What was measured, shown beside the verdict.
@@ -486,26 +486,30 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     Examples
     --------
     >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
-    >>> v = judge("_doc", {"pydocs": True, "stdlib": False, "humaneval": UNDETERMINED}, "+1, -1")
+    >>> v = judge("_doc", {Unit("pydocs"): True, Unit("stdlib"): False, Unit("humaneval"): UNDETERMINED}, "+1, -1")
     >>> v.verdict, v.units_text, v.ours
     ('partly', '1 of 2', '+1, -1 (undetermined on: humaneval)')
-    >>> v.outcomes
-    (('pydocs', 'holds'), ('stdlib', 'fails'), ('humaneval', 'undetermined'))
+    >>> [outcome for _, outcome in v.outcomes]
+    ['holds', 'fails', 'undetermined']
     >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): UNDETERMINED}, "+1")
     >>> v.ours, v.outcomes[0]
     ('+1 (undetermined on: pydocs/Llama)', (Unit(corpus='pydocs', family='NeoX'), 'holds'))
     >>> judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): None}, "+1",
     ...       notes={Unit("pydocs", "Llama"): "2 sizes"}).ours
     '+1 (not tested on: pydocs/Llama (2 sizes))'
-    >>> judge("_doc", {"pydocs": UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
+    >>> judge("_doc", {Unit("pydocs"): UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
-    >>> judge("_doc", {"pydocs": "undetermined".upper().lower()}, "").outcomes  # by value, not by identity
-    (('pydocs', 'undetermined'),)
-    >>> judge("_doc", {"pydocs": None}, "", why_not="one size").verdict
+    >>> judge("_doc", {Unit("pydocs"): "undetermined".upper().lower()}, "").outcomes  # by value, not by identity
+    ((Unit(corpus='pydocs'), 'undetermined'),)
+    >>> judge("_doc", {Unit("pydocs"): None}, "", why_not="one size").verdict
     'not testable on this set'
     >>> CLAIMS["_doc"] = Claim("_doc", "x sharpens", "analytic", "width falls", finding="eq. 8 only shifts")
-    >>> judge("_doc", {"eq. 8": False}, "").finding
+    >>> judge("_doc", {Unit(): False}, "").finding
     'eq. 8 only shifts'
+    >>> judge("_doc", {"pydocs/NeoX": True}, "")
+    Traceback (most recent call last):
+    ...
+    rankscale.RankscaleError: claim _doc: the units ['pydocs/NeoX'] are names, not rankscale.claims.base.Unit: a verdict's units are placed by their fields
     >>> del CLAIMS["_doc"]
     >>> judge("Z9.9", {}, "")
     Traceback (most recent call last):
@@ -515,6 +519,10 @@ def judge(key: str, outcomes: Mapping[Unit | str, bool | str | None], ours: str,
     if key not in CLAIMS:
         raise RankscaleError(f"no claim {key!r} in rankscale.claims; define it there, with its rule, first")
     claim = CLAIMS[key]
+    named = [unit for unit in outcomes if not isinstance(unit, Unit)]
+    if named:
+        raise RankscaleError(f"claim {key}: the units {named} are names, not rankscale.claims.base.Unit: a verdict's "
+                             "units are placed by their fields")
     odd = [_name(unit) for unit, v in outcomes.items()
            if not (v is None or undetermined(v) or isinstance(v, (bool, np.bool_)))]
     if odd:
@@ -543,7 +551,7 @@ def _in_words(outcome: bool | str | None) -> str:
     return "untested" if outcome is None else UNDETERMINED if undetermined(outcome) else "holds" if outcome else "fails"
 
 
-def _name(unit: Unit | str, notes: Mapping[Unit | str, str] | None = None) -> str:
+def _name(unit: Unit, notes: Mapping[Unit, str] | None = None) -> str:
     """A unit as the "ours" text names it, with its note in brackets where it has one."""
-    name = unit.label if isinstance(unit, Unit) else unit
+    name = unit.label
     return f"{name} ({notes[unit]})" if notes and unit in notes else name
