@@ -201,6 +201,11 @@ if references:
                                     + ["reference: " + ", ".join(run.name for run in references)])
     plots.legend_below(fig, compared + plots.rank_fit_handles(LABEL), ncol=2)
     plots.show(fig)
+else:
+    display(Markdown(
+        "This model set has no reference model, so no real pretrained model's rank distribution is shown "
+        "beside the families, and the claim about it is not testable on this set. A set with a "
+        "`[[references]]` entry (the built-in `tiny` set has one) shows it here."))
 
 # %%
 if references:

@@ -54,6 +54,21 @@ def test_no_page_defines_a_function_or_class(page):
     assert not [n for n in ast.walk(ast.parse(code)) if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
 
 
+@pytest.mark.parametrize("page", sorted(path.stem for path in build.NOTEBOOKS.glob("*.py")))
+def test_a_figure_drawn_only_where_the_set_allows_says_what_it_lacks_otherwise(page):
+    """The build refuses a figure that was not drawn and left nothing in its place; a figure cell that draws under an
+    ``if`` must display, in its ``else``, what the set lacks (caught here before any book is built)."""
+    source = (build.NOTEBOOKS / f"{page}.py").read_text()
+    silent = []
+    for block in re.split(r"^# %%", source, flags=re.M)[1:]:
+        head, _, body = block.partition("\n")
+        lines = [line for line in body.splitlines() if line.strip()]
+        if '"figure"' in head and lines and lines[0].startswith("if ") and not any(
+                line.startswith("else:") for line in lines):
+            silent.append(re.search(r'"name": "([^"]+)"', head).group(1))
+    assert not silent, f"figures drawn under an if with no else: {silent}"
+
+
 def test_every_rule_that_reads_a_bootstrap_interval_says_it_in_the_one_sentence():
     """One level, one z, one sentence: a rule that reads a bootstrap interval states ``bootstrap.INTERVAL``, whose
     level and half-width are those ``bootstrap.interval`` computes."""
