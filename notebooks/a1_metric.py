@@ -108,7 +108,7 @@ plots.show(plots.rank_probability_panels(model_set, shown, a1.probability_bands(
 glue("a1_above_bound", Markdown(a1.above_bound_text(shown)), display=False)
 
 # %% [markdown]
-# Targets above the bound $R\,p(t) \le 1$, which none can cross: {glue:md}`a1_above_bound`.
+# Targets above the bound $R\,p(t) \le 1$, which none can cross: {glue:md}`a1_above_bound:myst`.
 
 # %% [markdown]
 # Zooming into the bands: for every model and corpus, how the targets whose probability falls in

@@ -66,7 +66,7 @@ glue("a2_regimes", Markdown(a2.regimes_text(chapter.family_runs[corpora[0]])), d
 glue("a2_fits_summary", Markdown(a2.fits_summary(table)), display=False)
 
 # %% [markdown]
-# Vocabulary sizes and the $k$ of each regime: {glue:md}`a2_regimes`.
+# Vocabulary sizes and the $k$ of each regime: {glue:md}`a2_regimes:myst`.
 
 # %% [markdown]
 # For every corpus, family and $k$ of the three regimes: $-\log \mathrm{RBP}_k$ of each model, and
@@ -142,7 +142,7 @@ display(Markdown(pages.token_requirement(chapter.family_runs, "Tokens per point 
 # fitted value, not a range of values $R^2$ could take.
 
 # %% [markdown]
-# {glue:md}`a2_fits_summary`
+# {glue:md}`a2_fits_summary:myst`
 
 # %% tags=["hide-output"]
 table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}", "R^2": "{:.3f}"}).set_caption(

@@ -82,7 +82,7 @@ glue("a3_left_out", Markdown("; ".join(context.unusable()) or "none"), display=F
 # Every interval of this chapter rests on {glue:text}`a3_n_boot` bootstrap replicates (the model
 # set's). The families' vocabularies and grids of $k$, from 1 to the vocabulary: {glue:md}`a3_vocabularies:myst`.
 # Size claims are tested only on families with at least three sizes; left out:
-# {glue:md}`a3_left_out`.
+# {glue:md}`a3_left_out:myst`.
 
 # %% [markdown]
 # ## Fit quality and exponent against $k$ (paper A, Fig. 6)
@@ -167,9 +167,9 @@ for label in ("CE", "1", "100"):
 
 # %% [markdown]
 # Over the table's {glue:text}`a3_pairs` corpus and family pairs, CE's fits have $R^2$
-# {glue:md}`a3_r2_CE` and slope {glue:md}`a3_slope_CE`; those of $-\log \mathrm{RBP}_1$, $R^2$
-# {glue:md}`a3_r2_1` and slope {glue:md}`a3_slope_1`; those of $-\log \mathrm{RBP}_{100}$,
-# $R^2$ {glue:md}`a3_r2_100` and slope {glue:md}`a3_slope_100`.
+# {glue:md}`a3_r2_CE:myst` and slope {glue:md}`a3_slope_CE:myst`; those of $-\log \mathrm{RBP}_1$, $R^2$
+# {glue:md}`a3_r2_1:myst` and slope {glue:md}`a3_slope_1:myst`; those of $-\log \mathrm{RBP}_{100}$,
+# $R^2$ {glue:md}`a3_r2_100:myst` and slope {glue:md}`a3_slope_100:myst`.
 
 # %% tags=["hide-output"]
 fits.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
@@ -194,8 +194,8 @@ for name, rows in (("ce", paper[paper["k"].isna()]), ("small", small_k), ("large
 
 # %% [markdown]
 # Paper A's Table 1 covers {glue:text}`a3_t1_datasets` datasets and
-# {glue:text}`a3_t1_families` families. Its $R^2$ is {glue:md}`a3_t1_r2_ce` for CE,
-# {glue:md}`a3_t1_r2_small` for $k$ up to 100, and {glue:md}`a3_t1_r2_large` for $k$ from 500
+# {glue:text}`a3_t1_families` families. Its $R^2$ is {glue:md}`a3_t1_r2_ce:myst` for CE,
+# {glue:md}`a3_t1_r2_small:myst` for $k$ up to 100, and {glue:md}`a3_t1_r2_large:myst` for $k$ from 500
 # to 10,000.
 
 # %% tags=["hide-output"]
@@ -233,8 +233,8 @@ for source, rows in (("ours", ratios[ratios["source"] == "ours"]), ("paper", rat
     glue(f"a3_ratio_{source}_pairs", len(rows), display=False)
 
 # %% [markdown]
-# The ratio of the $-\log \mathrm{RBP}_1$ slope to CE's is {glue:md}`a3_ratio_ours` on this set
-# ({glue:text}`a3_ratio_ours_pairs` corpus and family pairs) and {glue:md}`a3_ratio_paper` in
+# The ratio of the $-\log \mathrm{RBP}_1$ slope to CE's is {glue:md}`a3_ratio_ours:myst` on this set
+# ({glue:text}`a3_ratio_ours_pairs` corpus and family pairs) and {glue:md}`a3_ratio_paper:myst` in
 # paper A's Table 1 ({glue:text}`a3_ratio_paper_pairs` dataset and family pairs).
 
 # %% tags=["hide-output"]

@@ -81,7 +81,7 @@ glue("a4_level", Markdown(f"{context.level:.0%}"), display=False)
 
 # %% [markdown]
 # A measured $p_{N,k}$ of 0 means no run of that length succeeded. Each model is evaluated on
-# about {glue:md}`a4_targets`, so the smallest nonzero rate that can be measured is about one
+# about {glue:md}`a4_targets:myst`, so the smallest nonzero rate that can be measured is about one
 # over the number of targets. Size claims are tested on the families with at least three sizes:
 # {glue:md}`a4_usable:myst`; left out: {glue:md}`a4_left_out:myst`. Every bootstrap interval of
 # the chapter rests on {glue:text}`a4_n_boot` resamples of the evaluation windows.
@@ -142,9 +142,9 @@ glue("a4_with_interval", len(tested), display=False)
 
 # %% [markdown]
 # Of the table's {glue:text}`a4_laws` power laws, {glue:text}`a4_fitted` could be fitted, with
-# $R^2$ {glue:md}`a4_fit_r2`. For runs of $N \ge 2$ tokens the ratio slope$_N$ / slope$_1$ is
-# {glue:md}`a4_slope_ratio`, where eq. 7 has the same slope for every $N$; the
-# {glue:md}`a4_level` interval of slope$_N$ − slope$_1$ excludes zero in {glue:text}`a4_apart` of the
+# $R^2$ {glue:md}`a4_fit_r2:myst`. For runs of $N \ge 2$ tokens the ratio slope$_N$ / slope$_1$ is
+# {glue:md}`a4_slope_ratio:myst`, where eq. 7 has the same slope for every $N$; the
+# {glue:md}`a4_level:myst` interval of slope$_N$ − slope$_1$ excludes zero in {glue:text}`a4_apart` of the
 # {glue:text}`a4_with_interval` rows that have one.
 
 # %% tags=["hide-output"]
@@ -209,7 +209,7 @@ glue("a4_amplification_rows", len(amplification), display=False)
 glue("a4_clustering", int((ratios_seen < 1).sum()), display=False)
 
 # %% [markdown]
-# The mean ratio of measured to predicted $-\log p_{N,k}$ is {glue:md}`a4_ratio_span` over the
+# The mean ratio of measured to predicted $-\log p_{N,k}$ is {glue:md}`a4_ratio_span:myst` over the
 # {glue:text}`a4_ratio_rows` of the table's {glue:text}`a4_amplification_rows` rows that have
 # one, and below 1, where successes cluster, in {glue:text}`a4_clustering` of them.
 #
@@ -284,9 +284,9 @@ glue("a4_width_span", Markdown(bootstrap.span_or_dash(here["width (decades of S)
 glue("a4_alpha_span", Markdown(bootstrap.span_or_dash(here["alpha"], ".3f")), display=False)
 
 # %% [markdown]
-# On {glue:md}`a4_corpus`, the rise from {glue:md}`a4_transition` success
-# spans {glue:md}`a4_width_span` decades of size, for token-level exponents $\alpha$ of
-# {glue:md}`a4_alpha_span`. In the table, the two sizes are where eq. 8 puts each success rate
+# On {glue:md}`a4_corpus:myst`, the rise from {glue:md}`a4_transition:myst` success
+# spans {glue:md}`a4_width_span:myst` decades of size, for token-level exponents $\alpha$ of
+# {glue:md}`a4_alpha_span:myst`. In the table, the two sizes are where eq. 8 puts each success rate
 # for a task of $N$ tokens; both grow with $N$ by the same factor $N^{1/\alpha}$, so their ratio,
 # the width in decades, is the same in every row of one family and $k$. That is A4.4's verdict
 # below, read from the family's fitted law rather than from the data.

@@ -97,8 +97,8 @@ glue("a5_n_boot", context.n_boot, display=False)
 
 # %% [markdown]
 # Size claims are tested only on families with at least three sizes; left out:
-# {glue:md}`a5_left_out`. Reference models, shown beside the families and outside every size
-# fit: {glue:md}`a5_references`. Every bootstrap interval rests on {glue:text}`a5_n_boot`
+# {glue:md}`a5_left_out:myst`. Reference models, shown beside the families and outside every size
+# fit: {glue:md}`a5_references:myst`. Every bootstrap interval rests on {glue:text}`a5_n_boot`
 # resamples of every family model's evaluation tokens.
 
 # %% [markdown]
@@ -152,8 +152,8 @@ for name, column, fmt in (("ks_lognormal", "KS lognormal", ".3f"), ("ks_power_la
 # %% [markdown]
 # Headline numbers of the table below: {glue:text}`a5_n_fits` fits, {glue:text}`a5_n_forms` per
 # model and corpus, {glue:text}`a5_n_degenerate` of them degenerate. With the authors' fit
-# (powerlaw package), the lognormal's KS distance is {glue:md}`a5_authors_ks_lognormal` against
-# {glue:md}`a5_authors_ks_power_law` for the power law, and $\mu/\sigma$ is {glue:md}`a5_authors_mu_sigma`.
+# (powerlaw package), the lognormal's KS distance is {glue:md}`a5_authors_ks_lognormal:myst` against
+# {glue:md}`a5_authors_ks_power_law:myst` for the power law, and $\mu/\sigma$ is {glue:md}`a5_authors_mu_sigma:myst`.
 
 # %% tags=["hide-output"]
 fits[["corpus", "family", "model", "V", "fit", "mu", "sigma", "mu/sigma", "mass beyond V", "Vuong z",
@@ -276,9 +276,9 @@ for name, column, fmt in (("ratio", "d mu/sigma / d ln S", "+.3f"), ("ratio_r2",
 
 # %% [markdown]
 # Headline numbers of the table below, over its {glue:text}`a5_trend_pairs` corpus and family
-# pairs: $\mu/\sigma$ moves by {glue:md}`a5_trend_ratio` per unit of $\ln S$, along lines with
-# $R^2$ {glue:md}`a5_trend_ratio_r2`; $\mu$ by {glue:md}`a5_trend_mu` and $\sigma$ by
-# {glue:md}`a5_trend_sigma`.
+# pairs: $\mu/\sigma$ moves by {glue:md}`a5_trend_ratio:myst` per unit of $\ln S$, along lines with
+# $R^2$ {glue:md}`a5_trend_ratio_r2:myst`; $\mu$ by {glue:md}`a5_trend_mu:myst` and $\sigma$ by
+# {glue:md}`a5_trend_sigma:myst`.
 
 # %% tags=["hide-output"]
 trends.style.hide(axis="index").format(precision=3).set_caption(
@@ -368,8 +368,8 @@ for i, version in enumerate(a5.VERSIONS):
 
 # %% [markdown]
 # Headline numbers of the table below, the ratio of the $-\log p_1$ slope to CE's: measured,
-# {glue:md}`a5_ratio_0`; authors' fit (powerlaw package), {glue:md}`a5_ratio_1`; eq. 10 as
-# written (1..∞), {glue:md}`a5_ratio_2`; eq. 10 over 1..V, {glue:md}`a5_ratio_3`.
+# {glue:md}`a5_ratio_0:myst`; authors' fit (powerlaw package), {glue:md}`a5_ratio_1:myst`; eq. 10 as
+# written (1..∞), {glue:md}`a5_ratio_2:myst`; eq. 10 over 1..V, {glue:md}`a5_ratio_3:myst`.
 
 # %% tags=["hide-output"]
 slopes.style.hide(axis="index").format(precision=3).set_caption(

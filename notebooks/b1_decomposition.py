@@ -345,7 +345,7 @@ else:
 # Across the three temperatures Error-Entropy moves by {glue:text}`b1_moved_EE:.1e` nats, while CE
 # moves by {glue:text}`b1_moved_CE:.3f`, Self-Alignment by {glue:text}`b1_moved_SA:.3f` and
 # Confidence by {glue:text}`b1_moved_Conf:.3f` nats; the share of targets ranked first, $p_0$,
-# {glue:md}`b1_p0`.
+# {glue:md}`b1_p0:myst`.
 #
 # At $T = 0.5$ every output distribution sharpens: the best token of each prediction gains
 # probability and the tail loses it. At $T = 2$ it flattens towards uniform. Which of the two

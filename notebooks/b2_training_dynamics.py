@@ -380,7 +380,7 @@ display(b2.alignment_table(evidence, context).style.format(
         "and TV over all ranks."))
 
 # %% [markdown]
-# {glue:md}`b2_threshold`
+# {glue:md}`b2_threshold:myst`
 
 # %% [markdown]
 # ## Verdicts

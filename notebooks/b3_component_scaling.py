@@ -96,8 +96,8 @@ glue("b3_left_out", Markdown("; ".join(context.unusable()) or "none"), display=F
 # %% [markdown]
 # Every interval of this chapter rests on {glue:text}`b3_n_boot` bootstrap resamples (the model
 # set's number, unless the chapter's parameter `n_boot` sets another; the parameter `seed` draws
-# them). Size claims are tested on the families with at least three sizes: {glue:md}`b3_usable`;
-# left out: {glue:md}`b3_left_out`.
+# them). Size claims are tested on the families with at least three sizes: {glue:md}`b3_usable:myst`;
+# left out: {glue:md}`b3_left_out:myst`.
 
 # %% [markdown]
 # ## Component against size (paper B, §4.1, Fig. 7)
@@ -147,7 +147,7 @@ glue("b3_evaluated", Markdown(b3.evaluated(evidence)), display=False)
 
 # %% [markdown]
 # Paper B evaluates each model on 1,000 instances (documents cut to their first 512 tokens) per
-# dataset (its App. A.2); this set evaluates every model on {glue:md}`b3_evaluated`. Chapter B5
+# dataset (its App. A.2); this set evaluates every model on {glue:md}`b3_evaluated:myst`. Chapter B5
 # shows what that number means for each quantity.
 
 # %% [markdown]
@@ -212,11 +212,11 @@ for name, value in (("repeats", B5_N_REPEATS), ("grid", B5_N_GRID), ("min_tokens
     glue(f"b3_{name}", Markdown(str(value)), display=False)
 
 # %% [markdown]
-# Subsamples: {glue:md}`b3_repeats` random orders of the windows, {glue:md}`b3_grid` token
-# counts from {glue:md}`b3_min_tokens` to every token; allowed drift over the last doubling:
-# {glue:md}`b3_tolerance` × $|\alpha_{\mathrm{CE}}|$ of the same fit. Of the exponents in the
-# table below, {glue:md}`b3_converged` have converged at the evaluated token count
-# ({glue:md}`b3_converged_each`).
+# Subsamples: {glue:md}`b3_repeats:myst` random orders of the windows, {glue:md}`b3_grid:myst` token
+# counts from {glue:md}`b3_min_tokens:myst` to every token; allowed drift over the last doubling:
+# {glue:md}`b3_tolerance:myst` × $|\alpha_{\mathrm{CE}}|$ of the same fit. Of the exponents in the
+# table below, {glue:md}`b3_converged:myst` have converged at the evaluated token count
+# ({glue:md}`b3_converged_each:myst`).
 
 # %% tags=["hide-output"]
 display(convergence.style.format({"exponent": "{:+.4f}", "drift over the last doubling": "{:.4f}",
@@ -242,7 +242,7 @@ glue("b3_exponent_spans", Markdown(spans), display=False)
 
 # %% [markdown]
 # Over the table's {glue:text}`b3_exponent_pairs` corpus and fit pairs, the exponent α of each
-# quantity spans {glue:md}`b3_exponent_spans`.
+# quantity spans {glue:md}`b3_exponent_spans:myst`.
 
 # %% tags=["hide-output"]
 display(exponents.style.format({"exponent α": "{:+.4f}", "R²": "{:.3f}", "mean of the replicates": "{:+.4f}"},

@@ -66,8 +66,8 @@ glue("b4_left_out", Markdown("; ".join(context.unusable()) or "none"), display=F
 # Every interval of this chapter rests on {glue:text}`b4_n_boot` bootstrap resamples (the model
 # set's number, unless the chapter's parameter `n_boot` sets another; the parameter `seed` draws
 # them, the same resamples as [chapter B3](b3_component_scaling)'s). Trends with size are tested
-# on the families with at least three sizes: {glue:md}`b4_usable` (left out: {glue:md}`b4_left_out`);
-# the bend of the CE law on those with at least four: {glue:md}`b4_curved`.
+# on the families with at least three sizes: {glue:md}`b4_usable:myst` (left out: {glue:md}`b4_left_out:myst`);
+# the bend of the CE law on those with at least four: {glue:md}`b4_curved:myst`.
 
 # %% [markdown]
 # ## Two ways to count a share
@@ -154,8 +154,8 @@ for name, value in zip(("pairs", "counts", "slopes"), b4.trend_counts(trend_tabl
     glue(f"b4_trend_{name}", Markdown(str(value)), display=False)
 
 # %% [markdown]
-# Over the table's {glue:md}`b4_trend_pairs` corpus and fit pairs, EE's signed contribution
-# {glue:md}`b4_trend_counts`, with slopes {glue:md}`b4_trend_slopes` per unit of log N.
+# Over the table's {glue:md}`b4_trend_pairs:myst` corpus and fit pairs, EE's signed contribution
+# {glue:md}`b4_trend_counts:myst`, with slopes {glue:md}`b4_trend_slopes:myst` per unit of log N.
 
 # %% tags=["hide-output"]
 display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index").set_caption(

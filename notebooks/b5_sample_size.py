@@ -96,12 +96,12 @@ glue("b5_exponent_tolerance", b5.B5_EXPONENT_TOLERANCE, display=False)
 # the spread is zero.
 #
 # On this set: {glue:text}`b5_repeats` subsamples of whole windows per size, {glue:text}`b5_sizes`
-# sizes from {glue:md}`b5_fewest` tokens up to every token. {glue:md}`b5_uneven`
+# sizes from {glue:md}`b5_fewest:myst` tokens up to every token. {glue:md}`b5_uneven:myst`
 #
 # ## The components against the number of tokens
 #
 # {numref}`fig-b5-components-tokens` has one column per family, showing the model selected by
-# `model_index` (by default the family's largest; here {glue:md}`b5_shown`), and one row per
+# `model_index` (by default the family's largest; here {glue:md}`b5_shown:myst`), and one row per
 # quantity.
 
 # %% mystnb={"figure": {"caption": "CE, EE, SA and Conf (rows) of one model per family (columns) against the number of evaluation tokens in subsamples of whole windows: mean over the repeats (line), one standard deviation (band) and the value on all tokens (dotted). Colours are corpora here, not families.", "name": "fig-b5-components-tokens"}}
@@ -165,7 +165,7 @@ plots.show(fig)
 # ranks. {numref}`fig-b5-exponents-tokens` shows, on the first corpus, SA of every model and
 # the size exponents of every fit whose exponents the verdicts grade (each family with at least
 # three sizes, and all models pooled as in [chapter B3](b3_component_scaling)), against the number of tokens.
-# {glue:md}`b5_graded`
+# {glue:md}`b5_graded:myst`
 
 # %% mystnb={"figure": {"caption": "First panel (top left): SA of every model against the number of evaluation tokens on the first corpus, in its family's colour and marker (lighter for smaller models). Then one panel per graded fit, on the same corpus: the size exponent $\\alpha_M$ of each quantity (paper B, eq. 9, colours in the legend) against the number of tokens, the mean over repeats of the exponents fitted on each repeat's subsample, with the exponent on all tokens dotted.", "name": "fig-b5-exponents-tokens"}}
 corpus, groups = corpora[0], evidence.groups
@@ -206,7 +206,7 @@ plots.show(fig)
 # $n/2$ to $n$ tokens (for a bias that shrinks like $1/n$, that change equals the bias left at
 # $n$; `rankscale.analysis.sample_size.sample_size_error`). A figure needs $n$ tokens if this error is within
 # the tolerance at $n$ and at every larger size of the grid. The tolerances are fixed in
-# `rankscale.claims.b5`: for a component's value {glue:md}`b5_value_tolerance` of CE, for an
+# `rankscale.claims.b5`: for a component's value {glue:md}`b5_value_tolerance:myst` of CE, for an
 # exponent {glue:text}`b5_exponent_tolerance` × $|\alpha_{\mathrm{CE}}|$ of the same fit. The
 # exponents' tolerance is
 # relative to CE's exponent rather than to their own because paper B compares every exponent
@@ -225,7 +225,7 @@ b5.needs_table(evidence).style.set_caption(
     "(rows) and corpus (columns); a value's need is the largest over the family's models.")
 
 # %% [markdown]
-# {glue:md}`b5_tokens`
+# {glue:md}`b5_tokens:myst`
 #
 # ## Paper B's own check: 1,000 against 10,000 instances (App. A.1)
 #
@@ -254,7 +254,7 @@ glue("b5_trend_changes", Markdown(
 # :format: myst
 # ```
 #
-# {glue:md}`b5_trend_changes`
+# {glue:md}`b5_trend_changes:myst`
 
 # %% tags=["hide-output"]
 if len(trends):

@@ -45,6 +45,8 @@ def test_each_page_explains_and_calls_its_module_once(page):
     names += [re.sub(r"\\\{[^}]*\\\}", "[A-Za-z0-9_]+", re.escape(template))
               for template in re.findall(r'glue\(f"([^"]+)"', source)]
     assert not [name for name in pasted if not any(re.fullmatch(n, name) for n in names)]
+    # glued Markdown is read as MyST, so that its math ($k$) is typeset; plain Markdown leaves it raw on the page
+    assert not re.findall(r"\{glue:md\}`[A-Za-z0-9_]+`", source), "an inline {glue:md} role without :myst"
 
 
 @pytest.mark.parametrize("page", sorted(path.stem for path in build.NOTEBOOKS.glob("*.py")))
