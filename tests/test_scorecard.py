@@ -26,7 +26,7 @@ def test_every_kind_of_unit_lands_in_its_columns():
         Unit("stdlib", "Llama ladder", setting="k=100/N=4"): [("stdlib", "Llama ladder")],
         Unit("pydocs", pooled=True): [("pydocs", "All")],
         Unit("pydocs", "NeoX ladder", versus="Llama ladder"): [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
-        Unit("stdlib", "SmolLM2-135M"): [("stdlib", "reference")],
+        Unit("stdlib", "SmolLM2-135M"): [("", "reference")],  # a reference model: one column beside every corpus
         Unit(): [("", "other")],
         Unit("pydocs"): [("pydocs", "NeoX ladder"), ("pydocs", "Llama ladder")],
         Unit(family="Llama ladder"): [("pydocs", "Llama ladder"), ("stdlib", "Llama ladder")],
@@ -53,10 +53,10 @@ def test_a_structured_unit_lands_in_its_columns_whatever_its_family_is_called():
         (Unit("pydocs", "SmolLM2-135M"), "fails"),  # a reference model
         (Unit(), "holds"))]})  # neither: "other"
     grid = scorecard.claim_grid(rows, CORPORA, families, REFERENCES)
-    assert grid.columns.tolist() == [("pydocs", "All / beta: x"), ("pydocs", "All NeoX"), ("pydocs", "reference"),
-                                     ("stdlib", "All / beta: x"), ("stdlib", "All NeoX"), ("stdlib", "reference"),
+    assert grid.columns.tolist() == [("pydocs", "All / beta: x"), ("pydocs", "All NeoX"),
+                                     ("stdlib", "All / beta: x"), ("stdlib", "All NeoX"), ("", "reference"),
                                      ("", "other")], "no pooled column \"All\": no unit is the families pooled"
-    assert grid.loc["X1.0"].tolist() == ["holds", UNDETERMINED, "fails", "fails", "fails", "no unit", "holds"]
+    assert grid.loc["X1.0"].tolist() == ["holds", UNDETERMINED, "fails", "fails", "fails", "holds"]
 
 
 def test_a_column_pools_its_units_as_the_verdict_does():
@@ -74,19 +74,19 @@ def test_a_column_pools_its_units_as_the_verdict_does():
 
 
 def test_the_grid_draws_one_cell_per_outcome_and_its_text_at_body_size():
-    outcomes = [((Unit("pydocs", "NeoX ladder"), o), (Unit("stdlib", pooled=True), "fails"), (Unit(), "holds"))
-                for o in ("holds", "fails", UNDETERMINED, "untested")] * 11
+    outcomes = [((Unit("pydocs", "NeoX ladder"), o), (Unit("stdlib", pooled=True), "fails"), (Unit(), "holds"),
+                 (Unit("stdlib", REFERENCES[0]), "fails")) for o in ("holds", "fails", UNDETERMINED, "untested")] * 11
     rows = pd.DataFrame({"key": [f"X1.{i}" for i in range(len(outcomes))], "outcomes": outcomes})
-    grid = scorecard.claim_grid(rows, [*CORPORA, "humaneval"], FAMILIES)
+    grid = scorecard.claim_grid(rows, [*CORPORA, "humaneval"], FAMILIES, REFERENCES)
     verdicts = dict.fromkeys(grid.index, NOT_TESTABLE)
     fig = scorecard.draw_grid(grid, verdicts, figure=Figure(), fontsize=13)
     ax = fig.axes[0]
     marks = [t.get_text() for t in ax.texts]
-    # per row: pydocs/NeoX its outcome, stdlib/All fails, other holds; every other cell empty
-    assert (marks.count("✓"), marks.count("✗"), marks.count("?"), marks.count("–")) == (11 + 44, 11 + 44, 11, 11)
-    assert len(ax.get_yticklabels()) == 44 and len(ax.get_xticklabels()) == grid.shape[1] == 10
+    # per row: pydocs/NeoX its outcome, stdlib/All and the reference fail, other holds; every other cell empty
+    assert (marks.count("✓"), marks.count("✗"), marks.count("?"), marks.count("–")) == (11 + 44, 11 + 88, 11, 11)
+    assert len(ax.get_yticklabels()) == 44 and len(ax.get_xticklabels()) == grid.shape[1] == 11
     # the book's column is about 770 px in a 1400 px window, its body text 16 px: at most 48 text heights
-    # across for a grid of nine columns (three corpora, two families and "All") and "other"
+    # across for a grid of nine columns (three corpora, two families and "All"), the reference models and "other"
     fig.canvas.draw()
     drawn = fig.get_tightbbox().width  # in inches, with every label (the page shows the figure cropped to it)
     assert drawn / (13 / 72) <= 770 / 16, drawn / (13 / 72)

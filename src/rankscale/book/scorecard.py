@@ -15,6 +15,7 @@ from rankscale.book.plots import DPI, STYLE
 from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, VERDICTS, Unit
 
 REFERENCE, OTHER = "reference", "other"  # the columns beside the families and the pooled one (POOLED)
+COLUMN_LABELS = {REFERENCE: "ref.\nmodel"}  # a header as narrow as a column of the grid (draw_grid)
 # A column's outcome: the unit outcomes of rankscale.claims.base.UNIT_OUTCOMES, "mixed" where
 # the claim held on some units of the column and failed on others, "no unit" where none fell there.
 CELL_OUTCOMES = ("holds", "mixed", "fails", UNDETERMINED, "untested", "no unit")
@@ -37,13 +38,17 @@ def unit_columns(unit: Unit, corpora: list[str], families: list[str],
     if not isinstance(unit, Unit):
         raise RankscaleError(f"the unit {unit!r} is a name, not a Unit: a verdict's units are placed by their "
                              "fields; build it with rankscale.claims.base.Unit")
-    groups = [_beside(REFERENCE, families) if name in references else name for name in (unit.family, unit.versus)
-              if name]
-    groups += [_beside(POOLED, families)] * unit.pooled
+    named = [name for name in (unit.family, unit.versus) if name]
+    # a reference model sits beside the families in one column over every corpus: a grid of a column per corpus
+    # and reference would be too wide for the page to show its text at body size
+    beside = [("", _beside(REFERENCE, families))] if any(name in references for name in named) else []
+    groups = [name for name in named if name not in references] + [_beside(POOLED, families)] * unit.pooled
+    if beside and not groups:
+        return beside
     if not unit.corpus and not groups:
         return [("", _beside(OTHER, families))]
     # a unit of one corpus and no family decides every family there; one of a family and no corpus, every corpus
-    return [(c, g) for c in ([unit.corpus] if unit.corpus else corpora) for g in groups or families]
+    return [(c, g) for c in ([unit.corpus] if unit.corpus else corpora) for g in groups or families] + beside
 
 
 def _beside(column: str, families: list[str]) -> str:
@@ -68,8 +73,9 @@ def claim_grid(verdicts, corpora: list[str], families: list[str], references: li
     """Each claim's outcome per column of corpus and family: its units' outcomes grouped by the columns their
     fields place them in.
 
-    A ``Unit`` counts in the column of its corpus and of its family and of the family it is compared with (a
-    reference model's name: the column "reference"; the families pooled, paper B's "All": the column "All").
+    A ``Unit`` counts in the column of its corpus and of its family and of the family it is compared with (the
+    families pooled, paper B's "All": the column "All"); a reference model, whatever its corpus, in one column
+    "reference" beside every corpus's.
     A unit of a corpus and no family counts for every family on that corpus, one of a family and no corpus on
     every corpus; a unit of neither goes to one column "other". A column's outcome is "holds" or "fails"
     where every deciding unit there agrees, "mixed" where they differ; else "undetermined" where some unit
@@ -89,8 +95,8 @@ def claim_grid(verdicts, corpora: list[str], families: list[str], references: li
     -------
     pandas.DataFrame
         One row per claim (index: key, in the rows' order), one column per (corpus, group), a
-        ``pandas.MultiIndex``: each family, then "All" and "reference" where a unit falls there, on
-        every corpus, then ``("", "other")`` where a unit falls there; values from ``CELL_OUTCOMES``.
+        ``pandas.MultiIndex``: each family, then "All" where a unit falls there, on every corpus, then
+        ``("", "reference")`` and ``("", "other")`` where a unit falls there; values from ``CELL_OUTCOMES``.
 
     Raises
     ------
@@ -121,8 +127,9 @@ def claim_grid(verdicts, corpora: list[str], families: list[str], references: li
                           columns=["key", "corpus", "group", "outcome"])
     cells = placed.groupby(["key", "corpus", "group"], sort=False)["outcome"].agg(_pooled)
     used = set(placed["group"]) - set(families)
-    groups = [*families, *(g for g in (_beside(POOLED, families), _beside(REFERENCE, families)) if g in used)]
-    columns = [(c, g) for c in corpora for g in groups] + [("", g) for g in [_beside(OTHER, families)] if g in used]
+    groups = [*families, *(g for g in [_beside(POOLED, families)] if g in used)]
+    columns = [(c, g) for c in corpora for g in groups]
+    columns += [("", g) for g in (_beside(REFERENCE, families), _beside(OTHER, families)) if g in used]
     grid = cells.unstack(["corpus", "group"], fill_value="no unit") if len(cells) else pd.DataFrame()
     return grid.reindex(index=pd.Index(list(verdicts["key"]), name="key"), columns=pd.MultiIndex.from_tuples(columns),
                         fill_value="no unit")
@@ -135,7 +142,7 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = STY
 
     Every length is a multiple of the text's height, and the figure is drawn at 150 dots per inch,
     wider than the book's column (about 770 pixels at a 1400-pixel window), so the page scales it
-    to the column's width; ten columns make about 48 text heights across, which puts its text
+    to the column's width; eleven columns make about 46 text heights across, which puts its text
     at the page's 16-pixel body size.
 
     Parameters
@@ -173,9 +180,9 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = STY
     n_rows, n_cols = grid.shape
     em = fontsize / 72  # inches per text height
     # text heights: row labels, a column, the longest verdict; a row; the legend and column labels on top.
-    # Ten columns (two families and the pooled fit on three corpora, and the references) at 12 pt give an
+    # Eleven columns (two families and the pooled fit on three corpora, the reference models, other) at 12 pt give an
     # image about 780 px wide at plots.DPI: the book's column shows it at its own size, text at body size
-    left, column, right, row, bottom, top = 2.7, 3.4, 7.0, 1.7, 0.3, 7.8
+    left, column, right, row, bottom, top = 2.7, 3.25, 7.0, 1.7, 0.3, 7.8
     width, height = em * (left + column * n_cols + right), em * (bottom + row * n_rows + top)
     if figure is None:
         import matplotlib.pyplot as plt
@@ -191,7 +198,8 @@ def draw_grid(grid, verdicts: dict[str, str], figure=None, fontsize: float = STY
     for (i, j), code in np.ndenumerate(codes):
         ax.text(j, i, CELL_LOOK[CELL_OUTCOMES[code]][1], ha="center", va="center", fontsize=fontsize)
     ax.set_yticks(range(n_rows), grid.index, fontsize=fontsize)
-    ax.set_xticks(range(n_cols), [group.replace(" ", "\n") for _, group in grid.columns], fontsize=fontsize)
+    ax.set_xticks(range(n_cols), [COLUMN_LABELS.get(group, group.replace(" ", "\n")) for _, group in grid.columns],
+                  fontsize=fontsize)
     ax.xaxis.tick_top()
     ax.tick_params(length=0)
     ax.set_xticks(np.arange(-0.5, n_cols), minor=True)
