@@ -1,5 +1,5 @@
-"""The model shapes of issue 24, randomly initialised: pythia-160m, pythia-1.4b and Qwen2.5-0.5B
-with their published configurations, and shrunken versions of the same architectures that run
+"""The model shapes of issues 24 and 34, randomly initialised: pythia-160m, pythia-1.4b,
+Qwen2.5-0.5B, pythia-6.9b and Llama-3-8B with their published configurations, and shrunken versions of the same architectures that run
 on a CPU in seconds. ``gpu_bench.py`` measures them and ``scripts/gpu_check.py`` checks them.
 
 Each configuration is written out in full rather than read from the hub, so that nothing needs a
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
-from transformers import AutoModelForCausalLM, GPTNeoXConfig, PretrainedConfig, Qwen2Config
+from transformers import AutoModelForCausalLM, GPTNeoXConfig, LlamaConfig, PretrainedConfig, Qwen2Config
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,15 @@ class ModelShape:
         The published model it copies (the shrunken versions keep the name).
     config : transformers.PretrainedConfig
     n_real : int
-        The tokenizer's real entries; the head has ``config.vocab_size`` rows, more than this.
+        The tokenizer's real entries; the head has ``config.vocab_size`` rows, at least this.
+    gpu_batch : int
+        Windows of 512 per forward pass on a GPU: 32 (one 16384-token shard), 16 for the 7-8B models.
     """
 
     name: str
     config: PretrainedConfig
     n_real: int
+    gpu_batch: int = 32
 
 
 def _neox(hidden: int, layers: int, heads: int, intermediate: int, head_rows: int) -> GPTNeoXConfig:
@@ -58,11 +61,26 @@ def _qwen2(hidden: int, layers: int, heads: int, kv_heads: int, intermediate: in
     )
 
 
+def _llama3(hidden: int, layers: int, heads: int, kv_heads: int, intermediate: int, head_rows: int) -> LlamaConfig:
+    """A Llama 3 configuration: grouped-query attention, SwiGLU, RMSNorm, rope base 5e5 and an
+    untied head, as in Meta-Llama-3-8B's ``config.json``."""
+    return LlamaConfig(
+        vocab_size=head_rows, hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
+        num_key_value_heads=kv_heads, intermediate_size=intermediate, hidden_act="silu",
+        max_position_embeddings=8192, rms_norm_eps=1e-5, rope_parameters={"rope_type": "default", "rope_theta": 5e5},
+        tie_word_embeddings=False,
+    )
+
+
 FULL = (
     ModelShape("pythia-160m", _neox(hidden=768, layers=12, heads=12, intermediate=3072, head_rows=50304), 50277),
     ModelShape("pythia-1.4b", _neox(hidden=2048, layers=24, heads=16, intermediate=8192, head_rows=50304), 50277),
     ModelShape("Qwen2.5-0.5B", _qwen2(hidden=896, layers=24, heads=14, kv_heads=2, intermediate=4864,
                                       head_rows=151936), 151665),
+    ModelShape("pythia-6.9b", _neox(hidden=4096, layers=32, heads=32, intermediate=16384, head_rows=50432), 50277,
+               gpu_batch=16),
+    ModelShape("Llama-3-8B", _llama3(hidden=4096, layers=32, heads=32, kv_heads=8, intermediate=14336,
+                                     head_rows=128256), 128256, gpu_batch=16),
 )
 # Same classes, same ratios of vocabulary to width as far as a tiny model allows (Qwen's head
 # several times wider than Pythia's relative to the width), and a padded head.
@@ -71,6 +89,9 @@ SMALL = (
     ModelShape("pythia-1.4b", _neox(hidden=128, layers=3, heads=4, intermediate=512, head_rows=5056), 5000),
     ModelShape("Qwen2.5-0.5B", _qwen2(hidden=64, layers=2, heads=4, kv_heads=2, intermediate=320,
                                       head_rows=7104), 7000),
+    ModelShape("pythia-6.9b", _neox(hidden=128, layers=2, heads=4, intermediate=512, head_rows=5120), 5000, 16),
+    ModelShape("Llama-3-8B", _llama3(hidden=128, layers=2, heads=4, kv_heads=2, intermediate=448, head_rows=6000),
+               6000, 16),
 )
 NAMES = tuple(shape.name for shape in FULL)
 
@@ -83,7 +104,7 @@ def shapes(small: bool, names: list[str] | None = None) -> list[ModelShape]:
     small : bool
         The shrunken versions.
     names : list of str, optional
-        A subset of ``NAMES``; None: all three.
+        A subset of ``NAMES``; None: all of them.
 
     Returns
     -------

@@ -1,20 +1,27 @@
-"""Correctness of extraction with a bf16 body on the shapes of pythia-160m, pythia-1.4b and
-Qwen2.5-0.5B (randomly initialised, ``benchmarks/model_shapes.py``), on a GPU or on the CPU.
+"""Correctness of extraction with a bf16 body on the shapes of pythia-160m, pythia-1.4b,
+Qwen2.5-0.5B, pythia-6.9b and Llama-3-8B (randomly initialised, ``benchmarks/model_shapes.py``), on a GPU or on the CPU.
 
-Four checks per model, each printed as a PASS or FAIL line:
+Five checks per model (four on the CPU, where the fused head does not run), each printed as a
+PASS or FAIL line:
 
 reference
-    ``gt``, ``ge`` and ``logp`` of ``rank_records`` for a few hundred random targets against an
-    fp64 computation on the CPU from the same bf16 body's hidden states and the fp32 head's real
-    rows. Ranks must be equal, except where two logits lie so close that fp32 and fp64 may order
-    them differently (within ``REL_TOL``, relative to the largest logit the head can produce for
-    that hidden state); ``logp`` must agree within ``LOGP_TOL``.
+    ``gt``, ``ge`` and ``logp`` of ``rank_records`` at every target against an fp64 computation
+    (on the model's device) from the same bf16 body's hidden states and the head's real rows.
+    Where the fused head runs (``rankscale.records.fused_head``: a GPU), ranks must equal fp64's
+    at every target; with the fp32 head (the CPU) they may differ where two logits lie so close
+    that fp32 and fp64 may order them differently (within ``REL_TOL``, relative to the largest
+    logit the head can produce for that hidden state). ``logp`` must agree within ``LOGP_TOL``.
+bound
+    On a GPU, tensor-core logits (bf16 inputs, fp32 accumulation, cuBLAS) of a sample of hidden
+    states against fp64: every error within ``fused_head.logit_error_bound``, and the largest
+    error's share of its bound printed. The line also says how much fp64 work the fused head's
+    band asked for (rows with near ties, candidate pairs, rows counted whole).
 ties
     Three head rows are each copied into two other real rows, so that their tokens' logits tie
     exactly; at every target among them ``gt`` and ``ge`` must equal the reference's exactly, and
     ``ge - gt`` count both copies.
 batch size
-    Records at batch sizes 1, 4 and 8 are identical.
+    Records at batch sizes 1, 4 and 8 are bitwise identical.
 out of memory
     ``extract._rank_shard`` starting at batch 8, where it does not fit, halves the batch until it
     fits and finishes with the records ``rank_records`` gives at that batch size. On a GPU the
@@ -39,6 +46,7 @@ from tqdm import tqdm
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # the shapes gpu_bench.py measures
 from model_shapes import NAMES, build_model, random_windows, resolve_device, shapes  # noqa: E402
+from rankscale.records import fused_head  # noqa: E402
 from rankscale.records.extract import _rank_shard, fp32_head, rank_records  # noqa: E402
 
 # The fp32 rounding margin, relative to |h| max_v |w_v|, within which fp32 and fp64 may order two
@@ -48,7 +56,6 @@ from rankscale.records.extract import _rank_shard, fp32_head, rank_records  # no
 # so excuse an off-by-one count at nine targets in ten (1e-6: one in three).
 REL_TOL = 1e-6
 LOGP_TOL = 1e-4  # absolute, on log-probabilities computed in fp32 (rank_records) and in fp64
-N_REFERENCE = 300  # random targets compared with the fp64 reference, per model
 BATCH_SIZES = (1, 4, 8)  # the largest is where the out-of-memory check starts
 TIE_SOURCES, TIE_COPIES = 3, 2  # head rows copied, and into how many other real rows each
 TIES_PER_WINDOW = 8  # positions of each window given a tied token, so that every window has some
@@ -127,14 +134,14 @@ def body_hidden(model, windows: list[np.ndarray], batch_size: int) -> torch.Tens
     parts = []
     for start in range(0, len(windows), batch_size):
         ids = torch.from_numpy(np.stack(windows[start:start + batch_size])).to(device)
-        hidden = model.base_model(input_ids=ids).last_hidden_state[:, :-1]
-        parts.append(hidden.reshape(-1, hidden.shape[-1]).cpu())
+        hidden = model.base_model(input_ids=ids, use_cache=False).last_hidden_state[:, :-1]
+        parts.append(hidden.reshape(-1, hidden.shape[-1]))
     return torch.cat(parts)
 
 
 def fp64_reference(hidden: torch.Tensor, targets: np.ndarray, weight: torch.Tensor, bias: torch.Tensor | None,
                    rel_tol: float = REL_TOL, chunk: int = 64) -> dict[str, np.ndarray]:
-    """What ``rank_records`` should record, computed in fp64 on the CPU, with the range of ranks
+    """What ``rank_records`` should record, computed in fp64 on ``hidden``'s device, with the range of ranks
     that logits within the fp32 rounding margin allow.
 
     Parameters
@@ -168,16 +175,16 @@ def fp64_reference(hidden: torch.Tensor, targets: np.ndarray, weight: torch.Tens
     >>> {k: int(v[0]) for k, v in ref.items() if k != "logp"}
     {'target': 1, 'gt': 1, 'ge': 2, 'gt_low': 0, 'gt_high': 2, 'ge_low': 0, 'ge_high': 2}
     """
-    w = weight.detach().cpu().double()
-    b = None if bias is None else bias.detach().cpu().double()
+    w = weight.detach().to(hidden.device).double()
+    b = None if bias is None else bias.detach().to(hidden.device).double()
     largest_row = w.norm(dim=1).max() + (0.0 if b is None else b.abs().max())
     parts: dict[str, list] = {}
     for c in range(0, len(targets), chunk):
-        h = hidden[c:c + chunk].cpu().double()
+        h = hidden[c:c + chunk].double()
         z = h @ w.T
         if b is not None:
             z += b
-        zt = z.gather(1, torch.as_tensor(targets[c:c + chunk], dtype=torch.int64)[:, None])
+        zt = z.gather(1, torch.as_tensor(targets[c:c + chunk], dtype=torch.int64, device=z.device)[:, None])
         tol = rel_tol * h.norm(dim=1, keepdim=True) * largest_row
         found = {
             "logp": zt[:, 0] - torch.logsumexp(z, 1),
@@ -186,17 +193,18 @@ def fp64_reference(hidden: torch.Tensor, targets: np.ndarray, weight: torch.Tens
             "ge_low": (z >= zt + tol).sum(1), "ge_high": (z >= zt - tol).sum(1) - 1,
         }
         for name, values in found.items():
-            parts.setdefault(name, []).append(values.numpy())
+            parts.setdefault(name, []).append(values.cpu().numpy())
     return {"target": np.asarray(targets), **{name: np.concatenate(v) for name, v in parts.items()}}
 
 
 def compare_with_reference(records: dict[str, np.ndarray], reference: dict[str, np.ndarray],
-                           logp_tol: float = LOGP_TOL) -> Outcome:
+                           logp_tol: float = LOGP_TOL, margin: bool = True) -> Outcome:
     """The ``reference`` check: ``records`` (``target``, ``logp``, ``gt``, ``ge`` of the same
     targets) against ``fp64_reference``.
 
     A rank that differs from the reference passes only inside the bounds the fp32 margin allows,
-    and with ``gt <= ge``, which holds in any ordering.
+    and with ``gt <= ge``, which holds in any ordering; with ``margin=False`` (the fused head)
+    not at all.
 
     Examples
     --------
@@ -207,7 +215,7 @@ def compare_with_reference(records: dict[str, np.ndarray], reference: dict[str, 
     """
     gt, ge, logp = (np.asarray(records[k]) for k in ("gt", "ge", "logp"))
     exact = (gt == reference["gt"]) & (ge == reference["ge"])
-    within = ((reference["gt_low"] <= gt) & (gt <= reference["gt_high"])
+    within = margin & ((reference["gt_low"] <= gt) & (gt <= reference["gt_high"])
               & (reference["ge_low"] <= ge) & (ge <= reference["ge_high"]) & (gt <= ge))
     unexplained = np.flatnonzero(~exact & ~within)
     wrong_target = int((np.asarray(records["target"]) != reference["target"]).sum())
@@ -322,16 +330,14 @@ def check_out_of_memory(model, windows: list[np.ndarray], n_real: int, device: s
 
     On a GPU the caching allocator is capped below the largest batch size's peak
     (``memory_cap``, ``torch.cuda.set_per_process_memory_fraction``), so the out-of-memory is
-    real. On the CPU, which has no such cap, the body raises ``torch.OutOfMemoryError`` for
-    batches larger than half the largest.
+    real. On the CPU, which has no such cap, and on a GPU whose peaks lie too close for one (the
+    fused head's memory hardly grows with the batch), the body raises ``torch.OutOfMemoryError``
+    for batches larger than half the largest.
     """
     first = max(BATCH_SIZES)
     progress = tqdm(total=sum(len(w) - 1 for w in windows), disable=True)
-    if torch.device(device).type == "cuda":
-        cap = memory_cap(peaks)
-        if cap is None:
-            return Outcome("out of memory", False, "no memory cap separates the batch sizes: their peaks (GiB) are "
-                           + ", ".join(f"{size}: {peak / 2**30:.2f}" for size, peak in peaks.items()))
+    cap = memory_cap(peaks) if torch.device(device).type == "cuda" else None
+    if cap is not None:
         limit, fits = cap
         how = (f"real: memory capped at {limit / 2**30:.2f} GiB, between the peaks of batch {fits} "
                f"({peaks[fits] / 2**30:.2f} GiB) and {first} ({peaks[first] / 2**30:.2f} GiB)")
@@ -344,11 +350,14 @@ def check_out_of_memory(model, windows: list[np.ndarray], n_real: int, device: s
         finally:
             torch.cuda.set_per_process_memory_fraction(1.0, device)
     else:
-        how = f"simulated on CPU: the body raises torch.OutOfMemoryError for batches over {first // 2} windows"
+        # the CPU has no cap; with the fused head a GPU's peaks at batch 1 to 8 lie too close for one
+        why = ("on CPU" if not peaks else "as no memory cap separates the batch sizes' peaks (GiB: "
+               + ", ".join(f"{size}: {peak / 2**30:.2f}" for size, peak in peaks.items()) + ")")
+        how = f"simulated {why}: the body raises torch.OutOfMemoryError for batches over {first // 2} windows"
 
         def refuse(module, args, kwargs):
             if kwargs["input_ids"].shape[0] > first // 2:
-                raise torch.OutOfMemoryError("out of memory (simulated on CPU by gpu_check.py)")
+                raise torch.OutOfMemoryError("out of memory (simulated by gpu_check.py)")
 
         hook = model.base_model.register_forward_pre_hook(refuse, with_kwargs=True)
         try:
@@ -361,7 +370,28 @@ def check_out_of_memory(model, windows: list[np.ndarray], n_real: int, device: s
                    f"{how}; batch {first} -> {fitted}, records vs batch {fitted} alone: {differences}")
 
 
-def check_model(shape, device: str, n_windows: int, window_len: int, n_reference: int = N_REFERENCE) -> list[Outcome]:
+BOUND_ROWS = 256  # hidden states whose every tensor-core logit the bound check compares with fp64
+
+
+def check_bound(hidden: torch.Tensor, weight: torch.Tensor, head: fused_head.FusedHead) -> Outcome:
+    """The ``bound`` check: tensor-core logits of ``BOUND_ROWS`` hidden states within the bound of
+    ``fused_head.logit_error_bound`` of their fp64 values, and the fp64 work the band asked of
+    ``head`` (its ``tally``) so far."""
+    h, w = hidden[:BOUND_ROWS], weight.to(hidden.dtype)
+    tensor_core = torch.mm(h, w.T, out_dtype=torch.float32).double()
+    exact = h.double() @ w.double().T
+    bound = (fused_head.logit_error_bound(h.shape[1]) * h.double().norm(dim=1)[:, None]
+             * w.double().norm(dim=1)[None, :])
+    share = float(((tensor_core - exact).abs() / bound).max())
+    t = head.tally
+    return Outcome("bound", share <= 1,
+                   f"largest |tensor-core logit - fp64| over {exact.numel():,} logits: {share:.2e} of its bound; "
+                   f"the band sent {t['rows_with_near_ties'] / t['targets']:.1%} of {t['targets']} targets to fp64, "
+                   f"{t['candidate_pairs'] / t['targets']:.1f} candidate tokens per target, "
+                   f"{t['rows_counted_whole']} targets counted whole")
+
+
+def check_model(shape, device: str, n_windows: int, window_len: int) -> list[Outcome]:
     """Every check on one model shape (``model_shapes.ModelShape``), in the order of the module's docstring."""
     model = build_model(shape, device)
     groups = plant_ties(model, shape.n_real)
@@ -373,13 +403,18 @@ def check_model(shape, device: str, n_windows: int, window_len: int, n_reference
     weight, bias = fp32_head(model, shape.n_real)
     targets = np.concatenate([w[1:] for w in windows])
     tied = np.isin(targets, groups)
-    rng = np.random.default_rng(1)
-    untied = np.flatnonzero(~tied)
-    sample = np.sort(rng.choice(untied, min(n_reference, len(untied)), replace=False))
+    head_rows = model.get_output_embeddings().weight[:shape.n_real].detach()
+    fused = fused_head.applies(head_rows)
     outcomes = []
-    for check, idx in ((compare_with_reference, sample), (check_ties, np.flatnonzero(tied))):
-        reference = fp64_reference(hidden[idx], targets[idx], weight, bias)
-        outcomes.append(check({name: values[idx] for name, values in records.items()}, reference))
+    reference = fp64_reference(hidden, targets, weight, bias)
+    for check, idx in ((compare_with_reference, np.flatnonzero(~tied)), (check_ties, np.flatnonzero(tied))):
+        part = {name: values[idx] for name, values in reference.items()}
+        found = {name: values[idx] for name, values in records.items()}
+        outcomes.append(check(found, part, margin=not fused) if check is compare_with_reference else check(found, part))
+    if fused:
+        head = fused_head.FusedHead(head_rows, bias)
+        head(hidden, torch.as_tensor(targets, device=hidden.device))
+        outcomes.append(check_bound(hidden, head_rows, head))
     outcomes.append(check_batch_sizes(by_batch))
     outcomes.append(check_out_of_memory(model, windows, shape.n_real, device, by_batch, peaks))
     return outcomes
@@ -409,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--windows must be at least {max(BATCH_SIZES)}, the largest batch size checked")
     window_len = 64 if args.small else 512
     name = torch.cuda.get_device_name(device) if device_type == "cuda" else "CPU"
-    print(f"{name}; {'shrunken' if args.small else 'full-size'} models, bf16 body, fp32 head; "
+    print(f"{name}; {'shrunken' if args.small else 'full-size'} models, bf16 body; "
           f"{args.windows} windows of {window_len} tokens; torch {torch.__version__}")
     outcomes = []
     for shape in shapes(args.small, args.models):

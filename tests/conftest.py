@@ -9,6 +9,13 @@ import os
 import tempfile
 from pathlib import Path
 
+import torch
+
+# Where there is no GPU, Triton's kernels (rankscale.records.fused_head) run in its interpreter; it
+# is chosen when a kernel is defined, so before any test imports the package.
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
+
 import numpy as np
 import pytest
 from helpers import N_PAD, corpus_documents, save_random_model

@@ -54,7 +54,7 @@ def test_bench_measures_every_model(tmp_path):
     assert "n/a" in done.stdout
 
 
-@pytest.mark.slow  # a subprocess checking three models
+@pytest.mark.slow  # a subprocess checking every model shape
 def test_check_passes_on_every_model():
     done = run_script("scripts/gpu_check.py", "--small", "--device", "cpu")
     assert done.returncode == 0, done.stdout + done.stderr
@@ -63,7 +63,8 @@ def test_check_passes_on_every_model():
     for name in model_shapes.NAMES:
         assert sum(f" {name} " in line for line in lines) == len(CHECKS)
     assert "simulated on CPU" in done.stdout
-    assert "12 of 12 checks passed" in done.stdout
+    n = len(model_shapes.NAMES) * len(CHECKS)
+    assert f"{n} of {n} checks passed" in done.stdout
 
 
 def test_devices_are_checked_and_made_explicit():
@@ -128,6 +129,26 @@ def test_margin_excuses_only_a_near_tie():
     swapped = gpu_check.compare_with_reference({**records, "gt": [0], "ge": [0]}, reference)
     assert swapped.passed and "within the fp32 margin at 1" in swapped.detail
     assert not gpu_check.compare_with_reference({**records, "gt": [2], "ge": [2]}, reference).passed
+    # the fused head's ranks are fp64's: no margin excuses the swap
+    assert not gpu_check.compare_with_reference({**records, "gt": [0], "ge": [0]}, reference, margin=False).passed
+
+
+@pytest.mark.parametrize("excess, passed", [(0.0, True), (2.0, False)])
+def test_bound_check_fails_an_error_beyond_the_bound(monkeypatch, excess, passed):
+    """The bound check against a stand-in for cuBLAS's tensor-core product (CUDA only): the fp32
+    product passes; one whose every logit errs by twice the bound fails."""
+    pytest.importorskip("triton")
+    from rankscale.records import fused_head
+
+    gen = torch.Generator().manual_seed(0)
+    hidden, weight = torch.randn(20, 32, generator=gen).bfloat16(), torch.randn(50, 32, generator=gen).bfloat16()
+    bound = (fused_head.logit_error_bound(32) * hidden.double().norm(dim=1)[:, None]
+             * weight.double().norm(dim=1)[None, :]).float()
+    monkeypatch.setattr(torch, "mm", lambda a, b, out_dtype=None: a.float() @ b.float() + excess * bound)
+    head = fused_head.FusedHead(weight, None)
+    head(hidden, torch.arange(20))
+    outcome = gpu_check.check_bound(hidden, weight, head)
+    assert outcome.passed is passed and "of its bound" in outcome.detail
 
 
 def test_tie_check_fails_a_missed_tie():

@@ -12,7 +12,9 @@ are divided by T first (z / T in place of z above): the distribution a sampler a
 draws from, whose ranks are those of T = 1 (paper B, section 3.3; chapter B1 shows it).
 
 The body runs in the model's dtype (bf16 on GPUs with ``dtype="auto"``), spread over several
-GPUs by accelerate when ``device_map="auto"``; the output head always runs in fp32 on chunks of
+GPUs by accelerate when ``device_map="auto"``, with no KV cache. A bf16 or fp16 body on a GPU gets
+the fused head of ``rankscale.records.fused_head``: tensor-core logits that never reach memory,
+with every rank certified equal to fp64's. Elsewhere the output head runs in fp32 on chunks of
 at most ``chunk_tokens`` hidden states, so memory is bounded by chunk x vocabulary, not batch x
 window x vocabulary. The batch size halves on out-of-memory until it fits. Results go to a
 directory of shards and a manifest (format in ``rankscale.records.store``); an interrupted run resumes
@@ -56,6 +58,7 @@ from rankscale.models.loading import (
     resolve_dtype,
 )
 from rankscale.models.source import locate
+from rankscale.records import fused_head
 from rankscale.records.identity import AUTO, differences, result_identity, same_result
 from rankscale.records.store import (
     MANIFEST,
@@ -187,8 +190,9 @@ def rank_records(
     chunk_tokens: int | None = None,
     progress: tqdm | None = None,
     temperature: float = 1.0,
+    head: str = "auto",
 ) -> dict[str, np.ndarray]:
-    """Per-target records for ``windows``, in window order, at ``temperature`` (``head_rank_counts``).
+    """Per-target records for ``windows``, in window order, at ``temperature``.
 
     Windows of equal length are batched together (up to ``batch_size``), longest first, so no
     padding or attention mask is ever needed and a window's numbers do not depend on its
@@ -210,6 +214,11 @@ def rank_records(
         Advanced by the targets of each batch.
     temperature : float
         Divides the logits (``head_rank_counts``).
+    head : {"auto", "fused", "fp32"}
+        How the head is computed: ``"fused"``, the certified fused head of
+        ``rankscale.records.fused_head`` (a CUDA model in bf16 or fp16, with Triton): ranks equal
+        to fp64's, no logits in memory; ``"fp32"``, ``head_rank_counts`` over chunks of fp32
+        logits; ``"auto"``, the fused head wherever it applies (``fused_head.applies``), else fp32.
 
     Returns
     -------
@@ -222,9 +231,20 @@ def rank_records(
         raise RankscaleError(f"batch size must be at least 1, got {batch_size}")
     # the first and the last layers sit on different GPUs when accelerate spreads the model
     input_device = model.get_input_embeddings().weight.device
-    weight, bias = fp32_head(model, n_real)
-    if chunk_tokens is None:
-        chunk_tokens = default_chunk_tokens(n_real, weight.device)
+    head_rows = model.get_output_embeddings().weight[:n_real].detach()
+    if head not in ("auto", "fused", "fp32"):
+        raise RankscaleError(f"head must be auto, fused or fp32, got {head!r}")
+    if head == "fused" and not fused_head.applies(head_rows):
+        raise RankscaleError("the fused head needs a CUDA model in bfloat16 or float16 and Triton installed; "
+                             "use head='fp32' here")
+    if head != "fp32" and fused_head.applies(head_rows):
+        bias = getattr(model.get_output_embeddings(), "bias", None)
+        rank_counts = fused_head.FusedHead(head_rows, None if bias is None else bias[:n_real], temperature)
+        chunk_tokens = chunk_tokens or batch_size * max(len(w) for w in windows)  # it holds no logits
+    else:
+        weight, bias = fp32_head(model, n_real)
+        rank_counts = functools.partial(head_rank_counts, weight=weight, bias=bias, temperature=temperature)
+        chunk_tokens = chunk_tokens or default_chunk_tokens(n_real, weight.device)
     offsets = np.concatenate([[0], np.cumsum([len(w) - 1 for w in windows])])
     out = {
         "logp": np.empty(offsets[-1], np.float32),
@@ -251,10 +271,11 @@ def rank_records(
             for start in range(0, len(group), batch_size):
                 idx = group[start:start + batch_size]
                 ids = torch.from_numpy(np.stack([windows[i] for i in idx])).to(input_device)
-                hidden = body(input_ids=ids).last_hidden_state[:, :-1].reshape(-1, weight.shape[1])
-                hidden, targets = hidden.to(weight.device), ids[:, 1:].reshape(-1).to(weight.device)
-                parts = [head_rank_counts(hidden[c:c + chunk_tokens], targets[c:c + chunk_tokens], weight, bias,
-                                          temperature)
+                # use_cache=False: the body would otherwise build a KV cache that nothing reads
+                hidden = body(input_ids=ids, use_cache=False).last_hidden_state[:, :-1]
+                hidden = hidden.reshape(-1, head_rows.shape[1]).to(head_rows.device)
+                targets = ids[:, 1:].reshape(-1).to(head_rows.device)
+                parts = [rank_counts(hidden[c:c + chunk_tokens], targets[c:c + chunk_tokens])
                          for c in range(0, len(targets), chunk_tokens)]
                 logp, gt, ge, top = (torch.cat(p).cpu().numpy() for p in zip(*parts))
                 if not np.isfinite(logp).all():
