@@ -133,8 +133,8 @@ def test_a_cpu_run_keeps_the_recipe_of_before_gpus(micro, built):
     """What a CPU run saves is the recipe of a call that names no device, as every ladder trained
     before the training device existed was identified, byte for byte: the CPU book's models are
     neither refused nor retrained."""
-    _, dirs = built
-    for entry, path in zip(ld._ladder_plan(micro, built[0]), dirs):
+    home, dirs = built
+    for entry, path in zip(ld._ladder_plan(micro, home), dirs):
         saved = json.loads((path / ld.METADATA).read_text())["recipe"]
         before = ld.recipe(entry.ladder.arch, entry.size, micro.training, entry.replica, ld._kept(micro, entry))
         assert json.dumps(saved) == json.dumps(before) and "device" not in saved
