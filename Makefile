@@ -1,6 +1,9 @@
 # Two set-up commands: `make test` and `make book`. Each creates .venv on first use.
 PYTHON  ?= python3
 PROFILE ?= tiny
+# book: a GPU (cuda, cuda:1) that trains the ladders and extracts; empty, the ladders train on the CPU (the
+# canonical book's weights) and extraction takes a GPU where torch sees one (rankscale book --help)
+DEVICE  ?=
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -49,7 +52,7 @@ bench-gpu: $(STAMP)
 book:
 	@PYTHONPATH=src $(PYTHON) -m rankscale check-profile $(PROFILE)
 	@$(MAKE) --no-print-directory $(STAMP)
-	$(PY) -m rankscale book --profile $(PROFILE)
+	$(PY) -m rankscale book --profile $(PROFILE)$(if $(DEVICE), --device $(DEVICE) --train-device $(DEVICE))
 
 # Re-freeze the lock from the current environment (after changing pyproject.toml's needs).
 lock: $(STAMP)

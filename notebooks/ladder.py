@@ -91,7 +91,9 @@ glue(pages.FINDINGS_KEY, Markdown(pages.ladder_findings(model_set.name, regime, 
 #
 # One table per family: each model's non-embedding parameters $S$, the tokens it was trained
 # on, tokens per parameter (training tokens over $S$), and its cross-entropy (CE, nats) and
-# $\mathrm{RBP}_1$ on each held-out corpus. For a set without ladders, the training columns are
+# $\mathrm{RBP}_1$ on each held-out corpus. Each caption names the device the family's models
+# trained on (`cpu`, or the GPU's name, from `ladder.json`): a GPU's kernels round otherwise, so
+# its ladder is other weights than the CPU's. For a set without ladders, the training columns are
 # absent.
 
 # %%
@@ -106,12 +108,14 @@ if regime.empty:
     display(Markdown(f"Model set `{model_set.name}` has no ladder: its families were trained elsewhere, and this "
                      "page cannot know on how many tokens. Their sizes and scores:"))
 for family, part in shown.groupby("family", sort=False):
+    trained_on = "" if regime.empty else ", ".join(regime[regime.family == family]["trained on"].unique())
     display(part.drop(columns="family").style.hide(axis="index").format(
         {"non-embedding parameters": "{:,}", "training tokens": "{:,}", "tokens per parameter": "{:,.2f}"}
         | {c: "{:.3f}" for c in scores.columns}).set_caption(
         f"The {family} family, one model a row: its non-embedding parameters"
         + ("" if regime.empty else ", training tokens, tokens per parameter and runs at its size")
-        + ", and its CE (nats) and RBP_1 on each held-out corpus."))
+        + ", and its CE (nats) and RBP_1 on each held-out corpus."
+        + (f" Trained on {trained_on}." if trained_on else "")))
 
 # %% mystnb={"figure": {"caption": "Left: training tokens per non-embedding parameter against size, one line per ladder family (every size sees the same tokens, so the line falls as $1/S$). Right: CE on the first corpus against size; paper A's released CE of GPT-2 small and XL on Wikipedia (the paper's values, black stars) is drawn at their sizes for scale.", "name": "fig-ladder-regime"}}
 released = pages.reference_table("rbp_released_gpt2_wikipedia")  # drawn at the papers' sizes (REGISTRY)

@@ -253,6 +253,13 @@ def test_stamp_follows_the_papers_reference_tables(tmp_path, monkeypatch):
         reference.reference_table("no_such_table")
 
 
+@pytest.mark.slow  # the smoke book in a lone clone
+def test_the_ladder_page_names_the_device_that_trained_each_family(smoke):
+    tables = [out.data["text/html"] for cell in smoke.executed("ladder").cells if cell.cell_type == "code"
+              for out in cell.outputs if "text/html" in out.get("data", {})]
+    assert sum("on each held-out corpus. Trained on cpu.</caption>" in table for table in tables) == 2  # two families
+
+
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_site_has_every_page_and_the_downloads(smoke):
     assert (smoke.html / "profile.txt").read_text().strip() == "smoke"

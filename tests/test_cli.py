@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -16,9 +17,9 @@ from rankscale.records.store import load_records
 pytestmark = pytest.mark.slow  # the command line in subprocesses
 
 
-def cli(*args):
+def cli(*args, env=None):
     return subprocess.run([sys.executable, "-m", "rankscale", *map(str, args)], capture_output=True, text=True,
-                          timeout=300)
+                          timeout=300, env=env)
 
 
 def test_extract_then_metrics(model_dir, corpus_file, tmp_path):
@@ -58,6 +59,18 @@ def test_errors_are_messages_not_tracebacks(args, message, model_dir, corpus_fil
     done = cli(*[named.get(a, a) if isinstance(a, str) else a for a in args])
     assert done.returncode == 2
     assert done.stderr.startswith("error: ") and message in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [["ladder", "--home", "HOME"], ["book", "--out", "HOME"]])
+def test_training_on_a_gpu_torch_does_not_see_is_one_line(command, tmp_path):
+    """``--train-device cuda`` where torch sees no GPU (none made visible, as on a GPU machine too):
+    refused before anything is trained, extracted or written."""
+    hidden = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "RANKSCALE_HOME": str(tmp_path)}
+    done = cli(*[str(tmp_path) if a == "HOME" else a for a in command], "--profile", "smoke", "--train-device", "cuda",
+               env=hidden)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("error: training device 'cuda': this torch ") and "sees no CUDA GPU" in done.stderr
+    assert not (tmp_path / "models").exists() and not (tmp_path / "_build").exists()
 
 
 def test_an_unreadable_corpus_file_is_one_line(model_dir, tmp_path):

@@ -83,6 +83,7 @@ def test_models_load_through_from_pretrained_with_metadata(micro, built):
         assert meta["tokens_seen"] == 12 * 2 * 32 and meta["seed"] == micro.training.seed
         assert len(meta["loss_curve"]) == 12 and meta["config"]["num_hidden_layers"] == size.n_layers
         assert meta["loss_curve"][-1] < meta["loss_curve"][0]  # it learned something
+        assert meta["trained_on"] == "cpu"
 
 
 def test_the_two_architectures_are_different_models(built):
@@ -126,6 +127,71 @@ def test_a_changed_recipe_is_refused(micro, built):
                       training=LadderTraining(**{**micro.training.__dict__, "steps": 13}))
     with pytest.raises(RankscaleError, match="steps: saved 12, now 13.*train the ladder again"):
         ld.build_ladder(longer, home, progress=False)
+
+
+def test_a_cpu_run_keeps_the_recipe_of_before_gpus(micro, built):
+    """What a CPU run saves is the recipe of a call that names no device, as every ladder trained
+    before the training device existed was identified, byte for byte: the CPU book's models are
+    neither refused nor retrained."""
+    home, dirs = built
+    for entry, path in zip(ld._ladder_plan(micro, home), dirs):
+        saved = json.loads((path / ld.METADATA).read_text())["recipe"]
+        before = ld.recipe(entry.ladder.arch, entry.size, micro.training, entry.replica, ld._kept(micro, entry))
+        assert json.dumps(saved) == json.dumps(before) and "device" not in saved
+        assert ld.recipe(entry.ladder.arch, entry.size, micro.training, entry.replica, ld._kept(micro, entry),
+                         "cpu") == before
+
+
+def test_a_gpu_recipe_is_another_recipe(micro):
+    """The kind of device is part of the recipe, not the GPU's index."""
+    cpu = ld.recipe("neox", NEOX.sizes[0], micro.training)
+    cuda = ld.recipe("neox", NEOX.sizes[0], micro.training, device="cuda")
+    assert cuda != cpu and cuda == {**cpu, "device": "cuda"}
+    assert ld.recipe("neox", NEOX.sizes[0], micro.training, device="cuda:1") == cuda
+
+
+def test_a_ladder_trained_on_another_device_is_refused(micro, built, tmp_path):
+    """A CPU ladder is refused where a GPU's is asked for, and a GPU's (its ladder.json written
+    as a GPU run writes it) where the CPU's is; each error names the device the ladder trained on."""
+    home, _ = built
+    with pytest.raises(RankscaleError, match=r"trained on cpu, not on cuda: train with --train-device cpu .* "
+                                             r"or delete .*micro to train it on cuda$"):
+        ld.missing_models(micro, home, "cuda")
+    shutil.copytree(home / "models", tmp_path / "models")
+    for meta_file in (tmp_path / "models" / "micro").glob(f"*/*/{ld.METADATA}"):
+        meta = json.loads(meta_file.read_text())
+        meta_file.write_text(json.dumps({**meta, "recipe": {**meta["recipe"], "device": "cuda"}}))
+    with pytest.raises(RankscaleError, match="trained on cuda, not on cpu: train with --train-device cuda"):
+        ld.missing_models(micro, tmp_path, "cpu")
+    assert ld.missing_models(micro, tmp_path, "cuda:1") == []  # another GPU of the machine is the same kind
+
+
+def test_a_gpu_that_torch_does_not_see_is_refused_before_any_work(micro, tmp_path, monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(RankscaleError, match=r"^training device 'cuda': this torch .* sees no CUDA GPU; train on the "
+                                             r"CPU \(--train-device cpu, the default\)"):
+        ld.build_ladder(micro, tmp_path, progress=False, device="cuda")
+    with pytest.raises(RankscaleError, match="unknown training device 'gpu'; use cpu"):
+        ld.build_ladder(micro, tmp_path, progress=False, device="gpu")
+    assert not (tmp_path / "models").exists()
+
+
+def test_a_gpu_trains_every_model_in_this_process(micro, tmp_path, monkeypatch):
+    """On a GPU the models go one after another to ``train_model`` in this process, in set order,
+    with the device; no worker pool is started. (What a GPU computes is checked on a GPU: this
+    machine only follows the route, with the training itself left out.)"""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    monkeypatch.setattr(ld, "_train_in_parallel", lambda *a, **k: pytest.fail("started a worker pool"))
+    routed = []
+    monkeypatch.setattr(ld, "train_model", lambda arch, size, *a, device, **k: routed.append((arch, size.name, device)))
+    with pytest.raises(RankscaleError, match="2 workers: a GPU trains the models one after another"):
+        ld.build_ladder(micro, tmp_path, progress=False, workers=2, device="cuda")
+    with pytest.raises(RankscaleError, match=r"training device 'cuda:1': torch sees 1 GPU\(s\), cuda:0 to cuda:0"):
+        ld.build_ladder(micro, tmp_path, progress=False, device="cuda:1")
+    ld.build_ladder(micro, tmp_path, progress=False, device="cuda:0")
+    assert routed == [("neox", "d16-l2", "cuda:0"), ("neox", "d24-l2", "cuda:0"), ("llama", "d16-l1", "cuda:0"),
+                      ("llama", "d24-l2", "cuda:0")]
 
 
 def test_interrupted_run_loses_only_the_model_in_progress(micro, tmp_path, monkeypatch):

@@ -159,6 +159,8 @@ def test_ladder_regime_counts_tokens_per_parameter_and_seeds():
     assert table["tokens per parameter"].tolist() == [500.0, 500.0, 2.0, 500.0]
     assert table["runs at this size"].tolist() == [2, 2, 1, 1]  # seeds are counted within a family
     assert table["training corpora"].iloc[0] == "pydocs:train"
+    gpu = regime([{**ladder_meta("F", "s", 4_000), "trained_on": "NVIDIA H100 80GB HBM3"}, ladder_meta("F", "l", 1_000)])
+    assert gpu["trained on"].tolist() == ["NVIDIA H100 80GB HBM3", "cpu"]  # no trained_on: from before GPUs could train
 
 
 def test_ladder_findings_are_read_from_the_tables():

@@ -282,6 +282,25 @@ def test_make_book_and_the_chapters_extract_on_the_device_chosen(user_set, tmp_p
     assert main(["book", "--profile", profile, "--device", "cuda"]) == 2 and len(seen) == 4  # refused at once
 
 
+def test_make_book_and_rankscale_ladder_train_on_the_device_chosen(tmp_path, monkeypatch):
+    """`--train-device` reaches the ladder's training as one value, from `rankscale book` (through
+    `build_book` and `prepare`) and from `rankscale ladder`; the CPU by default. No GPU is needed
+    to follow the value."""
+    monkeypatch.setenv("RANKSCALE_HOME", str(tmp_path))  # no ladder trained yet
+    monkeypatch.setattr("torch.cuda.is_available", lambda: True)
+    monkeypatch.setattr("torch.cuda.device_count", lambda: 1)
+    seen = []
+
+    def build_ladder(model_set, home, progress=True, workers=None, device="cpu"):
+        seen.append(device)
+        raise RankscaleError("stopped before any work")
+
+    monkeypatch.setattr("rankscale.models.ladder.build_ladder", build_ladder)
+    assert main(["book", "--profile", "smoke"]) == 2 and seen == ["cpu"]
+    assert main(["book", "--profile", "smoke", "--train-device", "cuda:0"]) == 2 and seen[-1] == "cuda:0"
+    assert main(["ladder", "--profile", "smoke", "--train-device", "cuda"]) == 2 and seen[-1] == "cuda"
+
+
 def test_plan_names_this_interpreter_and_spreads_models_larger_than_one_gpu(user_set, tmp_path, capsys):
     """Each planned command runs the interpreter that planned it; a model whose weights exceed one
     GPU's memory (the registry's count for the papers' models, the config's for others) gets

@@ -73,7 +73,7 @@ def _ladder(args: argparse.Namespace) -> None:
     model_set = args.model_set
     if not model_set.ladder_families:
         raise RankscaleError(f"model set {model_set.name!r} has no ladder family; nothing to train")
-    build_ladder(model_set, home, progress=not args.quiet, workers=args.workers)
+    build_ladder(model_set, home, progress=not args.quiet, workers=args.workers, device=args.train_device)
     print(f"{'family':<14}{'model':<10}{'seed':>6}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
     for m in ladder_models(model_set, home):
         print(f"{m['family']:<14}{m['size']:<10}{m['seed']:>6}{m['params_non_embedding']:>15,}"
@@ -85,7 +85,7 @@ def _book(args: argparse.Namespace) -> None:
     from rankscale.book.build import build_book
 
     start = time.perf_counter()
-    html = build_book(args.model_set, args.out, device=args.device)
+    html = build_book(args.model_set, args.out, device=args.device, train_device=args.train_device)
     print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
 
 
@@ -125,6 +125,8 @@ def _plan(args: argparse.Namespace) -> None:
 
 SETS_HELP = "a built-in model set (smoke, tiny, reduced, full) or a .toml file of your own"
 DEVICE_HELP = "where models run: cpu, cuda, cuda:1, ... or auto (default: CUDA where torch sees a GPU, else the CPU)"
+TRAIN_DEVICE_HELP = ("where missing ladder models train: cpu (default) or a GPU, cuda, cuda:1, ... (one model after "
+                     "another); part of each model's recipe, so a ladder trained on one is refused for the other")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -188,15 +190,18 @@ def build_parser() -> argparse.ArgumentParser:
     la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else "
                                                  "the repository root of a checkout, else the working directory)")
     la.add_argument("--quiet", action="store_true", help="no progress bars")
-    la.add_argument("--workers", type=int, help="models trained at once, each with its share of the cores "
+    la.add_argument("--workers", type=int, help="models trained at once on the CPU, each with its share of the cores "
                     "(default: 2 on a machine of 2 cores or more)")
+    la.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
     la.set_defaults(run=_ladder)
 
     bo = commands.add_parser("book", help="execute the chapters under a profile and build the HTML book")
     bo.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
     bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root of a "
                                                 "checkout, else the working directory)")
-    bo.add_argument("--device", default="auto", help=DEVICE_HELP + "; the ladders train on the CPU")
+    bo.add_argument("--device", default="auto", help=DEVICE_HELP + " for extraction; the ladders train on "
+                                                                  "--train-device")
+    bo.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
     bo.set_defaults(run=_book)
 
     ve = commands.add_parser("verdicts", help="print every verdict of a model set, measured and decided by the "

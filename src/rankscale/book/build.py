@@ -580,7 +580,7 @@ def build_site(source: Path, out: Path, profile: str) -> Path:
 
 
 def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, progress: bool = True,
-               device: str = "auto") -> Path:
+               device: str = "auto", train_device: str = "cpu") -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
 
     The site appears at ``<out>/_build/html`` only when it was built whole (``build_site``). A
@@ -602,6 +602,9 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
         Where the missing results are extracted (``rankscale.records.jobs.prepare``; ``auto``:
         CUDA where torch sees a GPU, in bf16 where the set's dtype is ``auto``, else the CPU).
         The chapters only read what ``prepare`` computed.
+    train_device : str
+        Where the missing ladder models train (``prepare``): ``cpu``, the default and the canonical
+        book's, or a GPU (``cuda``, ``cuda:N``).
 
     Returns
     -------
@@ -622,7 +625,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
     require_available(model_set)  # a hub set that cannot be had fails here, before any work
     log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
         f"{len(model_set.references)} reference models, corpora {', '.join(model_set.corpora)}")
-    prepare(model_set, log=log, progress=progress, device=device)
+    prepare(model_set, log=log, progress=progress, device=device, train_device=train_device)
     html = out / "_build" / "html"
     # From here on the book is this build's: a chapter or a site that fails leaves no site that
     # another build made to pass for this one's (an interruption, which breaks nothing, leaves it)

@@ -12,16 +12,23 @@ are ``<size>-s1/``, ``<size>-s2/``..., each initialised with its own seed and tr
 sequences in the same order. Models train two at a time where the machine has two cores or more
 (``build_ladder``'s ``workers``): on 2 cores two single-threaded runs finish 1.17x (d16) to 1.34x
 (d80) sooner than the same runs one after another on both cores (with ``keep_freed_memory``, as
-training runs them).
+training runs them). On a GPU (``build_ladder``'s ``device``) they train one after another in the
+calling process, with the same seed, sequences and optimiser; the CPU stays the default, and its
+weights are the canonical book's.
 
 A trained model is identified by its whole recipe (``recipe``: its shape, every setting of
-``LadderTraining``, the seed, the checkpoints kept, the training text by its identity and the
-tokenizer's own recipe), written into its ``ladder.json`` and compared as a whole, as ``datasets``
-compares a builder's config; the tokenizer likewise (``tokenizer_recipe``, in
-``tokenizer/recipe.json``). A model or tokenizer of another recipe is refused with what differs,
-never reused under the new settings.
+``LadderTraining``, the seed, the checkpoints kept, the training text by its identity, the
+tokenizer's own recipe and, where it is not the CPU, the kind of device it trained on), written
+into its ``ladder.json`` and compared as a whole, as ``datasets`` compares a builder's config; the
+tokenizer likewise (``tokenizer_recipe``, in ``tokenizer/recipe.json``). A model or tokenizer of
+another recipe is refused with what differs, never reused under the new settings. A set has one
+ladder under a home, wherever it trained: the chapters find its models by set and home alone, so a
+ladder trained on a GPU is refused where the CPU's is asked for (and the other way round) rather
+than kept beside it, and its results, named by the weights' content (``rankscale.records.identity``),
+are never taken for the CPU ladder's.
 
-Run ``python -m rankscale ladder --profile tiny`` (or ``smoke``); existing models are skipped.
+Run ``python -m rankscale ladder --profile tiny`` (or ``smoke``; ``--train-device cuda`` on a GPU);
+existing models are skipped.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import time
 from dataclasses import asdict
@@ -349,9 +357,41 @@ def _save_checkpoint(model, tokenizer, path: Path) -> None:
         tokenizer.save_pretrained(path)
 
 
+def check_train_device(device: str) -> None:
+    """Refuse a device the ladders cannot train on here: anything but ``cpu``, ``cuda`` and
+    ``cuda:N``, or a GPU that torch does not see.
+
+    Raises
+    ------
+    RankscaleError
+        Naming the device and what to ask for instead.
+
+    Examples
+    --------
+    >>> check_train_device("cpu")
+    >>> check_train_device("auto")
+    Traceback (most recent call last):
+    rankscale.RankscaleError: unknown training device 'auto'; use cpu (the default), cuda or cuda:N
+    """
+    if device == "cpu":
+        return
+    if not re.fullmatch(r"cuda(:\d+)?", device):
+        raise RankscaleError(f"unknown training device {device!r}; use cpu (the default), cuda or cuda:N")
+    import torch
+
+    if not torch.cuda.is_available():
+        raise RankscaleError(f"training device {device!r}: this torch ({torch.__version__}) sees no CUDA GPU; train on "
+                             "the CPU (--train-device cpu, the default) or install torch's CUDA build (README.md, "
+                             "Requirements)")
+    index = torch.device(device).index
+    if index is not None and index >= torch.cuda.device_count():
+        raise RankscaleError(f"training device {device!r}: torch sees {torch.cuda.device_count()} GPU(s), cuda:0 to "
+                             f"cuda:{torch.cuda.device_count() - 1}; name one of them")
+
+
 def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences: np.ndarray, tokenizer,
                 out: Path, *, keep: tuple[int, ...] = (), label: dict | None = None,
-                bar: tqdm | None = None, replica: int = 0) -> dict:
+                bar: tqdm | None = None, replica: int = 0, device: str = "cpu") -> dict:
     """Train one ladder model on ``sequences`` and save it (atomically) to ``out``.
 
     Parameters
@@ -378,6 +418,11 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
         was tried and moved held-out CE by 0.1 to 0.3 nats, far more than the initialisation
         does, because the set's stream ends on the corpus that runs dry last; that is a change of
         recipe, not a seed's luck.
+    device : str
+        Where it trains: ``cpu``, or a GPU (``cuda``, ``cuda:N``; ``check_train_device``). The
+        model is initialised on the CPU either way (the same starting weights) and saved as the
+        CPU's is (safetensors files hold no device); the device is part of its recipe (``recipe``)
+        and ``ladder.json`` names it (``trained_on``: ``cpu`` or the GPU's name).
 
     Returns
     -------
@@ -387,7 +432,8 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
     import torch
 
     torch.manual_seed(training.seed + replica)
-    model = model_class(arch)(model_config(arch, size, len(tokenizer), training.seq_len))
+    # initialised on the CPU, then moved: the CPU's generator gives every device the same starting weights
+    model = model_class(arch)(model_config(arch, size, len(tokenizer), training.seq_len)).to(device)
     peak = peak_lr(size, training)
     decay = [p for p in model.parameters() if p.ndim >= 2]
     no_decay = [p for p in model.parameters() if p.ndim < 2]
@@ -406,7 +452,7 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
             lr = learning_rate(step, training, peak)
             for group in optimizer.param_groups:
                 group["lr"] = lr
-            batch = torch.from_numpy(sequences[step * training.batch_size:(step + 1) * training.batch_size])
+            batch = torch.from_numpy(sequences[step * training.batch_size:(step + 1) * training.batch_size]).to(device)
             loss = model(input_ids=batch, labels=batch).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), training.clip)
@@ -427,11 +473,14 @@ def train_model(arch: str, size: LadderSize, training: LadderTraining, sequences
         params = count_params(model)
         return {
             **(label or {}), "arch": arch, "size": size.name, "seed": training.seed + replica,
-            "train_corpora": list(training.train_corpora), "recipe": recipe(arch, size, training, replica, keep),
+            "train_corpora": list(training.train_corpora),
+            "recipe": recipe(arch, size, training, replica, keep, device),
             "params_non_embedding": params.non_embedding, "params_total": params.total,
             "tokens_seen": training.tokens, "checkpoint_steps": list(keep),
-            "train_seconds": round(time.perf_counter() - start, 1), "code_version": __version__,
-            "torch_version": torch.__version__, "config": model.config.to_dict(), "loss_curve": losses,
+            "train_seconds": round(time.perf_counter() - start, 1),
+            "trained_on": device if device == "cpu" else torch.cuda.get_device_name(device),
+            "code_version": __version__, "torch_version": torch.__version__, "config": model.config.to_dict(),
+            "loss_curve": losses,
         }
 
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -456,9 +505,10 @@ def _ladder_plan(model_set: ModelSet, home: Path) -> list[Planned]:
             for replica in family.ladder.replicas(size)]
 
 
-def missing_models(model_set: ModelSet, home: Path) -> list[Planned]:
+def missing_models(model_set: ModelSet, home: Path, device: str = "cpu") -> list[Planned]:
     """The ladder models of the set not trained yet under ``home``; refuses (RankscaleError)
-    models trained with another recipe than the set now defines (``recipe``).
+    models trained with another recipe than the set now defines (``recipe``), or on another kind
+    of device than ``device`` (``cpu``, ``cuda``, ``cuda:N``; the GPU's index is not part of it).
 
     Returns
     -------
@@ -475,10 +525,18 @@ def missing_models(model_set: ModelSet, home: Path) -> list[Planned]:
     (23, 'NeoX ladder', 'd16-l1', ['d16-l1', 'd16-l1-s1', 'd16-l1-s2', 'd24-l1'])
     """
     plan = _ladder_plan(model_set, home)
+    root = set_dir(model_set, home)
     for entry in plan:
         if (entry.path / METADATA).exists():
-            wanted = recipe(entry.ladder.arch, entry.size, model_set.training, entry.replica, _kept(model_set, entry))
-            _check_recipe(entry.path, _saved(entry.path / METADATA).get("recipe"), wanted, set_dir(model_set, home))
+            saved = _saved(entry.path / METADATA).get("recipe")
+            wanted = recipe(entry.ladder.arch, entry.size, model_set.training, entry.replica, _kept(model_set, entry),
+                            device)
+            trained_on, asked = (r.get("device", "cpu") for r in (saved or {}, wanted))
+            if saved and trained_on != asked:  # said apart from the recipe's other settings: the fix differs
+                raise RankscaleError(f"{entry.path} was trained on {trained_on}, not on {asked}: train with "
+                                     f"--train-device {trained_on} to use this ladder, or delete {root} to train it "
+                                     f"on {asked}")
+            _check_recipe(entry.path, saved, wanted, root)
     return [entry for entry in plan if not (entry.path / METADATA).exists()]
 
 
@@ -487,7 +545,8 @@ def default_workers() -> int:
     return 2 if (os.cpu_count() or 1) >= 2 else 1
 
 
-def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers: int | None = None) -> list[Path]:
+def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers: int | None = None,
+                 device: str = "cpu") -> list[Path]:
     """Train every ladder model of the set that does not exist yet under ``home``, with one
     progress bar over all of their steps; with nothing to train it reads no corpus.
 
@@ -504,31 +563,40 @@ def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers
         this process with every thread. (A model's weights then differ from a parallel run's in
         the last bits of float rounding, as with any change of thread count.) The workers are
         spawned processes, so a script that calls this needs the usual
-        ``if __name__ == "__main__":`` guard (``python -m rankscale`` has it).
+        ``if __name__ == "__main__":`` guard (``python -m rankscale`` has it). CPU training only.
+    device : str
+        Where the models train (``train_model``): ``cpu``, or a GPU (``cuda``, ``cuda:N``), on
+        which they train one after another in this process. Checked first
+        (``check_train_device``), even with nothing to train; a ladder trained on another kind of
+        device is refused (``missing_models``).
 
     Returns
     -------
     list of pathlib.Path
         Every ladder model's directory, in set order (empty for a set without ladder).
     """
+    check_train_device(device)
+    if device != "cpu" and workers not in (None, 1):
+        raise RankscaleError(f"{workers} workers: a GPU trains the models one after another in this process; leave "
+                             f"--workers out with --train-device {device}")
     if not model_set.ladder_families:
         return []
     root = set_dir(model_set, home)
     root.mkdir(parents=True, exist_ok=True)
     for debris in root.glob("**/*.tmp-*"):  # left by a run that was killed
         shutil.rmtree(debris, ignore_errors=True)
-    missing = missing_models(model_set, home)
+    missing = missing_models(model_set, home, device)
     if missing:
         from tqdm import tqdm
 
         keep_freed_memory()  # 1.2x (d160) to 2.5x (d16) faster training steps here and in the workers
         training = model_set.training
-        workers = max(1, min(workers or default_workers(), len(missing)))
+        workers = 1 if device != "cpu" else max(1, min(workers or default_workers(), len(missing)))
         with tqdm(total=len(missing) * training.steps, desc="train", unit="step", disable=not progress) as bar:
             bar.set_postfix_str("tokenizer and token stream")
             tokenizer = ensure_tokenizer(training, root)
             sequences = training_sequences(training, tokenizer)
-            tasks = [_task(model_set, entry) for entry in missing]
+            tasks = [_task(model_set, entry, device) for entry in missing]
             if workers == 1:
                 for task in tasks:
                     _train_task(task, training, sequences, tokenizer, bar)
@@ -543,12 +611,12 @@ def _kept(model_set: ModelSet, entry: Planned) -> tuple[int, ...]:
     return tuple(model_set.training.checkpoint_steps) if checkpointed else ()
 
 
-def _task(model_set: ModelSet, entry: Planned) -> tuple:
+def _task(model_set: ModelSet, entry: Planned, device: str) -> tuple:
     """(arch, size, directory, keyword arguments of ``train_model``) of one planned model: what
     ``_train_task`` trains, here or in a worker."""
     return (entry.ladder.arch, entry.size, entry.path,
             {"keep": _kept(model_set, entry), "label": {"set": model_set.name, "family": entry.family},
-             "replica": entry.replica})
+             "replica": entry.replica, "device": device})
 
 
 def _train_in_parallel(tasks: list[tuple], training: LadderTraining, sequences: np.ndarray, root: Path,
@@ -627,7 +695,8 @@ def _train_in_worker(task: tuple) -> None:
     _train_task(task, _WORKER["training"], _WORKER["sequences"], _WORKER["tokenizer"], _QueueBar(_WORKER["steps"]))
 
 
-def recipe(arch: str, size: LadderSize, training: LadderTraining, replica: int = 0, keep: tuple[int, ...] = ()) -> dict:
+def recipe(arch: str, size: LadderSize, training: LadderTraining, replica: int = 0, keep: tuple[int, ...] = (),
+           device: str = "cpu") -> dict:
     """What defines one trained ladder model: everything its weights depend on.
 
     Parameters
@@ -641,6 +710,11 @@ def recipe(arch: str, size: LadderSize, training: LadderTraining, replica: int =
         0, or k > 0 for the size's k-th extra seed (``train_model``).
     keep : tuple of int
         The steps whose checkpoints the model keeps.
+    device : str
+        Where it trains (``train_model``). Another device's kernels round otherwise, so the kind of
+        device (``cuda``) is part of the recipe; not the GPU's index, as two GPUs of a machine are one
+        kind (nor the CPU's thread count, which moves the last bits too: ``build_ladder``). The CPU
+        adds nothing: its recipes stay those of every ladder trained before a GPU could train one.
 
     Returns
     -------
@@ -649,7 +723,7 @@ def recipe(arch: str, size: LadderSize, training: LadderTraining, replica: int =
         seed, the peak rate, the checkpoints, the text (``tokenizer_recipe``'s identity of each
         corpus), the tokenizer's recipe and ``RECIPE_VERSION``; an extra seed also says that it
         varies the initialisation only (a replica trained on shuffled sequences, as one version of
-        this code did, is refused).
+        this code did, is refused); a model trained off the CPU says on what (``device``).
 
     Examples
     --------
@@ -658,13 +732,16 @@ def recipe(arch: str, size: LadderSize, training: LadderTraining, replica: int =
     >>> first, other = recipe("neox", LadderSize(16, 1, 1), smoke), recipe("neox", LadderSize(16, 1, 1), smoke, 1)
     >>> first["seed"], other["seed"], other["sequences"], first["min_lr_ratio"], first["betas"]
     (1234, 1235, "the set's order", 0.1, [0.9, 0.95])
+    >>> recipe("neox", LadderSize(16, 1, 1), smoke, device="cuda:1") == {**first, "device": "cuda"}
+    True
     """
     settings = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(training).items()
                 if k != "checkpoint_steps"}
     return {"arch": arch, **asdict(size), **settings, "seed": training.seed + replica,
             "peak_lr": peak_lr(size, training), "checkpoints": list(keep), "text": _training_text(training),
             "tokenizer": tokenizer_recipe(training), "recipe_version": RECIPE_VERSION,
-            **({"replica": replica, "sequences": "the set's order"} if replica else {})}
+            **({"replica": replica, "sequences": "the set's order"} if replica else {}),
+            **({} if device == "cpu" else {"device": device.partition(":")[0]})}
 
 
 def _check_recipe(what: Path, saved: dict | None, wanted: dict, root: Path) -> None:
@@ -710,7 +787,8 @@ def regime(models: list[dict]):
     ----------
     models : list of dict
         Each with ``family``, ``size``, ``params_non_embedding``, ``tokens_seen``, ``seed``,
-        ``train_corpora`` and ``config.vocab_size``.
+        ``train_corpora`` and ``config.vocab_size``, and ``trained_on`` where the model's
+        ``ladder.json`` has it (``cpu`` where not: a model trained before GPUs could train one).
 
     Returns
     -------
@@ -718,14 +796,14 @@ def regime(models: list[dict]):
         One row per model, in the order given: family, model, non-embedding parameters, training
         tokens, tokens per parameter (training tokens over non-embedding parameters), seed,
         runs at this size (the family's models of the same non-embedding count: its seeds),
-        vocabulary and training corpora (``pydocs:train, ...``).
+        vocabulary, training corpora (``pydocs:train, ...``) and trained on (``cpu`` or the GPU's name).
 
     Examples
     --------
     >>> meta = [{"family": "NeoX", "size": size, "params_non_embedding": n, "tokens_seen": 2_000_000, "seed": 1,
     ...          "train_corpora": ["pydocs:train"], "config": {"vocab_size": 4096}} for size, n in (("d16-l1", 3_200), ("d160-l4", 1_250_000))]
-    >>> regime(meta)[["model", "tokens per parameter", "runs at this size"]].values.tolist()
-    [['d16-l1', 625.0, 1], ['d160-l4', 1.6, 1]]
+    >>> regime(meta)[["model", "tokens per parameter", "runs at this size", "trained on"]].values.tolist()
+    [['d16-l1', 625.0, 1, 'cpu'], ['d160-l4', 1.6, 1, 'cpu']]
     """
     import pandas as pd
 
@@ -733,6 +811,7 @@ def regime(models: list[dict]):
                            "training tokens": m["tokens_seen"],
                            "tokens per parameter": m["tokens_seen"] / m["params_non_embedding"], "seed": m["seed"],
                            "vocabulary": m["config"]["vocab_size"],
-                           "training corpora": ", ".join(m["train_corpora"])} for m in models])
+                           "training corpora": ", ".join(m["train_corpora"]),
+                           "trained on": m.get("trained_on", "cpu")} for m in models])
     table.insert(6, "runs at this size", table.groupby(["family", "non-embedding parameters"])["model"].transform("size"))
     return table

@@ -455,7 +455,7 @@ def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> No
 
 
 def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True,
-            device: str = "auto") -> None:
+            device: str = "auto", train_device: str = "cpu") -> None:
     """Train the set's ladders and extract every result its chapters read, with one progress
     display per stage; a stage with nothing to do says so in one line.
 
@@ -471,27 +471,31 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
         Show progress bars; without them, a line of timing per stage.
     device : str
         Where every extraction runs, resolved here once (``rankscale.models.loading.resolve_device``;
-        ``auto``: CUDA where torch sees a GPU, else the CPU). The ladders train on the CPU.
+        ``auto``: CUDA where torch sees a GPU, else the CPU).
+    train_device : str
+        Where the missing ladder models train (``rankscale.models.ladder.build_ladder``): ``cpu``, the
+        default, whose weights the canonical book's numbers are, or a GPU (``cuda``, ``cuda:N``).
 
     Raises
     ------
     RankscaleError
-        If the set cannot be had on this machine (``rankscale.sets.require_available``), or the
-        device cannot be used.
+        If the set cannot be had on this machine (``rankscale.sets.require_available``), either
+        device cannot be used, or the ladder was trained on another kind of device.
     """
     from tqdm import tqdm
 
-    from rankscale.models.ladder import build_ladder, missing_models
+    from rankscale.models.ladder import build_ladder, check_train_device, missing_models
     from rankscale.models.loading import keep_freed_memory, resolve_device
     from rankscale.sets import require_available
 
     device = resolve_device(device)
+    check_train_device(train_device)
     home = home or paths.home()
     require_available(model_set)
     if model_set.ladder_families:
         n_ladder = sum(len(f.ladder.replicas(size)) for f in model_set.ladder_families for size in f.ladder.sizes)
-        if missing_models(model_set, home):
-            build_ladder(model_set, home, progress)
+        if missing_models(model_set, home, train_device):
+            build_ladder(model_set, home, progress, device=train_device)
         else:
             log(f"train: all {n_ladder} ladder models of {model_set.name!r} are trained")
     every = jobs(model_set, home) + temperature_jobs(model_set, home)
