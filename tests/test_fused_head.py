@@ -8,6 +8,7 @@ import torch
 
 pytest.importorskip("triton")
 
+from rankscale import RankscaleError
 from rankscale.records import fused_head
 from rankscale.records.extract import head_rank_counts
 from rankscale.records.store import TOP_K
@@ -92,16 +93,17 @@ def test_records_do_not_depend_on_the_batch():
     """Bitwise for rows at the same place in their tile of BLOCK_M rows; elsewhere the interpreter's
     numpy matmul may round a row's logits otherwise (a GPU's MMA computes each logit alone, which
     scripts/gpu_check.py checks at batch sizes 1, 4 and 8), and only the exact counts are equal."""
-    hidden, targets, weight = planted_head(m=150, seed=5)
+    m = fused_head.BLOCK_M + 20
+    hidden, targets, weight = planted_head(v=200, m=m, seed=5)
     head = fused_head.FusedHead(weight, None)
     whole = head(hidden, targets)
-    for part in (slice(0, 1), slice(fused_head.BLOCK_M, 150)):
+    for part in (slice(0, 1), slice(fused_head.BLOCK_M, m)):
         alone = head(hidden[part], targets[part])
         for a, b in zip(alone, whole):
             assert torch.equal(a, b[part])
-    shifted = head(hidden[3:70], targets[3:70])
-    assert torch.equal(shifted[1], whole[1][3:70]) and torch.equal(shifted[2], whole[2][3:70])
-    assert (shifted[0] - whole[0][3:70]).abs().max() < 1e-5
+    shifted = head(hidden[3:50], targets[3:50])
+    assert torch.equal(shifted[1], whole[1][3:50]) and torch.equal(shifted[2], whole[2][3:50])
+    assert (shifted[0] - whole[0][3:50]).abs().max() < 1e-5
 
 
 def test_the_fp32_head_can_miss_a_near_tie_that_the_fused_head_gets():
@@ -127,3 +129,12 @@ def test_the_bound_covers_the_interpreters_fp32_logits():
     err = (hidden.float() @ weight.float().T - hidden.double() @ weight.double().T).abs()
     bound = fused_head.logit_error_bound(64) * hidden.double().norm(dim=1)[:, None] * weight.double().norm(dim=1)
     assert (err <= bound).all() and (err.max() / bound.max()) > 1e-6
+
+
+def test_the_head_is_chosen_once_and_a_wrong_ask_is_refused():
+    cpu_head = torch.zeros(3, 2, dtype=torch.bfloat16)
+    assert fused_head.which(cpu_head) == fused_head.which(cpu_head, "fp32") == "fp32"
+    with pytest.raises(RankscaleError, match="needs a CUDA model"):
+        fused_head.which(cpu_head, "fused")
+    with pytest.raises(RankscaleError, match="auto, fused or fp32"):
+        fused_head.which(cpu_head, "fp64")

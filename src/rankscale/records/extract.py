@@ -232,12 +232,7 @@ def rank_records(
     # the first and the last layers sit on different GPUs when accelerate spreads the model
     input_device = model.get_input_embeddings().weight.device
     head_rows = model.get_output_embeddings().weight[:n_real].detach()
-    if head not in ("auto", "fused", "fp32"):
-        raise RankscaleError(f"head must be auto, fused or fp32, got {head!r}")
-    if head == "fused" and not fused_head.applies(head_rows):
-        raise RankscaleError("the fused head needs a CUDA model in bfloat16 or float16 and Triton installed; "
-                             "use head='fp32' here")
-    if head != "fp32" and fused_head.applies(head_rows):
+    if fused_head.which(head_rows, head) == "fused":
         bias = getattr(model.get_output_embeddings(), "bias", None)
         rank_counts = fused_head.FusedHead(head_rows, None if bias is None else bias[:n_real], temperature)
         chunk_tokens = chunk_tokens or batch_size * max(len(w) for w in windows)  # it holds no logits
@@ -330,9 +325,9 @@ def _load_gguf(path: str, sha256: str, dtype: str, device: str, device_map: str 
     return load_model(path, dtype=dtype, device=device, device_map=device_map, load=dict(load))
 
 
-def provenance(device: str, device_map: str | None = None) -> dict:
-    """How records are being made, for the manifest: the date (UTC), the device and the versions
-    of the code that computes them.
+def provenance(device: str, device_map: str | None = None, head: str = "fp32") -> dict:
+    """How records are being made, for the manifest: the date (UTC), the device, the output head
+    and the versions of the code that computes them.
 
     Parameters
     ----------
@@ -340,22 +335,24 @@ def provenance(device: str, device_map: str | None = None) -> dict:
         The resolved device (``rankscale.models.loading.resolve_device``).
     device_map : str, optional
         ``"auto"`` where accelerate spreads the model over the GPUs.
+    head : {"fp32", "fused"}
+        The output head that computes the records (``fused_head.which``).
 
     Returns
     -------
     dict
-        ``date``, ``device`` (``rankscale.models.loading.device_name``) and ``versions`` of
-        rankscale, torch, transformers and Python.
+        ``date``, ``device`` (``rankscale.models.loading.device_name``), ``head`` and ``versions``
+        of rankscale, torch, transformers and Python.
 
     Examples
     --------
-    >>> sorted(provenance("cpu")["versions"])
-    ['python', 'rankscale', 'torch', 'transformers']
+    >>> sorted(provenance("cpu")["versions"]), provenance("cpu")["head"]
+    (['python', 'rankscale', 'torch', 'transformers'], 'fp32')
     """
     import transformers
 
     return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "device": device_name(device, device_map),
-            "versions": {"rankscale": __version__, "torch": torch.__version__,
+            "head": head, "versions": {"rankscale": __version__, "torch": torch.__version__,
                          "transformers": transformers.__version__, "python": platform.python_version()}}
 
 
@@ -506,7 +503,8 @@ def extract(
             head_rows=int(net.get_output_embeddings().weight.shape[0]), params_total=params.total,
             params_non_embedding=params.non_embedding, n_windows=len(windows),
             shards=tuple(Shard(f"shard-{k:05d}.npz", (a, b), n) for k, (a, b, n) in enumerate(plan)),
-            model_file=None if model_file is None else model_file.record(), provenance=provenance(device, device_map),
+            model_file=None if model_file is None else model_file.record(),
+            provenance=provenance(device, device_map, fused_head.which(net.get_output_embeddings().weight)),
         )
         _clear(out_dir, start_over, {s.file for s in manifest.shards})
         manifest.write(out_dir)

@@ -79,6 +79,34 @@ def applies(weight: torch.Tensor) -> bool:
     return available() and weight.is_cuda and weight.dtype in (torch.bfloat16, torch.float16)
 
 
+def which(weight: torch.Tensor, asked: str = "auto") -> str:
+    """The head ``rank_records`` computes for a head ``weight``: ``"fused"`` or ``"fp32"``.
+
+    Parameters
+    ----------
+    weight : torch.Tensor, shape (V, d)
+        The head's real rows.
+    asked : {"auto", "fused", "fp32"}
+        ``"auto"``: the fused head wherever it applies (``applies``), else fp32.
+
+    Raises
+    ------
+    RankscaleError
+        For another ``asked``, or ``"fused"`` where it does not apply.
+
+    Examples
+    --------
+    >>> which(torch.zeros(3, 2)), which(torch.zeros(3, 2), "fp32")
+    ('fp32', 'fp32')
+    """
+    if asked not in ("auto", "fused", "fp32"):
+        raise RankscaleError(f"head must be auto, fused or fp32, got {asked!r}")
+    if asked == "fused" and not applies(weight):
+        raise RankscaleError("the fused head needs a CUDA model in bfloat16 or float16 and Triton installed; "
+                             "use head='fp32' here")
+    return "fused" if asked != "fp32" and applies(weight) else "fp32"
+
+
 def logit_error_bound(d: int) -> float:
     """The factor ``g`` with ``|logit_tc - logit| <= g * |h| * |w|`` for a tensor-core logit.
 
