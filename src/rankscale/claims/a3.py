@@ -30,6 +30,7 @@ from rankscale.claims.base import (
     judge,
     left_out,
     no_family,
+    undetermined,
 )
 from rankscale.claims.context import Chapter, Context, sample, seed_samples
 from rankscale.claims.paper_a import (
@@ -586,7 +587,7 @@ def exponent_sizes_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Co
 
 def _undecided(ci: tuple[float, float] | None) -> str:
     """" (undecided)" where an interval crosses an edge of ``A_CLOSE``."""
-    return " (undecided)" if close(ci) == UNDETERMINED else ""
+    return " (undecided)" if undetermined(close(ci).outcome) else ""
 
 
 def slope_ratio_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Context) -> Verdict:
