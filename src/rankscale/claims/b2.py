@@ -762,8 +762,8 @@ def ee_largest_at_init_verdict(evidence: Dynamics, context: Context) -> Verdict:
 
 def aligned(model: Alignment, context: Context) -> Check:
     """B2.6 on one final model: its TV's interval read against ``B2_MAX_TV`` (``below``: wholly below holds,
-    wholly above fails, across undetermined); ``holds`` None (the sample cannot test it) where even a perfectly aligned model would not measure a TV below it on as many
-    tokens.
+    wholly above fails, across undetermined); ``holds`` None (the sample cannot test it) where even a perfectly
+    aligned model would not measure a TV below it on as many tokens.
 
     Examples
     --------
