@@ -64,9 +64,8 @@ TABLES = ()  # B2's rules read none of the papers' tables
 
 _SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
 # how every rule below reads its interval (``rankscale.claims.base.read``)
-ONE_READING = ("wholly on the claim's side it holds, wholly on the other side it fails, across the threshold it is "
-               "undetermined, and so where the interval is not defined (the quantity could not be computed on some "
-               "resample)")
+ONE_READING = ("wholly on the claim's side it holds, wholly on the other side it fails, across the threshold, or "
+               "where some resample could not compute the quantity, it is undetermined")
 
 CLAIMS_B2 = index_claims(
     Claim("B2.1", "Error-Entropy decreases steadily during training (paper B, §3.2, Fig. 3)", "empirical",
@@ -116,8 +115,8 @@ CLAIMS_B2 = index_claims(
           f"below {B2_MAX_TV} it holds, wholly above it fails, across {B2_MAX_TV} (or not defined) it is "
           f"undetermined. Why: the paper gives no number; TV < {B2_MAX_TV} means no set of ranks gets probabilities "
           f"more than {B2_MAX_TV} apart. A model on a sample so small that even a perfectly aligned model would "
-          f"measure a distance of {B2_MAX_TV} (rankscale.analysis.dynamics.aligned_distance) cannot test the claim. The evolution over the "
-          "checkpoints is shown beside it.",
+          f"measure a distance of {B2_MAX_TV} (rankscale.analysis.dynamics.aligned_distance) cannot test the "
+          "claim. The evolution over the checkpoints is shown beside it.",
           "qualitative (Fig. 6)"),
     Claim("B2.7", "The output probability breaks off just below the target's position (paper B, §3.3, Fig. 5)",
           "empirical",
@@ -133,8 +132,8 @@ CLAIMS_B2 = index_claims(
     Claim("B2.8", "Error-Entropy has the largest initial value of the three components, which is why training "
                   "reduces it first (paper B, §3.2)", "empirical",
           f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), read on its {INTERVAL} against 0 "
-          f"({ONE_READING}). Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); Confidence can be "
-          "negative, so its magnitude is compared.",
+          f"({ONE_READING}). Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); "
+          "Confidence can be negative, so its magnitude is compared.",
           "qualitative (§3.2)", needs=("checkpoints", "a step-0 checkpoint")),
 )
 

@@ -23,8 +23,8 @@ lies wholly on its side of the threshold, fails where it lies wholly on the othe
 crosses the threshold (``read``); a claim of parity ("largely invariant") holds where the interval lies wholly inside
 a band declared before the data, fails where it lies wholly outside, and is undetermined across an edge
 (``read_band``); an interval that is not defined (some resample could not compute the quantity) is undetermined. An
-end within the bootstrap's own noise of a threshold is named as fragile in the verdict. A rule is gated only on the quantity it
-reads: B3.8, on SA's exponent, is applied only where that exponent has converged at the evaluated token count
+end within the bootstrap's own noise of a threshold is named as fragile in the verdict. A rule is gated only on the
+quantity it reads: B3.8, on SA's exponent, is applied only where that exponent has converged at the evaluated token count
 (chapter B5's check, ``sample_size.convergence_by_group`` with chapter B5's B5_* settings), since an exponent still
 drifting as tokens are added describes the sample, not the models; the rules that compare exponents (B3.5, B3.6)
 widen their intervals by that drift instead; rules on R^2 or on shares of CE's change read no exponent and are not
@@ -93,8 +93,8 @@ CLAIMS_B3 = index_claims(
     Claim("B3.1", "Error-Entropy follows a power law in size within each family, with R² “close to 0.9” "
                   "(paper B §4.2 (i), Table 1)", "empirical",
           f"R² of the fit of log |EE| on log size, its {INTERVAL} read against {B3_LAW_R2} ({ONE_READING}), per "
-          f"corpus and family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE fits that "
-          "it describes that way fall below it, so the rule is, if anything, stricter than the paper.",
+          f"corpus and family; {B3_LAW_R2} is a tenth below the paper's “close to 0.9”, and two of the paper's own EE "
+          "fits that it describes that way fall below it, so the rule is, if anything, stricter than the paper.",
           needs=("three sizes",)),
     Claim("B3.2", "EE fits a power law better than CE (paper B §4.2 and Table 1: EE's R² exceeds CE's "
                   "“in nearly all settings”)", "empirical",

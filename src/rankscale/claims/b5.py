@@ -47,8 +47,8 @@ CLAIMS_B5 = index_claims(
           f"For every model of a family, the {LEVEL:.0%} interval of the mean SA over {B5_N_REPEATS} subsamples "
           f"of about {B5_MIN_TOKENS:,} tokens (the mean ± {Z:.2f} standard errors, the standard deviation over the "
           "subsamples divided by the square root of their number), read against SA on all tokens: wholly above it "
-          "holds, wholly below it fails, across it undetermined; the family's unit holds where every model's does; "
-          "per corpus and family.",
+          "holds, wholly below it fails, across it undetermined; a family holds where every model holds, fails where "
+          "one fails, and is undetermined otherwise; per corpus and family.",
           "not addressed"),
     Claim("B5.2", "Error-Entropy is biased downwards when evaluated on few tokens", "analytic",
           "Plug-in entropy is concave in the frequencies, so its mean over subsamples is at most the entropy of "
