@@ -200,16 +200,6 @@ def _ends(bounds) -> tuple[float, float]:
     return bounds if bounds is not None else (float("nan"), float("nan"))
 
 
-def _read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int = 1) -> Reading:
-    """``read`` of a measured quantity's interval: ``UNDETERMINED`` where it is not defined (the quantity could not be
-    computed on some resample, so nothing can be said of its noise), not untested (the unit was measured).
-
-    >>> _read((-0.3, -0.1), sign=-1), _read((-0.1, 0.3)).outcome, _read(None).outcome
-    (Reading(outcome=True, fragile=False), 'undetermined', 'undetermined')
-    """
-    return Reading(UNDETERMINED) if bounds is None else read(bounds, threshold, sign)
-
-
 def _rise_shown(bounds: tuple[float, float] | None) -> Reading:
     """Whether a step's interval shows a rise (B2.1's "no rise"): True wholly above 0, else False (a change within
     noise is no rise); fragile where its lower end lies at 0's edge, where another run may read it otherwise.
@@ -361,14 +351,14 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
                        for j in range(m - 1)}
         rises = [step for step, shown in steps_shown.items() if shown.outcome]
         no_rise = Reading(not rises, any(shown.fragile for shown in steps_shown.values()))
-        checks["ee_falls"] = _check(every(_read(bounds, sign=-1), no_rise), value, bounds,
+        checks["ee_falls"] = _check(every(read(bounds, sign=-1, missing=UNDETERMINED), no_rise), value, bounds,
                                     "significant rise " + ", ".join(rises) if rises else "no significant rise")
         peak = int(np.argmax(values["SA"][:-1]))
         value, bounds = _diff(values, boot, "SA", peak, m - 1, level)
-        checks["sa_ends_down"] = _check(_read(bounds, sign=-1), value, bounds,
+        checks["sa_ends_down"] = _check(read(bounds, sign=-1, missing=UNDETERMINED), value, bounds,
                                         f"against the peak at step {steps[peak]:,}")
         value, bounds = _diff(values, boot, "Conf", 0, m - 1, level)
-        checks["conf_rises"] = _check(_read(bounds), value, bounds)
+        checks["conf_rises"] = _check(read(bounds, missing=UNDETERMINED), value, bounds)
     if m >= 3:
         point = {t: v[None, :] for t, v in values.items()}
         lead = bootstrap.interval(float(_lead(point)[0]), _lead(boot), level)
@@ -377,14 +367,14 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
         notes = [f"first-interval lead of EE [{_ends(lead)[0]:.3g}, {_ends(lead)[1]:.3g}] nats"]
         if later is None:
             notes.append("CE does not drop in every resample of both stretches: parts not defined")
-        checks["ee_first"] = _check(every(_read(lead), _read(later)), value, later, "; ".join(notes))
+        checks["ee_first"] = _check(every(read(lead, missing=UNDETERMINED), read(later, missing=UNDETERMINED)), value, later, "; ".join(notes))
     if steps[0] == 0:
         ratio = math.exp(values["EE"][0] - uniform_entropy(n_tokens, vocab_size))
         checks["uniform_at_init"] = Check(bool(ratio >= uniform_ratio), ratio,
                                           note=f"EE(0) s.d. over resamples {np.std(boot['EE'][:, 0]):.3f} nats")
         point = {t: v[None, :1] for t, v in values.items()}
         margin = bootstrap.interval(float(_ee_margin(point)[0]), _ee_margin({t: boot[t][:, :1] for t in values}), level)
-        checks["ee_largest_at_init"] = _check(_read(margin), float(_ee_margin(point)[0]), margin)
+        checks["ee_largest_at_init"] = _check(read(margin, missing=UNDETERMINED), float(_ee_margin(point)[0]), margin)
     return checks
 
 

@@ -45,6 +45,12 @@ from rankscale.analysis.bootstrap import INTERVAL, LEVEL, interval, interval_tex
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap, PowerLawFit
 from rankscale.analysis.sample_size import ExponentConvergence
+from rankscale.claims.b5 import (
+    B5_EXPONENT_TOLERANCE,
+    B5_MIN_TOKENS,
+    B5_N_GRID,
+    B5_N_REPEATS,
+)
 from rankscale.claims.base import (
     MIN_SIZES,
     POOLED,
@@ -62,7 +68,6 @@ from rankscale.claims.base import (
     too_few_sizes,
 )
 from rankscale.claims.context import Chapter, Context, sample
-from rankscale.claims.b5 import B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS
 from rankscale.records import runs
 from rankscale.records.runs import Run
 
@@ -424,36 +429,18 @@ def measure(chapter: Chapter, context: Context) -> ComponentScaling:
 # ---------------------------------------------------------------------------------------------
 # The rules, each read on one unit: (its outcome there, what was measured)
 
-def _read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int = 1) -> Reading:
-    """``read`` of a measured quantity's interval (wholly on the claim's side holds, wholly on the other fails,
-    across undetermined), ``UNDETERMINED`` where the interval is not defined: the unit was measured, but some
-    resample could not compute the quantity, so nothing can be said of its noise.
-
-    >>> _read((0.85, 0.9), 0.8).outcome, _read((0.7, 0.9), 0.8).outcome, _read((0.6, 0.7), 0.8).outcome
-    (True, 'undetermined', False)
-    >>> _read(None)
-    Reading(outcome='undetermined', fragile=False)
-    """
-    return Reading(UNDETERMINED) if bounds is None else read(bounds, threshold, sign)
-
-
-def _read_band(bounds: tuple[float, float] | None, band: tuple[float, float]) -> Reading:
-    """``read_band``, ``UNDETERMINED`` where the interval is not defined (as ``_read``)."""
-    return Reading(UNDETERMINED) if bounds is None else read_band(bounds, band)
-
-
 def ee_law(unit: ComponentUnit) -> tuple[Reading, str]:
-    """B3.1 and B3.7: EE's R^2, its interval read against ``B3_LAW_R2`` (``_read``)."""
+    """B3.1 and B3.7: EE's R^2, its interval read against ``B3_LAW_R2`` (``read``)."""
     f = unit.fit("EE")
     lo_hi = interval(f.r2, unit.r2_replicates("EE"), unit.level)
-    return _read(lo_hi, B3_LAW_R2), f"{f.r2:.3f} {interval_text(lo_hi, sign='')}"
+    return read(lo_hi, B3_LAW_R2, missing=UNDETERMINED), f"{f.r2:.3f} {interval_text(lo_hi, sign='')}"
 
 
 def ee_fits_better(unit: ComponentUnit) -> tuple[Reading, str]:
-    """B3.2: R^2(EE) - R^2(CE), its paired interval read against 0 (``_read``)."""
+    """B3.2: R^2(EE) - R^2(CE), its paired interval read against 0 (``read``)."""
     point = unit.fit("EE").r2 - unit.fit("CE").r2
     lo_hi = interval(point, unit.r2_replicates("EE") - unit.r2_replicates("CE"), unit.level)
-    return _read(lo_hi), f"{point:+.3f} {interval_text(lo_hi)}"
+    return read(lo_hi, missing=UNDETERMINED), f"{point:+.3f} {interval_text(lo_hi)}"
 
 
 def no_law(unit: ComponentUnit, quantity: str) -> tuple[bool, str]:
@@ -467,12 +454,12 @@ def no_law(unit: ComponentUnit, quantity: str) -> tuple[bool, str]:
 
 def farther(unit: ComponentUnit, far: str, near: str) -> tuple[Reading, str]:
     """Whether ``far``'s exponent lies farther from CE's than ``near``'s: |Δ_far| - |Δ_near|, its paired interval
-    widened by both exponents' drift over the last doubling of the tokens, read against 0 (``_read``)."""
+    widened by both exponents' drift over the last doubling of the tokens, read against 0 (``read``)."""
     point, replicates = gap_difference(unit.fits, far, near)
     lo_hi = interval(point, replicates, unit.level)
     drift = unit.convergence[far].error + unit.convergence[near].error
     widened = None if lo_hi is None else (lo_hi[0] - drift, lo_hi[1] + drift)
-    return _read(widened), f"{point:+.4f} {interval_text(lo_hi, 4)} ± {drift:.4f}"
+    return read(widened, missing=UNDETERMINED), f"{point:+.4f} {interval_text(lo_hi, 4)} ± {drift:.4f}"
 
 
 def _all_farther(unit: ComponentUnit, pairs: Mapping[str, tuple[str, str]]) -> tuple[Reading, str]:
@@ -493,16 +480,16 @@ def sa_farthest(unit: ComponentUnit) -> tuple[Reading, str]:
 
 
 def sa_rises(unit: ComponentUnit) -> tuple[Reading, str]:
-    """B3.8: SA's size exponent, its interval read against 0 (``_read``)."""
+    """B3.8: SA's size exponent, its interval read against 0 (``read``)."""
     f = unit.fit("SA")
-    return _read(f.ci), f"{f.slope:+.4f} {interval_text(f.ci, 4)}"
+    return read(f.ci, missing=UNDETERMINED), f"{f.slope:+.4f} {interval_text(f.ci, 4)}"
 
 
 def sa_conf_invariant(unit: ComponentUnit) -> tuple[Reading, str]:
     """B3.9: SA's and Conf's shares of CE's change, each interval read against ``B3_INVARIANT_BAND`` (``read_band``):
     holds where both lie wholly inside it, fails where one lies wholly outside, undetermined where one crosses an
     edge (or is not defined)."""
-    readings = [_read_band(unit.share_intervals[q], B3_INVARIANT_BAND) for q in ("SA", "Conf")]
+    readings = [read_band(unit.share_intervals[q], B3_INVARIANT_BAND, missing=UNDETERMINED) for q in ("SA", "Conf")]
     return every(*readings), ", ".join(f"{q} {unit.shares[q]:+.3f} {interval_text(unit.share_intervals[q])}"
                                        for q in ("SA", "Conf"))
 

@@ -27,7 +27,13 @@ import pandas as pd
 
 from rankscale.analysis import components, fit, metrics
 from rankscale.analysis.bootstrap import INTERVAL, interval, interval_text, side, span
-from rankscale.claims.b3 import ONE_READING, CorpusTerms, corpus_terms, fit_groups, too_few
+from rankscale.claims.b3 import (
+    ONE_READING,
+    CorpusTerms,
+    corpus_terms,
+    fit_groups,
+    too_few,
+)
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
     MIN_SEEDS,
@@ -227,16 +233,6 @@ def measure(chapter: Chapter, context: Context) -> Shares:
 # ---------------------------------------------------------------------------------------------
 # The rules, each read on one unit, and their verdicts
 
-def _read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int = 1) -> Reading:
-    """``read`` of a measured quantity's interval, ``UNDETERMINED`` where it is not defined (some resample could
-    not compute it: the unit was measured, its noise is unknown).
-
-    >>> _read((0.85, 0.95), 0.8).outcome, _read(None).outcome
-    (True, 'undetermined')
-    """
-    return Reading(UNDETERMINED) if bounds is None else read(bounds, threshold, sign)
-
-
 def dominates(share_interval: tuple[float, float] | None) -> Reading:
     """B4.1: EE/CE's interval read against ``B4_DOMINANT_SHARE``: wholly above holds, wholly below fails, across
     the threshold (or not defined) undetermined.
@@ -244,7 +240,7 @@ def dominates(share_interval: tuple[float, float] | None) -> Reading:
     >>> [dominates(ci).outcome for ci in ((0.85, 0.95), (0.7, 0.79), (0.8, 0.9), None)]
     [True, False, 'undetermined', 'undetermined']
     """
-    return _read(share_interval, B4_DOMINANT_SHARE)
+    return read(share_interval, B4_DOMINANT_SHARE, missing=UNDETERMINED)
 
 
 def falls(trend: Estimate) -> Reading:
@@ -254,7 +250,7 @@ def falls(trend: Estimate) -> Reading:
     >>> [falls((0.0, ci)).outcome for ci in ((-0.03, -0.01), (0.01, 0.03), (-0.01, 0.01))]
     [True, False, 'undetermined']
     """
-    return _read(trend[1], sign=-1)
+    return read(trend[1], sign=-1, missing=UNDETERMINED)
 
 
 def slows(curvature: Estimate, seeds: int) -> Reading:
@@ -266,7 +262,7 @@ def slows(curvature: Estimate, seeds: int) -> Reading:
     >>> slows((0.01, (0.005, 0.015)), 1)
     Reading(outcome='undetermined', fragile=False)
     """
-    return Reading(UNDETERMINED) if seeds < B4_MIN_SEEDS else _read(curvature[1])
+    return Reading(UNDETERMINED) if seeds < B4_MIN_SEEDS else read(curvature[1], missing=UNDETERMINED)
 
 
 def bend_follows(curvature: Estimate, trend: Estimate, seeds: int) -> Reading:
@@ -281,12 +277,12 @@ def bend_follows(curvature: Estimate, trend: Estimate, seeds: int) -> Reading:
     >>> bend_follows(flat, falling, 2).outcome, bend_follows(slowing, falling, 1).outcome
     ('undetermined', 'undetermined')
     """
-    premise = _read(trend[1])
+    premise = read(trend[1], missing=UNDETERMINED)
     if premise.outcome is None or undetermined(premise.outcome):
         return Reading(None)
     if seeds < B4_MIN_SEEDS:
         return Reading(UNDETERMINED)
-    bend = _read(curvature[1], sign=-1 if premise.outcome else 1)  # a rising share predicts c < 0, a falling c > 0
+    bend = read(curvature[1], sign=-1 if premise.outcome else 1, missing=UNDETERMINED)  # a rising share predicts c < 0, a falling c > 0
     return Reading(bend.outcome, bend.fragile or premise.fragile)
 
 

@@ -211,7 +211,8 @@ def near_edge(bounds: tuple[float, float], edges: Sequence[float]) -> bool:
     return any(abs(end - edge) <= margin for end in bounds for edge in edges)
 
 
-def read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int = 1) -> Reading:
+def read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int = 1,
+         missing: bool | str | None = None) -> Reading:
     """The one reading of an interval for a claim of a direction: that a quantity lies above
     ``threshold`` (``sign`` +1) or below it (-1).
 
@@ -225,6 +226,10 @@ def read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int =
     threshold : float
     sign : {1, -1}
         The claim's side.
+    missing : None or UNDETERMINED
+        The outcome where there is no interval: None (the unit cannot test the claim), or
+        ``UNDETERMINED`` where the unit was measured but some resample could not compute the quantity,
+        so that nothing can be said of its noise.
 
     Returns
     -------
@@ -238,15 +243,16 @@ def read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int =
     (Reading(outcome='undetermined', fragile=True), Reading(outcome=None, fragile=False))
     """
     if bounds is None:
-        return Reading(None)
+        return Reading(missing)
     where = side(bounds, threshold)
     return Reading(UNDETERMINED if where == 0 else where == sign, near_edge(bounds, [threshold]))
 
 
-def read_band(bounds: tuple[float, float] | None, band: tuple[float, float]) -> Reading:
+def read_band(bounds: tuple[float, float] | None, band: tuple[float, float],
+              missing: bool | str | None = None) -> Reading:
     """The one reading of an interval for a claim that a quantity lies inside ``band`` (closeness,
     parity): wholly inside it holds (the edges belong to the band), wholly outside it fails, across
-    an edge the data do not decide.
+    an edge the data do not decide; ``missing`` where there is no interval (``read``).
 
     Examples
     --------
@@ -258,7 +264,7 @@ def read_band(bounds: tuple[float, float] | None, band: tuple[float, float]) -> 
     Reading(outcome=True, fragile=True)
     """
     if bounds is None:
-        return Reading(None)
+        return Reading(missing)
     lo, hi = bounds
     outcome = True if band[0] <= lo and hi <= band[1] else False if hi < band[0] or lo > band[1] else UNDETERMINED
     return Reading(outcome, near_edge(bounds, band))
