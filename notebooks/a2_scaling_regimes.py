@@ -158,9 +158,11 @@ table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}",
 # short: the $k = 1$ and moderate-$k$ claims are graded against the paper's own $R^2$ bars (0.9
 # from §4.4, which covers $k = 1$; 0.97 from §4.2) on the fitted lines, as the paper grades its
 # own; the breakdown near the vocabulary fails the same 0.9 bar at either large $k$; "more
-# random at 30,000 than at 20,000" needs the paired bootstrap interval of the $R^2$ difference
-# below zero; GPT-2's rising $-\log \mathrm{RBP}_k$ can only be tested where the set has the
-# paper's GPT-2 models. The paper's own explanation of the breakdown, random noise, is put to the
+# random at 30,000 than at 20,000" is read from the paired bootstrap interval of the $R^2$
+# difference: wholly below zero it holds, wholly above it fails, and across zero the unit is
+# undetermined and named apart (as is one whose interval ends within a tenth of its half-width of
+# zero, at the edge of the threshold); GPT-2's rising $-\log \mathrm{RBP}_k$ can only be tested
+# where the set has the paper's GPT-2 models. The paper's own explanation of the breakdown, random noise, is put to the
 # test it implies (A2.6): evaluated on fewer of the same tokens, the points should scatter more
 # about the line, by the square root of the ratio of tokens if noise is all there is.
 #

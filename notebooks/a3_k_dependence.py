@@ -284,8 +284,10 @@ else:
 # verdict; each is applied per corpus and family, on the families with at least three sizes (at
 # least four for the offset fit), and a family with fewer is named and left out. In short: the
 # $R^2$ bound and the exponents' sizes are graded against the paper's own numbers; where the
-# paper gives no number ("drops", "grows") a paired bootstrap interval decides by its sign.
-# Closeness ("comparable", "very close") is read one way in every chapter: the ratio's interval
+# paper gives no number ("drops", "grows") a paired bootstrap interval decides by its side of
+# zero: wholly on the claim's side holds, wholly on the other fails, and across zero the unit is
+# undetermined and named apart (a unit whose interval ends within a tenth of its half-width of
+# a threshold is named too, at the edge of the threshold). Closeness ("comparable", "very close") is read one way in every chapter: the ratio's interval
 # inside the band `claims.A_CLOSE` (the spread of the slope ratio over the pairs of paper A's
 # Table 1 that the paper calls very close) holds, wholly outside fails, and across an edge the
 # unit is undetermined and named apart; so is an offset fit whose floor sits at its bound

@@ -457,9 +457,13 @@ a5.dominance_table(evidence).style.hide(axis="index").format(precision=3).set_ca
 # the unit is undetermined; the bootstrap resamples tokens, so its intervals are lower bounds on
 # the uncertainty from the choice of text. Fig. 8a's measured claim, that CE and
 # $-\log \mathrm{RBP}_1$ fall with nearly identical exponents, is the ratio of slopes that chapter
-# A3 grades as A3.5 on the same models and tokens; it is shown here, not graded a second time. The
-# approximation and dominance rows check the mathematics of appendix C (kind "analytic") and are
-# not counted as replications.
+# A3 grades as A3.5 on the same models and tokens; it is shown here, not graded a second time.
+# Claims of a direction (A5.6: $\mu$ falls, $\sigma$ grows by less) read each slope's interval
+# against 0 the same three ways: wholly on the claimed side holds, wholly on the other fails, and
+# across 0 the unit is undetermined; A5.5 claims a change of $\mu/\sigma$ in either direction, so
+# its interval holds on either side of 0 and is undetermined across it (its line must also clear
+# the $R^2$ bar). The approximation and dominance rows check the mathematics of appendix C (kind
+# "analytic") and are not counted as replications.
 
 # %%
 display(Markdown(a5.fig8a_text(evidence, context)))

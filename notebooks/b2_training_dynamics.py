@@ -43,7 +43,8 @@
 # checkpoints is made with a bootstrap interval (`rankscale.analysis.bootstrap`): the evaluation tokens are
 # resampled, the same resample for every checkpoint of a model (they predict the same targets),
 # the interval is the measured change plus or minus 1.96 standard deviations of its replicates
-# (95%), and a change counts only when its interval excludes zero.
+# (95%). A change is read one way: shown where its interval lies wholly on the claimed side of
+# zero, refuted where it lies wholly on the other side, and *undetermined* where it crosses zero.
 
 # %% tags=["parameters"]
 profile = "tiny"
@@ -404,7 +405,7 @@ display(b2.alignment_table(evidence, context).style.format(
 if evidence.series:
     display(b2.series_table(evidence, context).style.hide(axis="index").set_caption(
         "Every checkpoint series (corpus, family, model) under each training-dynamics rule, headed by its claim: "
-        f"whether it holds, with the change (nats) and its {context.level:.0%} interval, or for "
+        f"whether it holds (yes, no or undecided), with the change (nats) and its {context.level:.0%} interval, or for "
         f"{b2.RULE_CLAIMS['uniform_at_init']} the ratio of effective ranks."))
 verdicts = pages.verdict_table("B2", b2.decide(evidence, context), model_set.name, b2.headline(evidence, context))
 

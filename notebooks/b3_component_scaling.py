@@ -300,11 +300,16 @@ display(b3.changes_table(evidence).style.format({"ΔCE (nats)": "{:+.4f}"}).hide
 #   since the plug-in components are biased and the resamples sit to one side of the value. An
 #   interval of an $R^2$ can reach above 1, the most an $R^2$ can be; only its lower end enters
 #   the rules that use it.
-# - *How an interval decides* (`rankscale.analysis.bootstrap.side`, `rankscale.analysis.bootstrap.within`). A
-#   claim that a difference or a direction exists (EE fits *better* than CE, EE's exponent is the
-#   closest, SA rises, an $R^2$ reaches the threshold) needs the whole interval on its side. A
-#   claim of parity (SA and Confidence stay *largely invariant*) fails only when the whole
-#   interval lies on the other side, since it claims that no difference shows.
+# - *How an interval decides*, one reading for every rule (`rankscale.claims.base.read`,
+#   `rankscale.claims.base.read_band`). A claim that a difference or a direction exists (EE fits
+#   *better* than CE, EE's exponent is the closest, SA rises, an $R^2$ reaches the threshold)
+#   holds where the whole interval lies on its side of the threshold, fails where the whole
+#   interval lies on the other side, and is *undetermined* where the interval crosses the
+#   threshold: noise shows nothing either way. A claim of parity (SA and Confidence stay *largely
+#   invariant*) is read against a band fixed before the data (a quarter of CE's change either way):
+#   it holds where the interval lies wholly inside the band, fails where it lies wholly outside,
+#   and is undetermined across an edge, so that noise cannot help it either. A unit whose interval
+#   ends within the bootstrap's own noise of a threshold is named *at the edge* in the verdict.
 # - *Convergence.* A rule waits for convergence only where it reads a converged quantity: the
 #   rule that SA rises reads SA's exponent, so it is tested only where that exponent has stopped
 #   drifting as tokens are added (above). The rules that compare exponents (EE's the closest to

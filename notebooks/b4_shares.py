@@ -290,14 +290,16 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # function of its own: *reproduced* if it holds on every unit tested, *partly* on some,
 # *not reproduced* on none. The share is EE's signed contribution EE/CE throughout; the trend of
 # the magnitude share is shown beside it. Every rule
-# here claims a difference or a direction (EE dominates, its share falls, the law slows), so
-# each needs its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
-# standard deviations of its replicates over the paired token resamples) wholly on the claimed
-# side; an interval that contains the threshold counts against the claim. Whether the law slows
+# here claims a difference or a direction (EE dominates, its share falls, the law slows), read
+# on its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
+# standard deviations of its replicates over the paired token resamples): wholly on the claimed
+# side it holds, wholly on the other side it fails, and an interval that contains the threshold
+# leaves the unit *undetermined*, neither for nor against the claim. Whether the law slows
 # over this set's sizes is this companion's question, not the paper's: the paper places the
 # slowing at very large sizes and calls the law clean for small models. The paper's own claim
-# is the mechanism, tested by the last rule: the bend follows EE's share, wherever both are
-# clear. A curvature needs more than the token bootstrap: at a size with one training run it
+# is the mechanism, tested by the last rule: the bend follows EE's share, wherever the share's
+# trend is clear (where it is flat within noise the mechanism predicts nothing, and the unit is
+# not tested). A curvature needs more than the token bootstrap: at a size with one training run it
 # holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend; the two
 # curvature rules are *undetermined* on a family unless every one of its sizes has at least
 # two runs, whose draws then enter the interval.

@@ -273,8 +273,9 @@ if len(trends):
 # companion's measurements (the one on EE holds by construction, so it is marked analytic), and
 # so is the last row, which asks whether this set's held-out data are enough for everything the
 # chapters B1-B4 report. The bias rules read the mean over repeats at the smallest subsample
-# with its 95% interval ($\pm 1.96$ standard errors over the repeats), and claim a direction, so
-# the whole interval must lie on the claimed side of the value on all tokens. The trend rules
+# with its 95% interval ($\pm 1.96$ standard errors over the repeats), and claim a direction: a
+# model's interval wholly on the claimed side of the value on all tokens holds, wholly on the
+# other side fails, and one that holds the value leaves the family undetermined. The trend rules
 # are tested on the graded fits only (a family with fewer than three sizes is named and left
 # out), and the last row on each corpus as a whole.
 

@@ -87,10 +87,15 @@ plots.show(fig)
 # derivations that hold by construction ("analytic") and this companion's own questions
 # ("beyond the paper") are listed in their own sections below and never counted as
 # replications. A claim is *partly* reproduced when it holds on some of the units (corpus and
-# family, or model) that decide it; the "held on" column says on how many. *Undetermined*
-# means the set measured the claim but the measurement cannot decide it (a fit at its bound,
-# a curvature through single-seed points); *not testable* means the set lacks what the claim
-# needs. Every claim's rule (what is measured, the threshold and why)
+# family, or model) that decide it; the "held on" column says on how many, and how many of the
+# units measured decided where some did not. Every interval is read one way: wholly on the
+# claim's side of its threshold the claim holds there, wholly on the other side it fails, across
+# the threshold the unit is undecided. *Undetermined* means the set measured the claim but the
+# measurement cannot decide it (intervals across the threshold, a fit at its bound, a curvature
+# through single-seed points), or decided it on fewer than half of the units measured; *not
+# testable* means the set lacks what the claim needs. A unit whose interval ends within the
+# bootstrap's own noise of a threshold is named "at the edge of the threshold": another run may
+# read it otherwise. Every claim's rule (what is measured, the threshold and why)
 # is fixed in `rankscale.claims` before any data are seen, and is shown beside its verdict.
 
 # %%

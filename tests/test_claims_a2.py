@@ -18,7 +18,7 @@ from rankscale import claims
 from rankscale.analysis import fit, metrics
 from rankscale.analysis.fit import PowerLawFit
 from rankscale.claims import a2
-from rankscale.claims.base import Unit
+from rankscale.claims.base import Reading, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.claims.reference import reference_table
 from rankscale.records.runs import Run
@@ -141,18 +141,40 @@ def test_a2_4_slope_rises_on_the_gpt2_family_only():
     assert (v.verdict, v.ours) == ("not testable on this set", "the GPT-2 family has fewer than 3 sizes")
 
 
-def test_a2_5_scatter_interval_below_zero():
+def test_a2_5_scatter_interval_below_zero_holds_above_fails_across_is_undetermined():
     worse = regime(k_fits(k2445=(-0.1, 0.5)))
     assert a2.scatter_interval(worse) == pytest.approx((-0.49, -0.49))
+    better = regime(k_fits(k1630=(-0.1, 0.5)))  # the fit better at the larger k: +0.49
     noisy = regime(k_fits(k2445=(-0.1, 0.5)), spread={2445: (0.0, 0.3)})  # -0.49 -+ 0.59
-    v = a2.scatter_verdict(evidence(worse, noisy), context())
+    v = a2.scatter_verdict(evidence(worse, better), context())
     assert (v.key, v.verdict, outcomes(v)) == ("A2.5", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
     assert v.ours.startswith("pydocs/NeoX: R^2 0.990 at k=1,630, 0.500 at k=2,445; difference [-0.490, -0.490]")
-    assert a2.scatter_verdict(evidence(regime(k_fits())), context()).verdict == "not reproduced", "equal fits"
+    v = a2.scatter_verdict(evidence(worse, noisy), context())
+    assert (v.verdict, v.units_text, outcomes(v)) == ("reproduced", "1 of 1, 1 of 2 decided",
+                                                      {NEOX[0]: "holds", NEOX[1]: "undetermined"}), \
+        "an interval across zero is not shown, not refuted"
+    assert a2.scatter_worse(noisy) == Reading(claims.UNDETERMINED)
+    v = a2.scatter_verdict(evidence(noisy), context())
+    assert (v.verdict, v.ours.split(";")[0]) == ("undetermined", "every interval of the difference crosses zero")
+    equal = a2.scatter_verdict(evidence(regime(k_fits())), context())
+    assert (equal.verdict, outcomes(equal)) == ("undetermined", {NEOX[0]: "undetermined"}), \
+        "equal fits: an interval touching zero decides nothing"
     untestable = regime(k_fits(), spread={2445: (0.0, np.nan)})
     v = a2.scatter_verdict(evidence(untestable), context())
     assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
     assert "or a resample of it has every target" in v.ours
+
+
+def test_a2_5_an_interval_ending_at_zero_is_flagged_fragile():
+    # difference -0.49 -+ 1.96 x 0.251: its upper end 0.002 above zero, within a tenth of the half-width (0.049)
+    at_edge = regime(k_fits(k2445=(-0.1, 0.5)), spread={2445: (0.0, 0.251)})
+    assert a2.scatter_interval(at_edge)[1] == pytest.approx(0.002, abs=1e-4)
+    v = a2.scatter_verdict(evidence(regime(k_fits(k2445=(-0.1, 0.5))), at_edge), context())
+    assert (outcomes(v)[NEOX[1]], v.fragile) == ("undetermined", (NEOX[1],))
+    assert "at the edge of the threshold: stdlib/NeoX" in v.ours
+    inside = regime(k_fits(k2445=(-0.1, 0.5)), spread={2445: (0.0, 0.248)})  # upper end -0.004: below zero
+    assert a2.scatter_worse(inside) == Reading(True, fragile=True), "held, and named as near the threshold"
+    assert a2.scatter_worse(regime(k_fits(k2445=(-0.1, 0.5)), spread={2445: (0.0, 0.2)})) == Reading(True)
 
 
 def scatter(*columns):

@@ -14,7 +14,8 @@ import pytest
 from rankscale import claims
 from rankscale.analysis import dynamics, metrics
 from rankscale.claims import b2
-from rankscale.claims.base import NOT_TESTABLE, Unit
+from rankscale.analysis.bootstrap import Z
+from rankscale.claims.base import FRAGILE_SHARE, NOT_TESTABLE, UNDETERMINED, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run
 from rankscale.records.store import Records
@@ -50,7 +51,7 @@ def test_series_checks_on_a_series_that_follows_the_paper():
 
 def test_noise_decides_between_a_flat_step_and_a_rise():
     """A step within the noise is no rise, the same step with little noise is one, and a
-    Confidence change within the noise is no evidence that Confidence rose."""
+    Confidence change within the noise leaves it undetermined whether Confidence rose."""
     flat = [5.0, 3.0, 3.02]
     values, boot = series(flat, [0.1, 0.3, 0.2], [0.0, 0.1, 0.05], noise=0.05)
     checks = b2.series_checks([10, 20, 30], values, boot, VOCAB, N)
@@ -59,7 +60,7 @@ def test_noise_decides_between_a_flat_step_and_a_rise():
     checks = b2.series_checks([10, 20, 30], values, boot, VOCAB, N)
     assert not checks["ee_falls"].holds and checks["ee_falls"].note == "significant rise 20→30"
     values, boot = series([5.0, 3.0], [0.1, 0.3], [0.0, 0.01], noise=0.05)
-    assert not b2.series_checks([10, 20], values, boot, VOCAB, N)["conf_rises"].holds
+    assert b2.series_checks([10, 20], values, boot, VOCAB, N)["conf_rises"].holds == UNDETERMINED
 
 
 def test_series_checks_failures_and_what_short_series_cannot_test():
@@ -79,11 +80,66 @@ def test_series_checks_failures_and_what_short_series_cannot_test():
         b2.series_checks([0, 0], *series([4.0, 3.0], [0.2, 0.1], [0.0, 0.1]), VOCAB, N)
 
 
-def test_ee_first_is_not_shown_where_ce_does_not_drop_in_every_resample():
+def exact(term, change, half, steps=(0, 100)):
+    """A two-checkpoint series whose ``term`` changes by ``change`` with the interval ``change`` -+ ``half`` exactly
+    (replicates of the last checkpoint at -+ half / Z, so their standard deviation is half / Z); EE falls by 1, SA
+    falls by 0.1 and Conf rises by 0.1 otherwise, each without noise, EE largest at the start."""
+    values = {"EE": np.array([4.0, 3.0]), "SA": np.array([0.3, 0.2]), "Conf": np.array([0.0, 0.1])}
+    values[term] = np.array([values[term][0], values[term][0] + change])
+    boot = {t: np.tile(v, (200, 1)) for t, v in values.items()}
+    boot[term][:, 1] += np.tile([-half / Z, half / Z], 100)
+    return b2.series_checks(list(steps), values, boot, VOCAB, N)
+
+
+@pytest.mark.parametrize("rule, term, sign", [("conf_rises", "Conf", 1), ("sa_ends_down", "SA", -1),
+                                              ("ee_falls", "EE", -1)])
+def test_a_series_rule_holds_on_its_side_fails_on_the_other_and_is_undetermined_across(rule, term, sign):
+    """The one reading of a change's interval: wholly on the claim's side holds, wholly on the other fails, across 0
+    undetermined; an end at 0's edge is fragile."""
+    assert exact(term, sign * 0.2, 0.1)[rule].holds is True
+    assert exact(term, -sign * 0.2, 0.1)[rule].holds is False
+    across = exact(term, sign * 0.05, 0.1)[rule]
+    assert across.holds == UNDETERMINED and (across.low, across.high) == pytest.approx(sorted([sign * 0.05 - 0.1,
+                                                                                            sign * 0.05 + 0.1]))
+    edge = exact(term, sign * 0.101, 0.1)[rule]  # an end 0.001 from 0, within FRAGILE_SHARE of the half-width
+    assert edge.holds is True and edge.fragile and 0.001 < FRAGILE_SHARE * 0.1
+    assert not exact(term, sign * 0.2, 0.1)[rule].fragile
+
+
+def test_ee_largest_at_init_and_ee_first_read_their_margins_three_ways():
+    # EE(0) 4.0 against SA(0) 0.3: the margin is clear; with SA(0) at 3.95 -+ 0.1 it is undetermined, at 4.5 it fails
+    assert exact("Conf", 0.1, 0.01)["ee_largest_at_init"].holds is True
+    values = {"EE": np.array([4.0, 3.0]), "SA": np.array([3.95, 0.2]), "Conf": np.array([0.0, 0.1])}
+    boot = {t: np.tile(v, (200, 1)) for t, v in values.items()}
+    boot["SA"][:, 0] += np.tile([-0.1 / Z, 0.1 / Z], 100)
+    assert b2.series_checks([0, 100], values, boot, VOCAB, N)["ee_largest_at_init"].holds == UNDETERMINED
+    values["SA"][0] = boot["SA"][:, 0] = 4.5
+    assert b2.series_checks([0, 100], values, boot, VOCAB, N)["ee_largest_at_init"].holds is False
+    # ee_first: EE leads the first interval clearly, SA + Conf take a larger part later: holds without noise ...
+    values, boot = series([5.0, 3.0, 2.8], [0.3, 0.25, 0.05], [0.0, 0.02, 0.3], noise=1e-4)
+    assert b2.series_checks([0, 10, 20], values, boot, VOCAB, N)["ee_first"].holds is True
+    # ... and within the noise of the margins it is undetermined, not refuted
+    values, boot = series([5.0, 3.0, 2.8], [0.3, 0.25, 0.05], [0.0, 0.02, 0.3], noise=0.5)
+    assert b2.series_checks([0, 10, 20], values, boot, VOCAB, N)["ee_first"].holds == UNDETERMINED
+
+
+def test_a_fragile_series_is_named_in_the_verdict():
+    edge = exact("Conf", 0.101, 0.1)["conf_rises"]
+    assert edge.holds is True and edge.fragile
+    clear, at_edge = (exact_series("d16", 0.2), exact_series("d40", 0.101))
+    v = b2.conf_rises_verdict(dynamics_of(clear, at_edge, families=("NeoX",)), CONTEXT)
+    assert (v.verdict, v.fragile) == ("reproduced", (Unit("pydocs", "NeoX", model="d40"),))
+    assert "at the edge of the threshold: pydocs/NeoX: d40" in v.ours
+    v = b2.conf_rises_verdict(dynamics_of(clear, exact_series("d40", 0.05), families=("NeoX",)), CONTEXT)
+    assert (v.verdict, v.units_text, outcomes(v)[Unit("pydocs", "NeoX", model="d40")]) == \
+        ("reproduced", "1 of 1, 1 of 2 decided", "undetermined")
+
+
+def test_ee_first_is_undetermined_where_ce_does_not_drop_in_every_resample():
     # EE leads the first interval, but CE is flat (within noise) over the later stretch
     values, boot = series([6.0, 3.0, 3.0], [0.1, 0.4, 0.4], [0.0, 0.2, 0.2], noise=0.02)
     check = b2.series_checks([1, 2, 3], values, boot, VOCAB, N)["ee_first"]
-    assert check.holds is False and "parts not defined" in check.note
+    assert check.holds == UNDETERMINED and "parts not defined" in check.note
 
 
 def test_ee_largest_at_init_compares_with_sa_and_the_magnitude_of_confidence():
@@ -94,16 +150,21 @@ def test_ee_largest_at_init_compares_with_sa_and_the_magnitude_of_confidence():
     assert check.holds and check.value == pytest.approx(2.5) and check.low < 2.5 < check.high
     assert not margin(3.2, 0.0).holds  # SA larger at init
     assert not margin(0.5, -3.5).holds  # Confidence's magnitude larger, though Conf itself is negative
-    assert not margin(2.98, 0.0, noise=0.05).holds  # ahead by less than the noise
+    assert margin(2.98, 0.0, noise=0.05).holds == UNDETERMINED  # ahead by less than the noise
     values, boot = series([3.0, 2.5], [0.5, 0.1], [0.0, 0.2])
     assert b2.series_checks([5, 100], values, boot, VOCAB, N)["ee_largest_at_init"].holds is None
 
 
-def test_below_needs_the_whole_interval_under_the_threshold():
-    assert b2.below(0.05, np.linspace(0.03, 0.07, 101), 0.1).holds
+def test_below_holds_wholly_below_fails_wholly_above_and_is_undetermined_across():
+    assert b2.below(0.05, np.linspace(0.03, 0.07, 101), 0.1).holds is True
     straddling = b2.below(0.09, np.linspace(0.07, 0.12, 101), 0.1)
-    assert straddling.holds is False and "straddles" in straddling.note
-    assert b2.below(0.2, np.linspace(0.15, 0.25, 101), 0.1).note == "above 0.1"
+    assert straddling.holds == UNDETERMINED and "straddles" in straddling.note
+    above = b2.below(0.2, np.linspace(0.15, 0.25, 101), 0.1)
+    assert above.holds is False and above.note == "above 0.1"
+    assert b2.below(0.05, [0.04, np.nan], 0.1).holds == UNDETERMINED  # not defined on every resample
+    # the upper end a hair below the threshold: holds, at the threshold's edge
+    edge = b2.below(0.1 - 1.01 * Z * 0.01, 0.1 - 1.01 * Z * 0.01 + np.array([-0.01, 0.01]), 0.1)
+    assert edge.holds is True and edge.fragile and not straddling.fragile
 
 
 def final(logp, rbe, n_boot=20, family="NeoX", model="d16", corpus="pydocs"):
@@ -137,7 +198,7 @@ def test_resample_series_pairs_checkpoints_that_predict_the_same_targets():
     assert paired.holds and paired.value == pytest.approx(np.log(1.01)) and paired.high - paired.low < 1e-9
     shuffled = dict(second, target=np.roll(first["target"], 1))  # other targets: resampled on its own
     apart = b2.series_checks([10, 20], *b2.resample_series([first, shuffled], n_boot=50), VOCAB, 3000)["conf_rises"]
-    assert apart.holds is False and apart.low < 0 < apart.high
+    assert apart.holds == UNDETERMINED and apart.low < 0 < apart.high
 
 
 @pytest.mark.parametrize("by_e, expected", [
@@ -159,6 +220,14 @@ def test_the_break_must_sit_just_below_the_target_and_move_with_it(by_e, expecte
 def checkpoints(family, model, steps, ee, sa, conf, corpus="pydocs", noise=0.01, seed=0):
     values, boot = series(ee, sa, conf, noise=noise, seed=seed)
     return b2.Series(corpus, family, model, 1000, VOCAB, N, np.array(steps), (), values, boot)
+
+
+def exact_series(model, conf_change, half=0.1):
+    """A ``Series`` of NeoX whose Confidence rises by ``conf_change`` -+ ``half`` exactly (``exact``)."""
+    values = {"EE": np.array([4.0, 3.0]), "SA": np.array([0.3, 0.2]), "Conf": np.array([0.0, conf_change])}
+    boot = {t: np.tile(v, (200, 1)) for t, v in values.items()}
+    boot["Conf"][:, 1] += np.tile([-half / Z, half / Z], 100)
+    return b2.Series("pydocs", "NeoX", model, 1000, VOCAB, N, np.array([0, 100]), (), values, boot)
 
 
 RISING = dict(ee=[4.5, 3.0, 2.5], sa=[0.05, 0.4, 0.1], conf=[-0.5, -0.2, 0.3])  # the paper's story

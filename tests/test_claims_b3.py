@@ -20,7 +20,7 @@ from rankscale.analysis import components, fit
 from rankscale.analysis.components import QUANTITIES
 from rankscale.analysis.sample_size import ExponentConvergence
 from rankscale.claims import b3
-from rankscale.claims.base import NOT_TESTABLE, POOLED, Unit
+from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.claims.reference import reference_table
 from rankscale.records.runs import Run
@@ -92,15 +92,30 @@ def outcomes(verdict) -> dict:
 # ---------------------------------------------------------------------------------------------
 # The rules, one claim at a time
 
-def test_b3_1_ee_law_holds_only_where_the_whole_interval_clears_the_threshold():
+def test_b3_1_ee_law_holds_above_the_threshold_fails_below_and_is_undetermined_across():
     v = b3.ee_law_verdict(evidence(unit(r2={"EE": 0.95})), context())
     assert (v.key, v.verdict, outcomes(v)) == ("B3.1", "reproduced", {NEOX: "holds"})
     assert outcomes(b3.ee_law_verdict(evidence(unit(r2={"EE": 0.7})), context())) == {NEOX: "fails"}
     stdlib = Unit("stdlib", "NeoX")
     mixed = b3.ee_law_verdict(evidence(unit(), unit(stdlib, r2={"EE": 0.7})), context())
     assert (mixed.verdict, outcomes(mixed), mixed.units_text) == ("partly", {NEOX: "holds", stdlib: "fails"}, "1 of 2")
+    assert outcomes(b3.ee_law_verdict(evidence(unit(r2={"EE": 0.81})), context())) == {NEOX: "undetermined"}
+    at = claims.B3_LAW_R2 + Z * 0.01  # the interval then starts at the threshold
+    assert b3.ee_law(unit(r2={"EE": at + 1e-6}))[0].outcome is True
+    assert b3.ee_law(unit(r2={"EE": at - 1e-6}))[0].outcome == UNDETERMINED
+
+
+def test_b3_names_a_unit_read_at_the_edge_of_its_threshold_as_fragile():
     at = claims.B3_LAW_R2 + Z * 0.01
-    assert b3.ee_law(unit(r2={"EE": at + 1e-6}))[0] and not b3.ee_law(unit(r2={"EE": at - 1e-6}))[0]
+    stdlib = Unit("stdlib", "NeoX")
+    v = b3.ee_law_verdict(evidence(unit(r2={"EE": at + 1e-4}), unit(stdlib)), context())
+    assert (v.verdict, v.fragile) == ("reproduced", (NEOX,))
+    assert "at the edge of the threshold: pydocs/NeoX" in v.ours
+    assert b3.ee_law(unit(r2={"EE": 0.95}))[0].fragile is False
+    # a share's interval ending just inside B3.9's band
+    u = unit(shares={"SA": 0.2, "Conf": 0.1}, share_intervals={"SA": (0.15, 0.249), "Conf": (0.05, 0.15)})
+    v = b3.sa_conf_invariant_verdict(evidence(u), context())
+    assert (outcomes(v), v.fragile) == ({NEOX: "holds"}, (NEOX,))
 
 
 def test_b3_rules_name_the_families_with_too_few_sizes_as_untested():
@@ -117,10 +132,11 @@ def test_b3_2_ee_fits_better_is_a_superiority_test_not_parity():
         return outcomes(b3.ee_fits_better_verdict(evidence(unit(r2={"EE": ee, "CE": ce}, r2_sd={"CE": 0.0})),
                                                   context()))[NEOX]
     assert outcome(0.97) == "holds"
-    assert outcome(0.93) == "fails", "EE ahead by less than its noise: 'at least as well' would pass, 'better' not"
+    assert outcome(0.93) == "undetermined", "EE ahead by less than its noise: 'better' is not shown, nor refuted"
     assert outcome(0.85) == "fails"
     edge = 0.92 + Z * 0.01  # the difference's interval then starts at 0
-    assert (outcome(edge + 1e-6), outcome(edge - 1e-6)) == ("holds", "fails")
+    assert (outcome(edge + 1e-6), outcome(edge - 1e-6)) == ("holds", "undetermined")
+    assert outcome(0.92 - Z * 0.01 - 1e-6) == "fails", "wholly below 0"
 
 
 def test_b3_2_reads_the_families_and_the_pooled_fits():
@@ -155,12 +171,20 @@ def test_b3_5_and_b3_6_widen_the_gaps_by_the_drift_instead_of_waiting_for_conver
     steady = evidence(unit())
     assert outcomes(b3.ee_closest_verdict(steady, context())) == {NEOX: "holds"}
     assert outcomes(b3.sa_farthest_verdict(steady, context())) == {NEOX: "holds"}
-    # SA - Conf gap 0.07: a drift of 0.04 per exponent (0.08 for the pair) hides it; EE's gaps stay
-    assert outcomes(b3.sa_farthest_verdict(evidence(unit(drift=0.04, converged=False)), context())) == {NEOX: "fails"}
+    # SA - Conf gap 0.07: a drift of 0.04 per exponent (0.08 for the pair) hides it (undetermined); EE's gaps stay
+    assert outcomes(b3.sa_farthest_verdict(evidence(unit(drift=0.04, converged=False)), context())) == \
+        {NEOX: "undetermined"}
     assert b3.farther(unit(drift=0.04), "SA", "Conf")[1].endswith("± 0.0800")
     assert outcomes(b3.ee_closest_verdict(evidence(unit(drift=0.02, converged=False)), context())) == {NEOX: "holds"}
     # Conf nearer CE than EE is: EE is not the closest
     assert outcomes(b3.ee_closest_verdict(evidence(unit(slopes={"Conf": -0.101})), context())) == {NEOX: "fails"}
+    # Conf as near CE as EE is, within the noise: undetermined, and failing wins over undetermined
+    assert outcomes(b3.ee_closest_verdict(evidence(unit(slopes={"Conf": -0.109}, slope_sd=0.01)), context())) == \
+        {NEOX: "undetermined"}
+    readings = {name: b3.farther(unit(slopes={"Conf": -0.101, "SA": -0.1095}), name, "EE")[0].outcome
+                for name in ("SA", "Conf")}
+    assert readings == {"SA": UNDETERMINED, "Conf": False}
+    assert b3.ee_closest(unit(slopes={"Conf": -0.101, "SA": -0.1095}))[0].outcome is False
 
 
 def test_b3_7_pooled_ee_law():
@@ -176,7 +200,7 @@ def test_b3_8_sa_rises_is_gated_on_sas_exponent_alone():
     def outcome(**given):
         return outcomes(b3.sa_rises_verdict(evidence(unit(**given)), context()))[NEOX]
     assert (outcome(slopes={"SA": 0.05}), outcome(slopes={"SA": -0.05})) == ("holds", "fails")
-    assert outcome(slopes={"SA": 0.001}, slope_sd=0.01) == "fails", "a rise within the noise is no rise"
+    assert outcome(slopes={"SA": 0.001}, slope_sd=0.01) == "undetermined", "a rise within the noise: not shown"
     v = b3.sa_rises_verdict(evidence(unit(converged={"SA": False}, drift={"SA": 0.07})), context())
     assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {NEOX: "untested"})
     assert "α_SA drifts 0.0700" in v.ours, "the drift is the reason named"
@@ -186,11 +210,14 @@ def test_b3_8_sa_rises_is_gated_on_sas_exponent_alone():
 @pytest.mark.parametrize("sa, conf, expected", [
     ((0.05, (0.03, 0.07)), (0.10, (0.05, 0.15)), "holds"),
     ((0.40, (0.35, 0.45)), (0.10, (0.05, 0.15)), "fails"),  # SA carries far more than a quarter
-    ((0.24, (0.21, 0.27)), (0.10, (0.05, 0.15)), "holds"),  # straddles the band's edge: parity not refuted
+    ((0.24, (0.21, 0.27)), (0.10, (0.05, 0.15)), "undetermined"),  # straddles the band's edge: parity not shown
     ((0.05, (0.03, 0.07)), (-0.30, (-0.34, -0.26)), "fails"),  # the band is two-sided
     ((0.26, (0.2501, 0.27)), (0.10, (0.05, 0.15)), "fails"),  # just outside the band
+    ((0.05, (0.03, 0.07)), (-0.24, (-0.30, -0.18)), "undetermined"),  # across the lower edge
+    ((0.05, (0.03, 0.07)), (0.10, None), "undetermined"),  # a share not defined on every resample
+    ((0.40, (0.35, 0.45)), (0.24, (0.21, 0.27)), "fails"),  # one wholly outside fails, whatever the other
 ])
-def test_b3_9_invariance_fails_only_wholly_outside_the_band(sa, conf, expected):
+def test_b3_9_invariance_holds_inside_the_band_fails_outside_and_is_undetermined_across(sa, conf, expected):
     u = unit(shares={"SA": sa[0], "Conf": conf[0]}, share_intervals={"SA": sa[1], "Conf": conf[1]},
              converged=False, drift=0.5)
     assert outcomes(b3.sa_conf_invariant_verdict(evidence(u), context())) == {NEOX: expected}
@@ -209,7 +236,9 @@ def test_b3_10_confidence_is_unstable_only_with_a_wide_spread_beyond_the_noise()
     wide = verdict(0.1, 0.1 + claims.B3_UNSTABLE_RANGE + 0.01, 0.2)
     assert (wide.key, wide.verdict, outcomes(wide)) == ("B3.10", "reproduced", {Unit(): "holds"})
     assert outcomes(verdict(0.5, 0.5 + claims.B3_UNSTABLE_RANGE - 0.01, 0.6)) == {Unit(): "fails"}, "too narrow"
-    assert outcomes(verdict(0.1, 0.6, 0.2, llama_sd=0.3)) == {Unit(): "fails"}, "the ends overlap"
+    assert outcomes(verdict(0.1, 0.6, 0.2, llama_sd=0.3)) == {Unit(): "undetermined"}, "the ends overlap"
+    assert outcomes(verdict(0.5, 0.5 + claims.B3_UNSTABLE_RANGE - 0.01, 0.6, llama_sd=0.3)) == {Unit(): "fails"}, \
+        "too narrow fails, overlapping or not"
     v = b3.conf_unstable_verdict(evidence(unit()), context(NeoX=5, Llama=2))
     assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {Unit(family="Llama"): "untested"})
     assert v.ours.endswith("1 per-family Conf fit: the spread needs two")

@@ -20,7 +20,7 @@ from rankscale.analysis.components import QUANTITIES
 from rankscale.analysis.fit import POOLED
 from rankscale.analysis.sample_size import ExponentConvergence
 from rankscale.claims import b5
-from rankscale.claims.base import NOT_TESTABLE, Unit
+from rankscale.claims.base import NOT_TESTABLE, UNDETERMINED, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run
 from rankscale.records.store import Records
@@ -91,15 +91,18 @@ NEOX = Unit("pydocs", "NeoX")
 # ---------------------------------------------------------------------------------------------
 # The rules, one claim at a time
 
-def test_b5_1_sa_biased_needs_every_model_clear_of_its_full_value_upwards():
+def test_b5_1_sa_biased_holds_with_every_model_above_fails_below_and_is_undetermined_across():
     v = b5.sa_bias_verdict(evidence({"pydocs": corpus([model({"SA": UP}), model({"SA": UP})])}), context())
     assert (v.key, v.verdict, outcomes(v)) == ("B5.1", "reproduced", {NEOX: "holds"})
     assert "pydocs/NeoX +0.2233 to +0.2233" in v.ours and "about 1,000 tokens" in v.ours
-    noisy = model({"SA": [0.3, -0.3, 0.05]})  # its mean is not clear of its value on all tokens
-    v = b5.sa_bias_verdict(evidence({"pydocs": corpus([model({"SA": UP}), noisy]),
-                                     "stdlib": corpus([model({"SA": UP}), model({"SA": UP})])}), context())
-    assert (v.verdict, outcomes(v)) == ("partly", {NEOX: "fails", Unit("stdlib", "NeoX"): "holds"})
+    noisy = model({"SA": [0.3, -0.3, 0.05]})  # its mean is not clear of its value on all tokens, either way
     down = [-x for x in UP]
+    v = b5.sa_bias_verdict(evidence({"pydocs": corpus([model({"SA": UP}), noisy]),
+                                     "stdlib": corpus([model({"SA": UP}), model({"SA": UP})]),
+                                     "github": corpus([model({"SA": UP}), model({"SA": down})])}), context())
+    assert (v.verdict, outcomes(v), v.units_text) == (
+        "partly", {NEOX: "undetermined", Unit("stdlib", "NeoX"): "holds", Unit("github", "NeoX"): "fails"},
+        "1 of 2, 2 of 3 decided")
     assert b5.sa_bias_verdict(evidence({"pydocs": corpus([model({"SA": down})] * 2)}), context()).verdict == \
         "not reproduced", "a bias the other way is no upward bias"
 
@@ -115,9 +118,21 @@ def test_b5_2_ee_biased_downwards_is_the_same_rule_the_other_way():
 def test_the_bias_interval_is_the_mean_over_the_repeats_plus_minus_z_standard_errors():
     subsampled = np.array([[1.0, 1.2, 1.4]])
     half = 1.959963984540054 * np.std(subsampled, ddof=1) / np.sqrt(3)
-    assert b5.biased(subsampled, np.array([1.2 - half - 1e-9]), 1, 0.95), "just below the interval's lower end"
-    assert not b5.biased(subsampled, np.array([1.2 - half + 1e-9]), 1, 0.95)
-    assert not b5.biased(subsampled, np.array([1.2 - half - 1e-9]), 1, 0.99), "a wider interval reaches it"
+    just_below = b5.biased(subsampled, np.array([1.2 - half - 1e-9]), 1, 0.95)
+    assert just_below.outcome is True and just_below.fragile, "just below the interval's lower end, at its edge"
+    assert b5.biased(subsampled, np.array([1.2 - half + 1e-9]), 1, 0.95).outcome == UNDETERMINED
+    assert b5.biased(subsampled, np.array([1.2 - half - 1e-9]), 1, 0.99).outcome == UNDETERMINED, \
+        "a wider interval reaches it"
+    assert b5.biased(subsampled, np.array([1.2 + half + 1e-9]), 1, 0.95).outcome is False, "wholly below it"
+    assert b5.biased(subsampled, np.array([0.5]), 1, 0.95) == (True, False), "clear of it: not fragile"
+
+
+def test_a_bias_read_at_the_edge_is_named_as_fragile():
+    edge = model({"SA": [0.01, 0.11, 0.06]})  # the interval of the mean 0.06 -+ 0.0566: its lower end 0.0034 above
+    v = b5.sa_bias_verdict(evidence({"pydocs": corpus([model({"SA": UP}), edge]),
+                                     "stdlib": corpus([model({"SA": UP})] * 2)}), context())
+    assert (v.verdict, v.fragile) == ("reproduced", (NEOX,))
+    assert "at the edge of the threshold: pydocs/NeoX" in v.ours
 
 
 def test_b5_3_paper_trends_untested_without_ten_thousand_windows():

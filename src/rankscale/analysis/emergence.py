@@ -9,7 +9,7 @@ so resampling windows keeps neighbouring targets, whose successes cluster, toget
 bootstrap reflects that dependence (resampling single targets would destroy the runs).
 
 From a family's measured rates and their replicates, ``slope_gaps`` compares the size exponent of
--log p_{N,k} at each N with that at N = 1 (eq. 7 says they are equal), and ``amplification``
+-log p_{N,k} at each N with that at N = 1 (eq. 7 says they are equal), as a difference and as a ratio, and ``amplification``
 compares -log p_{N,k} with N times -log RBP_k (eq. 6's independent positions), each with its
 bootstrap interval (``rankscale.analysis.bootstrap.interval``).
 """
@@ -150,12 +150,19 @@ class SlopeGaps:
     intervals : ndarray of shape (len(ns), len(ks), 2)
         Bootstrap interval of each gap (``bootstrap.interval``); nan where there is none (the
         first row, a gap that is nan, or a replicate that cannot be fitted).
+    ratios : ndarray of shape (len(ns), len(ks)) or None
+        slope(N) / slope(N = 1), the exponent of N against the token level's; 1 in the first row.
+    ratio_intervals : ndarray of shape (len(ns), len(ks), 2) or None
+        Bootstrap interval of each ratio, each replicate's slope over the same replicate's N = 1 slope
+        (paired); nan where there is none, as for ``intervals``.
     """
 
     slopes: np.ndarray
     r2: np.ndarray
     gaps: np.ndarray
     intervals: np.ndarray
+    ratios: np.ndarray | None = None
+    ratio_intervals: np.ndarray | None = None
 
 
 def slope_gaps(sizes, success, replicates, level: float = bootstrap.LEVEL) -> SlopeGaps:
@@ -181,8 +188,8 @@ def slope_gaps(sizes, success, replicates, level: float = bootstrap.LEVEL) -> Sl
     >>> p1 = np.exp(-np.array([0.4, 0.2, 0.1]))  # -log RBP halves with each tenfold size
     >>> p = np.stack([p1, p1**3], axis=-1)[:, :, None]  # N = 1 and N = 3, one k
     >>> g = slope_gaps([1e6, 1e7, 1e8], p, np.stack([p, p]))
-    >>> np.round(g.slopes[:, 0], 4).tolist(), np.round(g.gaps[:, 0], 6).tolist()
-    ([-0.301, -0.301], [0.0, 0.0])
+    >>> np.round(g.slopes[:, 0], 4).tolist(), np.round(g.gaps[:, 0], 6).tolist(), np.round(g.ratios[:, 0], 6).tolist()
+    ([-0.301, -0.301], [0.0, 0.0], [1.0, 1.0])
     """
     log_s = np.log(np.asarray(sizes, np.float64))
     point = np.moveaxis(bootstrap.log_or_nan(-bootstrap.log_or_nan(success)), 0, -1)  # (N, k, models)
@@ -190,12 +197,20 @@ def slope_gaps(sizes, success, replicates, level: float = bootstrap.LEVEL) -> Sl
     slopes, r2 = bootstrap.line_fits(log_s, point)
     boot_slopes, _ = bootstrap.line_fits(log_s, boot)
     gaps = slopes - slopes[:1]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a flat token-level law (slope 0) has no ratio
+        ratios = slopes / slopes[:1]
+        boot_ratios = boot_slopes / boot_slopes[:, :1]
     intervals = np.full(gaps.shape + (2,), np.nan)
+    ratio_intervals = np.full(gaps.shape + (2,), np.nan)
     for i, j in np.ndindex(gaps.shape):
-        bounds = bootstrap.interval(gaps[i, j], boot_slopes[:, i, j] - boot_slopes[:, 0, j], level) if i else None
-        if bounds is not None:
-            intervals[i, j] = bounds
-    return SlopeGaps(slopes, r2, gaps, intervals)
+        if not i:
+            continue
+        for found, value, boot in ((intervals, gaps[i, j], boot_slopes[:, i, j] - boot_slopes[:, 0, j]),
+                                   (ratio_intervals, ratios[i, j], boot_ratios[:, i, j])):
+            bounds = bootstrap.interval(value, boot, level)
+            if bounds is not None:
+                found[i, j] = bounds
+    return SlopeGaps(slopes, r2, gaps, intervals, ratios, ratio_intervals)
 
 
 def amplification(success, replicates, ns: Sequence[int], level: float = bootstrap.LEVEL

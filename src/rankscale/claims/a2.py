@@ -17,7 +17,18 @@ import pandas as pd
 
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.analysis.bootstrap import INTERVAL, LEVEL
-from rankscale.claims.base import MIN_SIZES, Claim, Unit, Verdict, index_claims, judge, left_out, no_family
+from rankscale.claims.base import (
+    MIN_SIZES,
+    Claim,
+    Reading,
+    Unit,
+    Verdict,
+    index_claims,
+    judge,
+    left_out,
+    no_family,
+    read,
+)
 from rankscale.claims.context import Chapter, Context, sample, seed_samples
 from rankscale.claims.paper_a import PAPER_A_VOCAB, scaled_k
 from rankscale.records.runs import Run, by_family, sizes
@@ -85,10 +96,11 @@ CLAIMS_A2 = index_claims(
           "At k = 30,000 the points scatter much more than at k = 20,000 (§4.3, Fig. 5)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, at the two k of A2.3 (about 40% and 60% of the "
-          f"vocabulary): the paired {INTERVAL} of R^2(larger k) - R^2(smaller k) "
-          f"lies below zero, i.e. the fit is worse at the larger k beyond token-resampling noise. "
+          f"vocabulary): the paired {INTERVAL} of R^2(larger k) - R^2(smaller k) is read against zero: wholly "
+          f"below it (the fit worse at the larger k beyond token-resampling noise) the unit holds, wholly above it "
+          f"fails, and across or touching zero the data do not decide (undetermined, named apart). "
           f"Why: 'more random' has no "
-          f"number in the paper, so the sign of the interval decides. A unit where the larger k cannot be fitted "
+          f"number in the paper, so the side of the interval decides. A unit where the larger k cannot be fitted "
           f"(a model with every target inside the top k) cannot test it.",
           "k = 30,000 much more random than 20,000", needs=("three sizes",)),
     Claim("A2.6",
@@ -473,9 +485,24 @@ def scatter_interval(regime: RegimeFits) -> tuple[float, float] | None:
                               regime.level)
 
 
+def scatter_worse(regime: RegimeFits) -> Reading:
+    """A2.5 on one unit: the interval of ``scatter_interval`` read against 0 (``read``, the claim's side below):
+    wholly below holds, wholly above fails, across 0 undetermined; no interval, ``Reading(None)``.
+
+    Examples
+    --------
+    >>> from rankscale.analysis.fit import PowerLawFit
+    >>> fits = {k: PowerLawFit(-0.1, 0.0, r2, 3) for k, r2 in ((1630, 0.9), (2445, 0.6))}
+    >>> r2 = {1630: np.array([0.9, 0.9]), 2445: np.array([0.5, 0.7])}
+    >>> scatter_worse(RegimeFits(fits, {}, r2, (1, 4, 8), (1630, 2445)))
+    Reading(outcome=True, fragile=False)
+    """
+    return read(scatter_interval(regime), 0.0, -1)
+
+
 def scatter_verdict(evidence: Regimes, context: Context) -> Verdict:
-    """A2.5: the fit is worse at the larger large k: the interval of ``scatter_interval`` lies below 0, in every
-    (corpus, family).
+    """A2.5: the fit is worse at the larger large k, ``scatter_worse`` in every (corpus, family): the interval of
+    ``scatter_interval`` wholly below 0 holds, wholly above fails, across 0 is undetermined.
 
     Parameters
     ----------
@@ -491,12 +518,13 @@ def scatter_verdict(evidence: Regimes, context: Context) -> Verdict:
     for u, r in units.items():
         small, large = r.large
         ci = scatter_interval(r)
-        outcomes[Unit(*u)] = None if ci is None else bootstrap.side(ci) < 0
+        outcomes[Unit(*u)] = scatter_worse(r)
         texts.append(f"{Unit(*u).label}: not testable (k={large:,} or a resample of it has every target of a model "
                      f"inside the top k)" if ci is None else
                      f"{Unit(*u).label}: R^2 {r.fits[small].r2:.3f} at k={small:,}, {r.fits[large].r2:.3f} at "
                      f"k={large:,}; difference [{ci[0]:.3f}, {ci[1]:.3f}]")
-    return judge("A2.5", outcomes, _ours(texts, unusable), why_not=no_family(unusable))
+    return judge("A2.5", outcomes, _ours(texts, unusable), why_not=no_family(unusable),
+                 why_undetermined="every interval of the difference crosses zero")
 
 
 def noise_shrinks(scatter: np.ndarray) -> bool | None:

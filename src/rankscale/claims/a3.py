@@ -24,12 +24,15 @@ from rankscale.claims.base import (
     MIN_SIZES,
     UNDETERMINED,
     Claim,
+    Reading,
     Unit,
     Verdict,
     index_claims,
     judge,
     left_out,
     no_family,
+    read,
+    undetermined,
 )
 from rankscale.claims.context import Chapter, Context, sample, seed_samples
 from rankscale.claims.paper_a import (
@@ -77,19 +80,22 @@ CLAIMS_A3 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the mean R^2 over the grid's k from "
           f"{A3_LARGE_FRACTION:.0%} of |V| up to but excluding |V| (at k = |V|, RBP = 1 by definition) minus the "
-          f"mean R^2 over the k of A3.1; holds if its paired {INTERVAL} lies "
-          f"below zero. "
-          f"Why: 'drops' has no number, so the interval's sign decides. k where some model ranks every target "
+          f"mean R^2 over the k of A3.1; its paired {INTERVAL} is read against zero: wholly below it the unit "
+          f"holds, wholly above it fails, and across or touching zero the data do not decide (undetermined, named "
+          f"apart). "
+          f"Why: 'drops' has no number, so the interval's side decides. k where some model ranks every target "
           f"inside the top k have nothing to fit and are left out; a unit with none left cannot test it.",
           "drops after k ~ 1000", needs=("three sizes",)),
     Claim("A3.3",
           "The exponent grows with k: it is larger at k = 100 than at k = 1 (§4.4, Fig. 6b)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the paired {INTERVAL} of "
-          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, lies above zero. "
+          f"alpha(100) - alpha(1), alpha = -slope of -log RBP_k, is read against zero: wholly above it the unit "
+          f"holds, wholly below it fails, and across or touching zero the data do not decide (undetermined, named "
+          f"apart). "
           f"k = 100 is the paper's absolute "
           f"k (a top-k sampling setting, 2.4% of a 4,096-token vocabulary); at 100 x |V| / {PAPER_A_VOCAB:,} the "
-          f"same is shown, not graded. Why: 'grows' has no number, so the interval's sign decides.",
+          f"same is shown, not graded. Why: 'grows' has no number, so the interval's side decides.",
           "", needs=("three sizes",)),
     Claim("A3.4",
           "The exponents' size: below 0.1 at k = 1 and close to 0.2 at k = 100 (§4.4, Fig. 6b)",
@@ -153,13 +159,14 @@ CLAIMS_A3 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: over every k of the family's grid ({A3_N_K} "
           f"log-spaced k) from 1 up to, not including, |V| that is fitted on the full sample and on every "
-          f"replicate, the least-squares slope of alpha_k (= -slope of -log RBP_k on size) against ln k; holds if "
-          f"its paired {INTERVAL} lies above zero, fails otherwise. Why: "
+          f"replicate, the least-squares slope of alpha_k (= -slope of -log RBP_k on size) against ln k; its "
+          f"paired {INTERVAL} is read against zero: wholly above it the unit holds, wholly below it fails, and "
+          f"across or touching zero the data do not decide (undetermined, named apart). Why: "
           f"the text's reading is tested. Fig. 6b's caption says 'the exponent value decreases gradually as k "
           f"increases', but concludes that RBP_k 'is easier to optimize for bigger k', which needs a larger "
           f"alpha: it reads the plotted fitted slope, which is -alpha. Over the whole range, because the figure "
           f"and §4.4's sentence cover every k, not only 1 and 100 (A3.3); 'increases' has no number, so the "
-          f"interval's sign decides.",
+          f"interval's side decides.",
           "alpha rises with k (Fig. 6b; its caption says the plotted value decreases)", needs=("three sizes",)),
 )
 
@@ -465,8 +472,14 @@ def r2_drop(sweep: KSweep) -> tuple[tuple[float, float] | None, list[int]]:
     return bootstrap.interval(value, diff, sweep.level), near
 
 
+def r2_drops(sweep: KSweep) -> Reading:
+    """A3.2 on one unit: the interval of ``r2_drop`` read against 0 (``read``, the claim's side below): wholly
+    below holds, wholly above fails, across 0 undetermined; ``Reading(None)`` where there is no interval."""
+    return read(r2_drop(sweep)[0], 0.0, -1)
+
+
 def r2_drop_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Context) -> Verdict:
-    """A3.2: R^2 drops near the vocabulary: the interval of ``r2_drop`` lies below 0, in every unit.
+    """A3.2: R^2 drops near the vocabulary, ``r2_drops`` in every unit.
 
     Parameters
     ----------
@@ -481,7 +494,7 @@ def r2_drop_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Context) 
     outcomes, texts = {}, []
     for u, s in sweeps.items():
         ci, near = r2_drop(s)
-        outcomes[Unit(*u)] = None if ci is None else bootstrap.side(ci) < 0
+        outcomes[Unit(*u)] = r2_drops(s)
         texts.append(f"{Unit(*u).label}: no k from {A3_LARGE_FRACTION:.0%} of |V| fittable on every resample"
                      if ci is None else
                      f"{Unit(*u).label}: mean R^2 {np.mean([s.r2(k) for k in near]):.3f} (k = {near[0]}-{near[-1]}) "
@@ -491,19 +504,18 @@ def r2_drop_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Context) 
         include_groups=False)
     return judge("A3.2", outcomes, _ours(texts, unusable),
                  paper=f"drops after k ~ 1000; Table 1: R^2 at k = 10,000 below the mean for k < 1000 in "
-                       f"{int(paper_drop.sum())} of {len(paper_drop)} (dataset, family)", why_not=no_family(unusable))
+                       f"{int(paper_drop.sum())} of {len(paper_drop)} (dataset, family)", why_not=no_family(unusable),
+                 why_undetermined="every interval of the difference crosses zero")
 
 
-def exponent_grows(sweep: KSweep) -> bool | None:
-    """Whether alpha(100) > alpha(1) beyond noise (A3.3): the paired interval of the difference lies above 0.
+def exponent_grows(sweep: KSweep) -> Reading:
+    """Whether alpha(100) > alpha(1) (A3.3): the paired interval of the difference read against 0 (``read``):
+    wholly above holds, wholly below fails, across 0 undetermined.
 
-    Returns None where either fit or the interval is missing.
+    Returns ``Reading(None)`` where either fit or the interval is missing.
     """
     k_lo, k_hi = A3_EXPONENT_KS
-    if sweep.rbp.get(k_lo) is None or sweep.rbp.get(k_hi) is None:
-        return None
-    ci = sweep.alpha_difference(k_hi, k_lo)
-    return None if ci is None else bootstrap.side(ci) > 0
+    return read(sweep.alpha_difference(k_hi, k_lo))
 
 
 def _alpha_text(sweep: KSweep, k: int) -> str:
@@ -530,9 +542,9 @@ def exponent_grows_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Co
     k_lo, k_hi = A3_EXPONENT_KS
     outcomes, texts = {}, []
     for u, s in sweeps.items():
-        outcomes[Unit(*u)] = grows = exponent_grows(s)
+        outcomes[Unit(*u)] = exponent_grows(s)
         k_scaled = scaled_k(k_hi, s.vocab)
-        diff = s.alpha_difference(k_hi, k_lo) if grows is not None else None
+        diff = s.alpha_difference(k_hi, k_lo)
         scaled = s.alpha_difference(k_scaled, k_lo) if k_scaled != k_lo and s.rbp.get(k_scaled) else None
         texts.append(f"{Unit(*u).label}: {_alpha_text(s, k_lo)}, {_alpha_text(s, k_hi)}; difference "
                      f"{interval_text(diff, sign='')}"
@@ -542,7 +554,8 @@ def exponent_grows_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Co
     paper_grows = by_k[100]["slope"] < by_k[1]["slope"]
     return judge("A3.3", outcomes, _ours(texts, unusable),
                  paper=f"alpha grows with k; Table 1: alpha(100) > alpha(1) in {int(paper_grows.sum())} of "
-                       f"{len(paper_grows)} (dataset, family)", why_not=no_family(unusable))
+                       f"{len(paper_grows)} (dataset, family)", why_not=no_family(unusable),
+                 why_undetermined="every interval of the difference crosses zero")
 
 
 def exponents_sized(alpha_1: float, alpha_100: float) -> bool:
@@ -586,7 +599,7 @@ def exponent_sizes_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Co
 
 def _undecided(ci: tuple[float, float] | None) -> str:
     """" (undecided)" where an interval crosses an edge of ``A_CLOSE``."""
-    return " (undecided)" if close(ci) == UNDETERMINED else ""
+    return " (undecided)" if undetermined(close(ci).outcome) else ""
 
 
 def slope_ratio_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Context) -> Verdict:
@@ -622,9 +635,10 @@ def slope_ratio_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Conte
                  why_undetermined=ACROSS_EDGE)
 
 
-def r2_comparable(sweep: KSweep) -> bool | str | None:
+def r2_comparable(sweep: KSweep) -> Reading:
     """Whether -log RBP_k fits about as well as CE at every k of ``A3_R2_KS`` (A3.6): the paired intervals of
-    R^2(-log RBP_k) / R^2(CE) read together by ``close``. None where a fit or an interval is missing."""
+    R^2(-log RBP_k) / R^2(CE) read together by ``close``; ``Reading(None)`` where a fit or an interval is
+    missing."""
     return close(*(sweep.r2_ratio(k) if sweep.rbp.get(k) is not None else None for k in A3_R2_KS))
 
 
@@ -689,7 +703,7 @@ def offset_exponents_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: 
         ci = s.offset_ratio()
         at_bound = [name for name, f in (("CE", ce), ("-log RBP_1", rbp1)) if floor_at_bound(f.point)]
         # an interval that cannot be computed (a replicate not fitted) leaves the unit undecided, as the rule says
-        outcomes[Unit(*u)] = UNDETERMINED if at_bound or ci is None else close(ci)
+        outcomes[Unit(*u)] = Reading(UNDETERMINED) if at_bound or ci is None else close(ci)
         failed = ce.failed + rbp1.failed
         texts.append(f"{Unit(*u).label}: alpha CE {ce.point.alpha:.3f}, -log RBP_1 {rbp1.point.alpha:.3f}, ratio "
                      f"{rbp1.point.alpha / ce.point.alpha:.2f} {interval_text(ci, sign='')}"
@@ -793,9 +807,14 @@ def alpha_trend(sweep: KSweep) -> tuple[float, tuple[float, float] | None, list[
                                                             sweep.level), ks
 
 
+def alpha_rises(sweep: KSweep) -> Reading:
+    """A3.9 on one unit: the interval of ``alpha_trend`` read against 0 (``read``): wholly above holds, wholly
+    below fails, across 0 undetermined; ``Reading(None)`` where fewer than two k are fitted."""
+    return read(alpha_trend(sweep)[1])
+
+
 def exponent_trend_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Context) -> Verdict:
-    """A3.9: alpha_k rises with k over the whole grid below the vocabulary: the interval of ``alpha_trend`` lies
-    above 0, in every unit.
+    """A3.9: alpha_k rises with k over the whole grid below the vocabulary, ``alpha_rises`` in every unit.
 
     Parameters
     ----------
@@ -810,7 +829,7 @@ def exponent_trend_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Co
     outcomes, texts = {}, []
     for u, s in sweeps.items():
         slope, ci, ks = alpha_trend(s)
-        outcomes[Unit(*u)] = None if ci is None else bootstrap.side(ci) > 0
+        outcomes[Unit(*u)] = alpha_rises(s)
         if ci is None:
             texts.append(f"{Unit(*u).label}: fewer than two k fitted on every replicate")
             continue
@@ -824,7 +843,8 @@ def exponent_trend_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Co
             (by_k[100]["slope"] > by_k[500]["slope"])
     return judge("A3.9", outcomes, _ours(texts, unusable),
                  paper=f"alpha rises with k; Table 1: alpha rises at every step of k = 1, 10, 100, 500 in "
-                       f"{int(rises.sum())} of {len(rises)} (dataset, family)", why_not=no_family(unusable))
+                       f"{int(rises.sum())} of {len(rises)} (dataset, family)", why_not=no_family(unusable),
+                 why_undetermined="every interval of the slope crosses zero")
 
 
 # one per claim of CLAIMS_A3, in its order

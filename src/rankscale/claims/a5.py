@@ -20,7 +20,19 @@ from scipy.special import logsumexp
 from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
 from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.analysis.rank_models import FORMS
-from rankscale.claims.base import MIN_SIZES, Claim, Unit, Verdict, index_claims, judge, left_out, no_family
+from rankscale.claims.base import (
+    MIN_SIZES,
+    Claim,
+    Reading,
+    Unit,
+    Verdict,
+    every,
+    index_claims,
+    judge,
+    left_out,
+    no_family,
+    read,
+)
 from rankscale.claims.context import Chapter, Context
 from rankscale.claims.paper_a import A_CLOSE_READING, ACROSS_EDGE, close
 from rankscale.records.runs import Run, by_family, sizes
@@ -101,13 +113,17 @@ CLAIMS_A5 = index_claims(
     Claim("A5.5", "mu/sigma of the fitted lognormal changes steadily, roughly linearly, with model size (review "
                   "version: §5.2, Fig. 8d, appendix B.4)", "empirical",
           f"For each corpus and family with at least {MIN_SIZES} sizes, with (mu, sigma) fitted as paper A's code "
-          f"does: the least-squares line of mu/sigma on ln S has R^2 >= {A5_MIN_R2} (paper A's bar) and the "
-          f"bootstrap interval of its slope excludes 0. " + _A5_BOOT, "", needs=("three sizes",)),
+          f"does: the least-squares line of mu/sigma on ln S has R^2 >= {A5_MIN_R2} (paper A's bar; below it the "
+          f"unit fails) and the bootstrap interval of its slope is read against 0, in either direction (the paper "
+          f"says only that mu/sigma 'scales with model size'): wholly on one side of 0 the unit holds, and across "
+          f"(or touching) 0 the data do not decide (undetermined). " + _A5_BOOT, "", needs=("three sizes",)),
     Claim("A5.6", "As models grow, mu falls while sigma grows only mildly (appendix C, after eq. 25)", "empirical",
           f"For each corpus and family with at least {MIN_SIZES} sizes, with (mu, sigma) fitted as paper A's code "
-          "does, slopes against ln S: the bootstrap interval of d mu / d ln S lies below 0, that of "
-          "d sigma / d ln S above 0, and that of d mu / d ln S + d sigma / d ln S below 0 ('mildly': sigma rises by "
-          "less than mu falls). " + _A5_BOOT, "", needs=("three sizes",)),
+          "does, slopes against ln S: the bootstrap intervals of d mu / d ln S (claimed below 0), d sigma / d ln S "
+          "(above 0) and d mu / d ln S + d sigma / d ln S (below 0: 'mildly', sigma rises by less than mu falls) "
+          "are each read against 0: the unit holds if every interval lies wholly on its claimed side, fails if one "
+          "lies wholly on the other, and is undetermined if none fails but one is across (or touches) 0. "
+          + _A5_BOOT, "", needs=("three sizes",)),
     Claim("A5.8", "CE and -log p_1 predicted from the fitted lognormals fall with nearly identical exponents "
                   "(§5.2, Fig. 8b), with the lognormal fitted and used as paper A's code does", "empirical",
           _a5_shared_rule("powerlaw"), "", needs=("three sizes",)),
@@ -652,14 +668,15 @@ def size_units(evidence: RankEvidence, context: Context) -> list[tuple[str, str]
     return [(corpus, family) for corpus in evidence.corpora for family in context.usable()]
 
 
-def _size_verdict(key: str, cases: Mapping[tuple[str, str], bool | str | None], texts: Sequence[str], lead: str,
-                  context: Context, paper: str | None = None) -> Verdict:
-    """A size claim of A5: one outcome per (corpus, family), its texts after ``lead``, the families with too few
-    sizes named as left out (as chapter A3 names them)."""
+def _size_verdict(key: str, cases: Mapping[tuple[str, str], Reading], texts: Sequence[str], lead: str,
+                  context: Context, paper: str | None = None, why_undetermined: str = ACROSS_EDGE) -> Verdict:
+    """A size claim of A5: one Reading per (corpus, family), its texts after ``lead``, the families with too few
+    sizes named as left out (as chapter A3 names them); ``why_undetermined`` where no unit decides (by default,
+    that every interval crosses an edge of the closeness band)."""
     unusable = context.unusable()
     ours = lead + "; ".join(texts) + left_out(unusable) if texts else ""
     return judge(key, {Unit(*unit): ok for unit, ok in cases.items()}, ours, paper=paper,
-                 why_not=no_family(unusable), why_undetermined=ACROSS_EDGE)
+                 why_not=no_family(unusable), why_undetermined=why_undetermined)
 
 
 def pythia_laws(pythia: pd.DataFrame) -> dict[str, object]:
@@ -701,9 +718,14 @@ def pythia_summary(pythia: pd.DataFrame) -> dict[str, float]:
     return {name: float(value) for name, value in summary.items()}  # plain floats, which MyST-NB's glue can format
 
 
-def mu_sigma_steady(trend: Mapping) -> bool | None:
-    """Whether mu/sigma changes steadily with size in one family (A5.5): its line on ln S has
-    R^2 >= ``A5_MIN_R2`` and a slope whose interval excludes 0.
+# Why A5.5 or A5.6 is undetermined where no unit decides it
+ACROSS_ZERO = "in every unit a slope's interval crosses or touches 0"
+
+
+def mu_sigma_steady(trend: Mapping) -> Reading:
+    """Whether mu/sigma changes steadily with size in one family (A5.5): its line on ln S has R^2 >= ``A5_MIN_R2``
+    (else it fails) and the interval of its slope, read against 0 in either direction (``read`` on the side of
+    the interval's middle), lies wholly on one side of 0 (holds) or across it (undetermined).
 
     Parameters
     ----------
@@ -713,20 +735,23 @@ def mu_sigma_steady(trend: Mapping) -> bool | None:
 
     Returns
     -------
-    bool or None
-        None where the fit or its interval is missing.
+    Reading
+        Reading(None) where the fit or its interval is missing.
 
     Examples
     --------
-    >>> mu_sigma_steady({"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": -0.1})
-    True
-    >>> mu_sigma_steady({"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": 0.1})
-    False
+    >>> row = {"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": -0.1}
+    >>> mu_sigma_steady(row).outcome, mu_sigma_steady({**row, "mu/sigma: high": 0.1}).outcome
+    (True, 'undetermined')
+    >>> mu_sigma_steady({**row, "R^2 of mu/sigma": 0.5}).outcome, mu_sigma_steady({**row, "mu/sigma: low": np.nan})
+    (False, Reading(outcome=None, fragile=False))
     """
     bounds = _interval(trend, "mu/sigma")
     if np.isnan(trend["R^2 of mu/sigma"]) or bounds is None:
-        return None
-    return bool(trend["R^2 of mu/sigma"] >= A5_MIN_R2 and bootstrap.side(bounds) != 0)
+        return Reading(None)
+    if trend["R^2 of mu/sigma"] < A5_MIN_R2:
+        return Reading(False)  # no steady line, whatever its slope's interval
+    return read(bounds, 0.0, sign=1 if bounds[0] + bounds[1] > 0 else -1)
 
 
 def steady_verdict(evidence: RankEvidence, context: Context) -> Verdict:
@@ -749,12 +774,14 @@ def steady_verdict(evidence: RankEvidence, context: Context) -> Verdict:
     ratio = pythia_laws(context.table(PYTHIA))["mu/sigma"]
     return _size_verdict("A5.5", {unit: mu_sigma_steady(r) for unit, r in rows.items()}, texts,
                          "authors' fits, mu/sigma against ln S: ", context,
-                         paper=f"Pythia (authors' fits): R^2 {ratio.r2:.3f}, slope {ratio.slope:.3f} per ln S")
+                         paper=f"Pythia (authors' fits): R^2 {ratio.r2:.3f}, slope {ratio.slope:.3f} per ln S",
+                         why_undetermined=ACROSS_ZERO)
 
 
-def mu_falls_sigma_mildly(trend: Mapping) -> bool | None:
+def mu_falls_sigma_mildly(trend: Mapping) -> Reading:
     """Whether mu falls while sigma rises by less (A5.6): the slope intervals on ln S of mu, sigma and
-    mu + sigma lie below, above and below 0.
+    mu + sigma, each read against 0 (``read``) on its claimed side, below, above and below, all of which must hold
+    (``every``).
 
     Parameters
     ----------
@@ -764,20 +791,19 @@ def mu_falls_sigma_mildly(trend: Mapping) -> bool | None:
 
     Returns
     -------
-    bool or None
-        None where an interval is missing.
+    Reading
+        Reading(None) where an interval is missing.
 
     Examples
     --------
     >>> trend = {"mu: low": -2.0, "mu: high": -1.0, "sigma: low": 0.1, "sigma: high": 0.3,
     ...          "mu + sigma: low": -1.9, "mu + sigma: high": -0.7}
-    >>> mu_falls_sigma_mildly(trend), mu_falls_sigma_mildly({**trend, "sigma: low": -0.1})
-    (True, False)
+    >>> [mu_falls_sigma_mildly({**trend, **more}).outcome for more in ({}, {"sigma: low": -0.1},
+    ...                                                                 {"sigma: low": -0.3, "sigma: high": -0.1})]
+    [True, 'undetermined', False]
     """
-    bounds = [_interval(trend, name) for name in ("mu", "sigma", "mu + sigma")]
-    if None in bounds:
-        return None
-    return [bootstrap.side(b) for b in bounds] == [-1, 1, -1]
+    return every(*(read(_interval(trend, name), 0.0, sign) for name, sign in (("mu", -1), ("sigma", 1),
+                                                                              ("mu + sigma", -1))))
 
 
 def drift_verdict(evidence: RankEvidence, context: Context) -> Verdict:
@@ -800,13 +826,13 @@ def drift_verdict(evidence: RankEvidence, context: Context) -> Verdict:
     return _size_verdict("A5.6", {unit: mu_falls_sigma_mildly(r) for unit, r in rows.items()}, texts,
                          "authors' fits, per ln S: ", context,
                          paper=f"Pythia (authors' fits): d mu {laws['mu'].slope:.3f}, d sigma {laws['sigma'].slope:.3f} "
-                               f"per ln S")
+                               f"per ln S", why_undetermined=ACROSS_ZERO)
 
 
-def shared_exponent(slopes: Mapping) -> bool | str | None:
+def shared_exponent(slopes: Mapping) -> Reading:
     """Whether CE and -log p_1 share their exponent in one family (A5.8-A5.10): both fit power laws with
-    R^2 >= ``A5_MIN_R2`` and negative slopes (else False), and the interval of slope(-log p_1) / slope(CE) read
-    by ``close``.
+    R^2 >= ``A5_MIN_R2`` and negative slopes (else it fails, whatever the interval), and the interval of
+    slope(-log p_1) / slope(CE) read by ``close``.
 
     Parameters
     ----------
@@ -816,24 +842,25 @@ def shared_exponent(slopes: Mapping) -> bool | str | None:
 
     Returns
     -------
-    bool, UNDETERMINED or None
-        None where a fit or the interval is missing.
+    Reading
+        Reading(None) where a fit or the interval is missing; a failed law is Reading(False), never fragile (the
+        interval does not decide it).
 
     Examples
     --------
     >>> row = {"slope CE": -0.1, "R^2 CE": 0.99, "slope -log p_1": -0.12, "R^2 -log p_1": 0.95,
     ...        "ratio: low": 1.1, "ratio: high": 1.3}
-    >>> shared_exponent(row), shared_exponent({**row, "ratio: low": 1.4, "ratio: high": 1.6})
+    >>> shared_exponent(row).outcome, shared_exponent({**row, "ratio: low": 1.4, "ratio: high": 1.6}).outcome
     (True, False)
-    >>> shared_exponent({**row, "ratio: high": 1.4}), shared_exponent({**row, "R^2 -log p_1": 0.5})
+    >>> shared_exponent({**row, "ratio: high": 1.4}).outcome, shared_exponent({**row, "R^2 -log p_1": 0.5}).outcome
     ('undetermined', False)
     """
     bounds = _interval(slopes, "ratio")
     if np.isnan(slopes["R^2 CE"]) or np.isnan(slopes["R^2 -log p_1"]) or bounds is None:
-        return None
+        return Reading(None)
     laws = (min(slopes["R^2 CE"], slopes["R^2 -log p_1"]) >= A5_MIN_R2 and slopes["slope CE"] < 0
             and slopes["slope -log p_1"] < 0)
-    return close(bounds) if laws else False
+    return close(bounds) if laws else Reading(False)
 
 
 def shared_text(slopes: pd.DataFrame, version: str, units: Sequence[tuple[str, str]]) -> str:
@@ -900,7 +927,7 @@ def shared_verdict(evidence: RankEvidence, context: Context, form: str) -> Verdi
                          paper)
 
 
-def exponents_match(slopes: Mapping) -> bool | str | None:
+def exponents_match(slopes: Mapping) -> Reading:
     """Whether one fit's predicted exponents match the measured ones in one family (A5.11-A5.13): the
     intervals of slope(predicted) / slope(measured), of CE and of -log p_1, read together by ``close``.
 
@@ -912,17 +939,17 @@ def exponents_match(slopes: Mapping) -> bool | str | None:
 
     Returns
     -------
-    bool, UNDETERMINED or None
-        None where an interval is missing.
+    Reading
+        Reading(None) where an interval is missing.
 
     Examples
     --------
     >>> row = {"CE pred/meas: low": 0.8, "CE pred/meas: high": 0.9, "p_1 pred/meas: low": 1.1,
     ...        "p_1 pred/meas: high": 1.3}
-    >>> exponents_match(row), exponents_match({**row, "CE pred/meas: high": 0.7, "CE pred/meas: low": 0.6})
+    >>> exponents_match(row).outcome, exponents_match({**row, "CE pred/meas: high": 0.7, "CE pred/meas: low": 0.6}).outcome
     (True, False)
     >>> exponents_match({**row, "p_1 pred/meas: high": 1.4})
-    'undetermined'
+    Reading(outcome='undetermined', fragile=False)
     """
     return close(_interval(slopes, "CE pred/meas"), _interval(slopes, "p_1 pred/meas"))
 

@@ -32,7 +32,20 @@ from rankscale.analysis.dynamics import (
     terms_of,
     uniform_entropy,
 )
-from rankscale.claims.base import NOT_TESTABLE, Claim, Unit, Verdict, index_claims, judge
+from rankscale.claims.base import (
+    FRAGILE_SHARE,
+    NOT_TESTABLE,
+    UNDETERMINED,
+    Claim,
+    Reading,
+    Unit,
+    Verdict,
+    every,
+    index_claims,
+    judge,
+    read,
+    undetermined,
+)
 from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run, by_family
 
@@ -50,32 +63,39 @@ READS = ("checkpoints",)  # beside the families' final models (``load_chapter``'
 TABLES = ()  # B2's rules read none of the papers' tables
 
 _SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
+# how every rule below reads its interval (``rankscale.claims.base.read``)
+ONE_READING = ("wholly on the claim's side it holds, wholly on the other side it fails, across the threshold, or "
+               "where some resample could not compute the quantity, it is undetermined")
 
 CLAIMS_B2 = index_claims(
     Claim("B2.1", "Error-Entropy decreases steadily during training (paper B, §3.2, Fig. 3)", "empirical",
-          f"{_SERIES}: EE at the last checkpoint is below EE at the first, the difference's {INTERVAL} lying "
-          "below 0, and no step between consecutive checkpoints shows a rise (no such interval of a step's "
-          "difference lies wholly above 0). Why: 'steadily' rules out rises; a change within sampling noise "
-          "between two close checkpoints is not a rise, so demanding a fall at every step would grade the noise.",
+          f"{_SERIES}: EE at the last checkpoint is below EE at the first, read on the difference's {INTERVAL} "
+          f"against 0 ({ONE_READING}), and no step between consecutive checkpoints shows a rise (it fails where "
+          "the interval of a step's difference lies wholly above 0). Why: 'steadily' rules out rises; a change "
+          "within sampling noise between two close checkpoints is not a rise, so demanding a fall at every step "
+          "would grade the noise.",
           "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.2", "Self-Alignment declines at the end of training (paper B, §3.2, Fig. 3)", "empirical",
-          f"{_SERIES}: SA at the last checkpoint is below the highest SA of the earlier checkpoints, the "
-          f"difference's {INTERVAL} lying below 0. Why: Fig. 3 shows SA ending lower than it was; a set's last two "
-          "checkpoints can be close together, over a stretch where SA hardly moves, so 'at the end' is read as "
-          "'from its peak to the end'. It fails if SA ends at its highest or within noise of it.",
+          f"{_SERIES}: SA at the last checkpoint is below the highest SA of the earlier checkpoints, read on the "
+          f"difference's {INTERVAL} against 0 ({ONE_READING}). Why: Fig. 3 shows SA ending lower than it was; a "
+          "set's last two checkpoints can be close together, over a stretch where SA hardly moves, so 'at the end' "
+          "is read as 'from its peak to the end'. It fails if SA ends at its highest, and is undetermined where SA "
+          "ends within noise of it.",
           "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.3", "Confidence increases during training (paper B, §3.2, Fig. 3)", "empirical",
-          f"{_SERIES}: Confidence at the last checkpoint is above Confidence at the first, the difference's "
-          f"{INTERVAL} lying above 0. Why: the paper's statement is about training as a whole and gives no number.",
+          f"{_SERIES}: Confidence at the last checkpoint is above Confidence at the first, read on the "
+          f"difference's {INTERVAL} against 0 ({ONE_READING}). Why: the paper's statement is about training as a "
+          "whole and gives no number.",
           "qualitative (Fig. 3)", needs=("checkpoints",)),
     Claim("B2.4", "Training reduces Error-Entropy first and optimises Self-Alignment and Confidence only later "
                   "(paper B, §3.2)", "empirical",
           f"{_SERIES} with at least three checkpoints, both of: (a) over the first interval EE's drop exceeds both "
           "SA's drop and Confidence's rise; (b) SA's drop plus Confidence's rise make a larger part of CE's drop "
-          "from the second checkpoint to the last than over the first interval; each shown by the "
-          f"{INTERVAL} of the margin lying above 0. Why: the paper's two statements (EE is reduced first because "
-          "it is largest; SA and Conf are optimised after EE is largely minimised); the later stretch is taken "
-          "whole so that a short last interval, over which CE hardly moves, cannot leave the part undefined.",
+          "from the second checkpoint to the last than over the first interval; each read on the "
+          f"{INTERVAL} of its margin against 0 ({ONE_READING}), and both must hold. Why: the paper's two statements "
+          "(EE is reduced first because it is largest; SA and Conf are optimised after EE is largely minimised); "
+          "the later stretch is taken whole so that a short last interval, over which CE hardly moves, cannot leave "
+          "the part undefined.",
           "qualitative (§3.2)", needs=("checkpoints",)),
     Claim("B2.5", "At initialisation the RBE distribution is nearly uniform: the untrained model ranks targets "
                   "essentially at random (paper B, §3.3, Fig. 4)", "definitional",
@@ -91,12 +111,12 @@ CLAIMS_B2 = index_claims(
                   "(paper B, §3.3, Fig. 6)", "empirical",
           "On every final model of every family on every corpus: the total-variation distance ½Σ|p_e − q_e|, "
           f"both distributions restricted to the RBE values that at least {B2_MIN_GROUP} targets hold (the ranks the "
-          f"sample measures; their share of targets is shown), is below {B2_MAX_TV}, with the upper end of its "
-          f"{INTERVAL}. Why: the paper gives no number; TV < {B2_MAX_TV} means no set of ranks gets "
-          f"probabilities more than {B2_MAX_TV} apart; an interval straddling {B2_MAX_TV} counts as not shown. A "
-          "model on a sample so small that even a perfectly aligned model would measure a distance of "
-          f"{B2_MAX_TV} (rankscale.analysis.dynamics.aligned_distance) cannot test the claim. The evolution over the "
-          "checkpoints is shown beside it.",
+          f"sample measures; their share of targets is shown), is below {B2_MAX_TV}, read on its {INTERVAL}: wholly "
+          f"below {B2_MAX_TV} it holds, wholly above it fails, across {B2_MAX_TV} (or not defined) it is "
+          f"undetermined. Why: the paper gives no number; TV < {B2_MAX_TV} means no set of ranks gets probabilities "
+          f"more than {B2_MAX_TV} apart. A model on a sample so small that even a perfectly aligned model would "
+          f"measure a distance of {B2_MAX_TV} (rankscale.analysis.dynamics.aligned_distance) cannot test the "
+          "claim. The evolution over the checkpoints is shown beside it.",
           "qualitative (Fig. 6)"),
     Claim("B2.7", "The output probability breaks off just below the target's position (paper B, §3.3, Fig. 5)",
           "empirical",
@@ -111,9 +131,9 @@ CLAIMS_B2 = index_claims(
           "break after position 3 (rank 2) and 5 (rank 4)"),
     Claim("B2.8", "Error-Entropy has the largest initial value of the three components, which is why training "
                   "reduces it first (paper B, §3.2)", "empirical",
-          f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), its {INTERVAL} lying above 0. "
-          "Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); Confidence can be "
-          "negative, so its magnitude is compared.",
+          f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), read on its {INTERVAL} against 0 "
+          f"({ONE_READING}). Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); "
+          "Confidence can be negative, so its magnitude is compared.",
           "qualitative (§3.2)", needs=("checkpoints", "a step-0 checkpoint")),
 )
 
@@ -141,8 +161,10 @@ class Check:
 
     Attributes
     ----------
-    holds : bool or None
-        Whether the rule holds there; None where the unit cannot test it.
+    holds : bool, UNDETERMINED or None
+        Whether the rule holds there: True, False, ``UNDETERMINED`` where its interval crosses the
+        threshold or is not defined (the one reading, ``rankscale.claims.base.read``); None where the
+        unit cannot test it.
     value : float
         The number measured.
     low, high : float
@@ -150,27 +172,51 @@ class Check:
         interval is not defined.
     note : str
         What else the reader needs, in words.
+    fragile : bool
+        An interval the rule reads has an end at a threshold's edge (``rankscale.claims.base.Reading``).
 
     Examples
     --------
     >>> Check(None, note="needs three checkpoints").holds is None
     True
+    >>> Check(UNDETERMINED, 0.1, -0.1, 0.3).reading
+    Reading(outcome='undetermined', fragile=False)
     """
 
-    holds: bool | None
+    holds: bool | str | None
     value: float = float("nan")
     low: float = float("nan")
     high: float = float("nan")
     note: str = ""
+    fragile: bool = False
+
+    @property
+    def reading(self) -> Reading:
+        """The outcome as ``judge`` takes it, with whether it is fragile."""
+        return Reading(self.holds, self.fragile)
 
 
 def _ends(bounds) -> tuple[float, float]:
     return bounds if bounds is not None else (float("nan"), float("nan"))
 
 
+def _rise_shown(bounds: tuple[float, float] | None) -> Reading:
+    """Whether a step's interval shows a rise (B2.1's "no rise"): True wholly above 0, else False (a change within
+    noise is no rise); fragile where its lower end lies at 0's edge, where another run may read it otherwise.
+
+    >>> _rise_shown((0.1, 0.3)), _rise_shown((-0.1, 0.3)).outcome, _rise_shown((0.001, 0.3)).fragile
+    (Reading(outcome=True, fragile=False), False, True)
+    """
+    if bounds is None:
+        return Reading(False)
+    lo, hi = bounds
+    return Reading(bool(lo > 0), abs(lo) <= FRAGILE_SHARE * (hi - lo) / 2)
+
+
 def below(value: float, replicates, threshold: float, level: float = bootstrap.LEVEL) -> Check:
-    """Whether a quantity is shown to lie below ``threshold``: its ``bootstrap.interval`` lies
-    wholly below it (``bootstrap.side`` -1).
+    """Whether a quantity is shown to lie below ``threshold``, the one reading of its
+    ``bootstrap.interval`` (``rankscale.claims.base.read`` with sign -1): wholly below it holds,
+    wholly above it fails, across the threshold it is undetermined.
 
     Parameters
     ----------
@@ -185,21 +231,24 @@ def below(value: float, replicates, threshold: float, level: float = bootstrap.L
     Returns
     -------
     Check
-        ``holds`` False, with a note, where the interval holds the threshold (not shown either
-        way) or is not defined (the quantity could not be computed on some resample).
+        ``holds`` ``UNDETERMINED``, with a note, where the interval holds the threshold (not
+        shown either way) or is not defined (the quantity could not be computed on some resample).
 
     Examples
     --------
-    >>> below(0.05, [0.04, 0.06], 0.1).holds, below(0.09, [0.07, 0.11], 0.1).note
-    (True, 'interval straddles 0.1: not shown')
+    >>> below(0.05, [0.04, 0.06], 0.1).holds, below(0.15, [0.13, 0.17], 0.1).holds
+    (True, False)
+    >>> below(0.09, [0.07, 0.11], 0.1).holds, below(0.09, [0.07, 0.11], 0.1).note
+    ('undetermined', 'interval straddles 0.1: undetermined')
     """
     bounds = bootstrap.interval(value, replicates, level)
     if bounds is None:
-        return Check(False, float(value), note="not defined in every resample: not shown")
-    where = bootstrap.side(bounds, threshold)
+        return Check(UNDETERMINED, float(value), note="not defined in every resample: undetermined")
+    reading = read(bounds, threshold, -1)
+    where = bootstrap.side(bounds, threshold)  # for the note's words only
     note = {-1: "below", 1: "above"}.get(where, "interval straddles")
-    note = f"{note} {threshold:g}" + (": not shown" if where == 0 else "")
-    return Check(where == -1, float(value), *bounds, note)
+    note = f"{note} {threshold:g}" + (": undetermined" if where == 0 else "")
+    return Check(reading.outcome, float(value), *bounds, note, reading.fragile)
 
 
 def _diff(values: Mapping[str, np.ndarray], boot: Mapping[str, np.ndarray], term: str, a: int, b: int, level: float):
@@ -233,24 +282,28 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
                   n_tokens: int, level: float = LEVEL, uniform_ratio: float = B2_UNIFORM_RATIO) -> dict[str, Check]:
     """Paper B's training-dynamics statements on one checkpoint series, with bootstrap intervals.
 
+    Every interval is ``bootstrap.interval`` of the measured value and its paired replicates, read
+    one way (``rankscale.claims.base.read``): wholly on the statement's side of 0 it holds, wholly on
+    the other side it fails, across 0 (or not defined) it is ``UNDETERMINED``.
+
     - ``ee_falls`` (Fig. 3, "EE steadily decreases"): EE at the last checkpoint is below EE at the
-      first (the interval of the difference lies below 0), and no interval between consecutive
-      checkpoints shows a rise (no interval of the difference lies wholly above 0).
+      first (the interval of the difference, against 0), and no interval between consecutive
+      checkpoints shows a rise (it fails where the interval of a step's difference lies wholly
+      above 0; a step within noise is no rise).
     - ``sa_ends_down`` (Fig. 3, "SA declines in the end"): SA at the last checkpoint is below the
-      highest SA of the earlier checkpoints (interval of the difference below 0).
-    - ``conf_rises`` (Fig. 3): Confidence at the last checkpoint is above the first (interval above 0).
+      highest SA of the earlier checkpoints (the interval of the difference, against 0).
+    - ``conf_rises`` (Fig. 3): Confidence at the last checkpoint is above the first.
     - ``ee_first`` (§3.2): over the first interval EE's drop exceeds both SA's drop and
-      Confidence's rise (interval of EE drop - the larger of the two above 0), and SA and
+      Confidence's rise (the interval of EE drop - the larger of the two, above 0), and SA and
       Confidence together carry a larger part of CE's drop from the second checkpoint to the last
-      than over the first interval (interval of the difference of parts above 0; a resample in
-      which CE does not drop leaves the part undefined and the rule not shown).
+      than over the first interval (the interval of the difference of parts, above 0; a resample
+      in which CE does not drop leaves the part undefined and the rule undetermined); both must hold.
     - ``uniform_at_init`` (Fig. 4, "nearly uniform" at step 0): exp(EE(0) - ``uniform_entropy``)
       is at least ``uniform_ratio``: the untrained model spreads the targets over at least that
-      share of the effective number of ranks that random ranking reaches on the same sample.
+      share of the effective number of ranks that random ranking reaches on the same sample (the
+      point estimate decides).
     - ``ee_largest_at_init`` (§3.2, "EE has the largest initial value"): at step 0, EE exceeds SA
-      and |Conf| (interval of EE - max(SA, |Conf|) above 0).
-
-    Every interval is ``bootstrap.interval`` of the measured value and its paired replicates.
+      and |Conf| (the interval of EE - max(SA, |Conf|), above 0).
 
     Parameters
     ----------
@@ -273,7 +326,7 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
     -------
     dict
         ``{rule: Check}`` keyed by ``SERIES_RULES``; ``holds`` is None where the series lacks what the
-        rule needs (``REQUIRES``).
+        rule needs (``REQUIRES``), ``UNDETERMINED`` where an interval does not decide.
 
     Examples
     --------
@@ -294,16 +347,18 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
     checks = {rule: Check(None, note=f"needs {REQUIRES[rule]}") for rule in SERIES_RULES}
     if m >= 2:
         value, bounds = _diff(values, boot, "EE", 0, m - 1, level)
-        rises = [f"{steps[j]:,}→{steps[j + 1]:,}" for j in range(m - 1)
-                 if bootstrap.side(_diff(values, boot, "EE", j, j + 1, level)[1]) == 1]
-        checks["ee_falls"] = Check(bootstrap.side(bounds) == -1 and not rises, value, *_ends(bounds),
-                                   "significant rise " + ", ".join(rises) if rises else "no significant rise")
+        steps_shown = {f"{steps[j]:,}→{steps[j + 1]:,}": _rise_shown(_diff(values, boot, "EE", j, j + 1, level)[1])
+                       for j in range(m - 1)}
+        rises = [step for step, shown in steps_shown.items() if shown.outcome]
+        no_rise = Reading(not rises, any(shown.fragile for shown in steps_shown.values()))
+        checks["ee_falls"] = _check(every(read(bounds, sign=-1, missing=UNDETERMINED), no_rise), value, bounds,
+                                    "significant rise " + ", ".join(rises) if rises else "no significant rise")
         peak = int(np.argmax(values["SA"][:-1]))
         value, bounds = _diff(values, boot, "SA", peak, m - 1, level)
-        checks["sa_ends_down"] = Check(bootstrap.side(bounds) == -1, value, *_ends(bounds),
-                                       f"against the peak at step {steps[peak]:,}")
+        checks["sa_ends_down"] = _check(read(bounds, sign=-1, missing=UNDETERMINED), value, bounds,
+                                        f"against the peak at step {steps[peak]:,}")
         value, bounds = _diff(values, boot, "Conf", 0, m - 1, level)
-        checks["conf_rises"] = Check(bootstrap.side(bounds) == 1, value, *_ends(bounds))
+        checks["conf_rises"] = _check(read(bounds, missing=UNDETERMINED), value, bounds)
     if m >= 3:
         point = {t: v[None, :] for t, v in values.items()}
         lead = bootstrap.interval(float(_lead(point)[0]), _lead(boot), level)
@@ -312,16 +367,20 @@ def series_checks(steps, values: Mapping[str, Sequence[float]], boot: Mapping[st
         notes = [f"first-interval lead of EE [{_ends(lead)[0]:.3g}, {_ends(lead)[1]:.3g}] nats"]
         if later is None:
             notes.append("CE does not drop in every resample of both stretches: parts not defined")
-        checks["ee_first"] = Check(bootstrap.side(lead) == 1 and bootstrap.side(later) == 1, value, *_ends(later),
-                                   "; ".join(notes))
+        checks["ee_first"] = _check(every(read(lead, missing=UNDETERMINED), read(later, missing=UNDETERMINED)), value, later, "; ".join(notes))
     if steps[0] == 0:
         ratio = math.exp(values["EE"][0] - uniform_entropy(n_tokens, vocab_size))
         checks["uniform_at_init"] = Check(bool(ratio >= uniform_ratio), ratio,
                                           note=f"EE(0) s.d. over resamples {np.std(boot['EE'][:, 0]):.3f} nats")
         point = {t: v[None, :1] for t, v in values.items()}
         margin = bootstrap.interval(float(_ee_margin(point)[0]), _ee_margin({t: boot[t][:, :1] for t in values}), level)
-        checks["ee_largest_at_init"] = Check(bootstrap.side(margin) == 1, float(_ee_margin(point)[0]), *_ends(margin))
+        checks["ee_largest_at_init"] = _check(read(margin, missing=UNDETERMINED), float(_ee_margin(point)[0]), margin)
     return checks
+
+
+def _check(reading: Reading, value: float, bounds: tuple[float, float] | None, note: str = "") -> Check:
+    """A ``Check`` of a rule's ``reading``, the value measured and its interval."""
+    return Check(reading.outcome, value, *_ends(bounds), note, reading.fragile)
 
 
 
@@ -638,17 +697,17 @@ def series_verdict(rule: str, evidence: Dynamics, context: Context,
     Verdict
     """
     results = {s.unit: s.checks(context)[rule] for s in evidence.series}
-    outcomes = {unit: check.holds for unit, check in results.items()}
+    outcomes = {unit: check.reading for unit, check in results.items()}
     outcomes |= {Unit(family=family): None for family in evidence.without_checkpoints}
     tested = {unit: check for unit, check in results.items() if check.holds is not None}
     if not tested:
         return judge(RULE_CLAIMS[rule], outcomes, "", why_not="no family of this set has training checkpoints"
                      if not results else f"no checkpoint series has {REQUIRES[rule]}")
     families = dict.fromkeys(unit.family for unit in tested)
-    per_family = ", ".join(f"{family} {sum(c.holds for u, c in tested.items() if u.family == family)}/"
+    per_family = ", ".join(f"{family} {sum(c.holds is True for u, c in tested.items() if u.family == family)}/"
                            f"{sum(u.family == family for u in tested)}" for family in families)
-    return judge(RULE_CLAIMS[rule], outcomes, f"holds in {sum(c.holds for c in tested.values())}/{len(tested)} "
-                 f"series ({per_family}); " + measured(list(tested.values())))
+    return judge(RULE_CLAIMS[rule], outcomes, f"holds in {sum(c.holds is True for c in tested.values())}/"
+                 f"{len(tested)} series ({per_family}); " + measured(list(tested.values())))
 
 
 def ee_falls_verdict(evidence: Dynamics, context: Context) -> Verdict:
@@ -691,9 +750,9 @@ def ee_largest_at_init_verdict(evidence: Dynamics, context: Context) -> Verdict:
 
 
 def aligned(model: Alignment, context: Context) -> Check:
-    """B2.6 on one final model: its TV is shown to lie below ``B2_MAX_TV`` (``below``); ``holds`` None (the
-    sample cannot test it) where even a perfectly aligned model would not measure a TV below it on as many
-    tokens.
+    """B2.6 on one final model: its TV's interval read against ``B2_MAX_TV`` (``below``: wholly below holds,
+    wholly above fails, across undetermined); ``holds`` None (the sample cannot test it) where even a perfectly
+    aligned model would not measure a TV below it on as many tokens.
 
     Examples
     --------
@@ -715,8 +774,8 @@ def aligned(model: Alignment, context: Context) -> Check:
 
 
 def alignment_verdict(evidence: Dynamics, context: Context) -> Verdict:
-    """B2.6: every final model's score distribution is shown to lie within ``B2_MAX_TV`` of its RBE distribution
-    (``aligned``).
+    """B2.6: every final model's score distribution lies within ``B2_MAX_TV`` of its RBE distribution, its interval
+    read one way (``aligned``).
 
     Parameters
     ----------
@@ -732,14 +791,14 @@ def alignment_verdict(evidence: Dynamics, context: Context) -> Verdict:
     if not finals:
         return judge("B2.6", {}, "", why_not="no final model")
     checks = [aligned(model, context) for model in finals]
-    groups: dict[str, list[bool | None]] = {}
+    groups: dict[str, list[bool | str | None]] = {}
     for model, check in zip(finals, checks):
         groups.setdefault(model.family, []).append(check.holds)
     tv, share, floor = ([getattr(m, name) for m in finals] for name in ("tv", "share", "floor"))
-    return judge("B2.6", {model.unit: check.holds for model, check in zip(finals, checks)},
+    return judge("B2.6", {model.unit: check.reading for model, check in zip(finals, checks)},
                  f"TV over the ranks held by ≥ {B2_MIN_GROUP} targets from {np.nanmin(tv):.3f} to "
                  f"{np.nanmax(tv):.3f} (threshold {B2_MAX_TV}); below it with the whole interval: "
-                 + ", ".join(f"{family} {sum(bool(h) for h in held if h is not None)}/"
+                 + ", ".join(f"{family} {sum(h is True for h in held)}/"
                              f"{sum(h is not None for h in held)}" for family, held in groups.items())
                  + f"; those ranks hold {np.nanmin(share):.0%} to {np.nanmax(share):.0%} of the targets; a perfectly "
                    f"aligned model would measure {min(floor):.3f} to {max(floor):.3f} on the same samples")
@@ -974,14 +1033,17 @@ def alignment_table(evidence: Dynamics, context: Context) -> pd.DataFrame:
 
 
 def shown_check(check: Check, ratio: bool = False) -> str:
-    """A check in a table's cell: "yes"/"no" with the change and its interval, or the ratio; "—" where untested.
+    """A check in a table's cell: "yes"/"no"/"undecided" with the change and its interval, or the ratio; "—" where
+    untested.
 
     >>> shown_check(Check(True, -0.5, -0.6, -0.4)), shown_check(Check(False, 0.95), ratio=True)
     ('yes: -0.500 [-0.600, -0.400]', 'no: 0.950')
+    >>> shown_check(Check(UNDETERMINED, -0.1, -0.3, 0.1))
+    'undecided: -0.100 [-0.300, +0.100]'
     """
     if check.holds is None:
         return "—"
-    verdict = "yes" if check.holds else "no"
+    verdict = "undecided" if undetermined(check.holds) else "yes" if check.holds else "no"
     if ratio:
         return f"{verdict}: {check.value:.3f}"
     interval = f" [{check.low:+.3f}, {check.high:+.3f}]" if np.isfinite(check.low) else ""

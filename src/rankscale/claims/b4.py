@@ -11,7 +11,9 @@ of how much of the loss EE "contributes", and under the paper's hypothesis (only
 alpha_EE * EE / CE, so this is the share that governs the slowing. It equals the stacked magnitude share of Fig. 8
 (|EE| / (|EE| + |SA| + |Conf|)) whenever Conf <= 0, as for the paper's large models; the magnitude share is drawn,
 not graded. Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
-model's tokens as B3) and how they decide: as in B3.
+model's tokens as B3) and how they decide: as in B3, one reading (``rankscale.claims.base.read``): wholly on the
+claim's side of the threshold holds, wholly on the other side fails, across the threshold (or not defined) is
+undetermined, an end within the bootstrap's noise of the threshold named as fragile.
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ import pandas as pd
 
 from rankscale.analysis import components, fit, metrics
 from rankscale.analysis.bootstrap import INTERVAL, interval, interval_text, side, span
-from rankscale.claims.b3 import CorpusTerms, corpus_terms, fit_groups, too_few
+from rankscale.claims.b3 import (
+    ONE_READING,
+    CorpusTerms,
+    corpus_terms,
+    fit_groups,
+    too_few,
+)
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
     MIN_SEEDS,
@@ -33,10 +41,13 @@ from rankscale.claims.base import (
     POOLED,
     UNDETERMINED,
     Claim,
+    Reading,
     Unit,
     Verdict,
     index_claims,
     judge,
+    read,
+    undetermined,
 )
 from rankscale.claims.context import Chapter, Context
 
@@ -53,11 +64,12 @@ TABLES = ()  # the paper gives its shares as a figure only: decide reads no tabl
 CLAIMS_B4 = index_claims(
     Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
           "empirical",
-          f"EE/CE of each family's smallest model, its {INTERVAL} wholly above {B4_DOMINANT_SHARE} "
-          "(the lower end of the paper's range), per corpus and family.",
+          f"EE/CE of each family's smallest model, its {INTERVAL} read against {B4_DOMINANT_SHARE} "
+          f"(the lower end of the paper's range; {ONE_READING}), per corpus and family.",
           "about 80–90% (“nearly 90%” in §5)"),
     Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
-          f"The slope of log(EE/CE) on log size, its {INTERVAL} wholly below 0, per corpus and family "
+          f"The slope of log(EE/CE) on log size, its {INTERVAL} read against 0 (wholly below holds, wholly above "
+          "fails, across 0 or not defined undetermined), per corpus and family "
           "with at least three sizes and for all models pooled (Fig. 8 mixes families). The slope of the magnitude "
           "share |EE| / (|EE| + |SA| + |Conf|) (Fig. 8's stacked bars) is shown beside it; EE/CE, fixed before the "
           "data, decides.",
@@ -65,17 +77,19 @@ CLAIMS_B4 = index_claims(
     Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
                   "very large sizes from other work and calls the law clean for small models, so at this set's "
                   "scale this is the companion's question)", "beyond the paper",
-          f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {INTERVAL} wholly above 0 "
-          f"(a falling law whose slope flattens), per corpus and family with at least {B4_CURVATURE_MIN_SIZES} sizes. "
+          f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {INTERVAL} read against 0 "
+          f"(a falling law whose slope flattens; {ONE_READING}), per corpus and family with at least "
+          f"{B4_CURVATURE_MIN_SIZES} sizes. "
           f"Undetermined where the family has fewer than {B4_MIN_SEEDS} training runs (seeds) at some size: the "
           "token bootstrap holds each run fixed, so the scatter between runs is not in the interval.",
           "clean power law for small models, slower for very large ones (§5, citing others)",
           needs=("four sizes", "two seeds")),
     Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
                   "explanation)", "empirical",
-          "Where both the share's slope (B4.2) and CE's curvature (B4.3) have intervals (as there) excluding 0, the "
-          "curvature's sign is the one the paper's mechanism predicts (positive where EE/CE falls, negative where "
-          "it rises); other units are untested. Undetermined as B4.3 where a size has a single training run.",
+          "Where the share's slope (B4.2) has an interval (as there) wholly on one side of 0, CE's curvature (B4.3) "
+          "has the sign the paper's mechanism predicts (positive where EE/CE falls, negative where it rises), read "
+          f"on its interval against 0 ({ONE_READING}); units whose share is flat within noise are untested (the "
+          "mechanism predicts nothing there). Undetermined as B4.3 where a size has a single training run.",
           "EE's falling share explains the slowing (qualitative)", needs=("four sizes", "two seeds")),
 )
 
@@ -219,42 +233,57 @@ def measure(chapter: Chapter, context: Context) -> Shares:
 # ---------------------------------------------------------------------------------------------
 # The rules, each read on one unit, and their verdicts
 
-def dominates(share_interval: tuple[float, float] | None) -> bool:
-    """B4.1: EE/CE's interval wholly above ``B4_DOMINANT_SHARE`` (no interval shows nothing).
+def dominates(share_interval: tuple[float, float] | None) -> Reading:
+    """B4.1: EE/CE's interval read against ``B4_DOMINANT_SHARE``: wholly above holds, wholly below fails, across
+    the threshold (or not defined) undetermined.
 
-    >>> dominates((0.85, 0.95)), dominates((0.8, 0.9)), dominates(None)
-    (True, False, False)
+    >>> [dominates(ci).outcome for ci in ((0.85, 0.95), (0.7, 0.79), (0.8, 0.9), None)]
+    [True, False, 'undetermined', 'undetermined']
     """
-    return side(share_interval, B4_DOMINANT_SHARE) > 0
+    return read(share_interval, B4_DOMINANT_SHARE, missing=UNDETERMINED)
 
 
-def falls(trend: Estimate) -> bool:
-    """B4.2: the slope of log(EE/CE) on log size, its interval wholly below 0."""
-    return side(trend[1]) < 0
+def falls(trend: Estimate) -> Reading:
+    """B4.2: the slope of log(EE/CE) on log size, its interval read against 0: wholly below holds, wholly above
+    fails, across 0 undetermined.
 
-
-def slows(curvature: Estimate, seeds: int) -> bool | str:
-    """B4.3: the curvature of log CE, its interval wholly above 0; ``UNDETERMINED`` with fewer than
-    ``B4_MIN_SEEDS`` training runs at some size.
-
-    >>> slows((0.01, (0.005, 0.015)), 2), slows((0.01, (-0.005, 0.015)), 2), slows((0.01, (0.005, 0.015)), 1)
-    (True, False, 'undetermined')
+    >>> [falls((0.0, ci)).outcome for ci in ((-0.03, -0.01), (0.01, 0.03), (-0.01, 0.01))]
+    [True, False, 'undetermined']
     """
-    return UNDETERMINED if seeds < B4_MIN_SEEDS else side(curvature[1]) > 0
+    return read(trend[1], sign=-1, missing=UNDETERMINED)
 
 
-def bend_follows(curvature: Estimate, trend: Estimate, seeds: int) -> bool | str | None:
-    """B4.4: where both the curvature of log CE and the slope of log(EE/CE) are clear of 0, the curvature's sign is
-    the opposite of the slope's; None (untested) where either is within noise, ``UNDETERMINED`` as ``slows``.
+def slows(curvature: Estimate, seeds: int) -> Reading:
+    """B4.3: the curvature of log CE, its interval read against 0 (wholly above holds, wholly below fails, across
+    undetermined); ``UNDETERMINED`` with fewer than ``B4_MIN_SEEDS`` training runs at some size.
+
+    >>> [slows((0.01, ci), 2).outcome for ci in ((0.005, 0.015), (-0.015, -0.005), (-0.005, 0.015))]
+    [True, False, 'undetermined']
+    >>> slows((0.01, (0.005, 0.015)), 1)
+    Reading(outcome='undetermined', fragile=False)
+    """
+    return Reading(UNDETERMINED) if seeds < B4_MIN_SEEDS else read(curvature[1], missing=UNDETERMINED)
+
+
+def bend_follows(curvature: Estimate, trend: Estimate, seeds: int) -> Reading:
+    """B4.4: where the slope of log(EE/CE) is clear of 0 (its interval wholly on one side), the curvature of log
+    CE has the opposite sign, read on its interval (wholly on that side holds, wholly on the other fails, across 0
+    undetermined); None (untested) where the share's slope is within noise (the mechanism predicts nothing),
+    ``UNDETERMINED`` as ``slows``. Fragile where an end of either interval lies at 0's edge.
 
     >>> slowing, falling, flat = (0.01, (0.005, 0.015)), (-0.02, (-0.03, -0.01)), (0.0, (-0.01, 0.01))
-    >>> bend_follows(slowing, falling, 2), bend_follows(slowing, (0.02, (0.01, 0.03)), 2), bend_follows(slowing, flat, 2)
-    (True, False, None)
+    >>> [bend_follows(slowing, t, 2).outcome for t in (falling, (0.02, (0.01, 0.03)), flat)]
+    [True, False, None]
+    >>> bend_follows(flat, falling, 2).outcome, bend_follows(slowing, falling, 1).outcome
+    ('undetermined', 'undetermined')
     """
-    bend_side, share_side = side(curvature[1]), side(trend[1])
-    if bend_side == 0 or share_side == 0:
-        return None
-    return UNDETERMINED if seeds < B4_MIN_SEEDS else bend_side == -share_side
+    premise = read(trend[1], missing=UNDETERMINED)
+    if premise.outcome is None or undetermined(premise.outcome):
+        return Reading(None)
+    if seeds < B4_MIN_SEEDS:
+        return Reading(UNDETERMINED)
+    bend = read(curvature[1], sign=-1 if premise.outcome else 1, missing=UNDETERMINED)  # a rising share predicts c < 0, a falling c > 0
+    return Reading(bend.outcome, bend.fragile or premise.fragile)
 
 
 def ee_dominates_verdict(evidence: Shares, context: Context) -> Verdict:
@@ -297,31 +326,55 @@ def _no_bend(context: Context) -> str:
             f"({'; '.join(context.unusable(B4_CURVATURE_MIN_SIZES))})")
 
 
+STRAIGHT = "CE law straight within noise"  # why a unit whose curvature's interval crosses 0 is undetermined
+
+
+def _why_undetermined(evidence: Shares, undecided: list[tuple[str, str]]) -> str:
+    """Why the units ``undecided`` of B4.3 or B4.4 are undetermined: a single training run at some size
+    (``WHY_SEEDS``), a curvature within noise (``STRAIGHT``), or both.
+
+    >>> _why_undetermined(Shares({}, {}, {}, {}, {}, {("pydocs", "NeoX"): 2}, {}, None), [("pydocs", "NeoX")])
+    'CE law straight within noise'
+    """
+    single = any(evidence.seeds[u] < B4_MIN_SEEDS for u in undecided)
+    straight = any(evidence.seeds[u] >= B4_MIN_SEEDS for u in undecided)
+    return "; ".join(why for why, found in ((WHY_SEEDS, single), (STRAIGHT, straight)) if found)
+
+
 def law_slows_verdict(evidence: Shares, context: Context) -> Verdict:
-    """B4.3: ``slows`` on every family of ``B4_CURVATURE_MIN_SIZES`` sizes. Parameters as
-    ``ee_dominates_verdict``."""
+    """B4.3: ``slows`` on every family of ``B4_CURVATURE_MIN_SIZES`` sizes, a unit whose curvature is within noise
+    named undetermined with why. Parameters as ``ee_dominates_verdict``."""
     untested = too_few(context, B4_CURVATURE_MIN_SIZES)
-    outcomes = {**dict.fromkeys(untested),
-                **{Unit(*u): slows(b, evidence.seeds[u]) for u, b in evidence.bends.items()}}
+    outcomes, notes = dict.fromkeys(untested), dict(untested)
+    for u, b in evidence.bends.items():
+        outcomes[Unit(*u)] = slows(b, evidence.seeds[u])
+        if undetermined(outcomes[Unit(*u)].outcome) and evidence.seeds[u] >= B4_MIN_SEEDS:
+            notes[Unit(*u)] = STRAIGHT
+    undecided = [u for u in evidence.bends if undetermined(outcomes[Unit(*u)].outcome)]
     text = "; ".join(f"{Unit(*u).label} {point:+.5f} {interval_text(ci, 5)}"
                      for u, (point, ci) in evidence.bends.items())
     return judge("B4.3", outcomes, "curvature c of log CE [95% interval]: " + text if evidence.bends else "",
-                 why_not=_no_bend(context), why_undetermined=WHY_SEEDS, notes=untested)
+                 why_not=_no_bend(context), why_undetermined=_why_undetermined(evidence, undecided), notes=notes)
 
 
 def bend_follows_share_verdict(evidence: Shares, context: Context) -> Verdict:
-    """B4.4: ``bend_follows`` on every family of ``B4_CURVATURE_MIN_SIZES`` sizes, a unit whose bend or share trend
-    is within noise named untested with which. Parameters as ``ee_dominates_verdict``."""
+    """B4.4: ``bend_follows`` on every family of ``B4_CURVATURE_MIN_SIZES`` sizes, a unit whose share trend is within
+    noise named untested, one whose bend is within noise undetermined, each with why. Parameters as
+    ``ee_dominates_verdict``."""
     untested = too_few(context, B4_CURVATURE_MIN_SIZES)
     outcomes, notes = dict.fromkeys(untested), dict(untested)
     for u, b in evidence.bends.items():
         outcomes[Unit(*u)] = bend_follows(b, evidence.signed[u], evidence.seeds[u])
-        if outcomes[Unit(*u)] is None:
-            notes[Unit(*u)] = f"{'CE law straight' if side(b[1]) == 0 else 'EE/CE flat'} within noise"
+        if outcomes[Unit(*u)].outcome is None:
+            notes[Unit(*u)] = "EE/CE flat within noise"
+        elif undetermined(outcomes[Unit(*u)].outcome) and evidence.seeds[u] >= B4_MIN_SEEDS:
+            notes[Unit(*u)] = STRAIGHT
+    undecided = [u for u in evidence.bends if undetermined(outcomes[Unit(*u)].outcome)]
     text = "; ".join(f"{Unit(*u).label} {b[0]:+.5f} / {evidence.signed[u][0]:+.4f}" for u, b in evidence.bends.items())
     return judge("B4.4", outcomes, "curvature of log CE / slope of log(EE/CE): " + text if evidence.bends else "",
                  why_not=_no_bend(context) if not evidence.bends else
-                 "on no family are both the bend and the share's trend clear", why_undetermined=WHY_SEEDS, notes=notes)
+                 "on no family is the share's trend clear", why_undetermined=_why_undetermined(evidence, undecided),
+                 notes=notes)
 
 
 # one per claim of CLAIMS_B4, in its order

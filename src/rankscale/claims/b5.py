@@ -18,11 +18,11 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import metrics, sample_size
-from rankscale.analysis.bootstrap import LEVEL, Z, side
+from rankscale.analysis.bootstrap import LEVEL, Z
 from rankscale.analysis.components import QUANTITIES
 from rankscale.analysis.fit import POOLED
 from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
-from rankscale.claims.base import Claim, Unit, Verdict, index_claims, judge, left_out
+from rankscale.claims.base import Claim, Reading, Unit, Verdict, every, index_claims, judge, left_out, read
 from rankscale.claims.context import Chapter, Context
 from rankscale.corpora import get_corpus
 from rankscale.records.runs import Run, sizes
@@ -46,13 +46,14 @@ CLAIMS_B5 = index_claims(
     Claim("B5.1", "Self-Alignment is biased upwards when evaluated on few tokens", "beyond the paper",
           f"For every model of a family, the {LEVEL:.0%} interval of the mean SA over {B5_N_REPEATS} subsamples "
           f"of about {B5_MIN_TOKENS:,} tokens (the mean ± {Z:.2f} standard errors, the standard deviation over the "
-          "subsamples divided by the square root of their number) lies wholly above SA on all tokens; per corpus and "
-          "family.",
+          "subsamples divided by the square root of their number), read against SA on all tokens: wholly above it "
+          "holds, wholly below it fails, across it undetermined; a family holds where every model holds, fails where "
+          "one fails, and is undetermined otherwise; per corpus and family.",
           "not addressed"),
     Claim("B5.2", "Error-Entropy is biased downwards when evaluated on few tokens", "analytic",
           "Plug-in entropy is concave in the frequencies, so its mean over subsamples is at most the entropy of "
           "their mean frequencies, the full set's (Jensen; up to the weighting of whole windows): holds by "
-          "construction. Checked as B5.1 with the interval wholly below EE on all tokens.",
+          "construction. Checked as B5.1 with the interval read against EE on all tokens, below it holding.",
           "not addressed"),
     Claim("B5.3", "Conclusions do not depend on the evaluation sample size: identical trends with 1k and 10k "
                   "instances (paper B, App. A.1)", "empirical",
@@ -288,9 +289,11 @@ def measure(chapter: Chapter, context: Context) -> SampleSizes:
 # ---------------------------------------------------------------------------------------------
 # Decide: the evidence to the chapter's verdicts
 
-def biased(subsampled: np.ndarray, on_all: np.ndarray, sign: int, level: float) -> bool:
+def biased(subsampled: np.ndarray, on_all: np.ndarray, sign: int, level: float) -> Reading:
     """Whether every model's mean over its subsamples lies off its value on all tokens on the ``sign`` side
-    (B5.1 and B5.2): the interval of the mean (``sample_size.mean_interval``) wholly above (+1) or below (-1) it.
+    (B5.1 and B5.2): the interval of the mean (``sample_size.mean_interval``) read against that value
+    (``rankscale.claims.base.read``): wholly on the ``sign`` side it holds, wholly on the other it fails, across it
+    undetermined; every model's must hold (``every``).
 
     Parameters
     ----------
@@ -305,17 +308,17 @@ def biased(subsampled: np.ndarray, on_all: np.ndarray, sign: int, level: float) 
 
     Returns
     -------
-    bool
+    rankscale.claims.base.Reading
 
     Examples
     --------
     >>> up = np.array([[1.2, 1.3, 1.25]])
     >>> on_all = np.array([1.0])
-    >>> biased(up, on_all, 1, 0.95), biased(up, on_all, -1, 0.95), biased(up, on_all + 0.3, 1, 0.95)
-    (True, False, False)
+    >>> [biased(up, on_all + shift, sign, 0.95).outcome for shift, sign in ((0, 1), (0, -1), (0.25, 1), (0.5, 1))]
+    [True, False, 'undetermined', False]
     """
     lo, hi = mean_interval(subsampled, level)
-    return all(side((a, b), value) == sign for a, b, value in zip(lo, hi, on_all))
+    return every(*(read((float(a), float(b)), float(value), sign) for a, b, value in zip(lo, hi, on_all)))
 
 
 def smallest_subsamples(evidence: SampleSizes, quantity: str) -> dict[Unit, tuple[np.ndarray, np.ndarray]]:

@@ -3,14 +3,17 @@ and ``judge`` (see ``rankscale.claims``)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
+from typing import NamedTuple
 
 import numpy as np
 
-from rankscale.analysis.fit import POOLED  # a pooled unit's name in words
-
 from rankscale import RankscaleError
+from rankscale.analysis.bootstrap import side
+from rankscale.analysis.fit import POOLED  # a pooled unit's name in words
+from rankscale.sets.schema import ModelSet
 
 KINDS = ("empirical", "definitional", "analytic", "beyond the paper")
 # "definitional": a statement any trained model meets by what training is (it ranks targets better than
@@ -174,6 +177,114 @@ def undetermined(outcome) -> bool:
     return isinstance(outcome, str) and outcome == UNDETERMINED
 
 
+# An interval end this close to a threshold, as a share of the interval's half-width, is within the
+# bootstrap's own noise of it: an interval is the estimate plus or minus z standard deviations of its
+# replicates, and the standard deviation of n replicates errs by about 1/sqrt(2(n - 1)) of itself, so
+# two such errors at the sets' default of n_boot replicates. Another run (another seed of the
+# bootstrap, another machine's arithmetic in training) may put the end on the other side.
+FRAGILE_SHARE = 2 / math.sqrt(2 * (ModelSet.__dataclass_fields__["n_boot"].default - 1))
+
+
+class Reading(NamedTuple):
+    """A unit's outcome as an interval rule reads it (``read``, ``read_band``), for ``judge``.
+
+    Parameters
+    ----------
+    outcome : bool, UNDETERMINED or None
+        True: the interval lies wholly on the claim's side; False: wholly on the other; UNDETERMINED:
+        across (or touching) the threshold; None: no interval (the unit cannot test the claim).
+    fragile : bool
+        An end lies within ``FRAGILE_SHARE`` of the half-width of a threshold (``judge`` names the unit).
+    """
+
+    outcome: bool | str | None
+    fragile: bool = False
+
+
+def near_edge(bounds: tuple[float, float], edges: Sequence[float]) -> bool:
+    """Whether an end of ``bounds`` lies within ``FRAGILE_SHARE`` of its half-width of one of ``edges``.
+
+    >>> near_edge((-0.330, 0.004), [0.0]), near_edge((-0.330, -0.1), [0.0])
+    (True, False)
+    """
+    margin = FRAGILE_SHARE * (bounds[1] - bounds[0]) / 2
+    return any(abs(end - edge) <= margin for end in bounds for edge in edges)
+
+
+def read(bounds: tuple[float, float] | None, threshold: float = 0.0, sign: int = 1,
+         missing: bool | str | None = None) -> Reading:
+    """The one reading of an interval for a claim of a direction: that a quantity lies above
+    ``threshold`` (``sign`` +1) or below it (-1).
+
+    Wholly on the claim's side it holds, wholly on the other side it fails, across the threshold
+    (or touching it) the data do not decide.
+
+    Parameters
+    ----------
+    bounds : tuple of (float, float) or None
+        The interval (``rankscale.analysis.bootstrap.interval``); None: the unit has none.
+    threshold : float
+    sign : {1, -1}
+        The claim's side.
+    missing : None or UNDETERMINED
+        The outcome where there is no interval: None (the unit cannot test the claim), or
+        ``UNDETERMINED`` where the unit was measured but some resample could not compute the quantity,
+        so that nothing can be said of its noise.
+
+    Returns
+    -------
+    Reading
+
+    Examples
+    --------
+    >>> read((0.1, 0.3)), read((-0.3, -0.1)), read((-0.1, 0.3)), read((-0.3, -0.1), sign=-1)
+    (Reading(outcome=True, fragile=False), Reading(outcome=False, fragile=False), Reading(outcome='undetermined', fragile=False), Reading(outcome=True, fragile=False))
+    >>> read((-0.330, 0.004), sign=-1), read(None)
+    (Reading(outcome='undetermined', fragile=True), Reading(outcome=None, fragile=False))
+    """
+    if bounds is None:
+        return Reading(missing)
+    where = side(bounds, threshold)
+    return Reading(UNDETERMINED if where == 0 else where == sign, near_edge(bounds, [threshold]))
+
+
+def read_band(bounds: tuple[float, float] | None, band: tuple[float, float],
+              missing: bool | str | None = None) -> Reading:
+    """The one reading of an interval for a claim that a quantity lies inside ``band`` (closeness,
+    parity): wholly inside it holds (the edges belong to the band), wholly outside it fails, across
+    an edge the data do not decide; ``missing`` where there is no interval (``read``).
+
+    Examples
+    --------
+    >>> read_band((0.9, 1.1), (0.74, 1.32)).outcome, read_band((1.5, 2.0), (0.74, 1.32)).outcome
+    (True, False)
+    >>> read_band((0.7, 0.9), (0.74, 1.32))
+    Reading(outcome='undetermined', fragile=False)
+    >>> read_band((0.745, 1.0), (0.74, 1.32))
+    Reading(outcome=True, fragile=True)
+    """
+    if bounds is None:
+        return Reading(missing)
+    lo, hi = bounds
+    outcome = True if band[0] <= lo and hi <= band[1] else False if hi < band[0] or lo > band[1] else UNDETERMINED
+    return Reading(outcome, near_edge(bounds, band))
+
+
+def every(*readings: Reading) -> Reading:
+    """Readings that must all hold, as one: None if one is missing, False if one fails, UNDETERMINED
+    if one is undecided, else True; fragile if one is.
+
+    >>> every(read((0.1, 0.3)), read((0.2, 0.4))).outcome, every(read((0.1, 0.3)), read((-0.3, 0.1))).outcome
+    (True, 'undetermined')
+    >>> every(read((-0.3, 0.1)), read((-0.3, -0.1))).outcome, every(read((0.1, 0.3)), read(None)).outcome
+    (False, None)
+    """
+    outcomes = [r.outcome for r in readings]
+    outcome = (None if None in outcomes else False if False in outcomes
+               else UNDETERMINED if any(undetermined(o) for o in outcomes) else True)
+    return Reading(outcome, any(r.fragile for r in readings))
+
+
 @dataclass(frozen=True, repr=False)
 class Unit:
     """One unit of evidence a claim is judged on, by what it is made of, so that a page places it by its
@@ -248,12 +359,17 @@ class Verdict:
     held, tested : int
         Of the units whose outcome decided the verdict, how many there are and on how many the
         claim held (0 and 0 for a claim no unit decided).
+    measured : int
+        The units measured, decided or not (those that can test the claim); ``tested`` of them decided.
     finding : str
         The claim's ``finding`` (``Claim``): the derivation showing the paper's statement wrong,
         "" for every other claim.
     outcomes : tuple of (Unit or str, str)
         Every unit judged, in order, with its outcome, one of ``UNIT_OUTCOMES`` ("holds" where the
         claim held, "untested" where the unit cannot test it): ``(Unit("pydocs", "NeoX ladder"), "holds")``.
+    fragile : tuple of Unit
+        The units whose interval has an end at a threshold's edge (``Reading.fragile``): another run
+        may read them otherwise.
 
     Examples
     --------
@@ -276,21 +392,34 @@ class Verdict:
     tested: int = 0
     finding: str = ""
     outcomes: tuple[tuple[Unit, str], ...] = ()
+    measured: int = 0
+    fragile: tuple[Unit, ...] = ()
 
     @property
     def units_text(self) -> str:
-        """How many of the units that decided the claim it held on ("2 of 3"), or "" where none did."""
-        return f"{self.held} of {self.tested}" if self.tested else ""
+        """How many of the units that decided the claim it held on ("2 of 3"), with how many of the
+        units measured decided where some did not ("2 of 3, 3 of 5 decided"); "" where none decided.
+
+        >>> Verdict("c", "", "", "partly", held=2, tested=3, measured=5).units_text
+        '2 of 3, 3 of 5 decided'
+        >>> Verdict("c", "", "", "partly", held=2, tested=3, measured=3).units_text
+        '2 of 3'
+        """
+        if not self.tested:
+            return ""
+        return f"{self.held} of {self.tested}" + (f", {self.tested} of {self.measured} decided"
+                                                  if self.measured > self.tested else "")
 
     def row(self, chapter: str) -> dict:
         """The verdict as a JSON-ready row of chapter ``chapter`` ("A3"): its fields, each unit as its fields.
 
         >>> Verdict("c", "p", "o", "partly", key="A3.1", outcomes=((Unit("pydocs", "NeoX"), "holds"),)).row("A3")
         ... # doctest: +ELLIPSIS
-        {'chapter': 'A3', 'claim': 'c', ..., 'outcomes': [[{'corpus': 'pydocs', 'family': 'NeoX', ...}, 'holds']]}
+        {'chapter': 'A3', 'claim': 'c', ..., 'outcomes': [[{'corpus': 'pydocs', 'family': 'NeoX', ...}, 'holds']], 'measured': 0, 'fragile': []}
         """
         row = {"chapter": chapter, **asdict(self)}
         row["outcomes"] = [[asdict(unit), outcome] for unit, outcome in self.outcomes]
+        row["fragile"] = [asdict(unit) for unit in self.fragile]
         return row
 
     @classmethod
@@ -303,7 +432,8 @@ class Verdict:
         """
         known = {f.name for f in fields(cls)}
         outcomes = tuple((Unit(**unit), outcome) for unit, outcome in row.get("outcomes", ()))
-        return cls(**{**{k: v for k, v in row.items() if k in known}, "outcomes": outcomes})
+        fragile = tuple(Unit(**unit) for unit in row.get("fragile", ()))
+        return cls(**{**{k: v for k, v in row.items() if k in known}, "outcomes": outcomes, "fragile": fragile})
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -446,7 +576,7 @@ def why_not_pooled(runs: list, min_sizes: int = 3) -> str | None:
     return None
 
 
-def judge(key: str, outcomes: Mapping[Unit, bool | str | None], ours: str, paper: str | None = None,
+def judge(key: str, outcomes: Mapping[Unit, Reading | bool | str | None], ours: str, paper: str | None = None,
           why_not: str = "", why_undetermined: str = "", notes: Mapping[Unit, str] | None = None) -> Verdict:
     """The verdict of claim ``key`` from one outcome per unit of evidence.
 
@@ -454,15 +584,18 @@ def judge(key: str, outcomes: Mapping[Unit, bool | str | None], ours: str, paper
     reproduced if on none (``grade``); units that cannot test it and units the measurement could
     not decide are named in ``ours``. With no deciding unit the verdict is "undetermined" where
     some unit was measured but undecided (``why_undetermined`` says why), else "not testable on
-    this set" (``why_not`` says why).
+    this set" (``why_not`` says why). A claim decided on fewer than half of the units measured is
+    undetermined too: a minority of units does not speak for the set. Units read at a threshold's
+    edge (``Reading.fragile``) are named in ``ours``.
 
     Parameters
     ----------
     key : str
         A key of ``CLAIMS``, e.g. ``"A2.1"``.
-    outcomes : mapping of Unit or str to bool, UNDETERMINED or None
+    outcomes : mapping of Unit to Reading, bool, UNDETERMINED or None
         Unit -> True (the claim holds there), False (it does not), ``UNDETERMINED``
-        (the unit was measured but the measurement cannot decide) or None (the unit cannot test it).
+        (the unit was measured but the measurement cannot decide) or None (the unit cannot test it);
+        or a ``Reading`` of an interval (``read``, ``read_band``), which carries one of these.
     ours : str
         What was measured, shown beside the verdict.
     paper : str, optional
@@ -488,7 +621,7 @@ def judge(key: str, outcomes: Mapping[Unit, bool | str | None], ours: str, paper
     >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises between the two ends")
     >>> v = judge("_doc", {Unit("pydocs"): True, Unit("stdlib"): False, Unit("humaneval"): UNDETERMINED}, "+1, -1")
     >>> v.verdict, v.units_text, v.ours
-    ('partly', '1 of 2', '+1, -1 (undetermined on: humaneval)')
+    ('partly', '1 of 2, 2 of 3 decided', '+1, -1 (undetermined on: humaneval)')
     >>> [outcome for _, outcome in v.outcomes]
     ['holds', 'fails', 'undetermined']
     >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("pydocs", "Llama"): UNDETERMINED}, "+1")
@@ -499,6 +632,12 @@ def judge(key: str, outcomes: Mapping[Unit, bool | str | None], ours: str, paper
     '+1 (not tested on: pydocs/Llama (2 sizes))'
     >>> judge("_doc", {Unit("pydocs"): UNDETERMINED}, "", why_undetermined="fit at its bound").verdict
     'undetermined'
+    >>> v = judge("_doc", {Unit("pydocs"): True, Unit("stdlib"): UNDETERMINED, Unit("humaneval"): UNDETERMINED}, "+1")
+    >>> v.verdict, v.ours
+    ('undetermined', '+1 (decided on 1 of 3 units measured; undetermined on: stdlib, humaneval)')
+    >>> v = judge("_doc", {Unit("pydocs"): read((-0.330, 0.004), sign=-1), Unit("stdlib"): read((-0.3, -0.1), sign=-1)}, "")
+    >>> v.verdict, v.fragile, v.ours
+    ('reproduced', (Unit(corpus='pydocs'),), ' (undetermined on: pydocs; at the edge of the threshold: pydocs)')
     >>> judge("_doc", {Unit("pydocs"): "undetermined".upper().lower()}, "").outcomes  # by value, not by identity
     ((Unit(corpus='pydocs'), 'undetermined'),)
     >>> judge("_doc", {Unit("pydocs"): None}, "", why_not="one size").verdict
@@ -523,18 +662,26 @@ def judge(key: str, outcomes: Mapping[Unit, bool | str | None], ours: str, paper
     if named:
         raise RankscaleError(f"claim {key}: the units {named} are names, not rankscale.claims.base.Unit: a verdict's "
                              "units are placed by their fields")
+    fragile = tuple(unit for unit, v in outcomes.items() if isinstance(v, Reading) and v.fragile and v.outcome is not None)
+    outcomes = {unit: v.outcome if isinstance(v, Reading) else v for unit, v in outcomes.items()}
     odd = [_name(unit) for unit, v in outcomes.items()
            if not (v is None or undetermined(v) or isinstance(v, (bool, np.bool_)))]
     if odd:
         raise RankscaleError(f"claim {key}: outcomes of {odd} are none of True, False, UNDETERMINED, None")
     decided = [bool(v) for v in outcomes.values() if v is not None and not undetermined(v)]
+    measured = sum(v is not None for v in outcomes.values())
     undecided = [_name(unit, notes) for unit, v in outcomes.items() if undetermined(v)]
     untested = [_name(unit, notes) for unit, v in outcomes.items() if v is None]
     if decided:
-        verdict = grade(decided)
-        for label, units in (("undetermined on", undecided), ("not tested on", untested)):
-            if units:
-                ours = f"{ours} ({label}: {', '.join(units)})"
+        minority = 2 * len(decided) < measured
+        verdict = UNDETERMINED if minority else grade(decided)
+        parts = [f"decided on {len(decided)} of {measured} units measured"] if minority else []
+        parts += [f"{label}: {', '.join(units)}" for label, units in
+                  (("undetermined on", undecided), ("not tested on", untested), ("at the edge of the threshold",
+                                                                                 [_name(u) for u in fragile]))
+                  if units]
+        if parts:
+            ours = f"{ours} ({'; '.join(parts)})"
     elif undecided:
         verdict = UNDETERMINED
         ours = "; ".join(part for part in (why_undetermined or "the measurement cannot decide", ours) if part)
@@ -543,7 +690,8 @@ def judge(key: str, outcomes: Mapping[Unit, bool | str | None], ours: str, paper
         ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
     return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
                    kind=claim.kind, key=claim.key, held=sum(decided), tested=len(decided),
-                   finding=claim.finding, outcomes=tuple((unit, _in_words(v)) for unit, v in outcomes.items()))
+                   finding=claim.finding, outcomes=tuple((unit, _in_words(v)) for unit, v in outcomes.items()),
+                   measured=measured, fragile=fragile)
 
 
 def _in_words(outcome: bool | str | None) -> str:

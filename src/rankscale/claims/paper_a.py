@@ -5,9 +5,7 @@ of about 50,000 tokens, scaled to another vocabulary (``scaled_k``).
 
 from __future__ import annotations
 
-
-from rankscale.analysis import bootstrap
-from rankscale.claims.base import UNDETERMINED
+from rankscale.claims.base import Reading, every, read_band
 
 # "Very close", "nearly identical", "comparable", "similar", "amplified by N": one band for every ratio that paper A
 # calls close to 1, whatever the word. It is the range of slope(-log RBP_1) / slope(CE) over the 22 data-set/family
@@ -25,22 +23,20 @@ A_CLOSE_READING = (f"inside [{A_CLOSE[0]}, {A_CLOSE[1]}] (the range of slope(-lo
 ACROSS_EDGE = f"every interval crosses an edge of the closeness band [{A_CLOSE[0]}, {A_CLOSE[1]}]"
 
 
-def close(*bounds: tuple[float, float] | None) -> bool | str | None:
-    """The one reading of ratio intervals against ``A_CLOSE``, used by every claim that two quantities are close:
-    True if every interval lies inside the band, False if some lies wholly outside it, ``UNDETERMINED`` if some
-    crosses an edge (and none lies outside), None if one is missing.
+def close(*bounds: tuple[float, float] | None) -> Reading:
+    """The one reading of ratio intervals against ``A_CLOSE``, used by every claim that two quantities are close
+    (``read_band`` of each, all of which must hold: ``every``): True if every interval lies inside the band, False
+    if some lies wholly outside it, ``UNDETERMINED`` if some crosses an edge (and none lies outside), None if one is
+    missing; fragile where an end lies at an edge.
 
     Examples
     --------
-    >>> close((0.9, 1.1)), close((0.9, 1.1), (1.5, 2.0)), close((0.7, 0.9)), close((0.9, 1.1), None)
-    (True, False, 'undetermined', None)
-    >>> close((0.74, 1.32)), close((0.5, 0.7399))  # the edges belong to the band
+    >>> [close(*b).outcome for b in [[(0.9, 1.1)], [(0.9, 1.1), (1.5, 2.0)], [(0.7, 0.9)], [(0.9, 1.1), None]]]
+    [True, False, 'undetermined', None]
+    >>> close((0.74, 1.32)).outcome, close((0.5, 0.7399)).outcome  # the edges belong to the band
     (True, False)
     """
-    if any(b is None for b in bounds):
-        return None
-    found = [bootstrap.within(b, A_CLOSE) for b in bounds]
-    return False if False in found else UNDETERMINED if None in found else True
+    return every(*(read_band(b, A_CLOSE) for b in bounds))
 
 
 # ---------------------------------------------------------------------------------------------
