@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 from helpers import N_PAD, corpus_documents, save_random_model
 
 from rankscale.models.ladder import train_tokenizer
@@ -18,6 +19,19 @@ from rankscale.models.ladder import train_tokenizer
 # The machine's cache of file hashes (rankscale.hashing) goes to a folder of this test session's,
 # set before any test runs so that subprocesses (the CLI, the book's kernels) inherit it.
 os.environ["RANKSCALE_CACHE"] = tempfile.mkdtemp(prefix="rankscale-cache-")
+
+
+TORCH_THREADS = torch.get_num_threads()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A fast test computes on one of torch's threads, its fixtures included: its models are small, so more
+    threads gain little and contend for the cores (with each other and with whatever else the machine runs: on
+    two busy cores the tests of extraction took twice as long). End-to-end tests keep torch's default."""
+    threads = TORCH_THREADS if item.get_closest_marker("slow") else 1
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="session")
