@@ -4,10 +4,18 @@ temporary home of the smoke ladder."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
+
+# OpenBLAS (numpy's and scipy's) takes its number of threads from here once, when numpy loads it, so this comes
+# before any import of numpy; subprocesses (the CLI, the book's kernels) inherit it, and compute as this process
+# does. The tests' arrays are small: a second thread only waits for a core, and on two busy cores the appendix-C
+# sums (a dot product over 32,768 ranks, thousands of times in the fits) ran 15 times slower with it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 import pytest
@@ -16,9 +24,13 @@ from helpers import N_PAD, corpus_documents, save_random_model
 
 from rankscale.models.ladder import train_tokenizer
 
-# The machine's cache of file hashes (rankscale.hashing) goes to a folder of this test session's,
-# set before any test runs so that subprocesses (the CLI, the book's kernels) inherit it.
-os.environ["RANKSCALE_CACHE"] = tempfile.mkdtemp(prefix="rankscale-cache-")
+# The machine's cache of file hashes (rankscale.hashing) goes to a folder of this test session's, set before any
+# test runs so that subprocesses (the CLI, the book's kernels) inherit it, and removed at the end. In memory where
+# the machine has a shared-memory file system: each hash written is a SQLite commit, which waits for the disk
+# (12 ms each on this project's machine, some 200 of them in the fast tests).
+_SHM = Path("/dev/shm")
+os.environ["RANKSCALE_CACHE"] = tempfile.mkdtemp(prefix="rankscale-cache-", dir=_SHM if _SHM.is_dir() else None)
+atexit.register(shutil.rmtree, os.environ["RANKSCALE_CACHE"], ignore_errors=True)
 
 
 TORCH_THREADS = torch.get_num_threads()
