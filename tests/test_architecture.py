@@ -28,12 +28,21 @@ def sources() -> dict[Path, ast.Module]:
     return {p: ast.parse(p.read_text()) for p in sorted(PACKAGE.rglob("*.py"))}
 
 
+def statements(nodes):
+    """Every statement among ``nodes`` and in their bodies, at any depth (functions, classes, if, try, with, match):
+    an import is a statement, so the expressions, most of a module's nodes, need no visit."""
+    for node in nodes:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            yield from statements(getattr(node, field, ()))
+
+
 def imports(path: Path) -> set[str]:
     """The rankscale modules a module imports, anywhere in it."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(sources()[path]):
+    for node in statements(sources()[path].body):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
