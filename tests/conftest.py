@@ -5,6 +5,7 @@ temporary home of the smoke ladder."""
 from __future__ import annotations
 
 import atexit
+import gc
 import json
 import os
 import shutil
@@ -16,6 +17,12 @@ from pathlib import Path
 # does. The tests' arrays are small: a second thread only waits for a core, and on two busy cores the appendix-C
 # sums (a dot product over 32,768 ranks, thousands of times in the fits) ran 15 times slower with it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+# Python's cyclic collector walks every object of the process each time the long-lived ones grow by a quarter, at
+# most once in ten collections of the middle generation: collection imports the package and its libraries (torch,
+# transformers, pandas, matplotlib, scipy), half a million objects that stay, and was walked whole 14 times (4 s).
+# Once in a hundred is enough for a test session's garbage.
+gc.set_threshold(*gc.get_threshold()[:2], 100)
 
 import numpy as np
 import pytest
