@@ -4,11 +4,22 @@ temporary home of the smoke ladder."""
 
 from __future__ import annotations
 
+import atexit
+import gc
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
+# OpenBLAS (numpy's and scipy's) takes its number of threads from here once, when numpy loads it, so this comes
+# before any import of numpy; subprocesses (the CLI, the book's kernels) inherit it, and compute as this process
+# does. The tests' arrays are small: a second thread only waits for a core, and on two busy cores the appendix-C
+# sums (a dot product over 32,768 ranks, thousands of times in the fits) ran 15 times slower with it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np
+import pytest
 import torch
 
 # Where there is no GPU, Triton's kernels (rankscale.records.fused_head) run in its interpreter; it
@@ -16,15 +27,30 @@ import torch
 if not torch.cuda.is_available():
     os.environ.setdefault("TRITON_INTERPRET", "1")
 
-import numpy as np
-import pytest
 from helpers import N_PAD, corpus_documents, save_random_model
 
 from rankscale.models.ladder import train_tokenizer
 
-# The machine's cache of file hashes (rankscale.hashing) goes to a folder of this test session's,
-# set before any test runs so that subprocesses (the CLI, the book's kernels) inherit it.
-os.environ["RANKSCALE_CACHE"] = tempfile.mkdtemp(prefix="rankscale-cache-")
+# The machine's cache of file hashes (rankscale.hashing) goes to a folder of this test session's, set before any
+# test runs so that subprocesses (the CLI, the book's kernels) inherit it, and removed at the end. In memory where
+# the machine has a shared-memory file system: each hash written is a SQLite commit, which waits for the disk
+# (12 ms each on this project's machine, some 200 of them in the fast tests).
+_SHM = Path("/dev/shm")
+os.environ["RANKSCALE_CACHE"] = tempfile.mkdtemp(prefix="rankscale-cache-", dir=_SHM if _SHM.is_dir() else None)
+atexit.register(shutil.rmtree, os.environ["RANKSCALE_CACHE"], ignore_errors=True)
+
+
+TORCH_THREADS = torch.get_num_threads()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """A fast test computes on one of torch's threads, its fixtures included: its models are small, so more
+    threads gain little and contend for the cores (with each other and with whatever else the machine runs: on
+    two busy cores the tests of extraction took twice as long). End-to-end tests keep torch's default."""
+    threads = TORCH_THREADS if item.get_closest_marker("slow") else 1
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
 
 
 @pytest.fixture(scope="session")
@@ -36,8 +62,10 @@ def smoke_home(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def corpus_file(tmp_path_factory) -> Path:
+    """The documents in reverse order, so that the shuffle of extraction (seed 42) puts json's 14 kB of source
+    first and inspect's 124 kB last: an extraction of a few hundred tokens tokenizes the small document only."""
     path = tmp_path_factory.mktemp("corpus") / "docs.jsonl"
-    path.write_text("".join(json.dumps({"text": d}) + "\n" for d in corpus_documents()))
+    path.write_text("".join(json.dumps({"text": d}) + "\n" for d in reversed(corpus_documents())))
     return path
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import rankscale
@@ -21,12 +22,27 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@cache
+def sources() -> dict[Path, ast.Module]:
+    """Every module of the package, parsed (once for all the tests)."""
+    return {p: ast.parse(p.read_text()) for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def statements(nodes):
+    """Every statement among ``nodes`` and in their bodies, at any depth (functions, classes, if, try, with, match):
+    an import is a statement, so the expressions, most of a module's nodes, need no visit."""
+    for node in nodes:
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            yield from statements(getattr(node, field, ()))
+
+
 def imports(path: Path) -> set[str]:
     """The rankscale modules a module imports, anywhere in it."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in statements(sources()[path].body):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -35,12 +51,13 @@ def imports(path: Path) -> set[str]:
                 base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1] + ([base] if base else []))
             found.add(base)
             found |= {f"{base}.{alias.name}" for alias in node.names}
-    modules = {module_name(p) for p in PACKAGE.rglob("*.py")}
+    modules = {module_name(p) for p in sources()}
     return {m for m in found if m in modules and m != name and m != "rankscale"}
 
 
-def graph() -> dict[str, set[str]]:
-    return {module_name(p): imports(p) for p in PACKAGE.rglob("*.py")}
+@cache
+def graph() -> dict[str, frozenset[str]]:
+    return {module_name(p): frozenset(imports(p)) for p in sources()}
 
 
 def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -106,9 +123,10 @@ def test_no_stage_imports_a_later_one():
     assert not backwards, f"imports against the pipeline's order ({' < '.join(STAGES)}): {backwards}"
 
 
-def docstring_problem(source: str) -> str | None:
-    """Why a module's docstring does not say what the module is, or None if it does."""
-    doc = ast.get_docstring(ast.parse(source))
+def docstring_problem(source: str | ast.Module) -> str | None:
+    """Why a module's docstring does not say what the module is (its source, or the source parsed), or None if
+    it does."""
+    doc = ast.get_docstring(source if isinstance(source, ast.Module) else ast.parse(source))
     if not doc or len(doc.split()) < 8 or "TODO" in doc:
         return "no docstring that says what the module is"
     if FORWARDING.search(doc):
@@ -125,6 +143,6 @@ def test_the_docstring_check_catches_forwarding_modules():
 
 
 def test_every_module_says_what_it_is():
-    found = {module_name(p): why for p in PACKAGE.rglob("*.py")
-             if p.name != "__main__.py" and (why := docstring_problem(p.read_text()))}
+    found = {module_name(p): why for p, tree in sources().items()
+             if p.name != "__main__.py" and (why := docstring_problem(tree))}
     assert not found, f"modules whose docstring does not say what they are: {found}"

@@ -321,9 +321,10 @@ def test_measure_fits_what_a_fit_by_hand_gives(synthetic):
 
 def test_measure_draws_with_the_contexts_seed_and_the_extra_seeds(synthetic):
     family_runs, context, scaling = synthetic
-    again = b3.measure(Chapter.of(family_runs, 6), context)
+    pydocs = {"pydocs": family_runs["pydocs"]}  # measured again on pydocs alone: a unit's draws are its own
+    again = b3.measure(Chapter.of(pydocs, 6), context)
     np.testing.assert_array_equal(again.units["pydocs", "NeoX"].fits.slopes, scaling.units["pydocs", "NeoX"].fits.slopes)
-    other = b3.measure(Chapter.of(family_runs, 6), Context(context.sizes, 6, seed=1))
+    other = b3.measure(Chapter.of(pydocs, 6), Context(context.sizes, 6, seed=1))
     assert not np.array_equal(other.units["pydocs", "NeoX"].fits.slopes, scaling.units["pydocs", "NeoX"].fits.slopes)
     seeded = b3.measure(Chapter.of(family_runs, 6, seeds={"pydocs": [run("NeoX", 1e3, 99, replica=1)]}), context)
     assert seeded.units["pydocs", "NeoX"].fit("EE").slope == scaling.units["pydocs", "NeoX"].fit("EE").slope, \

@@ -54,7 +54,18 @@ LLAMA = {"meta-llama/Llama-3.2-1B": (128256, 2048, 16, 32, 8, 8192),
          "meta-llama/Llama-2-13b-hf": (32000, 5120, 40, 40, 40, 13824),
          "meta-llama/Llama-2-70b-hf": (32000, 8192, 80, 64, 8, 28672),
          "mistralai/Mistral-7B-v0.1": (32000, 4096, 32, 32, 8, 14336)}
-RANDOM_WEIGHTS = {"14m", "70m", "gpt2"}  # built for real; the rest on the meta device (shapes only)
+# Built for real (random weights) besides on the meta device (shapes only): 14m in the fast tests; 70m and gpt2 (a
+# tied head), whose 70M and 124M random weights take seconds to draw, in the slow ones. count_params's example counts
+# a real tied GPT-2 in the fast tests.
+RANDOM_WEIGHTS = {"14m"}
+RANDOM_WEIGHTS_SLOW = {"70m", "gpt2"}
+
+
+def builds(names):
+    """(name, real) for each name: real weights where RANDOM_WEIGHTS names it, else the meta device; and the
+    names of RANDOM_WEIGHTS_SLOW once more with real weights, as slow tests."""
+    return [pytest.param(n, n in RANDOM_WEIGHTS, id=n) for n in names] + [
+        pytest.param(n, True, id=f"{n}-real", marks=pytest.mark.slow) for n in names if n in RANDOM_WEIGHTS_SLOW]
 
 
 def public_config(hub_id):
@@ -88,31 +99,31 @@ def public_config(hub_id):
                         num_key_value_heads=kv, intermediate_size=inter, tie_word_embeddings="3.2" in name)
 
 
-def build(config, name):
-    if name in RANDOM_WEIGHTS:
+def build(config, real):
+    if real:
         torch.manual_seed(0)
         return AutoModelForCausalLM.from_config(config)
     with torch.device("meta"):
         return AutoModelForCausalLM.from_config(config)
 
 
-@pytest.mark.parametrize("size", PYTHIA)
-def test_pythia_counts_match_reference(size):
+@pytest.mark.parametrize("size, real", builds(PYTHIA))
+def test_pythia_counts_match_reference(size, real):
     h, n_layer, heads, inter, vocab = PYTHIA[size]
     config = GPTNeoXConfig(vocab_size=vocab, hidden_size=h, num_hidden_layers=n_layer, num_attention_heads=heads,
                            intermediate_size=inter, rotary_pct=0.25, tie_word_embeddings=False)
-    count = count_params(build(config, size))
+    count = count_params(build(config, real))
     ref = REFERENCE[f"EleutherAI/pythia-{size}"]
     assert count.non_embedding == ref["non_embedding_params"]
     # the reference total leaves out Pythia's untied head; ours includes it
     assert count.total == ref["total_params"] + vocab * h
 
 
-@pytest.mark.parametrize("name", GPT2)
-def test_gpt2_counts_match_reference(name):
+@pytest.mark.parametrize("name, real", builds(GPT2))
+def test_gpt2_counts_match_reference(name, real):
     h, n_layer, heads = GPT2[name]
     config = GPT2Config(vocab_size=50257, n_positions=1024, n_embd=h, n_layer=n_layer, n_head=heads)
-    count = count_params(build(config, name))
+    count = count_params(build(config, real))
     ref = REFERENCE[f"openai-community/{name}"]
     assert count.non_embedding == ref["non_embedding_params"]
     assert count.total == ref["total_params"]  # tied head: counted once, as in the reference
