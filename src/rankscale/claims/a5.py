@@ -160,8 +160,8 @@ CLAIMS_A5 = index_claims(
           finding="Appendix C writes CE as log(sqrt(2 pi) sigma) + log c + mu^2/(2 sigma^2) + a remainder (eq. 26) and "
                   "argues that log c dominates as |mu| grows (eqs. 22-25). But c is of the order of phi(mu/sigma) "
                   "(eq. 24), so log c = -mu^2/(2 sigma^2) up to terms logarithmic in |mu| and sigma: the two large terms "
-                  "cancel, and what is left, CE itself, is small and shrinks (at mu = -40, sigma = 2.3: log c about "
-                  "-158, mu^2/(2 sigma^2) about +156, CE 0.02). Neither term alone tracks CE, so the dominance argument "
+                  "cancel, and what is left, CE itself, is small and shrinks (the row gives this set's log c, "
+                  "mu^2/(2 sigma^2) and CE at the last mu). Neither term alone tracks CE, so the dominance argument "
                   "cannot explain why CE and -log p_1 scale alike."),
     Claim("A5.17", "The CE that appendix C predicts (eq. 21) is the entropy of the rank distribution, paper B's "
                    "error entropy (EE), not the cross-entropy: the lognormal's predicted CE matches the measured EE",
