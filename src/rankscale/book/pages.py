@@ -119,6 +119,12 @@ def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] =
     >>> print(findings_text("tiny", vs, ["x rose by 2."]))  # doctest: +NORMALIZE_WHITESPACE
     x rose by 2. On model set `tiny`, of the 2 empirical claims scored here, 1 is reproduced and 1 partly
     (X1.2 on 1 of 2 units: y falls). Of the 1 other check (analytic), 1 holds.
+
+    A check that holds on some of its units is said to hold in part, not to fail:
+
+    >>> print(findings_text("tiny", [Verdict("w is close (§4)", "", "", "partly", kind="analytic", key="X1.4",
+    ...                                      held=33, tested=36)]))
+    Of the 1 other check (analytic), 0 hold, 1 holds in part (X1.4 on 33 of 36 units: w is close).
     """
     sentences = list(measured)
     empirical = [v for v in verdicts if v.kind == "empirical"]
@@ -139,10 +145,14 @@ def findings_text(model_set: str, verdicts: list[Verdict], measured: list[str] =
     others = [v for v in verdicts if v.kind != "empirical"]
     if others:
         kinds = " or ".join(dict.fromkeys(v.kind for v in others))
-        failed = [v for v in others if v.verdict in ("partly", "not reproduced")]
+        in_part = [v for v in others if v.verdict == "partly"]
+        failed = [v for v in others if v.verdict == "not reproduced"]
         held = sum(v.verdict == "reproduced" for v in others)
-        open_ = len(others) - held - len(failed)
+        open_ = len(others) - held - len(in_part) - len(failed)
         parts = [f"{held} hold{'s' * (held == 1)}"]
+        if in_part:
+            parts.append(f"{len(in_part)} hold{'s' * (len(in_part) == 1)} in part (" + "; ".join(
+                f"{v.key} on {v.units_text} units: {claim_phrase(v.claim)}" for v in in_part) + ")")
         if failed:
             parts.append(f"{len(failed)} fail{'s' * (len(failed) == 1)} (" + "; ".join(
                 f"{v.key}: {claim_phrase(v.claim)}" for v in failed) + ")")
