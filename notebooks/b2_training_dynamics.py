@@ -415,6 +415,8 @@ verdicts = pages.verdict_table("B2", b2.decide(evidence, context), model_set.nam
 # B2.1 to B2.3 are the three curves of Fig. 3 read one at a time. B2.8 and B2.4 are the paper's
 # explanation of them: Error-Entropy starts as the largest term, and training lowers it first,
 # leaving Self-Alignment and Confidence for later; a set can show the curves without the order.
+# B2.8 is checked but not counted as a replication: any model that starts by ranking at random
+# (B2.5) starts with Error-Entropy near log V, far above the other two.
 # B2.5 and B2.6 are the two ends of Figs. 4 and 6: targets ranked at random before training, and
 # scores that follow the ranks' frequencies after it. B2.7 is Fig. 5's account of how Confidence
 # grows, by taking probability from the tokens ranked below the target.

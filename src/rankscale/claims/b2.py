@@ -35,6 +35,7 @@ from rankscale.analysis.dynamics import (
 from rankscale.claims.base import (
     FRAGILE_SHARE,
     NOT_TESTABLE,
+    ONE_READING,
     UNDETERMINED,
     Claim,
     Reading,
@@ -63,9 +64,6 @@ READS = ("checkpoints",)  # beside the families' final models (``load_chapter``'
 TABLES = ()  # B2's rules read none of the papers' tables
 
 _SERIES = "On every checkpoint series (a checkpointed model of a family on a corpus)"
-# how every rule below reads its interval (``rankscale.claims.base.read``)
-ONE_READING = ("wholly on the claim's side it holds, wholly on the other side it fails, across the threshold, or "
-               "where some resample could not compute the quantity, it is undetermined")
 
 CLAIMS_B2 = index_claims(
     Claim("B2.1", "Error-Entropy decreases steadily during training (paper B, §3.2, Fig. 3)", "empirical",
@@ -130,10 +128,12 @@ CLAIMS_B2 = index_claims(
           "the target.",
           "break after position 3 (rank 2) and 5 (rank 4)"),
     Claim("B2.8", "Error-Entropy has the largest initial value of the three components, which is why training "
-                  "reduces it first (paper B, §3.2)", "empirical",
+                  "reduces it first (paper B, §3.2)", "definitional",
           f"{_SERIES} with a step-0 checkpoint: EE(0) − max(SA(0), |Conf(0)|), read on its {INTERVAL} against 0 "
           f"({ONE_READING}). Why: the paper compares the components' sizes (Fig. 3 draws them as magnitudes); "
-          "Confidence can be negative, so its magnitude is compared.",
+          "Confidence can be negative, so its magnitude is compared. Definitional: an untrained model ranks its "
+          "targets nearly at random (B2.5), so EE starts near log V while the scores it has not yet learned leave "
+          "SA and Confidence small; the lead follows from the initialisation, as B2.5 does.",
           "qualitative (§3.2)", needs=("checkpoints", "a step-0 checkpoint")),
 )
 

@@ -53,6 +53,7 @@ from rankscale.claims.b5 import (
 )
 from rankscale.claims.base import (
     MIN_SIZES,
+    ONE_READING,
     POOLED,
     UNDETERMINED,
     Claim,
@@ -82,9 +83,6 @@ B3_INVARIANT_SHARE = 0.25  # "largely invariant": a component carrying a quarter
 # The paper gives no number for "largely"; this band, fixed before the data, is B3.9's parity band: a share's
 # interval wholly inside it holds, wholly outside fails, across an edge is undetermined
 B3_INVARIANT_BAND = (-B3_INVARIANT_SHARE, B3_INVARIANT_SHARE)
-# How every interval of the chapter is read, in the rules' words (``rankscale.claims.base.read``)
-ONE_READING = ("wholly on the claim's side of the threshold it holds, wholly on the other side it fails, across the "
-               "threshold (or where the interval is not defined) it is undetermined")
 
 TABLE1 = "ce_paper_table1_r2"  # paper B's Table 1: R^2 of the fit of |M| on size, per family and dataset
 TABLE2 = "ce_paper_table2_delta"  # paper B's Table 2: the exponent gaps |alpha_M - alpha_CE|

@@ -185,6 +185,11 @@ def undetermined(outcome) -> bool:
 FRAGILE_SHARE = 2 / math.sqrt(2 * (ModelSet.__dataclass_fields__["n_boot"].default - 1))
 
 
+# How every interval rule reads its interval (``read``, ``read_band``), in the rules' own words
+ONE_READING = ("wholly on the claim's side of its threshold it holds, wholly on the other side it fails, across the "
+               "threshold (or where a measured quantity's interval could not be computed) it is undetermined")
+
+
 class Reading(NamedTuple):
     """A unit's outcome as an interval rule reads it (``read``, ``read_band``), for ``judge``.
 
