@@ -405,12 +405,13 @@ def check_model(shape, device: str, n_windows: int, window_len: int) -> list[Out
     tied = np.isin(targets, groups)
     head_rows = model.get_output_embeddings().weight[:shape.n_real].detach()
     fused = fused_head.applies(head_rows)
-    outcomes = []
     reference = fp64_reference(hidden, targets, weight, bias)
-    for check, idx in ((compare_with_reference, np.flatnonzero(~tied)), (check_ties, np.flatnonzero(tied))):
-        part = {name: values[idx] for name, values in reference.items()}
-        found = {name: values[idx] for name, values in records.items()}
-        outcomes.append(check(found, part, margin=not fused) if check is compare_with_reference else check(found, part))
+
+    def at(found: dict[str, np.ndarray], mask: np.ndarray) -> dict[str, np.ndarray]:
+        return {name: values[mask] for name, values in found.items()}
+
+    outcomes = [compare_with_reference(at(records, ~tied), at(reference, ~tied), margin=not fused),
+                check_ties(at(records, tied), at(reference, tied))]
     if fused:
         head = fused_head.FusedHead(head_rows, bias)
         head(hidden, torch.as_tensor(targets, device=hidden.device))

@@ -31,6 +31,7 @@ from rankscale.claims.base import (
     judge,
     left_out,
     no_family,
+    outcome_of,
     undetermined,
 )
 from rankscale.claims.context import Chapter, Context
@@ -269,20 +270,11 @@ def _case(corpus: str, family: str, k: int, n: int | None = None) -> Unit:
 Outcome = Reading | bool | None
 
 
-def _value(ok: Outcome) -> bool | str | None:
-    """A case's outcome without its Reading: True, False, UNDETERMINED or None.
-
-    >>> _value(Reading("undetermined", True)), _value(True), _value(None)
-    ('undetermined', True, None)
-    """
-    return ok.outcome if isinstance(ok, Reading) else ok
-
-
 def _outcomes(cases: Mapping[Unit, Outcome]) -> dict[Unit, Outcome]:
     """judge's outcomes: every case that tests its claim (its Reading kept, so that judge names the fragile ones),
     and one untested unit for each family of ``cases`` without any (its cases are counted in words, not named one
     by one)."""
-    out = {unit: ok for unit, ok in cases.items() if _value(ok) is not None}
+    out = {unit: ok for unit, ok in cases.items() if outcome_of(ok) is not None}
     tested = {unit.family for unit in out}
     out.update({Unit(family=family): None for family in dict.fromkeys(unit.family for unit in cases)
                 if family not in tested})
@@ -291,7 +283,7 @@ def _outcomes(cases: Mapping[Unit, Outcome]) -> dict[Unit, Outcome]:
 
 def _decided(ok: Outcome) -> bool:
     """Whether a case's outcome decides its claim (True or False)."""
-    return _value(ok) is not None and not undetermined(_value(ok))
+    return outcome_of(ok) is not None and not undetermined(outcome_of(ok))
 
 
 def _tally(cases: Mapping[Unit, Outcome]) -> str:
@@ -303,16 +295,16 @@ def _tally(cases: Mapping[Unit, Outcome]) -> str:
     per: dict[str, list] = {}
     for unit, ok in cases.items():
         if _decided(ok):
-            per.setdefault(unit.family, []).append(bool(_value(ok)))
+            per.setdefault(unit.family, []).append(bool(outcome_of(ok)))
     return "; ".join(f"{family}: {sum(v)} of {len(v)}" for family, v in per.items())
 
 
 def _n_untested(cases: Mapping[Unit, Outcome]) -> int:
-    return sum(_value(ok) is None for ok in cases.values())
+    return sum(outcome_of(ok) is None for ok in cases.values())
 
 
 def _n_undetermined(cases: Mapping[Unit, Outcome]) -> int:
-    return sum(undetermined(_value(ok)) for ok in cases.values())
+    return sum(undetermined(outcome_of(ok)) for ok in cases.values())
 
 
 def _left_out(cases: Mapping[Unit, Outcome], context: Context) -> str:
@@ -384,7 +376,7 @@ def same_exponent_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], c
         for k in e.ks:
             for n in e.ns[1:]:
                 ok = cases[_case(c, fam, k, n)] = same_exponent(e, k, n)
-                if _value(ok) is not None:
+                if outcome_of(ok) is not None:
                     ratios.append(e.exponent_ratio(k, n))
     return judge("A4.2", _outcomes(cases),
                  f"slope_N / slope_1 from {min(ratios):.2f} to {max(ratios):.2f}; interval inside "

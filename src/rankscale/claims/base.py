@@ -206,6 +206,15 @@ class Reading(NamedTuple):
     fragile: bool = False
 
 
+def outcome_of(outcome: Reading | bool | str | None) -> bool | str | None:
+    """A rule's outcome for a unit without its ``Reading``: True, False, UNDETERMINED or None.
+
+    >>> outcome_of(Reading(UNDETERMINED, True)), outcome_of(True), outcome_of(None)
+    ('undetermined', True, None)
+    """
+    return outcome.outcome if isinstance(outcome, Reading) else outcome
+
+
 def near_edge(bounds: tuple[float, float], edges: Sequence[float]) -> bool:
     """Whether an end of ``bounds`` lies within ``FRAGILE_SHARE`` of its half-width of one of ``edges``.
 
@@ -668,7 +677,7 @@ def judge(key: str, outcomes: Mapping[Unit, Reading | bool | str | None], ours: 
         raise RankscaleError(f"claim {key}: the units {named} are names, not rankscale.claims.base.Unit: a verdict's "
                              "units are placed by their fields")
     fragile = tuple(unit for unit, v in outcomes.items() if isinstance(v, Reading) and v.fragile and v.outcome is not None)
-    outcomes = {unit: v.outcome if isinstance(v, Reading) else v for unit, v in outcomes.items()}
+    outcomes = {unit: outcome_of(v) for unit, v in outcomes.items()}
     odd = [_name(unit) for unit, v in outcomes.items()
            if not (v is None or undetermined(v) or isinstance(v, (bool, np.bool_)))]
     if odd:

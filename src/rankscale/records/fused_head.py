@@ -322,14 +322,14 @@ class FusedHead:
         exact = _pair_dots(hidden, self.weight, row, tokens)
         if self.bias is not None:
             exact += self.bias[tokens]
+        full = overflow.nonzero()[:, 0]
         self.tally["targets"] += m
-        self.tally["rows_with_near_ties"] += len(row.unique()) + int(overflow.sum())
+        self.tally["rows_with_near_ties"] += int(torch.bincount(row, minlength=m).count_nonzero()) + len(full)
         self.tally["candidate_pairs"] += len(row)
-        self.tally["rows_counted_whole"] += int(overflow.sum())
+        self.tally["rows_counted_whole"] += len(full)
         base = above.sum(0, dtype=torch.int64)
         gt = base + torch.bincount(row[exact > z[row]], minlength=m)
         ge = base + torch.bincount(row[exact >= z[row]], minlength=m)
-        full = overflow.nonzero()[:, 0]
         every = torch.arange(self.weight.shape[0], device=hidden.device)
         for start in range(0, len(full), FULL_ROWS):
             part = full[start:start + FULL_ROWS]
