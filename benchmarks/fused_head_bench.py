@@ -22,7 +22,7 @@ from rankscale.records import fused_head
 from rankscale.records.extract import default_chunk_tokens, head_rank_counts
 
 TILINGS = [  # BLOCK_M, BLOCK_N, BLOCK_K, NUM_WARPS, NUM_STAGES; the first is fused_head's own
-    (64, 128, 64, 8, 3), (128, 128, 64, 8, 3), (64, 256, 64, 8, 3), (128, 64, 64, 4, 3),
+    (64, 256, 64, 8, 4), (64, 256, 64, 8, 3), (64, 128, 64, 8, 3), (128, 128, 64, 8, 3), (128, 256, 64, 8, 3),
 ]
 
 

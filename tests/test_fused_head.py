@@ -89,6 +89,17 @@ def test_rows_with_more_candidates_than_the_buffer_are_counted_whole(monkeypatch
     assert (got[2][:4] - got[1][:4] == 12).all()
 
 
+def test_a_band_that_takes_every_token_still_gives_fp64s_counts(monkeypatch):
+    """Every token a candidate, in each of three splits: the refinement alone decides every rank."""
+    monkeypatch.setattr(fused_head, "SPLIT_COLS", 128)
+    monkeypatch.setattr(fused_head, "logit_error_bound", lambda d: 10.0)
+    hidden, targets, weight = planted_head(m=8, seed=7)
+    head = fused_head.FusedHead(weight, None)
+    got = head(hidden, targets)
+    assert_matches_fp64(got, fp64_records(hidden, targets, weight))
+    assert head.tally["candidate_pairs"] == 8 * (300 - 1) and head.tally["rows_counted_whole"] == 0
+
+
 def test_records_do_not_depend_on_the_batch():
     """Bitwise for rows at the same place in their tile of BLOCK_M rows; elsewhere the interpreter's
     numpy matmul may round a row's logits otherwise (a GPU's MMA computes each logit alone, which
