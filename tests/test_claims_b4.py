@@ -32,11 +32,12 @@ SLOWS, STEEPENS, STRAIGHT = (0.01, (0.005, 0.015)), (-0.01, (-0.015, -0.005)), (
 
 
 def shares(*, smallest=None, signed=None, magnitude=None, bends=None, seeds=None, pooled_reason="one family"):
-    """Evidence of these units, keyed (corpus, group); the magnitude trends default to flat, the seeds to two."""
-    signed = signed or {}
+    """Evidence of these units, keyed (corpus, group); a trend given for one share only is flat for the other, the
+    seeds default to two."""
+    trends = [*(signed or {}), *(magnitude or {})]
+    signed, magnitude = ({u: (given or {}).get(u, FLAT) for u in trends} for given in (signed, magnitude))
     units = [*(smallest or {}), *signed, *(bends or {})]
-    return b4.Shares(dict.fromkeys(c for c, _ in units), smallest or {}, signed,
-                     magnitude or dict.fromkeys(signed, FLAT), bends or {},
+    return b4.Shares(dict.fromkeys(c for c, _ in units), smallest or {}, signed, magnitude, bends or {},
                      seeds or dict.fromkeys(bends or {}, claims.B4_MIN_SEEDS), {}, pooled_reason)
 
 
@@ -75,23 +76,25 @@ def test_b4_names_a_unit_read_at_the_edge_of_its_threshold_as_fragile():
     assert (outcomes(v), v.fragile) == ({NEOX: "holds"}, (NEOX,))
 
 
-def test_b4_2_share_falls_is_decided_by_the_signed_share_alone():
+def test_b4_2_share_falls_is_decided_by_the_magnitude_share_that_fig_8_plots_alone():
     pooled = Unit("pydocs", pooled=True)
-    v = b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): FALLS}, magnitude={("pydocs", "NeoX"): RISES}),
+    v = b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): FALLS}, signed={("pydocs", "NeoX"): RISES}),
                                context())
-    assert (v.key, v.verdict, outcomes(v)) == ("B4.2", "reproduced", {NEOX: "holds"})
-    assert outcomes(b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): RISES},
-                                                  magnitude={("pydocs", "NeoX"): FALLS}), context())) == {NEOX: "fails"}
-    assert outcomes(b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): (-0.01, (-0.02, 0.001))}), context())) \
-        == {NEOX: "undetermined"}, "a fall within the noise is not shown, nor refuted"
-    both = shares(signed={("pydocs", "NeoX"): FALLS, ("pydocs", POOLED): RISES}, pooled_reason=None)
+    assert (v.key, v.verdict, outcomes(v)) == ("B4.2", "reproduced", {NEOX: "holds"}), \
+        "EE/CE rising (Confidence positive and growing) is shown, not graded"
+    assert outcomes(b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): RISES},
+                                                  signed={("pydocs", "NeoX"): FALLS}), context())) == {NEOX: "fails"}
+    v = b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): (-0.01, (-0.02, 0.001))}), context())
+    assert (v.verdict, outcomes(v)) == ("undetermined", {NEOX: "undetermined"}), \
+        "a fall within the noise is not shown, nor refuted"
+    both = shares(magnitude={("pydocs", "NeoX"): FALLS, ("pydocs", POOLED): RISES}, pooled_reason=None)
     assert outcomes(b4.share_falls_verdict(both, context())) == {NEOX: "holds", pooled: "fails"}, \
         "the pooled fit is a unit where the families can be pooled"
 
 
 def test_b4_2_names_families_with_too_few_sizes_and_needs_one_with_enough():
     llama = Unit(family="Llama")
-    v = b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): FALLS}), context(NeoX=5, Llama=2))
+    v = b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): FALLS}), context(NeoX=5, Llama=2))
     assert outcomes(v) == {llama: "untested", NEOX: "holds"}
     v = b4.share_falls_verdict(shares(), context(NeoX=2))
     assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {Unit(family="NeoX"): "untested"})
@@ -144,7 +147,8 @@ def test_b4_4_the_bend_must_follow_the_share_where_the_share_is_clear():
 
 def test_decide_gives_one_verdict_per_claim_in_order():
     unit = ("pydocs", "NeoX")
-    evidence = shares(smallest={unit: ("d16", 0.9, (0.85, 0.95))}, signed={unit: FALLS}, bends={unit: SLOWS})
+    evidence = shares(smallest={unit: ("d16", 0.9, (0.85, 0.95))}, signed={unit: FALLS},
+                      magnitude={unit: FALLS}, bends={unit: SLOWS})
     verdicts = b4.decide(evidence, context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
     assert [v.verdict for v in verdicts] == ["reproduced"] * 4
@@ -230,7 +234,7 @@ def test_measure_then_decide_and_the_tables(synthetic):
         {Unit(c, pooled=True) for c in CORPORA} | {Unit(family="Llama")}
     assert outcomes(verdicts[2])[STDLIB] == UNDETERMINED, "one run at three of stdlib's NeoX sizes"
     trends = b4.trend_table(evidence)
-    assert len(trends) == 2 * 3 * 2 and list(trends["share"][:2]) == [b4.GRADED, b4.MAGNITUDE]
+    assert len(trends) == 2 * 3 * 2 and list(trends["share"][:2]) == [b4.GRADED, b4.SIGNED]
     assert b4.trend_counts(trends)[0] == 6
     assert list(b4.bend_table(evidence)["family"]) == ["NeoX", "NeoX"]
     assert b4.summary(evidence, context).count("\n- `") == 6 and "Llama (2 sizes, not graded)" in \

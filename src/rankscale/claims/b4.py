@@ -6,11 +6,13 @@ with intervals from the token resamples of chapter B3, ``rankscale.claims.b3.cor
 rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's tables
 and figures' data.
 
-The share is fixed before the data: EE's signed contribution EE / CE. §5 speaks of EE's share "of cross-entropy" and
-of how much of the loss EE "contributes", and under the paper's hypothesis (only EE scales) CE's local exponent is
-alpha_EE * EE / CE, so this is the share that governs the slowing. It equals the stacked magnitude share of Fig. 8
-(|EE| / (|EE| + |SA| + |Conf|)) whenever Conf <= 0, as for the paper's large models; the magnitude share is drawn,
-not graded. Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
+Two shares, each fixed before the data for what it is read for. B4.2, "EE's share falls" (Fig. 8), grades the
+quantity Fig. 8 plots: "the relative ratio of decomposed components", stacked to 100%, i.e. the magnitude share
+|EE| / (|EE| + |SA| + |Conf|); EE's signed contribution EE / CE is shown beside it. B4.1 and the mechanism (B4.4) read
+EE / CE: §5 speaks of how much of the loss EE "contributes", and under the paper's hypothesis (only EE scales) CE's
+local exponent is alpha_EE * EE / CE, so this is the share that governs the slowing. The two are equal whenever
+Conf <= 0, as for the paper's large models; where Confidence is positive, EE / CE exceeds 1 and cannot be a part of
+a stacked 100%. Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
 model's tokens as B3) and how they decide: as in B3, one reading (``rankscale.claims.base.read``): wholly on the
 claim's side of the threshold holds, wholly on the other side fails, across the threshold (or not defined) is
 undetermined, an end within the bootstrap's noise of the threshold named as fragile.
@@ -68,11 +70,13 @@ CLAIMS_B4 = index_claims(
           f"(the lower end of the paper's range; {ONE_READING}), per corpus and family.",
           "about 80–90% (“nearly 90%” in §5)"),
     Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
-          f"The slope of log(EE/CE) on log size, its {INTERVAL} read against 0 (wholly below holds, wholly above "
-          "fails, across 0 or not defined undetermined), per corpus and family "
-          "with at least three sizes and for all models pooled (Fig. 8 mixes families). The slope of the magnitude "
-          "share |EE| / (|EE| + |SA| + |Conf|) (Fig. 8's stacked bars) is shown beside it; EE/CE, fixed before the "
-          "data, decides.",
+          f"The slope of log(|EE| / (|EE| + |SA| + |Conf|)) on log size, its {INTERVAL} read against 0 (wholly "
+          f"below holds, wholly above fails, across 0 or not defined undetermined), per corpus and family with at "
+          f"least {MIN_SIZES} sizes and for all models pooled (Fig. 8 mixes families). Why: Fig. 8 plots 'the "
+          "relative ratio of decomposed components' stacked to 100%, and this magnitude share is that quantity; the "
+          "paper gives no number for the fall, so the interval's side decides. The slope of log(EE/CE), EE's signed "
+          "contribution (above 1 wherever Confidence is positive, so no part of a stacked 100%), is shown beside "
+          "it, not graded (an earlier rule graded it).",
           "falls (16 models of several families, 14M–70B; qualitative)", needs=("three sizes",)),
     Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
                   "very large sizes from other work and calls the law clean for small models, so at this set's "
@@ -86,7 +90,8 @@ CLAIMS_B4 = index_claims(
           needs=("four sizes", "two seeds")),
     Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
                   "explanation)", "empirical",
-          "Where the share's slope (B4.2) has an interval (as there) wholly on one side of 0, CE's curvature (B4.3) "
+          "Where the slope of log(EE/CE) (shown in B4.2; EE/CE sets CE's local exponent under the paper's hypothesis) "
+          "has an interval (as there) wholly on one side of 0, CE's curvature (B4.3) "
           "has the sign the paper's mechanism predicts (positive where EE/CE falls, negative where it rises), read "
           f"on its interval against 0 ({ONE_READING}); units whose share is flat within noise are untested (the "
           "mechanism predicts nothing there). Undetermined as B4.3 where a size has a single training run.",
@@ -310,14 +315,15 @@ def _unit(corpus: str, group: str) -> Unit:
 
 
 def share_falls_verdict(evidence: Shares, context: Context) -> Verdict:
-    """B4.2: ``falls`` on every family of ``MIN_SIZES`` sizes and every pooled fit; the trend of the magnitude share
-    is shown beside it and decides nothing. Parameters as ``ee_dominates_verdict``."""
+    """B4.2: ``falls`` of the magnitude share's trend on every family of ``MIN_SIZES`` sizes and every pooled fit; the
+    trend of EE/CE is shown beside it and decides nothing. Parameters as ``ee_dominates_verdict``."""
     units = evidence.trend_units(context)
     untested = too_few(context)
-    outcomes = {**dict.fromkeys(untested), **{_unit(*u): falls(evidence.signed[u]) for u in units}}
-    texts = [f"{_unit(*u).label} {evidence.signed[u][0]:+.4f} {interval_text(evidence.signed[u][1], 4)} (magnitude "
-             f"share {evidence.magnitude[u][0]:+.4f} {interval_text(evidence.magnitude[u][1], 4)})" for u in units]
-    return judge("B4.2", outcomes, "slope of log(EE/CE) on log N [95% interval]: " + "; ".join(texts),
+    outcomes = {**dict.fromkeys(untested), **{_unit(*u): falls(evidence.magnitude[u]) for u in units}}
+    texts = [f"{_unit(*u).label} {evidence.magnitude[u][0]:+.4f} {interval_text(evidence.magnitude[u][1], 4)} "
+             f"(EE/CE {evidence.signed[u][0]:+.4f} {interval_text(evidence.signed[u][1], 4)})" for u in units]
+    return judge("B4.2", outcomes, "slope of log(|EE| / (|EE| + |SA| + |Conf|)) on log N [95% interval]: "
+                 + "; ".join(texts),
                  why_not=f"no family has {MIN_SIZES} or more sizes ({'; '.join(context.unusable())})", notes=untested)
 
 
@@ -401,7 +407,7 @@ def decide(evidence: Shares, context: Context) -> list[Verdict]:
 # ---------------------------------------------------------------------------------------------
 # The evidence as the chapter's tables and figures' data, and its headline for the findings
 
-GRADED, MAGNITUDE = "EE / CE (signed, graded)", "EE share of |terms| (shown)"  # the trend table's two shares
+GRADED, SIGNED = "EE share of |terms| (graded)", "EE / CE (signed, shown)"  # the trend table's two shares
 TREND_WORDS = {1: "rises", -1: "falls", 0: "flat within noise"}  # a share trend's interval, by its side of 0
 BEND_WORDS = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}  # a curvature's, likewise
 
@@ -415,21 +421,21 @@ def shares_table(evidence: Shares) -> pd.DataFrame:
 
 
 def trend_table(evidence: Shares) -> pd.DataFrame:
-    """The slope of the log share on log N per corpus, fit and share (the graded signed EE/CE, then EE's magnitude
-    share), with its interval and the trend it reads (``TREND_WORDS``)."""
+    """The slope of the log share on log N per corpus, fit and share (the graded magnitude share of EE, then its signed
+    contribution EE/CE), with its interval and the trend it reads (``TREND_WORDS``)."""
     return pd.DataFrame([{"corpus": c, "fit": g, "sizes": evidence.n_sizes[g], "share": label,
                           "slope of log share vs log N": point, "95% interval": interval_text(ci, 4),
                           "trend": TREND_WORDS[side(ci)]}
                          for (c, g) in evidence.signed
-                         for label, (point, ci) in ((GRADED, evidence.signed[c, g]),
-                                                    (MAGNITUDE, evidence.magnitude[c, g]))])
+                         for label, (point, ci) in ((GRADED, evidence.magnitude[c, g]),
+                                                    (SIGNED, evidence.signed[c, g]))])
 
 
 def trend_counts(table: pd.DataFrame) -> tuple[int, str, str]:
     """Of ``trend_table``'s graded rows: how many, in how many EE/CE falls, rises and is flat, and the range of the
     slopes.
 
-    >>> table = pd.DataFrame({"share": [GRADED, MAGNITUDE, GRADED], "trend": ["rises", "falls", "rises"],
+    >>> table = pd.DataFrame({"share": [GRADED, SIGNED, GRADED], "trend": ["rises", "falls", "rises"],
     ...                       "slope of log share vs log N": [0.003, -0.002, 0.004]})
     >>> trend_counts(table)
     (2, 'falls in 0, rises in 2, is flat within noise in 0', '+0.0030 to +0.0040')
@@ -513,8 +519,9 @@ def local_exponents(table: pd.DataFrame) -> dict[str, LocalExponents]:
 
 
 def summary(evidence: Shares, context: Context) -> str:
-    """What the set shows, per corpus and group with a share trend: whether EE's signed contribution falls, rises or
-    shows no clear trend with size, and the sign of Confidence over the group's models (a Markdown list).
+    """What the set shows, per corpus and group with a share trend: whether EE's magnitude share (graded) and its
+    signed contribution fall, rise or show no clear trend with size, and the sign of Confidence over the group's
+    models (a Markdown list).
 
     Parameters
     ----------
@@ -534,14 +541,15 @@ def summary(evidence: Shares, context: Context) -> str:
         sign = ("positive for every model" if np.all(conf > 0) else
                 "negative for every model" if np.all(conf < 0) else "of changing sign")
         note = "" if g == POOLED or g in context.usable() else f" ({evidence.n_sizes[g]} sizes, not graded)"
-        lines.append(f"- `{c}`, {g}{note}: EE's signed contribution {said[TREND_WORDS[side(evidence.signed[c, g][1])]]}"
-                     f" with size; Confidence is {sign}.")
+        lines.append(f"- `{c}`, {g}{note}: EE's magnitude share {said[TREND_WORDS[side(evidence.magnitude[c, g][1])]]}"
+                     f" with size, its signed contribution {said[TREND_WORDS[side(evidence.signed[c, g][1])]]}; "
+                     f"Confidence is {sign}.")
     return "**On this set:**\n" + "\n".join(lines)
 
 
 def headline(evidence: Shares, context: Context) -> list[str]:
     """The chapter's headline measurement for its findings (``rankscale.book.pages.findings_text``): the range of
-    EE/CE over the families' smallest models and of the graded share trends.
+    EE/CE over the families' smallest models and of the graded share trends (EE's magnitude share).
 
     Parameters
     ----------
@@ -555,6 +563,7 @@ def headline(evidence: Shares, context: Context) -> list[str]:
     shares = [share for _, share, _ in evidence.smallest.values()]
     units = evidence.trend_units(context)
     return [f"Error-Entropy is {min(shares):.0%} to {max(shares):.0%} of CE for each family's smallest model"
-            + (", and the slope of log(EE/CE) on log size is " + span([evidence.signed[u][0] for u in units], "+.4f")
+            + (", and the slope of log(|EE| / (|EE| + |SA| + |Conf|)) on log size is "
+               + span([evidence.magnitude[u][0] for u in units], "+.4f")
                if units else "") + "."]
 
