@@ -229,8 +229,10 @@ plots.show(fig)
 # them exactly and turns any scatter between training runs into curvature, so the bend is
 # measured only on families with at least four sizes. The token bootstrap sees that scatter only
 # at the sizes trained with several seeds (each replicate draws one of their runs; see
-# [the ladder page](ladder)); at the others it holds a single run fixed, so a curvature
-# that is distinguishable from zero here can still be the roughness of a single ladder.
+# [the ladder page](ladder)); at the others it holds a single run fixed, so the interval adds
+# there, in each replicate, a draw of the scatter of log CE between runs measured at the seeded
+# sizes (the largest of them; its value is in the table's column). A curvature distinguishable
+# from zero is then distinguishable from that much roughness of a single ladder, not from any.
 #
 # Paper B's explanation makes a second, sharper prediction: the law should bend the way EE's
 # share moves, slowing ($c > 0$) where EE/CE falls and steepening where it rises, because under
@@ -302,9 +304,11 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # is the mechanism, tested by the last rule: the bend follows EE's share, wherever the share's
 # trend is clear (where it is flat within noise the mechanism predicts nothing, and the unit is
 # not tested). A curvature needs more than the token bootstrap: at a size with one training run it
-# holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend; the two
-# curvature rules are *undetermined* on a family unless every one of its sizes has at least
-# two runs, whose draws then enter the interval.
+# holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend. The two
+# curvature rules carry that scatter at every size: a size with several runs draws one of them in
+# each replicate, and a size with one run is moved in each replicate by the largest scatter of
+# log CE between runs measured at the family's seeded sizes (declared: the scatter is taken to be
+# no larger elsewhere); a family with no seeded size leaves them *undetermined*.
 
 # %%
 verdicts = pages.verdict_table("B4", b4.decide(evidence, context), model_set.name, b4.headline(evidence, context))
