@@ -343,9 +343,12 @@ else:
 # if aligned" is that floor (`rankscale.analysis.dynamics.aligned_distance`: the same $p_e$, the same
 # number of tokens, multinomial counts), so the threshold can be read against what the sample
 # allows; where the floor reaches the threshold, the sample is too short to show alignment at
-# all, and that model cannot test the claim. The verdict grades TV, with its bootstrap interval,
-# on every final model of every family ("after sufficient training", as the paper puts it;
-# `rankscale.claims.b2.aligned`), in the table below.
+# all, and that model cannot test the claim. The verdict grades the contrast Fig. 6 draws, on every
+# checkpoint series (`rankscale.claims.b2.contrast`): TV, with its bootstrap interval, below the
+# threshold at the last checkpoint and above it at the early checkpoint farthest apart, the series'
+# own control (a bar that an untrained model already meets would say nothing of training). Every
+# final model's TV, most of them without checkpoints and so without a control, is in the table
+# below, shown and not counted.
 
 # %% [markdown]
 # {numref}`fig-b2-distance` follows TV over training for every checkpointed model (one column per
@@ -418,7 +421,7 @@ verdicts = pages.verdict_table("B2", b2.decide(evidence, context), model_set.nam
 # B2.8 is checked but not counted as a replication: any model that starts by ranking at random
 # (B2.5) starts with Error-Entropy near log V, far above the other two.
 # B2.5 and B2.6 are the two ends of Figs. 4 and 6: targets ranked at random before training, and
-# scores that follow the ranks' frequencies after it. B2.7 is Fig. 5's account of how Confidence
+# scores that, after drifting away from the ranks' frequencies early on, follow them by the end. B2.7 is Fig. 5's account of how Confidence
 # grows, by taking probability from the tokens ranked below the target.
 
 # %% [markdown]

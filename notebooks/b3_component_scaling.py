@@ -201,7 +201,8 @@ display(b3.paper_table(context, b3.TABLE2).style.format("{:.4f}").set_caption(
 # windows up to all of them, each group's exponent is refitted on every subsample, and the
 # exponent counts as converged at the evaluated token count if its mean moved by at most a
 # fixed fraction of $|\alpha_{\mathrm{CE}}|$ over the last doubling of the tokens (stated below).
-# A verdict that reads SA's exponent uses only the groups where it has converged; the verdicts
+# A verdict that reads SA's exponent uses only the groups where it has converged, and the verdict
+# on how unstable Confidence's fits are only the fits whose Confidence exponent has; the verdicts
 # that compare exponents widen their intervals by this drift instead.
 
 # %%
@@ -315,8 +316,11 @@ display(b3.changes_table(evidence).style.format({"ΔCE (nats)": "{:+.4f}"}).hide
 #   drifting as tokens are added (above). The rules that compare exponents (EE's the closest to
 #   CE's, SA's the farthest) widen each interval by the two exponents' drift over the last
 #   doubling of the tokens instead, so the comparison has to hold beyond both the resampling
-#   noise and what more tokens could still change. Rules on an $R^2$ or on shares of CE's change
-#   read no exponent and are applied everywhere.
+#   noise and what more tokens could still change. The rule that Confidence's fits are unstable
+#   compares their $R^2$ between families, and a spread between fits whose exponent still drifts
+#   would be the sample's, not the families': it reads only the fits whose Confidence exponent has
+#   converged, shows the others, and is not tested with fewer than two. The other rules on an
+#   $R^2$ or on shares of CE's change read no exponent and are applied everywhere.
 #
 # The paper's column counts the same conditions on the cells of its own tables (its point
 # values: the paper gives no intervals).

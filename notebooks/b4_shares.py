@@ -77,12 +77,13 @@ glue("b4_left_out", Markdown("; ".join(context.unusable()) or "none"), display=F
 # is positive its contribution is negative and EE's exceeds 1. A stacked percentage chart like
 # paper B's Fig. 8 needs non-negative parts; the natural choice is the *magnitude shares*
 # $|M| / (|\mathrm{EE}| + |\mathrm{SA}| + |\mathrm{Conf}|)$. The two are identical whenever
-# Confidence is negative or zero, and differ only when it is positive. The paper does not say
-# which it plots, but its text speaks of EE's share *of cross-entropy* and of how much of the
-# loss EE contributes (§5), and the signed contribution is the one that governs the CE law (see
-# below). So the verdicts use the signed contribution $\mathrm{EE}/\mathrm{CE}$, a choice fixed
-# in `rankscale.claims` before any data were seen; the magnitude shares are drawn for
-# comparison with the paper's figure and not graded.
+# Confidence is negative or zero, and differ only when it is positive. Fig. 8 plots "the relative
+# ratio of decomposed components", stacked to 100%: the magnitude shares, since a signed
+# contribution above 1 cannot be a part of a stacked whole. So the claim that EE's share falls
+# (B4.2, Fig. 8) is graded on the magnitude share, with $\mathrm{EE}/\mathrm{CE}$ beside it. The
+# signed contribution is the one that governs the CE law (see below), so the mechanism (B4.4) and
+# EE's dominance of small models (B4.1) read $\mathrm{EE}/\mathrm{CE}$; each choice is fixed in
+# `rankscale.claims` before any data were seen.
 
 # %%
 shares_table = b4.shares_table(evidence)
@@ -96,8 +97,8 @@ display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]
 #
 # {numref}`fig-b4-stacked` is the analogue of the paper's Fig. 8, which puts 16 hub models from
 # 14M to 70B parameters side by side: the magnitude shares stacked to 100% for each model, all
-# families together in order of size. {numref}`fig-b4-signed` shows the graded quantity, the
-# signed contributions, against size for each family.
+# families together in order of size; their trend is what B4.2 grades. {numref}`fig-b4-signed` shows
+# the signed contributions, which the mechanism reads, against size for each family.
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 8 analogue: the magnitude shares $|M| / (|\\mathrm{EE}| + |\\mathrm{SA}| + |\\mathrm{Conf}|)$ of each model stacked to 100%, one row per corpus, models in order of size (smallest on the left, the same models in every row) with their names, under the last row, in their family's colour.", "name": "fig-b4-stacked"}}
 colors = {"EE": "C0", "SA": "C2", "Conf": "C3"}
@@ -146,7 +147,7 @@ plots.show(fig)
 # slope on all tokens plus or minus 1.96 standard deviations of its replicates. The shares are
 # ratios of plug-in estimates, whose resampled values are shifted off the measured ones (chapter
 # B3), so the replicates give the interval's width and the measured slope its centre. The graded
-# share is the signed one; the magnitude share's trend is shown beside it.
+# share is the magnitude share; the trend of the signed one is shown beside it.
 
 # %%
 trend_table = b4.trend_table(evidence)
@@ -154,13 +155,13 @@ for name, value in zip(("pairs", "counts", "slopes"), b4.trend_counts(trend_tabl
     glue(f"b4_trend_{name}", Markdown(str(value)), display=False)
 
 # %% [markdown]
-# Over the table's {glue:md}`b4_trend_pairs:myst` corpus and fit pairs, EE's signed contribution
+# Over the table's {glue:md}`b4_trend_pairs:myst` corpus and fit pairs, EE's magnitude share
 # {glue:md}`b4_trend_counts:myst`, with slopes {glue:md}`b4_trend_slopes:myst` per unit of log N.
 
 # %% tags=["hide-output"]
 display(trend_table.style.format({"slope of log share vs log N": "{:+.4f}"}).hide(axis="index").set_caption(
-    "Slope of the log share against log N per corpus, fit and share (the graded signed EE/CE, and EE's magnitude "
-    f"share), with its {LEVEL:.0%} interval and the trend it reads."))
+    "Slope of the log share against log N per corpus, fit and share (EE's graded magnitude share, and its signed "
+    f"contribution EE/CE), with its {LEVEL:.0%} interval and the trend it reads."))
 
 # %% [markdown]
 # A family with two sizes has a trend here (a line through two points) but is not graded, and the
@@ -228,8 +229,10 @@ plots.show(fig)
 # them exactly and turns any scatter between training runs into curvature, so the bend is
 # measured only on families with at least four sizes. The token bootstrap sees that scatter only
 # at the sizes trained with several seeds (each replicate draws one of their runs; see
-# [the ladder page](ladder)); at the others it holds a single run fixed, so a curvature
-# that is distinguishable from zero here can still be the roughness of a single ladder.
+# [the ladder page](ladder)); at the others it holds a single run fixed, so the interval adds
+# there, in each replicate, a draw of the scatter of log CE between runs measured at the seeded
+# sizes (the largest of them; its value is in the table's column). A curvature distinguishable
+# from zero is then distinguishable from that much roughness of a single ladder, not from any.
 #
 # Paper B's explanation makes a second, sharper prediction: the law should bend the way EE's
 # share moves, slowing ($c > 0$) where EE/CE falls and steepening where it rises, because under
@@ -245,9 +248,9 @@ display(b4.bend_table(evidence).style.format({"curvature c of log CE": "{:+.5f}"
 glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 
 # %% [markdown]
-# Each family, and every model pooled, in one line: the trend of EE's signed contribution that
-# the table of trends reads, and the sign of Confidence over the group's models, which decides
-# how far the signed and the magnitude share can part.
+# Each family, and every model pooled, in one line: the trends of EE's magnitude share (graded)
+# and of its signed contribution that the table of trends reads, and the sign of Confidence over
+# the group's models, which decides how far the two can part.
 #
 # ```{glue:md} b4_summary
 # :format: myst
@@ -277,8 +280,9 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 #   text.
 #
 # If EE's signed contribution rises with size, the decomposition predicts a CE law that steepens
-# over this range, the opposite of a slowdown; the verdicts then record the paper's trend as not
-# reproduced *at this scale*, which does not test it at the paper's scale. Likewise, where SA or
+# over this range, the opposite of a slowdown, even where the magnitude share that Fig. 8 plots
+# falls; a verdict against the mechanism then holds *at this scale*, which does not test it at
+# the paper's scale. Likewise, where SA or
 # Confidence change with size themselves ([chapter B3](b3_component_scaling)), the mechanism's premise does not hold,
 # and a bend of the CE law can come from them rather than from EE's share; the last verdict
 # records such a case as the mechanism not reproduced, and [chapter B3](b3_component_scaling)'s rows on SA and
@@ -288,8 +292,8 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 #
 # Each rule is fixed in `rankscale.claims.b4` (shown in the table) and decided there, by a
 # function of its own: *reproduced* if it holds on every unit tested, *partly* on some,
-# *not reproduced* on none. The share is EE's signed contribution EE/CE throughout; the trend of
-# the magnitude share is shown beside it. Every rule
+# *not reproduced* on none. B4.2 grades EE's magnitude share, the quantity of Fig. 8, with the
+# trend of its signed contribution EE/CE beside it; B4.1 and the mechanism read EE/CE. Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), read
 # on its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
 # standard deviations of its replicates over the paired token resamples): wholly on the claimed
@@ -300,9 +304,11 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # is the mechanism, tested by the last rule: the bend follows EE's share, wherever the share's
 # trend is clear (where it is flat within noise the mechanism predicts nothing, and the unit is
 # not tested). A curvature needs more than the token bootstrap: at a size with one training run it
-# holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend; the two
-# curvature rules are *undetermined* on a family unless every one of its sizes has at least
-# two runs, whose draws then enter the interval.
+# holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend. The two
+# curvature rules carry that scatter at every size: a size with several runs draws one of them in
+# each replicate, and a size with one run is moved in each replicate by the largest scatter of
+# log CE between runs measured at the family's seeded sizes (declared: the scatter is taken to be
+# no larger elsewhere); a family with no seeded size leaves them *undetermined*.
 
 # %%
 verdicts = pages.verdict_table("B4", b4.decide(evidence, context), model_set.name, b4.headline(evidence, context))

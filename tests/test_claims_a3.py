@@ -204,19 +204,59 @@ def test_a3_5_a_ratio_ending_at_the_bands_edge_is_flagged_fragile():
     assert "at the edge of the threshold: stdlib/NeoX" in v.ours
 
 
-def test_a3_6_r2_comparable_reads_the_ratio_against_the_closeness_band():
+def test_a3_6_level_is_the_values_that_round_to_the_papers():
+    assert claims.A3_R2_LEVEL_BAR == pytest.approx(claims.A3_R2_LEVEL - 0.5 * 10 ** -a3.A3_R2_LEVEL_DIGITS)
+    assert round(claims.A3_R2_LEVEL_BAR + 1e-9, a3.A3_R2_LEVEL_DIGITS) == claims.A3_R2_LEVEL
+    assert round(claims.A3_R2_LEVEL_BAR - 1e-9, a3.A3_R2_LEVEL_DIGITS) < claims.A3_R2_LEVEL
+
+
+def test_a3_6_holds_at_the_level_and_close_on_unexplained_variance():
+    bar, (low, high) = claims.A3_R2_LEVEL_BAR, claims.A_CLOSE
+    ce = 0.99  # CE leaves 0.01 unexplained
+    assert a3.r2_comparable(sweep(GOOD)) == Reading(True)
+    # at the bar and as close as the band's upper edge allows: 1 - R^2 = high x 0.01
+    edge = sweep({**GOOD, 10: (-0.1, 1 - high * (1 - ce))}, ce=(-0.1, ce))
+    assert a3.r2_close(edge, 10).outcome is True and a3.r2_level(edge, 10).outcome is True
+    v = a3.r2_comparable_verdict({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.05, 0.95)})}, context())
+    assert (v.key, v.verdict, outcomes(v), v.units_text) == ("A3.6", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"},
+                                                             "1 of 2")
+
+
+def test_a3_6_fails_below_the_level_even_where_the_ratio_of_r2_is_in_the_band():
     low = claims.A_CLOSE[0]
-    assert a3.r2_comparable(sweep(GOOD)).outcome is True  # R^2 0.99 against CE's 0.99
-    assert a3.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)})).outcome is True, "the band's edge is inside"
-    assert a3.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low - 1e-6)})).outcome is False, "k = 10 fits far worse"
-    assert a3.r2_comparable(sweep({**GOOD, 10: (-0.1, 0.99 * low)}, spread={10: (0.0, 0.05)})).outcome \
-        == claims.UNDETERMINED, "an interval across the edge does not decide"
+    worse = sweep({**GOOD, 10: (-0.1, 0.99 * low)})  # R^2 ratio at the band's edge: the old rule held it
+    assert (a3.r2_level(worse, 10).outcome, a3.r2_close(worse, 10).outcome) == (False, False)
+    assert a3.r2_comparable(worse).outcome is False
+    # at the level, but CE fits far better: 1 - R^2 is ten times CE's
+    bar = claims.A3_R2_LEVEL_BAR
+    far = sweep({**GOOD, 1: (-0.05, bar + 0.001)}, ce=(-0.1, 1 - (1 - bar) / 10))
+    assert (a3.r2_level(far, 1).outcome, a3.r2_close(far, 1).outcome) == (True, False)
+    assert outcomes(a3.r2_comparable_verdict({UNITS[0]: far}, context())) == {NEOX[0]: "fails"}
+    # both fit well, CE a little worse: RBP_k leaves half of CE's unexplained, outside the band below
+    better = sweep(GOOD, ce=(-0.1, 0.98))
+    assert a3.r2_close(better, 1).outcome is False, "comparable is two-sided: much better is not comparable"
+
+
+def test_a3_6_is_undetermined_across_the_level_or_a_band_edge_and_untested_without_a_fit():
+    bar = claims.A3_R2_LEVEL_BAR
+    across_level = sweep({**GOOD, 100: (-0.2, bar)}, spread={100: (0.0, 0.004)})  # bar -+ 1.96 x 0.004
+    assert a3.r2_level(across_level, 100).outcome == claims.UNDETERMINED
+    v = a3.r2_comparable_verdict({UNITS[0]: across_level}, context())
+    assert (v.verdict, outcomes(v), v.measured, v.tested) == ("undetermined", {NEOX[0]: "undetermined"}, 1, 0)
+    noisy_ce = sweep(GOOD, spread={"CE": (0.0, 0.004)})  # CE's 1 - R^2 0.01 -+ 0.004 across the band's edges
+    assert (a3.r2_level(noisy_ce, 1).outcome, a3.r2_close(noisy_ce, 1).outcome) == (True, claims.UNDETERMINED)
     assert a3.r2_comparable(sweep({**GOOD, 100: None})) == Reading(None)
-    v = a3.r2_comparable_verdict({UNITS[0]: sweep(GOOD), UNITS[1]: sweep({**GOOD, 1: (-0.05, 0.5)})}, context())
-    assert (v.key, v.verdict, outcomes(v)) == ("A3.6", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
-    assert v.paper.endswith("R^2(RBP_k) / R^2(CE) 0.980 to 0.990, 3 of 3 within [0.74, 1.32]")
-    across = sweep({**GOOD, 10: (-0.1, 0.99 * low)}, spread={10: (0.0, 0.05)})
-    assert a3.r2_comparable_verdict({UNITS[0]: across}, context()).verdict == "undetermined"
+    v = a3.r2_comparable_verdict({UNITS[0]: sweep({**GOOD, 100: None})}, context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
+
+
+def test_a3_6_grades_the_papers_table_under_the_same_two_parts():
+    v = a3.r2_comparable_verdict({UNITS[0]: sweep(GOOD)}, context())
+    # table1(): CE 0.99; k = 1, 10 at 0.98, k = 100 at 0.97: none at the level, 1 - R^2 two and three times CE's
+    assert v.paper.endswith(f"R^2 0.970 to 0.980, 0 of 3 at least {claims.A3_R2_LEVEL_BAR}; (1 - R^2(RBP_k)) / "
+                            f"(1 - R^2(CE)) 2.00 to 3.00, 0 of 3 within [0.74, 1.32]; both: 0")
+    good = table1().assign(r2=lambda t: np.where(t["k"].isin(a3.A3_R2_KS), 0.99, t["r2"]))
+    assert a3.r2_comparable_verdict({}, context(good)).paper.endswith("3 of 3 within [0.74, 1.32]; both: 3")
 
 
 def offset(alpha, replicates, floor=1.0):
@@ -264,7 +304,8 @@ def test_a3_8_families_alike_pairs_families_against_the_band():
              (("inside", 1 / high), ("outside", 1 / high - 1e-6))}
     pair = Unit("pydocs", "NeoX", versus="Llama")
     v = a3.families_alike_verdict({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["inside"]}, context())
-    assert (v.key, v.verdict, outcomes(v)) == ("A3.8", "reproduced", {pair: "holds"}), "a ratio at the band's edge"
+    assert (v.key, v.kind, v.verdict, outcomes(v)) == ("A3.8", "beyond the paper", "reproduced", {pair: "holds"}), \
+        "a ratio at the band's edge; not a claim of paper A, so not counted among its empirical claims"
     v = a3.families_alike_verdict({("pydocs", "NeoX"): neox, ("pydocs", "Llama"): llama["outside"]}, context())
     assert outcomes(v) == {pair: "fails"}
     noisy = sweep({**GOOD, 1: (-0.05, 0.99)}, spread={1: (0.02, 0.0)})

@@ -44,13 +44,15 @@ SIZES = (1e3, 1e4, 1e5)
 LAW = PowerLawFit(-0.2, 0.0, 0.99, 3)  # a falling power law well above the bar
 
 
-def family(fits=None, exponents=None, ratios=None, laws=None, success=None, sizes=SIZES):
+def family(fits=None, exponents=None, ratios=None, laws=None, success=None, sizes=SIZES, open_ended=None):
     """A family's SequenceSuccess on A4's grid: every case a falling law of R^2 0.99, every exponent ratio
-    slope_N / slope_1 1 with the interval (0.9, 1.1), every amplification ratio's (0.9, 1.1) and every p_{N,k} 0.5
-    (below no model's 1/e), but where given.
+    slope_N / slope_1 1 with the interval (0.9, 1.1), every amplification ratio 1 with the interval (0.9, 1.1) and
+    every p_{N,k} 0.5 (above 1/e for every model), but where given.
 
-    fits : {(k, N): PowerLawFit or None}; exponents, ratios : {(k, N): (low, high) or None}; laws : {k: PowerLawFit};
-    success : {(k, N): p per model}.
+    fits : {(k, N): PowerLawFit or None}; exponents : {(k, N): (low, high) or None}; ratios : {(k, N): (low, high),
+    or None where the ratio is not measured (NaN)}; laws : {k: PowerLawFit}; success : {(k, N): p per model};
+    open_ended : {(k, N): m}, the ratio 0.6 measured but without an interval, the first model without a run on the
+    first m of four resamples.
     """
     shape = (len(NS), len(KS))
 
@@ -67,11 +69,19 @@ def family(fits=None, exponents=None, ratios=None, laws=None, success=None, size
     p = np.full((len(sizes),) + shape, 0.5)
     for (k, n), values in (success or {}).items():
         p[:, NS.index(n), KS.index(k)] = values
-    return a4.SequenceSuccess(tuple(f"m{i}" for i in range(len(sizes))), np.array(sizes), p, None,
+    ratio, ratio_intervals = np.ones(shape), intervals(ratios, (0.9, 1.1))
+    replicates = np.repeat(p[None], 4, axis=0)
+    for (k, n), value in (ratios or {}).items():
+        if value is None:
+            ratio[NS.index(n), KS.index(k)] = np.nan
+    for (k, n), m in (open_ended or {}).items():
+        ratio[NS.index(n), KS.index(k)], ratio_intervals[NS.index(n), KS.index(k)] = 0.6, np.nan
+        replicates[:m, 0, NS.index(n), KS.index(k)] = 0.0
+    return a4.SequenceSuccess(tuple(f"m{i}" for i in range(len(sizes))), np.array(sizes), p, replicates,
                               {k: LAW for k in KS} | (laws or {}), {(k, n): LAW for k in KS for n in NS} | (fits or {}),
                               SlopeGaps(np.zeros(shape), np.ones(shape), np.zeros(shape), np.full(shape + (2,), np.nan),
                                         np.ones(shape), exponent_intervals),
-                              np.ones(shape), intervals(ratios, (0.9, 1.1)))
+                              ratio, ratio_intervals)
 
 
 def context(**sizes):
@@ -167,6 +177,20 @@ def test_a4_3_amplified_reads_the_ratio_against_the_closeness_band():
     assert v.verdict == "reproduced", "a property of each model: a family of one size is graded too"
 
 
+def test_a4_3_a_measured_ratio_whose_resamples_lack_a_run_is_undetermined_and_named():
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(open_ended={(10, 16): 3})}, context())
+    cases = len(KS) * (len(NS) - 1)
+    assert (v.verdict, outcomes(v)[case(10, 16)], v.measured, v.tested) == ("reproduced", "undetermined", cases,
+                                                                           cases - 1)
+    assert a4.amplified(family(open_ended={(10, 16): 3}), 10, 16) == a4.Reading(claims.UNDETERMINED)
+    assert a4.unbounded(family(open_ended={(10, 16): 3}), 10, 16) == 3
+    assert "pydocs/NeoX/k=10/N=16 0.60 (3 of 4 resamples without a run)" in v.ours.split("unbounded (undetermined): ")[1]
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(ratios={(10, 16): None})}, context())
+    assert case(10, 16) not in outcomes(v) and v.measured == cases - 1, "no ratio on the data: not measured"
+    v = a4.amplified_verdict({("pydocs", "NeoX"): family(open_ended=everywhere(1))}, context())
+    assert (v.verdict, v.measured, v.tested) == ("undetermined", cases, 0)
+
+
 def test_a4_4_transition_widths_are_eq_8s():
     alpha = 0.25
     widths = a4.transition_widths(PowerLawFit(-alpha, 1.0, 0.99, 3), NS)
@@ -189,20 +213,42 @@ def test_a4_4_sharpens_at_the_factor(monkeypatch):
     assert (v.verdict, v.outcomes) == ("not testable on this set", ()), "a rising law has no transition"
 
 
-def test_a4_5_sigmoid_needs_points_across_the_inflection():
-    inflection = np.exp(-1)
+def test_a4_5_sigmoid_holds_on_a_family_whose_cases_of_n_2_or_more_across_the_inflection_rise():
+    inflection, unit = np.exp(-1), Unit("pydocs", "NeoX")
     v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(success={(1, 2): (0.1, inflection - 1e-9, 0.9)})}, context())
-    assert (v.key, v.verdict, outcomes(v)) == ("A4.5", "reproduced", {case(1, 2): "holds"})
+    assert (v.key, v.verdict, outcomes(v), v.units_text) == ("A4.5", "reproduced", {unit: "holds"}, "1 of 1")
     v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(success={(1, 2): (0.1, 0.9, 0.8)})}, context())
-    assert (v.verdict, outcomes(v)) == ("not reproduced", {case(1, 2): "fails"}), "it must rise"
+    assert (v.verdict, outcomes(v)) == ("not reproduced", {unit: "fails"}), "it must rise"
     weak = {(1, 2): PowerLawFit(-0.5, 0.0, a4.A4_MIN_R2 - 1e-9, 3)}
     v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(weak, success={(1, 2): (0.1, 0.5, 0.9)})}, context())
-    assert outcomes(v) == {case(1, 2): "fails"}
+    assert outcomes(v) == {unit: "fails"}
+    both = family(success={(1, 2): (0.1, 0.5, 0.9), (10, 4): (0.1, 0.9, 0.8)})
+    assert outcomes(a4.sigmoid_verdict({("pydocs", "NeoX"): both}, context())) == {unit: "fails"}, \
+        "a family holds only where every case across 1/e holds"
+
+
+def test_a4_5_n_1_is_not_counted_and_one_arm_leaves_the_family_undetermined():
+    inflection, unit = np.exp(-1), Unit("pydocs", "NeoX")
+    token_level = family(success={(10, 1): (0.1, 0.5, 0.9)})  # top-10 accuracy crosses 1/e; no N >= 2 case does
+    v = a4.sigmoid_verdict({("pydocs", "NeoX"): token_level}, context())
+    assert (v.verdict, outcomes(v), v.tested, v.measured) == ("undetermined", {unit: "undetermined"}, 0, 1), \
+        "N = 1 is top-k accuracy, not emergence"
+    assert "N = 1 (top-k accuracy, not counted): pydocs/NeoX/k=10/N=1: p 0.10-0.90 (holds)" in v.ours
     v = a4.sigmoid_verdict({("pydocs", "NeoX"): family(success={(1, 2): (inflection, 0.5, 0.9)})}, context())
-    assert (v.verdict, outcomes(v)) == ("not testable on this set", {Unit(family="NeoX"): "untested"}), \
+    assert (v.verdict, outcomes(v)) == ("undetermined", {unit: "undetermined"}), \
         "a case starting at 1/e shows one arm only"
     unfitted = family({(1, 2): None}, success={(1, 2): (0.1, 0.5, 0.9)})
-    assert a4.sigmoid_verdict({("pydocs", "NeoX"): unfitted}, context()).verdict == "not testable on this set"
+    assert outcomes(a4.sigmoid_verdict({("pydocs", "NeoX"): unfitted}, context())) == {unit: "undetermined"}
+    unmeasured = family(success={(k, n): (np.nan,) * 3 for k in KS for n in NS[1:]})
+    v = a4.sigmoid_verdict({("pydocs", "NeoX"): unmeasured}, context())
+    assert (v.verdict, outcomes(v)) == ("not testable on this set", {unit: "untested"})
+
+
+def test_a4_5_a_minority_of_families_decided_leaves_it_undetermined():
+    crossing = family(success={(1, 2): (0.1, 0.5, 0.9)})
+    evidence = {("pydocs", "NeoX"): crossing, ("stdlib", "NeoX"): family(), ("humaneval", "NeoX"): family()}
+    v = a4.sigmoid_verdict(evidence, context())
+    assert (v.verdict, v.held, v.tested, v.measured) == ("undetermined", 1, 1, 3)
 
 
 def test_decide_gives_one_verdict_per_claim_in_order():

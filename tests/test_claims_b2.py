@@ -274,18 +274,62 @@ def test_series_verdicts_say_why_no_series_can_test_them():
     assert (v.verdict, v.ours) == (NOT_TESTABLE, "no checkpoint series has three checkpoints")
 
 
-def test_b2_6_alignment_holds_fails_and_cannot_be_tested_on_a_short_sample():
+def tv_series(tv, half=0.01, model="d16", family="NeoX", steps=None):
+    """A checkpoint series whose TV at each checkpoint is ``tv`` -+ ``half`` exactly (its interval), on real
+    decompositions of an aligned model (so that its floor is the sampling floor of 4,000 targets)."""
+    rng = np.random.default_rng(3)
+    rbe = np.minimum(rng.geometric(0.3, 4000) - 1, 99)
+    dec = metrics.ce_decomposition(np.log(np.bincount(rbe)[rbe] / len(rbe)), rbe)
+    tv = np.asarray(tv, float)
+    boot = {"TV": tv + np.tile([[-half / Z], [half / Z]], (100, len(tv)))}
+    return b2.Series("pydocs", family, model, 1000, VOCAB, 4000, np.array(steps or [0, 16, 128, 1000][-len(tv):]),
+                     (dec,) * len(tv), {}, boot)
+
+
+def test_b2_6_holds_where_the_series_is_apart_early_and_close_at_the_end(monkeypatch):
+    bar = claims.B2_MAX_TV
+    monkeypatch.setattr(b2.Series, "tv", lambda self: self.boot["TV"].mean(axis=0))
+    contrast = tv_series([bar, 3 * bar, 2 * bar, bar / 2])
+    v = b2.alignment_verdict(dynamics_of(contrast, families=("NeoX",)), CONTEXT)
+    assert (v.key, v.verdict, outcomes(v), v.units_text) == ("B2.6", "reproduced", {contrast.unit: "holds"}, "1 of 1")
+    assert b2.series_contrast(contrast, CONTEXT)[1] == 1, "the early checkpoint farthest apart is the control"
+    assert "pydocs/NeoX: d16: 0.300 at step 16 → 0.050 at step 1,000" in v.ours
+
+
+def test_b2_6_fails_without_the_contrast_or_without_alignment_at_the_end(monkeypatch):
+    bar = claims.B2_MAX_TV
+    monkeypatch.setattr(b2.Series, "tv", lambda self: self.boot["TV"].mean(axis=0))
+    always_close = tv_series([bar / 2, bar / 2, bar / 2, bar / 2])  # never apart: the end alone held it before
+    never_close = tv_series([3 * bar, 3 * bar, 2 * bar, 2 * bar], model="d40")
+    v = b2.alignment_verdict(dynamics_of(always_close, never_close, families=("NeoX",)), CONTEXT)
+    assert (v.verdict, outcomes(v)) == ("not reproduced", {always_close.unit: "fails", never_close.unit: "fails"})
+    assert b2.series_contrast(always_close, CONTEXT)[0].outcome is False
+
+
+def test_b2_6_is_undetermined_across_the_bar_and_untested_without_checkpoints_or_on_a_short_sample(monkeypatch):
+    bar = claims.B2_MAX_TV
+    monkeypatch.setattr(b2.Series, "tv", lambda self: self.boot["TV"].mean(axis=0))
+    across_end = tv_series([bar, 3 * bar, 2 * bar, bar], half=0.02)
+    across_start = tv_series([bar, bar, bar, bar / 2], half=0.02, model="d40")
+    v = b2.alignment_verdict(dynamics_of(across_end, across_start, families=("NeoX",)), CONTEXT)
+    assert (v.verdict, outcomes(v), v.tested, v.measured) == (
+        "undetermined", {across_end.unit: "undetermined", across_start.unit: "undetermined"}, 0, 2)
+    one = tv_series([bar / 2])
+    v = b2.alignment_verdict(dynamics_of(one, families=("NeoX", "Llama")), CONTEXT)
+    assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {one.unit: "untested", Unit(family="Llama"): "untested"})
+    assert b2.alignment_verdict(dynamics_of(), CONTEXT).ours.startswith("no family of this set has training checkpoints")
+    reading, _ = b2.contrast([3 * bar, bar / 2], np.tile([[3 * bar, bar / 2]], (4, 1)), floor=bar)
+    assert reading.outcome is None, "a sample where even an aligned model measures the bar cannot test it"
+
+
+def test_b2_6_shows_every_final_model_beside_without_counting_it():
     rng = np.random.default_rng(3)
     rbe = np.minimum(rng.geometric(0.3, 4000) - 1, 99)
     close = final(np.log(np.bincount(rbe)[rbe] / len(rbe)), rbe, model="d16")
     far = final(np.where(rbe < 2, np.log(0.05), np.log(0.5)), rbe, model="d40")
-    short = replace(final(np.log(np.bincount(rbe)[rbe] / len(rbe)), rbe, family="Llama", model="d8"), floor=0.2)
-    v = b2.alignment_verdict(dynamics_of(finals=[close, far, short]), CONTEXT)
-    assert (v.key, v.verdict) == ("B2.6", "partly")
-    assert outcomes(v) == {Unit("pydocs", "NeoX", model="d16"): "holds", Unit("pydocs", "NeoX", model="d40"): "fails",
-                           Unit("pydocs", "Llama", model="d8"): "untested"}
-    assert "below it with the whole interval: NeoX 1/2, Llama 0/0" in v.ours
-    assert b2.alignment_verdict(dynamics_of(), CONTEXT).verdict == NOT_TESTABLE
+    v = b2.alignment_verdict(dynamics_of(finals=[close, far], families=("NeoX",)), CONTEXT)
+    assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {Unit(family="NeoX"): "untested"})
+    assert f"below {claims.B2_MAX_TV} with the whole interval on 1 of 2" in v.ours
 
 
 def test_b2_7_reads_each_largest_model_and_names_a_missing_rank():

@@ -241,7 +241,32 @@ def test_b3_10_confidence_is_unstable_only_with_a_wide_spread_beyond_the_noise()
         "too narrow fails, overlapping or not"
     v = b3.conf_unstable_verdict(evidence(unit()), context(NeoX=5, Llama=2))
     assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {Unit(family="Llama"): "untested"})
-    assert v.ours.endswith("1 per-family Conf fit: the spread needs two")
+    assert v.ours.endswith("1 per-family Conf fit whose exponent has converged: the spread needs two")
+
+
+def test_b3_10_counts_only_the_fits_whose_confidence_exponent_has_converged():
+    llama, stdlib = Unit("pydocs", "Llama"), Unit("stdlib", "NeoX")
+    both = context(NeoX=5, Llama=5)
+    high = 0.1 + claims.B3_UNSTABLE_RANGE + 0.1
+    low_drifting = unit(r2={"Conf": 0.1}, converged={"Conf": False}, drift={"Conf": 0.5})
+    # the wide spread rests on the drifting fit alone: without it the rest span too little
+    v = b3.conf_unstable_verdict(evidence(low_drifting, unit(llama, r2={"Conf": high}),
+                                          unit(stdlib, r2={"Conf": high - 0.05}),
+                                          unit(Unit("stdlib", "Llama"), r2={"Conf": high - 0.02})), both)
+    assert (v.verdict, outcomes(v)) == ("not reproduced", {Unit(): "fails"})
+    assert "not converged, shown and not counted: R²_Conf pydocs/NeoX 0.100 (α_Conf drifts 0.5000" in v.ours
+    # the same spread between converged fits holds
+    v = b3.conf_unstable_verdict(evidence(unit(r2={"Conf": 0.1}), unit(llama, r2={"Conf": high})), both)
+    assert (v.verdict, outcomes(v)) == ("reproduced", {Unit(): "holds"})
+    # no converged fit: nothing is measured
+    v = b3.conf_unstable_verdict(evidence(low_drifting, unit(llama, r2={"Conf": high}, converged={"Conf": False})),
+                                 both)
+    assert (v.verdict, v.outcomes, v.measured) == (NOT_TESTABLE, (), 0)
+    assert "0 per-family Conf fits whose exponent has converged: the spread needs two" in v.ours
+    # another quantity's drift does not gate it
+    v = b3.conf_unstable_verdict(evidence(unit(r2={"Conf": 0.1}, converged={"SA": False}),
+                                          unit(llama, r2={"Conf": high})), both)
+    assert outcomes(v) == {Unit(): "holds"}
 
 
 def test_the_paper_column_counts_the_papers_cells_under_the_same_condition():
@@ -338,8 +363,9 @@ def test_measure_then_decide_tests_the_usable_families_and_the_pooled_fits(synth
     verdicts = b3.decide(scaling, Context(context.sizes, 6, {name: reference_table(name) for name in b3.TABLES}))
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B3)
     units = {u for v in verdicts for u, _ in v.outcomes}
+    converged = sum(u.convergence["Conf"].converged for u in scaling.family_units(context))
     assert units == {Unit(c, "NeoX") for c in CORPORA} | {Unit(c, pooled=True) for c in CORPORA} | \
-        {Unit(family="Llama"), Unit()}
+        {Unit(family="Llama")} | ({Unit()} if converged >= 2 else set()), "B3.10 is one unit, where it is tested"
     tables = (b3.r2_table(scaling), b3.gaps_table(scaling), b3.exponents_table(scaling), b3.changes_table(scaling))
     assert tables[0].loc["Llama (2 models)"].isna().all(), "two sizes give no R^2 worth showing"
     assert tables[1].shape == (3, 6) and len(tables[2]) == 2 * 3 * 4 and len(tables[3]) == 4

@@ -31,13 +31,16 @@ SLOWS, STEEPENS, STRAIGHT = (0.01, (0.005, 0.015)), (-0.01, (-0.015, -0.005)), (
 # Constructed evidence
 
 
-def shares(*, smallest=None, signed=None, magnitude=None, bends=None, seeds=None, pooled_reason="one family"):
-    """Evidence of these units, keyed (corpus, group); the magnitude trends default to flat, the seeds to two."""
-    signed = signed or {}
+def shares(*, smallest=None, signed=None, magnitude=None, bends=None, seeds=None, pooled_reason="one family",
+           scatter=None):
+    """Evidence of these units, keyed (corpus, group); a trend given for one share only is flat for the other, the
+    seeds default to two, the scatter between runs to a measured one wherever a size has two runs (there: all)."""
+    trends = [*(signed or {}), *(magnitude or {})]
+    signed, magnitude = ({u: (given or {}).get(u, FLAT) for u in trends} for given in (signed, magnitude))
     units = [*(smallest or {}), *signed, *(bends or {})]
-    return b4.Shares(dict.fromkeys(c for c, _ in units), smallest or {}, signed,
-                     magnitude or dict.fromkeys(signed, FLAT), bends or {},
-                     seeds or dict.fromkeys(bends or {}, claims.B4_MIN_SEEDS), {}, pooled_reason)
+    return b4.Shares(dict.fromkeys(c for c, _ in units), smallest or {}, signed, magnitude, bends or {},
+                     seeds or dict.fromkeys(bends or {}, claims.B4_MIN_SEEDS), {}, pooled_reason,
+                     dict.fromkeys(bends or {}, 0.002) | (scatter or {}))
 
 
 def context(**sizes) -> Context:
@@ -75,41 +78,47 @@ def test_b4_names_a_unit_read_at_the_edge_of_its_threshold_as_fragile():
     assert (outcomes(v), v.fragile) == ({NEOX: "holds"}, (NEOX,))
 
 
-def test_b4_2_share_falls_is_decided_by_the_signed_share_alone():
+def test_b4_2_share_falls_is_decided_by_the_magnitude_share_that_fig_8_plots_alone():
     pooled = Unit("pydocs", pooled=True)
-    v = b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): FALLS}, magnitude={("pydocs", "NeoX"): RISES}),
+    v = b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): FALLS}, signed={("pydocs", "NeoX"): RISES}),
                                context())
-    assert (v.key, v.verdict, outcomes(v)) == ("B4.2", "reproduced", {NEOX: "holds"})
-    assert outcomes(b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): RISES},
-                                                  magnitude={("pydocs", "NeoX"): FALLS}), context())) == {NEOX: "fails"}
-    assert outcomes(b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): (-0.01, (-0.02, 0.001))}), context())) \
-        == {NEOX: "undetermined"}, "a fall within the noise is not shown, nor refuted"
-    both = shares(signed={("pydocs", "NeoX"): FALLS, ("pydocs", POOLED): RISES}, pooled_reason=None)
+    assert (v.key, v.verdict, outcomes(v)) == ("B4.2", "reproduced", {NEOX: "holds"}), \
+        "EE/CE rising (Confidence positive and growing) is shown, not graded"
+    assert outcomes(b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): RISES},
+                                                  signed={("pydocs", "NeoX"): FALLS}), context())) == {NEOX: "fails"}
+    v = b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): (-0.01, (-0.02, 0.001))}), context())
+    assert (v.verdict, outcomes(v)) == ("undetermined", {NEOX: "undetermined"}), \
+        "a fall within the noise is not shown, nor refuted"
+    both = shares(magnitude={("pydocs", "NeoX"): FALLS, ("pydocs", POOLED): RISES}, pooled_reason=None)
     assert outcomes(b4.share_falls_verdict(both, context())) == {NEOX: "holds", pooled: "fails"}, \
         "the pooled fit is a unit where the families can be pooled"
 
 
 def test_b4_2_names_families_with_too_few_sizes_and_needs_one_with_enough():
     llama = Unit(family="Llama")
-    v = b4.share_falls_verdict(shares(signed={("pydocs", "NeoX"): FALLS}), context(NeoX=5, Llama=2))
+    v = b4.share_falls_verdict(shares(magnitude={("pydocs", "NeoX"): FALLS}), context(NeoX=5, Llama=2))
     assert outcomes(v) == {llama: "untested", NEOX: "holds"}
     v = b4.share_falls_verdict(shares(), context(NeoX=2))
     assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {Unit(family="NeoX"): "untested"})
     assert v.ours.startswith("no family has 3 or more sizes (NeoX: 2 sizes, fewer than 3)")
 
 
-def test_b4_3_a_curvature_through_single_seed_points_is_undetermined():
-    unit = ("pydocs", "NeoX")
-    v = b4.law_slows_verdict(shares(bends={unit: SLOWS}, seeds={unit: 1}), context())
+def test_b4_3_a_curvature_with_no_measured_scatter_between_runs_is_undetermined():
+    unit, unmeasured = ("pydocs", "NeoX"), float("nan")
+    v = b4.law_slows_verdict(shares(bends={unit: SLOWS}, seeds={unit: 1}, scatter={unit: unmeasured}), context())
     assert (v.key, v.verdict, outcomes(v), v.tested) == ("B4.3", UNDETERMINED, {NEOX: UNDETERMINED}, 0)
     assert outcomes(b4.law_slows_verdict(shares(bends={unit: SLOWS}), context())) == {NEOX: "holds"}
     v = b4.law_slows_verdict(shares(bends={unit: STRAIGHT}), context())
     assert (v.verdict, outcomes(v)) == (UNDETERMINED, {NEOX: UNDETERMINED})
     assert v.ours.startswith("CE law straight within noise"), "why, where the seeds are not"
     assert outcomes(b4.law_slows_verdict(shares(bends={unit: STEEPENS}), context())) == {NEOX: "fails"}
-    mixed = shares(bends={unit: SLOWS, ("stdlib", "NeoX"): SLOWS}, seeds={unit: 3, ("stdlib", "NeoX"): 1})
+    mixed = shares(bends={unit: SLOWS, ("stdlib", "NeoX"): SLOWS}, seeds={unit: 3, ("stdlib", "NeoX"): 1},
+                   scatter={("stdlib", "NeoX"): unmeasured})
     v = b4.law_slows_verdict(mixed, context())
     assert (v.verdict, outcomes(v)) == ("reproduced", {NEOX: "holds", STDLIB: UNDETERMINED})
+    one_seeded = shares(bends={unit: SLOWS}, seeds={unit: 1}, scatter={unit: 0.002})
+    assert outcomes(b4.law_slows_verdict(one_seeded, context())) == {NEOX: "holds"}, \
+        "one run at some size, the scatter measured at another: decided"
 
 
 def test_b4_3_needs_four_sizes():
@@ -122,13 +131,13 @@ def test_b4_3_needs_four_sizes():
 def test_b4_4_the_bend_must_follow_the_share_where_the_share_is_clear():
     unit = ("pydocs", "NeoX")
 
-    def outcome(bend, trend, seeds=2):
-        v = b4.bend_follows_share_verdict(shares(signed={unit: trend}, bends={unit: bend}, seeds={unit: seeds}),
+    def outcome(bend, trend, scatter=0.002):
+        v = b4.bend_follows_share_verdict(shares(signed={unit: trend}, bends={unit: bend}, scatter={unit: scatter}),
                                           context())
         return v.key, outcomes(v)[NEOX]
     assert outcome(SLOWS, FALLS) == outcome(STEEPENS, RISES) == ("B4.4", "holds")
     assert outcome(SLOWS, RISES) == outcome(STEEPENS, FALLS) == ("B4.4", "fails")
-    assert outcome(SLOWS, FALLS, seeds=1) == ("B4.4", UNDETERMINED)
+    assert outcome(SLOWS, FALLS, scatter=float("nan")) == ("B4.4", UNDETERMINED), "no scatter between runs measured"
     assert outcome(SLOWS, FLAT) == outcome(STEEPENS, FLAT) == ("B4.4", "untested"), "the mechanism predicts nothing"
     assert outcome(STRAIGHT, FALLS) == outcome(STRAIGHT, RISES) == ("B4.4", UNDETERMINED), "a bend within noise"
     v = b4.bend_follows_share_verdict(shares(signed={unit: FALLS, ("stdlib", "NeoX"): FALLS},
@@ -144,7 +153,8 @@ def test_b4_4_the_bend_must_follow_the_share_where_the_share_is_clear():
 
 def test_decide_gives_one_verdict_per_claim_in_order():
     unit = ("pydocs", "NeoX")
-    evidence = shares(smallest={unit: ("d16", 0.9, (0.85, 0.95))}, signed={unit: FALLS}, bends={unit: SLOWS})
+    evidence = shares(smallest={unit: ("d16", 0.9, (0.85, 0.95))}, signed={unit: FALLS},
+                      magnitude={unit: FALLS}, bends={unit: SLOWS})
     verdicts = b4.decide(evidence, context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
     assert [v.verdict for v in verdicts] == ["reproduced"] * 4
@@ -175,10 +185,33 @@ CORPORA = ("pydocs", "stdlib")
 def synthetic():
     family_runs = {corpus: [run(fam, size, 10 * c + i) for fam, sizes in SIZES.items() for i, size in enumerate(sizes)]
                    for c, corpus in enumerate(CORPORA)}
-    seeds = {"pydocs": [run("NeoX", size, 50 + i, replica=1) for i, size in enumerate(SIZES["NeoX"])],
-             "stdlib": [run("NeoX", 1e3, 99, replica=1)]}
     context = Context.of(family_runs["pydocs"], n_boot=6)
-    return family_runs, context, b4.measure(Chapter.of(family_runs, 6, seeds=seeds), context)
+    return family_runs, context, b4.measure(Chapter.of(family_runs, 6, seeds=synthetic_seeds()), context)
+
+
+def synthetic_seeds():
+    """A second run at every NeoX size on pydocs, at the smallest only on stdlib."""
+    return {"pydocs": [run("NeoX", size, 50 + i, replica=1) for i, size in enumerate(SIZES["NeoX"])],
+            "stdlib": [run("NeoX", 1e3, 99, replica=1)]}
+
+
+def test_the_curvature_carries_the_measured_scatter_between_runs_at_the_sizes_with_one_run():
+    from rankscale.claims.b3 import CorpusTerms
+    rng = np.random.default_rng(4)
+    x = np.log([1e3, 1e4, 1e5, 1e6])
+    ce = np.exp(1.5 - 0.05 * x + 0.002 * (x - x.mean()) ** 2)
+    members = tuple(Run("NeoX", f"m{i}", None, float(np.exp(v)), 0, None) for i, v in enumerate(x))
+    terms = CorpusTerms(members, np.column_stack([ce, ce, 0 * ce, 0 * ce]), np.tile(np.column_stack(
+        [ce, ce, 0 * ce, 0 * ce]), (400, 1, 1)))  # replicates that do not move: the token noise is nil
+    point, still = b4.bend(terms, "NeoX", 0.95)
+    assert point == pytest.approx(0.002) and still == pytest.approx((0.002, 0.002)), "no scatter: no width"
+    runs_per_size = {float(np.exp(v)): 2 if i == 0 else 1 for i, v in enumerate(x)}
+    _, carried = b4.bend(terms, "NeoX", 0.95, runs_per_size, 0.01, rng)
+    assert carried[0] < 0.002 < carried[1], "one run at three sizes: the scatter widens the interval"
+    assert b4.bend(terms, "NeoX", 0.95, runs_per_size, float("nan"), rng)[1] == pytest.approx(still)
+    seeded = dict.fromkeys(runs_per_size, 2)
+    assert b4.bend(terms, "NeoX", 0.95, seeded, 0.01, rng)[1] == pytest.approx(still), \
+        "sizes with two runs draw among them, and are not moved again"
 
 
 def terms(runs):
@@ -191,6 +224,11 @@ def test_measure_gives_what_shares_trends_and_curvatures_by_hand_give(synthetic)
     assert list(evidence.signed) == [(c, g) for c in CORPORA for g in ("NeoX", "Llama", POOLED)]
     assert list(evidence.bends) == [(c, "NeoX") for c in CORPORA], "a bend needs four sizes"
     assert evidence.seeds == {("pydocs", "NeoX"): 2, ("stdlib", "NeoX"): 1}, "the fewest runs at any size"
+    for corpus, sizes in (("pydocs", SIZES["NeoX"]), ("stdlib", SIZES["NeoX"][:1])):  # the sizes with a second run
+        by_hand = max(np.std(np.log([-np.mean(r.records.logp, dtype=np.float64) for r in runs]), ddof=1) for runs in
+                      ([r for r in family_runs[corpus] + [*synthetic_seeds()[corpus]] if r.family == "NeoX"
+                        and r.non_embedding == size] for size in sizes))
+        assert evidence.scatter_of((corpus, "NeoX")) == pytest.approx(by_hand)
     for corpus in CORPORA:
         for group in ("NeoX", "Llama", POOLED):
             members = [r for r in family_runs[corpus] if group == POOLED or r.family == group]
@@ -228,9 +266,10 @@ def test_measure_then_decide_and_the_tables(synthetic):
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
     assert {u for u, _ in verdicts[1].outcomes} == {Unit(c, "NeoX") for c in CORPORA} | \
         {Unit(c, pooled=True) for c in CORPORA} | {Unit(family="Llama")}
-    assert outcomes(verdicts[2])[STDLIB] == UNDETERMINED, "one run at three of stdlib's NeoX sizes"
+    assert np.isfinite(evidence.scatter_of(("stdlib", "NeoX"))), \
+        "one run at three of stdlib's NeoX sizes: the scatter measured at the fourth is carried to them"
     trends = b4.trend_table(evidence)
-    assert len(trends) == 2 * 3 * 2 and list(trends["share"][:2]) == [b4.GRADED, b4.MAGNITUDE]
+    assert len(trends) == 2 * 3 * 2 and list(trends["share"][:2]) == [b4.GRADED, b4.SIGNED]
     assert b4.trend_counts(trends)[0] == 6
     assert list(b4.bend_table(evidence)["family"]) == ["NeoX", "NeoX"]
     assert b4.summary(evidence, context).count("\n- `") == 6 and "Llama (2 sizes, not graded)" in \

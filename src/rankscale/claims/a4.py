@@ -6,7 +6,7 @@ the fits read from them) and its two steps, ``measure`` (the chapter's runs to t
 own and the evidence laid out as the chapter's tables.
 
 A4 grades its size claims case by case: a case is one corpus, family, k and (but for A4.4) N, a ``Unit`` whose
-``setting`` is "k=10/N=4".
+``setting`` is "k=10/N=4"; A4.5 reads every case of a corpus and family together, one unit.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from rankscale.analysis.emergence import SlopeGaps
 from rankscale.analysis.fit import PowerLawFit
 from rankscale.claims.base import (
     MIN_SIZES,
+    UNDETERMINED,
     Claim,
     Reading,
     Unit,
@@ -49,9 +50,9 @@ READS = ()  # the runs measure reads beside the families' final models (``load_c
 TABLES = ()  # the papers' tables decide reads (``Context.tables``): none
 
 # What A4's replicates resample: whole evaluation windows, said once in its rules
-_A4_WINDOWS = ("The evaluation text is resampled by whole windows (runs never cross a window, so neighbouring targets "
-               "stay together), one resample for every model of a family, N and k. A case where the data or some "
-               "resample has no successful run is not tested.")
+_A4_RESAMPLED = ("The evaluation text is resampled by whole windows (runs never cross a window, so neighbouring "
+                 "targets stay together), one resample for every model of a family, N and k.")
+_A4_WINDOWS = _A4_RESAMPLED + " A case where the data or some resample has no successful run is not tested."
 
 CLAIMS_A4 = index_claims(
     Claim("A4.1", "Sequence-level error -log p_{N,k}, measured, follows a power law in model size for every k and N "
@@ -77,7 +78,11 @@ CLAIMS_A4 = index_claims(
           f"read against the closeness band: {A_CLOSE_READING}. Why: §5.1 says 'linearly amplified by N' "
           f"and Fig. 7 shows curves that 'align closely', a claim of closeness, not of an exact ratio of 1 (an "
           f"earlier rule asked the interval to contain 1, which a large sample fails for any small departure and "
-          f"a small one passes for any). " + _A4_WINDOWS, "assumed (independence); Fig. 7 shows agreement"),
+          f"a small one passes for any). " + _A4_RESAMPLED + " A case where some model has no successful run in the "
+          "data is not tested. A case measured on the data where some resample leaves a model without a run (its "
+          "-log p infinite there, so the ratio's replicates are unbounded above and no interval bounds them) is "
+          "undetermined, named in the row with its ratio and how many resamples lack a run: the data cannot bound "
+          "its noise, so it can neither hold nor fail.", "assumed (independence); Fig. 7 shows agreement"),
     Claim("A4.4", "Under eq. 8 a larger N sharpens the transition from failure to success, the 'knee' of emergence "
                   "(§5.1)", "analytic",
           f"From eq. 8 with each family's fitted token-level law (each corpus, family and k whose -log RBP_k falls "
@@ -91,17 +96,22 @@ CLAIMS_A4 = index_claims(
                   "is: a larger N moves the knee to larger models without sharpening it (on a linear size axis the "
                   "span even widens, as N^(1/alpha)). The paper's 'larger N sharpens the transition' (§5.1) does not "
                   "follow from its own eq. 8."),
-    Claim("A4.5", "On the measured points, not only on eq. 8's extrapolation, the success rate p_{N,k} rises with "
-                  "model size along an S-shaped curve (§5.1: as S grows 'p_{N,k} rises sharply toward one')",
+    Claim("A4.5", "On the measured points, not only on eq. 8's extrapolation, the success rate p_{N,k} of runs of "
+                  "N >= 2 targets rises with model size along an S-shaped curve: emergence (§5.1: as S grows "
+                  "'p_{N,k} rises sharply toward one'; Fig. 7)",
           "empirical",
-          f"For each corpus, family with at least {MIN_SIZES} sizes, k in {A4_KS} and N in {A4_WINDOW_LENGTHS}: a case "
-          f"can show the S only if its measured p_N,k span eq. 8's inflection, p = 1/e (some model below it and "
-          f"some above); a case on one arm of the S, or with a model that never completes a run (no eq. 8 fit), "
-          f"cannot test it. It holds if the measured p_N,k rise with size at every step and eq. 8 fitted to the "
-          f"measured points (A4.1's line of log(-log p_N,k) on log S) has R^2 >= {A4_MIN_R2} and falls. Why: in "
-          f"ln S eq. 8 is a Gumbel curve whose inflection is at -ln p = 1; below it the curve is convex and above "
-          f"it concave, so only points on both sides show an S rather than one arm of it; {A4_MIN_R2} is paper A's "
-          f"own bar for a law (§4.4).",
+          f"For each corpus and family with at least {MIN_SIZES} sizes (the unit), over its cases k in {A4_KS} and "
+          f"N in {A4_WINDOW_LENGTHS[1:]}: a case can show the S only if its measured p_N,k span eq. 8's inflection, "
+          f"p = 1/e (some model below it and some above); a case on one arm of the S, or with a model that never "
+          f"completes a run (no eq. 8 fit), cannot. A case that spans it holds if the measured p_N,k rise with size "
+          f"at every step and eq. 8 fitted to the measured points (A4.1's line of log(-log p_N,k) on log S) has "
+          f"R^2 >= {A4_MIN_R2} and falls. The unit holds if every case of it that spans 1/e holds, fails if one "
+          f"fails, and is undetermined where its cases were measured but none spans 1/e (its models lie on one arm "
+          f"of the S at every N >= 2). Why: in ln S eq. 8 is a Gumbel curve whose inflection is at -ln p = 1; "
+          f"below it the curve is convex and above it concave, so only points on both sides show an S rather than "
+          f"one arm of it; {A4_MIN_R2} is paper A's own bar for a law (§4.4). Emergence is the jump of a task of "
+          f"several tokens: N = 1 is the token level, top-k accuracy itself (RBP_k), so its cases are shown, not "
+          f"counted.",
           "S-shaped curves (Fig. 7, extrapolated)", needs=("three sizes",)),
 )
 
@@ -388,9 +398,32 @@ def same_exponent_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], c
 
 def amplified(e: SequenceSuccess, k: int, n: int) -> Reading:
     """A4.3 on one case of N >= 2: the interval of the family's mean measured / predicted ratio read by ``close``
-    (inside ``A_CLOSE`` holds, wholly outside fails, across an edge undetermined); Reading(None) where there is no
-    interval."""
-    return close(e.ratio_interval(k, n))
+    (inside ``A_CLOSE`` holds, wholly outside fails, across an edge undetermined); ``UNDETERMINED`` where the ratio
+    is measured but has no interval (``unbounded``); Reading(None) where it is not measured."""
+    return Reading(UNDETERMINED) if _open_ended(e, k, n) else close(e.ratio_interval(k, n))
+
+
+def _open_ended(e: SequenceSuccess, k: int, n: int) -> bool:
+    """Whether a case's ratio is measured on the data but has no interval (a resample could not compute it)."""
+    return e.ratio_interval(k, n) is None and bool(np.isfinite(e.ratio[e.ns.index(n), e.ks.index(k)]))
+
+
+def unbounded(e: SequenceSuccess, k: int, n: int) -> int:
+    """How many resamples leave some model of the family without a run of ``n`` targets in its top ``k`` (there
+    its -log p_{N,k} is infinite, and the ratio with it), where the data themselves have a run for every model;
+    0 where the data lack one (the case is not measured) or no resample does.
+
+    >>> rbp = np.array([[0.5], [0.8]])
+    >>> p = np.stack([rbp, rbp ** 2], axis=1)  # (models, N, k)
+    >>> e = SequenceSuccess(("a", "b"), np.array([1e3, 1e4]), p, np.stack([p, p * [[[1], [0]]]]), {}, {}, None,
+    ...                     np.ones((2, 1)), np.full((2, 1, 2), np.nan), ns=(1, 2), ks=(1,))
+    >>> unbounded(e, 1, 2)  # the second resample has no run of two for either model
+    1
+    """
+    i, j = e.ns.index(n), e.ks.index(k)
+    if not (e.success[:, i, j] > 0).all():
+        return 0
+    return int((e.replicates[:, :, i, j] == 0).any(axis=1).sum())
 
 
 def amplified_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
@@ -408,12 +441,19 @@ def amplified_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], conte
     cases = {_case(c, fam, k, n): amplified(e, k, n) for (c, fam), e in evidence.items()
              for n in e.ns[1:] for k in e.ks}
     ratios = model_ratios(evidence)
+    open_ended = [f"{_case(c, fam, k, n).label} {e.ratio[e.ns.index(n), e.ks.index(k)]:.2f} ({unbounded(e, k, n)} of "
+                  f"{len(e.replicates)} resamples without a run)" for (c, fam), e in evidence.items()
+                  for n in e.ns[1:] for k in e.ks if _open_ended(e, k, n)]
+    across = _n_undetermined(cases) - len(open_ended)
     return judge("A4.3", _outcomes(cases),
                  f"measured / predicted -log p per model: median {np.median(ratios):.2f}, range {ratios.min():.2f}-"
                  f"{ratios.max():.2f}; family mean inside [{A_CLOSE[0]}, {A_CLOSE[1]}]: {_tally(cases)}"
-                 + (f"; across an edge (undetermined): {_n_undetermined(cases)}" if _n_undetermined(cases) else "")
-                 + f"; {_n_untested(cases)} cases without an interval" if len(ratios) else "no measurable case with N ≥ 2",
-                 why_not="no model completes a run of 2 or more tokens", why_undetermined=ACROSS_EDGE)
+                 + (f"; across an edge (undetermined): {across}" if across else "")
+                 + (f"; measured, its interval unbounded (undetermined): {'; '.join(open_ended)}" if open_ended else "")
+                 + f"; {_n_untested(cases)} cases not measured (some model without a run)"
+                 if len(ratios) else "no measurable case with N ≥ 2",
+                 why_not="no model completes a run of 2 or more tokens",
+                 why_undetermined=ACROSS_EDGE + " or is unbounded (a resample without a run)")
 
 
 def transition_widths(law: PowerLawFit, ns: Sequence[int]) -> np.ndarray:
@@ -503,8 +543,22 @@ def measured_sigmoid(sizes, success, law) -> bool | None:
     return bool((np.diff(p) > 0).all() and fit.falling_law(law, A4_MIN_R2))
 
 
+def sigmoid_unit(cases: Mapping[int, bool | None], measured: bool) -> bool | str | None:
+    """A4.5 on one corpus and family, from ``measured_sigmoid`` of its cases of N >= 2: True if every case that
+    spans 1/e holds, False if one fails, ``UNDETERMINED`` where none spans it but some was ``measured``, else None.
+
+    >>> sigmoid_unit({1: True, 2: None}, True), sigmoid_unit({1: True, 2: False}, True)
+    (True, False)
+    >>> sigmoid_unit({1: None}, True), sigmoid_unit({1: None}, False)
+    ('undetermined', None)
+    """
+    decided = [ok for ok in cases.values() if ok is not None]
+    return all(decided) if decided else UNDETERMINED if measured else None
+
+
 def sigmoid_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
-    """A4.5: ``measured_sigmoid`` in every case of a family with ``MIN_SIZES`` sizes.
+    """A4.5: ``sigmoid_unit`` in every corpus and family with ``MIN_SIZES`` sizes, over its cases of N >= 2; the
+    cases of N = 1 that span 1/e are shown beside, not counted.
 
     Parameters
     ----------
@@ -515,20 +569,30 @@ def sigmoid_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context
     -------
     rankscale.claims.base.Verdict
     """
-    cases, spans = {}, []
+    units, spans, token_level = {}, [], []
     for c, fam, e in _size_cases(evidence, context):
+        cases, measured = {}, False
         for n in e.ns:
             for k in e.ks:
                 p = e.at(k, n)
-                ok = cases[_case(c, fam, k, n)] = measured_sigmoid(e.sizes, p, e.fits[k, n])
+                ok = measured_sigmoid(e.sizes, p, e.fits[k, n])
+                text = f"{c}/{fam}/k={k}/N={n}: p {p.min():.2f}-{p.max():.2f} ({'holds' if ok else 'fails'})"
+                if n == 1:
+                    if ok is not None:
+                        token_level.append(text)
+                    continue
+                cases[k, n] = ok
+                measured |= bool(np.isfinite(p).all())
                 if ok is not None:
-                    spans.append(f"{c}/{fam}/k={k}/N={n}: p {p.min():.2f}-{p.max():.2f}")
-    return judge("A4.5", _outcomes(cases),
-                 f"cases spanning p = 1/e that rise along eq. 8: {_tally(cases) or 'none'}; {_n_untested(cases)} "
-                 f"cases on one arm of the S or without a fit" + (f" (tested: {'; '.join(spans)})" if spans else "")
-                 + _left_out(cases, context),
-                 why_not=_why_not(context) if not context.usable() else
-                 "no measured case spans p = 1/e: every case shows one arm of the S at most")
+                    spans.append(text)
+        units[Unit(c, fam)] = sigmoid_unit(cases, measured)
+    shown = (f"; N = 1 (top-k accuracy, not counted): {'; '.join(token_level)}" if token_level else "")
+    return judge("A4.5", units,
+                 f"cases of N ≥ 2 spanning p = 1/e: {'; '.join(spans) or 'none'}" + shown
+                 + (left_out(context.unusable()) if units else ""),
+                 why_not=_why_not(context),
+                 why_undetermined="no case of N ≥ 2 spans p = 1/e: at every N ≥ 2 the measured points lie on one "
+                                  "arm of the S")
 
 
 # one per claim of CLAIMS_A4, in its order

@@ -26,9 +26,10 @@ a band declared before the data, fails where it lies wholly outside, and is unde
 end within the bootstrap's own noise of a threshold is named as fragile in the verdict. A rule is gated only on the
 quantity it reads: B3.8, on SA's exponent, is applied only where that exponent has converged at the evaluated token count
 (chapter B5's check, ``sample_size.convergence_by_group`` with chapter B5's B5_* settings), since an exponent still
-drifting as tokens are added describes the sample, not the models; the rules that compare exponents (B3.5, B3.6)
-widen their intervals by that drift instead; rules on R^2 or on shares of CE's change read no exponent and are not
-gated.
+drifting as tokens are added describes the sample, not the models, and B3.10, on how Confidence's R^2 differ between
+families, only on the fits whose Confidence exponent has converged (a spread between fits that still drift is the
+sample's); the rules that compare exponents (B3.5, B3.6) widen their intervals by that drift instead; the other rules
+on R^2 or on shares of CE's change read no exponent and are not gated.
 """
 
 from __future__ import annotations
@@ -145,7 +146,11 @@ CLAIMS_B3 = index_claims(
           f"spans at least {B3_UNSTABLE_RANGE} (wider than the 0.26 span of the per-family EE R² in the paper's "
           "Table 1, a quantity it calls robust), and the lowest and the highest R² differ beyond the noise (their "
           f"intervals, each a {INTERVAL}, do not overlap; where they overlap the spread is undetermined, not "
-          "refuted). One unit: the set of per-family fits; needs two of them.",
+          "refuted). One unit: the set of per-family fits; needs two of them. Only fits whose Confidence exponent "
+          "has converged at the evaluated token count (chapter B5's check, as B3.8) enter it: an R² of a law whose "
+          "exponent still drifts as tokens are added describes the sample, not the family, so its instability "
+          "would be the sample's; the others are shown with their drift and not counted, and with fewer than two "
+          "converged fits the claim is not tested.",
           "R² 0.12–0.94 across 9 family-dataset cells", needs=("three sizes",)),
 )
 
@@ -685,20 +690,28 @@ def sa_conf_invariant_verdict(evidence: ComponentScaling, context: Context) -> V
 
 
 def conf_unstable_verdict(evidence: ComponentScaling, context: Context) -> Verdict:
-    """B3.10: ``conf_spread`` over the per-family fits together, one unit of no corpus and no family (``Unit()``);
-    not testable with fewer than two fits. Parameters as ``ee_law_verdict``."""
+    """B3.10: ``conf_spread`` over the per-family fits whose Confidence exponent has converged, together, one unit of
+    no corpus and no family (``Unit()``); not testable with fewer than two such fits, the others shown. Parameters as
+    ``ee_law_verdict``."""
     r2, _ = paper_cells(context)
     paper = f"R² {span(r2['Conf'], '.2f')} across {len(r2)} family-dataset cells"
     units, untested = evidence.family_units(context), too_few(context)
-    found = conf_spread(units)
+    converged = [u for u in units if u.convergence["Conf"].converged]
+    drifting = "; ".join(f"{u.unit.label} {u.fit('Conf').r2:.3f} (α_Conf drifts {u.convergence['Conf'].error:.4f}, "
+                         f"allowed {u.convergence['Conf'].tolerance:.4f})"
+                         for u in units if not u.convergence["Conf"].converged and u.fit("Conf") is not None)
+    beside = f"not converged, shown and not counted: R²_Conf {drifting}" if drifting else ""
+    found = conf_spread(converged)
     if found is None:
-        fitted = sum(u.fit("Conf") is not None for u in units)
-        return judge("B3.10", dict.fromkeys(untested), "", paper=paper, why_not="; ".join(
+        fitted = sum(u.fit("Conf") is not None for u in converged)
+        return judge("B3.10", dict.fromkeys(untested), beside, paper=paper, why_not="; ".join(
             [*(_named(u, untested) for u in untested),
-             f"{fitted} per-family Conf fit{'s' * (fitted != 1)}: the spread needs two"]))
+             f"{fitted} per-family Conf fit{'s' * (fitted != 1)} whose exponent has converged: the spread needs "
+             f"two"]))
     outcome, text = found
-    return judge("B3.10", {**dict.fromkeys(untested), Unit(): outcome}, "R²_Conf [95% interval]: " + text,
-                 paper=paper, notes=untested)
+    return judge("B3.10", {**dict.fromkeys(untested), Unit(): outcome},
+                 "R²_Conf of the fits whose exponent has converged [95% interval]: " + text
+                 + (f"; {beside}" if beside else ""), paper=paper, notes=untested)
 
 
 # one per claim of CLAIMS_B3, in its order

@@ -6,11 +6,13 @@ with intervals from the token resamples of chapter B3, ``rankscale.claims.b3.cor
 rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's tables
 and figures' data.
 
-The share is fixed before the data: EE's signed contribution EE / CE. §5 speaks of EE's share "of cross-entropy" and
-of how much of the loss EE "contributes", and under the paper's hypothesis (only EE scales) CE's local exponent is
-alpha_EE * EE / CE, so this is the share that governs the slowing. It equals the stacked magnitude share of Fig. 8
-(|EE| / (|EE| + |SA| + |Conf|)) whenever Conf <= 0, as for the paper's large models; the magnitude share is drawn,
-not graded. Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
+Two shares, each fixed before the data for what it is read for. B4.2, "EE's share falls" (Fig. 8), grades the
+quantity Fig. 8 plots: "the relative ratio of decomposed components", stacked to 100%, i.e. the magnitude share
+|EE| / (|EE| + |SA| + |Conf|); EE's signed contribution EE / CE is shown beside it. B4.1 and the mechanism (B4.4) read
+EE / CE: §5 speaks of how much of the loss EE "contributes", and under the paper's hypothesis (only EE scales) CE's
+local exponent is alpha_EE * EE / CE, so this is the share that governs the slowing. The two are equal whenever
+Conf <= 0, as for the paper's large models; where Confidence is positive, EE / CE exceeds 1 and cannot be a part of
+a stacked 100%. Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
 model's tokens as B3) and how they decide: as in B3, one reading (``rankscale.claims.base.read``): wholly on the
 claim's side of the threshold holds, wholly on the other side fails, across the threshold (or not defined) is
 undetermined, an end within the bootstrap's noise of the threshold named as fragile.
@@ -19,7 +21,7 @@ undetermined, an end within the bootstrap's noise of the threshold named as frag
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,9 +57,18 @@ B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-9
 B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
 # fits exactly, and the scatter between training runs would read as curvature
 B4_MIN_SEEDS = MIN_SEEDS  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
-# token bootstrap holds the runs fixed, so it needs a second run at every size to see their scatter
-WHY_SEEDS = (f"a single training run at some size: a curvature through single-seed points cannot tell the scatter "
-             f"between training runs from a bend (needs {B4_MIN_SEEDS} seeds at every size)")
+# token bootstrap holds the runs fixed, so the scatter between runs is measured where a size has this many runs and
+# carried into the curvature's interval at every size (``seed_scatter``, ``with_seed_scatter``)
+WHY_SEEDS = (f"no size with {B4_MIN_SEEDS} training runs: the scatter between runs is not measured, and a curvature "
+             f"through single-run points cannot tell it from a bend")
+# How the curvature's interval carries the scatter between training runs, said once in B4.3's and B4.4's rules
+_SEED_SCATTER = (f"The replicates carry the scatter between training runs at every size: a size with {B4_MIN_SEEDS} "
+                 "runs or more draws one of them in each replicate (as every size fit of the book), and a size with "
+                 "one run has its log CE moved in each replicate by a normal draw whose standard deviation is the "
+                 "largest scatter of log CE between the runs of one size measured at the family's sizes with several "
+                 "runs on that corpus (declared: the scatter between runs is taken to be no larger at the other "
+                 "sizes than at the worst one measured). Undetermined where no size of the family has "
+                 f"{B4_MIN_SEEDS} runs, so that the scatter is not measured.")
 READS = ("seeds",)  # the runs measure reads beside the families' final models (``load_chapter``'s keywords)
 TABLES = ()  # the paper gives its shares as a figure only: decide reads no table of it
 
@@ -68,28 +79,30 @@ CLAIMS_B4 = index_claims(
           f"(the lower end of the paper's range; {ONE_READING}), per corpus and family.",
           "about 80–90% (“nearly 90%” in §5)"),
     Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
-          f"The slope of log(EE/CE) on log size, its {INTERVAL} read against 0 (wholly below holds, wholly above "
-          "fails, across 0 or not defined undetermined), per corpus and family "
-          "with at least three sizes and for all models pooled (Fig. 8 mixes families). The slope of the magnitude "
-          "share |EE| / (|EE| + |SA| + |Conf|) (Fig. 8's stacked bars) is shown beside it; EE/CE, fixed before the "
-          "data, decides.",
+          f"The slope of log(|EE| / (|EE| + |SA| + |Conf|)) on log size, its {INTERVAL} read against 0 (wholly "
+          f"below holds, wholly above fails, across 0 or not defined undetermined), per corpus and family with at "
+          f"least {MIN_SIZES} sizes and for all models pooled (Fig. 8 mixes families). Why: Fig. 8 plots 'the "
+          "relative ratio of decomposed components' stacked to 100%, and this magnitude share is that quantity; the "
+          "paper gives no number for the fall, so the interval's side decides. The slope of log(EE/CE), EE's signed "
+          "contribution (above 1 wherever Confidence is positive, so no part of a stacked 100%), is shown beside "
+          "it, not graded (an earlier rule graded it).",
           "falls (16 models of several families, 14M–70B; qualitative)", needs=("three sizes",)),
     Claim("B4.3", "The CE power law slows down over this set's range of sizes (paper B §5 takes the slowing at "
                   "very large sizes from other work and calls the law clean for small models, so at this set's "
                   "scale this is the companion's question)", "beyond the paper",
           f"The curvature c of log CE = a + b·x + c·x² (x = log size), its {INTERVAL} read against 0 "
           f"(a falling law whose slope flattens; {ONE_READING}), per corpus and family with at least "
-          f"{B4_CURVATURE_MIN_SIZES} sizes. "
-          f"Undetermined where the family has fewer than {B4_MIN_SEEDS} training runs (seeds) at some size: the "
-          "token bootstrap holds each run fixed, so the scatter between runs is not in the interval.",
+          f"{B4_CURVATURE_MIN_SIZES} sizes. " + _SEED_SCATTER + " (An earlier rule left the curvature undetermined "
+          "wherever a size had a single run, so that a set seeded at its smaller sizes only could never decide it.)",
           "clean power law for small models, slower for very large ones (§5, citing others)",
           needs=("four sizes", "two seeds")),
     Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
                   "explanation)", "empirical",
-          "Where the share's slope (B4.2) has an interval (as there) wholly on one side of 0, CE's curvature (B4.3) "
+          "Where the slope of log(EE/CE) (shown in B4.2; EE/CE sets CE's local exponent under the paper's hypothesis) "
+          "has an interval (as there) wholly on one side of 0, CE's curvature (B4.3) "
           "has the sign the paper's mechanism predicts (positive where EE/CE falls, negative where it rises), read "
           f"on its interval against 0 ({ONE_READING}); units whose share is flat within noise are untested (the "
-          "mechanism predicts nothing there). Undetermined as B4.3 where a size has a single training run.",
+          "mechanism predicts nothing there). The curvature's interval as B4.3's: " + _SEED_SCATTER,
           "EE's falling share explains the slowing (qualitative)", needs=("four sizes", "two seeds")),
 )
 
@@ -122,6 +135,9 @@ class Shares:
         Per group of ``b3.fit_groups``, its distinct sizes.
     pooled_reason : str or None
         Why the families cannot be pooled (``Chapter.pooled_reason``); None where they can.
+    scatter : mapping of (str, str) to float, optional
+        Per unit of ``bends``, the scatter between training runs carried into its curvature (``seed_scatter``), NaN
+        where the family has no size with ``B4_MIN_SEEDS`` runs; None: no unit has one.
     """
 
     models: Mapping[str, pd.DataFrame]
@@ -132,6 +148,12 @@ class Shares:
     seeds: Mapping[tuple[str, str], int]
     n_sizes: Mapping[str, int]
     pooled_reason: str | None
+    scatter: Mapping[tuple[str, str], float] | None = None
+
+    def scatter_of(self, unit: tuple[str, str]) -> float:
+        """The scatter between training runs carried into ``unit``'s curvature (``seed_scatter``); NaN where none
+        is measured."""
+        return (self.scatter or {}).get(unit, float("nan"))
 
     @property
     def corpora(self) -> list[str]:
@@ -182,11 +204,55 @@ def share_trends(terms: CorpusTerms, group: str, level: float) -> tuple[Estimate
     return found[0], found[1]
 
 
-def bend(terms: CorpusTerms, family: str, level: float) -> Estimate:
-    """The curvature of log CE in log size over ``family``'s models (``components.curvature``), with its interval."""
+def seed_scatter(log_ce: Mapping[float, Sequence[float]]) -> float:
+    """The scatter between training runs that B4's curvature carries: over the sizes with ``B4_MIN_SEEDS`` runs or
+    more, the largest standard deviation (ddof 1) of log CE between the runs of one size; NaN where no size has them.
+
+    >>> seed_scatter({1e3: [1.0, 1.04], 1e4: [0.9, 0.9, 0.93], 1e5: [0.8]}) == float(np.std([1.0, 1.04], ddof=1))
+    True
+    >>> seed_scatter({1e3: [1.0], 1e4: [0.9]})
+    nan
+    """
+    spreads = [float(np.std(v, ddof=1)) for v in log_ce.values() if len(v) >= B4_MIN_SEEDS]
+    return max(spreads) if spreads else float("nan")
+
+
+def with_seed_scatter(values: np.ndarray, single: Sequence[bool], scatter: float, rng: np.random.Generator
+                      ) -> np.ndarray:
+    """``values`` (n_boot, models) of CE on the replicates, each model of a ``single`` training run moved by a factor
+    exp(N(0, ``scatter``^2)) in every replicate (log CE moved by the scatter between runs), the others as they are
+    (their replicates draw among their runs); unchanged where ``scatter`` is NaN.
+
+    >>> moved = with_seed_scatter(np.ones((2000, 2)), [True, False], 0.01, np.random.default_rng(0))
+    >>> round(float(np.log(moved[:, 0]).std()), 2), float(moved[:, 1].std())
+    (0.01, 0.0)
+    """
+    values = np.asarray(values, np.float64)
+    if not np.isfinite(scatter):
+        return values
+    return values * np.exp(rng.normal(0.0, scatter, values.shape) * np.asarray(single, bool))
+
+
+def bend(terms: CorpusTerms, family: str, level: float, runs_per_size: Mapping[float, int] | None = None,
+         scatter: float = float("nan"), rng: np.random.Generator | None = None) -> Estimate:
+    """The curvature of log CE in log size over ``family``'s models (``components.curvature``), with its interval,
+    whose replicates carry ``scatter`` at the sizes with fewer than ``B4_MIN_SEEDS`` runs (``with_seed_scatter``)."""
     idx = terms.index(family)
-    point = float(components.curvature(terms.sizes[idx], terms.full[idx, 0]))
-    return point, interval(point, components.curvature(terms.sizes[idx], terms.replicates[:, idx, 0]), level)
+    sizes = terms.sizes[idx]
+    point = float(components.curvature(sizes, terms.full[idx, 0]))
+    single = [(runs_per_size or {}).get(size, 1) < B4_MIN_SEEDS for size in sizes]
+    replicates = with_seed_scatter(terms.replicates[:, idx, 0], single, scatter,
+                                   rng if rng is not None else np.random.default_rng(0))
+    return point, interval(point, components.curvature(sizes, replicates), level)
+
+
+def training_runs(chapter: Chapter, corpus: str, family: str) -> dict[float, list[float]]:
+    """The log CE of every training run of ``family`` on ``corpus`` (its final models and extra seeds), by size."""
+    found: dict[float, list[float]] = {}
+    for run in chapter.family_runs[corpus] + chapter.seed_runs[corpus]:
+        if run.family == family:
+            found.setdefault(run.non_embedding, []).append(float(np.log(metrics.cross_entropy(run.records.logp))))
+    return found
 
 
 def fewest_runs(chapter: Chapter, corpus: str, family: str) -> int:
@@ -215,8 +281,8 @@ def measure(chapter: Chapter, context: Context) -> Shares:
     first = chapter.family_runs[chapter.corpora[0]]
     n_sizes = {g: len({run.non_embedding for run in first if g == POOLED or run.family == g}) for g in groups}
     curved = context.usable(B4_CURVATURE_MIN_SIZES)
-    models, smallest, signed, magnitude, bends, seeds = {}, {}, {}, {}, {}, {}
-    for corpus in chapter.corpora:
+    models, smallest, signed, magnitude, bends, seeds, scatter = {}, {}, {}, {}, {}, {}, {}
+    for c, corpus in enumerate(chapter.corpora):
         terms = corpus_terms(chapter, corpus, context)
         models[corpus] = models_table(terms)
         for family in chapter.families:
@@ -224,10 +290,13 @@ def measure(chapter: Chapter, context: Context) -> Shares:
         for g in groups:
             if len(np.unique(terms.sizes[terms.index(g)])) > 1:
                 signed[corpus, g], magnitude[corpus, g] = share_trends(terms, g, context.level)
-        for family in curved:
-            bends[corpus, family] = bend(terms, family, context.level)
+        for f, family in enumerate(curved):
+            log_ce = training_runs(chapter, corpus, family)
+            scatter[corpus, family] = seed_scatter(log_ce)
+            bends[corpus, family] = bend(terms, family, context.level, {n: len(v) for n, v in log_ce.items()},
+                                         scatter[corpus, family], np.random.default_rng([context.seed, c, f]))
             seeds[corpus, family] = fewest_runs(chapter, corpus, family)
-    return Shares(models, smallest, signed, magnitude, bends, seeds, n_sizes, chapter.pooled_reason)
+    return Shares(models, smallest, signed, magnitude, bends, seeds, n_sizes, chapter.pooled_reason, scatter)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -253,34 +322,35 @@ def falls(trend: Estimate) -> Reading:
     return read(trend[1], sign=-1, missing=UNDETERMINED)
 
 
-def slows(curvature: Estimate, seeds: int) -> Reading:
-    """B4.3: the curvature of log CE, its interval read against 0 (wholly above holds, wholly below fails, across
-    undetermined); ``UNDETERMINED`` with fewer than ``B4_MIN_SEEDS`` training runs at some size.
+def slows(curvature: Estimate, scatter: float) -> Reading:
+    """B4.3: the curvature of log CE, its interval (carrying the scatter between runs, ``bend``) read against 0
+    (wholly above holds, wholly below fails, across undetermined); ``UNDETERMINED`` where no scatter between runs
+    was measured (``scatter`` NaN: no size with ``B4_MIN_SEEDS`` runs).
 
-    >>> [slows((0.01, ci), 2).outcome for ci in ((0.005, 0.015), (-0.015, -0.005), (-0.005, 0.015))]
+    >>> [slows((0.01, ci), 0.002).outcome for ci in ((0.005, 0.015), (-0.015, -0.005), (-0.005, 0.015))]
     [True, False, 'undetermined']
-    >>> slows((0.01, (0.005, 0.015)), 1)
+    >>> slows((0.01, (0.005, 0.015)), float("nan"))
     Reading(outcome='undetermined', fragile=False)
     """
-    return Reading(UNDETERMINED) if seeds < B4_MIN_SEEDS else read(curvature[1], missing=UNDETERMINED)
+    return Reading(UNDETERMINED) if not np.isfinite(scatter) else read(curvature[1], missing=UNDETERMINED)
 
 
-def bend_follows(curvature: Estimate, trend: Estimate, seeds: int) -> Reading:
+def bend_follows(curvature: Estimate, trend: Estimate, scatter: float) -> Reading:
     """B4.4: where the slope of log(EE/CE) is clear of 0 (its interval wholly on one side), the curvature of log
     CE has the opposite sign, read on its interval (wholly on that side holds, wholly on the other fails, across 0
     undetermined); None (untested) where the share's slope is within noise (the mechanism predicts nothing),
     ``UNDETERMINED`` as ``slows``. Fragile where an end of either interval lies at 0's edge.
 
     >>> slowing, falling, flat = (0.01, (0.005, 0.015)), (-0.02, (-0.03, -0.01)), (0.0, (-0.01, 0.01))
-    >>> [bend_follows(slowing, t, 2).outcome for t in (falling, (0.02, (0.01, 0.03)), flat)]
+    >>> [bend_follows(slowing, t, 0.002).outcome for t in (falling, (0.02, (0.01, 0.03)), flat)]
     [True, False, None]
-    >>> bend_follows(flat, falling, 2).outcome, bend_follows(slowing, falling, 1).outcome
+    >>> bend_follows(flat, falling, 0.002).outcome, bend_follows(slowing, falling, float("nan")).outcome
     ('undetermined', 'undetermined')
     """
     premise = read(trend[1], missing=UNDETERMINED)
     if premise.outcome is None or undetermined(premise.outcome):
         return Reading(None)
-    if seeds < B4_MIN_SEEDS:
+    if not np.isfinite(scatter):
         return Reading(UNDETERMINED)
     bend = read(curvature[1], sign=-1 if premise.outcome else 1, missing=UNDETERMINED)  # a rising share predicts c < 0, a falling c > 0
     return Reading(bend.outcome, bend.fragile or premise.fragile)
@@ -310,14 +380,15 @@ def _unit(corpus: str, group: str) -> Unit:
 
 
 def share_falls_verdict(evidence: Shares, context: Context) -> Verdict:
-    """B4.2: ``falls`` on every family of ``MIN_SIZES`` sizes and every pooled fit; the trend of the magnitude share
-    is shown beside it and decides nothing. Parameters as ``ee_dominates_verdict``."""
+    """B4.2: ``falls`` of the magnitude share's trend on every family of ``MIN_SIZES`` sizes and every pooled fit; the
+    trend of EE/CE is shown beside it and decides nothing. Parameters as ``ee_dominates_verdict``."""
     units = evidence.trend_units(context)
     untested = too_few(context)
-    outcomes = {**dict.fromkeys(untested), **{_unit(*u): falls(evidence.signed[u]) for u in units}}
-    texts = [f"{_unit(*u).label} {evidence.signed[u][0]:+.4f} {interval_text(evidence.signed[u][1], 4)} (magnitude "
-             f"share {evidence.magnitude[u][0]:+.4f} {interval_text(evidence.magnitude[u][1], 4)})" for u in units]
-    return judge("B4.2", outcomes, "slope of log(EE/CE) on log N [95% interval]: " + "; ".join(texts),
+    outcomes = {**dict.fromkeys(untested), **{_unit(*u): falls(evidence.magnitude[u]) for u in units}}
+    texts = [f"{_unit(*u).label} {evidence.magnitude[u][0]:+.4f} {interval_text(evidence.magnitude[u][1], 4)} "
+             f"(EE/CE {evidence.signed[u][0]:+.4f} {interval_text(evidence.signed[u][1], 4)})" for u in units]
+    return judge("B4.2", outcomes, "slope of log(|EE| / (|EE| + |SA| + |Conf|)) on log N [95% interval]: "
+                 + "; ".join(texts),
                  why_not=f"no family has {MIN_SIZES} or more sizes ({'; '.join(context.unusable())})", notes=untested)
 
 
@@ -333,11 +404,11 @@ def _why_undetermined(evidence: Shares, undecided: list[tuple[str, str]]) -> str
     """Why the units ``undecided`` of B4.3 or B4.4 are undetermined: a single training run at some size
     (``WHY_SEEDS``), a curvature within noise (``STRAIGHT``), or both.
 
-    >>> _why_undetermined(Shares({}, {}, {}, {}, {}, {("pydocs", "NeoX"): 2}, {}, None), [("pydocs", "NeoX")])
+    >>> _why_undetermined(Shares({}, {}, {}, {}, {}, {}, {}, None, {("pydocs", "NeoX"): 0.002}), [("pydocs", "NeoX")])
     'CE law straight within noise'
     """
-    single = any(evidence.seeds[u] < B4_MIN_SEEDS for u in undecided)
-    straight = any(evidence.seeds[u] >= B4_MIN_SEEDS for u in undecided)
+    single = any(not np.isfinite(evidence.scatter_of(u)) for u in undecided)
+    straight = any(np.isfinite(evidence.scatter_of(u)) for u in undecided)
     return "; ".join(why for why, found in ((WHY_SEEDS, single), (STRAIGHT, straight)) if found)
 
 
@@ -347,13 +418,15 @@ def law_slows_verdict(evidence: Shares, context: Context) -> Verdict:
     untested = too_few(context, B4_CURVATURE_MIN_SIZES)
     outcomes, notes = dict.fromkeys(untested), dict(untested)
     for u, b in evidence.bends.items():
-        outcomes[Unit(*u)] = slows(b, evidence.seeds[u])
-        if undetermined(outcomes[Unit(*u)].outcome) and evidence.seeds[u] >= B4_MIN_SEEDS:
+        outcomes[Unit(*u)] = slows(b, evidence.scatter_of(u))
+        if undetermined(outcomes[Unit(*u)].outcome) and np.isfinite(evidence.scatter_of(u)):
             notes[Unit(*u)] = STRAIGHT
     undecided = [u for u in evidence.bends if undetermined(outcomes[Unit(*u)].outcome)]
     text = "; ".join(f"{Unit(*u).label} {point:+.5f} {interval_text(ci, 5)}"
-                     for u, (point, ci) in evidence.bends.items())
-    return judge("B4.3", outcomes, "curvature c of log CE [95% interval]: " + text if evidence.bends else "",
+                     + (f" (scatter between runs {evidence.scatter_of(u):.5f})" if np.isfinite(evidence.scatter_of(u))
+                        else "") for u, (point, ci) in evidence.bends.items())
+    return judge("B4.3", outcomes, "curvature c of log CE [95% interval, carrying the scatter of log CE between "
+                                   "training runs]: " + text if evidence.bends else "",
                  why_not=_no_bend(context), why_undetermined=_why_undetermined(evidence, undecided), notes=notes)
 
 
@@ -364,10 +437,10 @@ def bend_follows_share_verdict(evidence: Shares, context: Context) -> Verdict:
     untested = too_few(context, B4_CURVATURE_MIN_SIZES)
     outcomes, notes = dict.fromkeys(untested), dict(untested)
     for u, b in evidence.bends.items():
-        outcomes[Unit(*u)] = bend_follows(b, evidence.signed[u], evidence.seeds[u])
+        outcomes[Unit(*u)] = bend_follows(b, evidence.signed[u], evidence.scatter_of(u))
         if outcomes[Unit(*u)].outcome is None:
             notes[Unit(*u)] = "EE/CE flat within noise"
-        elif undetermined(outcomes[Unit(*u)].outcome) and evidence.seeds[u] >= B4_MIN_SEEDS:
+        elif undetermined(outcomes[Unit(*u)].outcome) and np.isfinite(evidence.scatter_of(u)):
             notes[Unit(*u)] = STRAIGHT
     undecided = [u for u in evidence.bends if undetermined(outcomes[Unit(*u)].outcome)]
     text = "; ".join(f"{Unit(*u).label} {b[0]:+.5f} / {evidence.signed[u][0]:+.4f}" for u, b in evidence.bends.items())
@@ -401,7 +474,7 @@ def decide(evidence: Shares, context: Context) -> list[Verdict]:
 # ---------------------------------------------------------------------------------------------
 # The evidence as the chapter's tables and figures' data, and its headline for the findings
 
-GRADED, MAGNITUDE = "EE / CE (signed, graded)", "EE share of |terms| (shown)"  # the trend table's two shares
+GRADED, SIGNED = "EE share of |terms| (graded)", "EE / CE (signed, shown)"  # the trend table's two shares
 TREND_WORDS = {1: "rises", -1: "falls", 0: "flat within noise"}  # a share trend's interval, by its side of 0
 BEND_WORDS = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}  # a curvature's, likewise
 
@@ -415,21 +488,21 @@ def shares_table(evidence: Shares) -> pd.DataFrame:
 
 
 def trend_table(evidence: Shares) -> pd.DataFrame:
-    """The slope of the log share on log N per corpus, fit and share (the graded signed EE/CE, then EE's magnitude
-    share), with its interval and the trend it reads (``TREND_WORDS``)."""
+    """The slope of the log share on log N per corpus, fit and share (the graded magnitude share of EE, then its signed
+    contribution EE/CE), with its interval and the trend it reads (``TREND_WORDS``)."""
     return pd.DataFrame([{"corpus": c, "fit": g, "sizes": evidence.n_sizes[g], "share": label,
                           "slope of log share vs log N": point, "95% interval": interval_text(ci, 4),
                           "trend": TREND_WORDS[side(ci)]}
                          for (c, g) in evidence.signed
-                         for label, (point, ci) in ((GRADED, evidence.signed[c, g]),
-                                                    (MAGNITUDE, evidence.magnitude[c, g]))])
+                         for label, (point, ci) in ((GRADED, evidence.magnitude[c, g]),
+                                                    (SIGNED, evidence.signed[c, g]))])
 
 
 def trend_counts(table: pd.DataFrame) -> tuple[int, str, str]:
     """Of ``trend_table``'s graded rows: how many, in how many EE/CE falls, rises and is flat, and the range of the
     slopes.
 
-    >>> table = pd.DataFrame({"share": [GRADED, MAGNITUDE, GRADED], "trend": ["rises", "falls", "rises"],
+    >>> table = pd.DataFrame({"share": [GRADED, SIGNED, GRADED], "trend": ["rises", "falls", "rises"],
     ...                       "slope of log share vs log N": [0.003, -0.002, 0.004]})
     >>> trend_counts(table)
     (2, 'falls in 0, rises in 2, is flat within noise in 0', '+0.0030 to +0.0040')
@@ -443,14 +516,16 @@ def trend_counts(table: pd.DataFrame) -> tuple[int, str, str]:
 
 
 def bend_table(evidence: Shares) -> pd.DataFrame:
-    """The curvature of log CE per corpus and family of ``B4_CURVATURE_MIN_SIZES`` sizes, with its interval, what
-    it says of the CE law (``BEND_WORDS``), and the trend of EE/CE beside it."""
+    """The curvature of log CE per corpus and family of ``B4_CURVATURE_MIN_SIZES`` sizes, with its interval (carrying
+    the scatter between training runs, shown), what it says of the CE law (``BEND_WORDS``), and the trend of EE/CE
+    beside it."""
     return pd.DataFrame([{"corpus": c, "family": fam, "sizes": evidence.n_sizes[fam], "curvature c of log CE": point,
-                          "95% interval": interval_text(ci, 5), "CE law": BEND_WORDS[side(ci)],
+                          "95% interval": interval_text(ci, 5), "scatter of log CE between runs":
+                          evidence.scatter_of((c, fam)), "CE law": BEND_WORDS[side(ci)],
                           "EE/CE trend": TREND_WORDS[side(evidence.signed[c, fam][1])]}
                          for (c, fam), (point, ci) in evidence.bends.items()],
-                        columns=["corpus", "family", "sizes", "curvature c of log CE", "95% interval", "CE law",
-                                 "EE/CE trend"])
+                        columns=["corpus", "family", "sizes", "curvature c of log CE", "95% interval",
+                                 "scatter of log CE between runs", "CE law", "EE/CE trend"])
 
 
 @dataclass(frozen=True)
@@ -513,8 +588,9 @@ def local_exponents(table: pd.DataFrame) -> dict[str, LocalExponents]:
 
 
 def summary(evidence: Shares, context: Context) -> str:
-    """What the set shows, per corpus and group with a share trend: whether EE's signed contribution falls, rises or
-    shows no clear trend with size, and the sign of Confidence over the group's models (a Markdown list).
+    """What the set shows, per corpus and group with a share trend: whether EE's magnitude share (graded) and its
+    signed contribution fall, rise or show no clear trend with size, and the sign of Confidence over the group's
+    models (a Markdown list).
 
     Parameters
     ----------
@@ -534,14 +610,15 @@ def summary(evidence: Shares, context: Context) -> str:
         sign = ("positive for every model" if np.all(conf > 0) else
                 "negative for every model" if np.all(conf < 0) else "of changing sign")
         note = "" if g == POOLED or g in context.usable() else f" ({evidence.n_sizes[g]} sizes, not graded)"
-        lines.append(f"- `{c}`, {g}{note}: EE's signed contribution {said[TREND_WORDS[side(evidence.signed[c, g][1])]]}"
-                     f" with size; Confidence is {sign}.")
+        lines.append(f"- `{c}`, {g}{note}: EE's magnitude share {said[TREND_WORDS[side(evidence.magnitude[c, g][1])]]}"
+                     f" with size, its signed contribution {said[TREND_WORDS[side(evidence.signed[c, g][1])]]}; "
+                     f"Confidence is {sign}.")
     return "**On this set:**\n" + "\n".join(lines)
 
 
 def headline(evidence: Shares, context: Context) -> list[str]:
     """The chapter's headline measurement for its findings (``rankscale.book.pages.findings_text``): the range of
-    EE/CE over the families' smallest models and of the graded share trends.
+    EE/CE over the families' smallest models and of the graded share trends (EE's magnitude share).
 
     Parameters
     ----------
@@ -555,6 +632,7 @@ def headline(evidence: Shares, context: Context) -> list[str]:
     shares = [share for _, share, _ in evidence.smallest.values()]
     units = evidence.trend_units(context)
     return [f"Error-Entropy is {min(shares):.0%} to {max(shares):.0%} of CE for each family's smallest model"
-            + (", and the slope of log(EE/CE) on log size is " + span([evidence.signed[u][0] for u in units], "+.4f")
+            + (", and the slope of log(|EE| / (|EE| + |SA| + |Conf|)) on log size is "
+               + span([evidence.magnitude[u][0] for u in units], "+.4f")
                if units else "") + "."]
 
