@@ -35,10 +35,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--profile", default="tiny", help="a built-in model set or a .toml file")
     parser.add_argument("--n-boot", type=int, default=None, help="bootstrap resamples (default: the set's)")
+    parser.add_argument("--train-device", default="cpu", help="where missing ladder models train, and where the "
+                                                              "ladder was trained: cpu (default) or cuda")
     args = parser.parse_args()
     model_set = get(args.profile)
     n_boot = args.n_boot or model_set.n_boot
-    jobs.prepare(model_set)
+    jobs.prepare(model_set, train_device=args.train_device)
     for corpus in model_set.corpora:
         family_runs = runs.family_runs(model_set, corpus)
         print(f"\n### {corpus}, {len(family_runs[0].records):,} tokens per model, model set {model_set.name}\n")

@@ -16,6 +16,7 @@ from safetensors.torch import load_file
 from rankscale import RankscaleError
 from rankscale.corpora import get_corpus
 from rankscale.models import ladder as ld
+from rankscale.records.jobs import plan_commands
 from rankscale.models.loading import count_params, load_model
 from rankscale.sets.builtin import BUILT_IN
 from rankscale.sets.schema import Family, Ladder, LadderSize, LadderTraining, ModelSet
@@ -164,6 +165,10 @@ def test_a_ladder_trained_on_another_device_is_refused(micro, built, tmp_path):
     with pytest.raises(RankscaleError, match="trained on cuda, not on cpu: train with --train-device cuda"):
         ld.missing_models(micro, tmp_path, "cpu")
     assert ld.missing_models(micro, tmp_path, "cuda:1") == []  # another GPU of the machine is the same kind
+    # `rankscale plan` reads the ladder as `ladder` trained it
+    assert all(" extract " in c for c in plan_commands(micro, tmp_path, train_device="cuda"))
+    with pytest.raises(RankscaleError, match="trained on cuda, not on cpu"):
+        plan_commands(micro, tmp_path)
 
 
 def test_a_gpu_that_torch_does_not_see_is_refused_before_any_work(micro, tmp_path, monkeypatch):

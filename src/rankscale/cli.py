@@ -118,7 +118,7 @@ def _plan(args: argparse.Namespace) -> None:
     from rankscale.records.jobs import plan_commands
 
     commands = plan_commands(args.model_set, results=Path(args.results).resolve() if args.results else None,
-                             gpu_memory_gb=args.gpu_memory_gb)
+                             gpu_memory_gb=args.gpu_memory_gb, train_device=args.train_device)
     print("\n".join(commands))
     print(f"{len(commands)} extraction{'s' * (len(commands) != 1)} to run", file=sys.stderr)
 
@@ -235,6 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--gpu-memory-gb", type=float, default=80.0,
                     help="memory of one GPU of the cluster, in GB (default 80): a model whose weights take more "
                          "gets --device-map auto, spread over the node's GPUs")
+    pl.add_argument("--train-device", default="cpu", help="the kind of device the ladder was trained on: cpu "
+                                                          "(default) or cuda, as given to `rankscale ladder`")
     pl.set_defaults(run=_plan)
 
     me = commands.add_parser("metrics", help="print CE, RBP_k, EE, SA and Conf of an extraction")

@@ -514,7 +514,7 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
 
 
 def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path | None = None,
-                  gpu_memory_gb: float = 80.0) -> list[str]:
+                  gpu_memory_gb: float = 80.0, train_device: str = "cpu") -> list[str]:
     """One ``extract`` command per result the set still needs, each independent and resumable
     (a cluster job array's tasks), run by this interpreter; a model whose weights exceed one
     GPU's memory is spread over the node's GPUs (``--device-map auto``).
@@ -533,6 +533,9 @@ def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path |
         Memory of one GPU of the cluster, in GB (10^9 bytes): a model whose weights in the set's
         dtype (``auto``: bf16) take more (``rankscale.models.loading.weights_gb``) gets
         ``--device-map auto``. A model whose size cannot be read without a download gets none.
+    train_device : str
+        The kind of device the set's ladder was trained on (``cpu``, ``cuda``; ``rankscale ladder
+        --train-device``): a ladder trained on another is refused, as ``prepare`` refuses it.
 
     Returns
     -------
@@ -570,7 +573,7 @@ def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path |
     if model_set.ladder_families:
         from rankscale.models.ladder import missing_models
 
-        if missing_models(model_set, home):
+        if missing_models(model_set, home, train_device):
             raise RankscaleError(f"train the ladder of {model_set.name!r} first "
                                  f"(`python -m rankscale ladder --profile {model_set.profile}`); its models are "
                                  "small enough for any machine")
