@@ -101,9 +101,9 @@ def test_a_set_that_would_fail_later_is_refused_at_once(folder, case):
 
 
 def test_check_profile_prints_the_one_line(folder, capsys):
-    """The command a user runs: exit status 2 and the line, prefixed ``error:``, on stderr alone."""
+    """The command a user runs: exit status 1 (a runtime error) and the line, prefixed ``error:``, on stderr alone."""
     path = write(folder, "[corpora]\npydocs = -5\n" + TWO_MODELS)
-    assert main(["check-profile", str(path)]) == 2
+    assert main(["check-profile", str(path)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err == f"error: {path}: corpora.pydocs: negative (-5); give the target tokens per model, or 0 for all\n"
 

@@ -17,6 +17,7 @@ every extraction.
 
 from __future__ import annotations
 
+import logging
 import re
 import shlex
 import sys
@@ -32,6 +33,8 @@ from rankscale.models.source import locate
 from rankscale.records.identity import result_identity, same_result
 from rankscale.records.store import Manifest, OutdatedRecords
 from rankscale.sets.schema import Model, ModelSet
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -454,7 +457,7 @@ def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> No
             temperature=job.temperature)
 
 
-def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True,
+def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = _log.info, progress: bool = True,
             device: str = "auto", train_device: str = "cpu") -> None:
     """Train the set's ladders and extract every result its chapters read, with one progress
     display per stage; a stage with nothing to do says so in one line.
@@ -466,7 +469,7 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
     log : callable
-        Receives the one-line messages.
+        Receives the one-line messages; default this module's logger, at level INFO.
     progress : bool
         Show progress bars; without them, a line of timing per stage.
     device : str
