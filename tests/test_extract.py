@@ -333,6 +333,21 @@ def test_records_of_format_3_load_without_spans(finished, tmp_path):
     assert all(len(getattr(current, name)) == N_TOKENS for name in rs.SPAN_FIELDS)
 
 
+def test_records_to_pandas_one_row_per_target(finished, tmp_path):
+    rec = rs.load_records(finished)
+    table = rec.to_pandas(top=True)
+    assert len(table) == N_TOKENS and table.index.tolist() == list(range(N_TOKENS))
+    for name in ("window", "target", "logp", "gt", "ge", *rs.SPAN_FIELDS):
+        np.testing.assert_array_equal(table[name].to_numpy(), getattr(rec, name))
+    np.testing.assert_array_equal(table[[f"top_logp_{k + 1}" for k in range(rs.TOP_K)]].to_numpy(), rec.top_logp)
+    assert table["logp"].dtype == np.float32 and str(table["n_bytes"].dtype) == "Int64"
+    # per-document cross-entropy, the question the spans answer
+    per_document = table.groupby("document")["logp"].mean()
+    assert len(per_document) == len(set(rec.document.tolist())) >= 1
+    old = rs.load_records(older_copy(finished, tmp_path / "old")).to_pandas()
+    assert old["document"].isna().all() and list(old.columns) == list(table.columns[:len(old.columns)])
+
+
 def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
     old = older_copy(finished, tmp_path / "old", format=2)
     with pytest.raises(RankscaleError, match="format 2, this version reads formats 3 and 4.*--force"):

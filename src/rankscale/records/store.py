@@ -106,6 +106,49 @@ class Records:
         """
         return {name: getattr(self, name) for name in RECORD_FIELDS}
 
+    def to_pandas(self, top: bool = False):
+        """The records as a table, one row per target in window order.
+
+        Parameters
+        ----------
+        top : bool
+            Add the log-probabilities of the ``TOP_K`` best tokens as columns ``top_logp_1``
+            (the best) to ``top_logp_<TOP_K>``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``window``, ``target``, ``logp`` (nats), ``gt``, ``ge``, then the spans
+            ``document``, ``char_start``, ``char_end``, ``n_bytes``, ``n_words`` (``SPAN_FIELDS``;
+            pandas' nullable ``Int64``, all missing for records of format 3, which have none).
+
+        Examples
+        --------
+        >>> n = 2
+        >>> records = Records(logp=np.array([-0.5, -2.0], np.float32), gt=np.array([0, 3], np.int32),
+        ...                   ge=np.array([0, 4], np.int32), target=np.array([7, 9], np.int32),
+        ...                   window=np.zeros(n, np.int32), top_logp=np.full((n, TOP_K), -1.0, np.float32),
+        ...                   manifest=None)
+        >>> table = records.to_pandas()
+        >>> list(table.columns)
+        ['window', 'target', 'logp', 'gt', 'ge', 'document', 'char_start', 'char_end', 'n_bytes', 'n_words']
+        >>> table[["target", "logp", "gt", "n_bytes"]]
+           target  logp  gt  n_bytes
+        0       7  -0.5   0     <NA>
+        1       9  -2.0   3     <NA>
+        >>> list(records.to_pandas(top=True).columns[-2:])
+        ['top_logp_7', 'top_logp_8']
+        """
+        import pandas as pd
+
+        columns = {name: getattr(self, name) for name in ("window", "target", "logp", "gt", "ge")}
+        for name in SPAN_FIELDS:
+            values = getattr(self, name)
+            columns[name] = pd.array([pd.NA] * len(self) if values is None else values, dtype="Int64")
+        if top:
+            columns.update({f"top_logp_{k + 1}": self.top_logp[:, k] for k in range(TOP_K)})
+        return pd.DataFrame(columns)
+
 
 def write_atomic(path: Path, write) -> None:
     """Write through ``write(tmp_path)`` then rename, so ``path`` is either absent or whole.
