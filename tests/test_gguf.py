@@ -167,7 +167,7 @@ def smollm2_run(corpus_file, tmp_path_factory):
 def test_ranks_and_logp_match_a_full_forward_reference(smollm2_run, corpus_file):
     out, model, tokenizer = smollm2_run
     rec = load_records(out)
-    windows = token_windows(get_corpus(str(corpus_file)).load(), tokenizer, N_TOKENS, WINDOW)
+    windows = [w.ids for w in token_windows(get_corpus(str(corpus_file)).load(), tokenizer, N_TOKENS, WINDOW)]
     assert len(windows) > 2 and len(rec) == N_TOKENS
     np.testing.assert_array_equal(rec.target, np.concatenate([w[1:] for w in windows]))
     ref = forward_reference(model, windows, real_vocab_size(tokenizer), near_tie=NEAR_TIE)
