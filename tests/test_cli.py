@@ -36,7 +36,8 @@ def test_extract_then_metrics(model_dir, corpus_file, tmp_path):
     assert "tok/s" in done.stderr  # the progress bar reports throughput
     records = load_records(out)
     as_json = json.loads(cli("metrics", out, "--json", "--rank-fits").stdout)
-    expected = summary_with_errors({**records.arrays(), "window": records.window}, n_boot=100, seed=0)
+    expected = summary_with_errors(sample(records), n_boot=100, seed=0)
+    assert expected["bits_per_byte"] > 0 and expected["word_perplexity"] > 0
     assert {k: as_json[k] for k in expected} == expected
     assert as_json["n_tokens"] == 1500 and as_json["model"] == str(model_dir) and as_json["corpus"] == str(corpus_file)
     assert as_json["ce_nats"] == pytest.approx(-records.logp.astype(np.float64).mean())
@@ -97,37 +98,49 @@ def test_an_unreadable_corpus_file_is_one_line(model_dir, tmp_path):
 # In this process, on results written here: metrics over many folders, exit statuses, logging
 
 
-def write_result(folder: Path, seed: int, n_windows: int = 12, size: int = 20) -> Path:
-    """A finished results folder of made-up records, through the store's own writers."""
+def write_result(folder: Path, seed: int, n_windows: int = 12, size: int = 20, format: int = store.FORMAT) -> Path:
+    """A finished results folder of made-up records, through the store's own writers; of ``format`` 3, as
+    rankscale wrote before records carried each target's span (its bytes and words)."""
     rng = np.random.default_rng(seed)
     n = n_windows * size
     gt = rng.geometric(0.2, n).astype(np.int32) - 1
+    n_bytes = rng.integers(1, 7, n).astype(np.int32)
+    ends = np.cumsum(n_bytes)
     arrays = {"logp": (-rng.exponential(2.0, n)).astype(np.float32), "gt": gt, "ge": gt,
               "target": rng.integers(0, 50, n).astype(np.int32),
               "window": np.repeat(np.arange(n_windows), size).astype(np.int32),
-              "top_logp": np.full((n, store.TOP_K), -1.0, np.float32)}
+              "top_logp": np.full((n, store.TOP_K), -1.0, np.float32),
+              "document": np.zeros(n, np.int64), "char_start": ends - n_bytes, "char_end": ends,  # ASCII: a byte a char
+              "n_bytes": n_bytes, "n_words": rng.integers(0, 2, n).astype(np.int32)}
     manifest = store.Manifest({"model": {"digest": str(seed)}, "dtype": "float32"},
                               {"model": f"runs/m{seed}", "corpus": "notes.txt"}, "notes", "0.1.0", vocab_size=50,
                               head_rows=50, params_total=900, params_non_embedding=500, n_windows=n_windows,
-                              shards=(store.Shard("shard-00000.npz", (0, n_windows), n),))
+                              shards=(store.Shard("shard-00000.npz", (0, n_windows), n),), format=format)
     folder.mkdir(parents=True)
     manifest.write(folder)
-    store.write_shard(folder / "shard-00000.npz", arrays, manifest.digest)
+    store.write_shard(folder / "shard-00000.npz", {k: arrays[k] for k in store.shard_fields(format)}, manifest.digest)
     manifest.finished(folder).write(folder)
     return folder
+
+
+def sample(records: store.Records) -> dict:
+    """What ``rankscale metrics`` computes on: the per-target arrays with the windows, bytes and words."""
+    return {**records.arrays(), "n_bytes": records.n_bytes, "n_words": records.n_words}
 
 
 def test_metrics_of_many_results_in_one_table_csv_and_json_lines(tmp_path, capsys):
     """One row per folder, under the same names in the table's header, the CSV's and the JSON's, each
     number with its standard error; bytes and words that older records lack are - in the table, empty in
     the CSV and null in the JSON."""
-    folders = [write_result(tmp_path / "results" / name, seed) for seed, name in enumerate(["a", "b", "c"])]
+    folders = [write_result(tmp_path / "results" / name, seed, format=format)
+               for seed, (name, format) in enumerate([("a", store.FORMAT), ("b", store.FORMAT), ("old", 3)])]
     assert main(["metrics", *map(str, folders), "--k", "1", "5", "--output", str(tmp_path / "all.csv")]) == 0
     table = capsys.readouterr().out.splitlines()
     header = table[0].split()
     assert header[:4] == ["result", "n_tokens", "ce_nats", "ce_nats_se"] and "rbp_5_se" in header
     assert [line.split()[0] for line in table[1:]] == list(map(str, folders))
-    assert table[1].split()[header.index("bits_per_byte")] == "-"
+    bits = header.index("bits_per_byte")
+    assert [line.split()[bits] != "-" for line in table[1:]] == [True, True, False]
     rows = list(csv.DictReader(io.StringIO((tmp_path / "all.csv").read_text())))
     assert main(["metrics", *map(str, folders), "--k", "1", "5", "--output", str(tmp_path / "all.jsonl")]) == 0
     assert capsys.readouterr().out.splitlines() == table  # the table on stdout whatever the file's form
@@ -137,11 +150,14 @@ def test_metrics_of_many_results_in_one_table_csv_and_json_lines(tmp_path, capsy
                or name in ("result", "model", "revision", "corpus", "dtype") for name in lines[0])
     for folder, line, row in zip(folders, lines, rows):
         records = load_records(folder)
-        expected = summary_with_errors({**records.arrays(), "window": records.window}, ks=[1, 5], n_boot=100)
+        expected = summary_with_errors(sample(records), ks=[1, 5], n_boot=100)
         assert {k: line[k] for k in expected} == expected
-        assert float(row["ce_nats_se"]) == line["ce_nats_se"] > 0 and row["bits_per_byte"] == ""
-        assert line["bits_per_byte"] is None and line["result"] == str(folder)
-        assert line["model"] == records.manifest.source["model"]
+        assert line["result"] == str(folder) and line["model"] == records.manifest.source["model"]
+        assert float(row["ce_nats_se"]) == line["ce_nats_se"] > 0
+        if records.n_bytes is None:
+            assert line["bits_per_byte"] is line["word_perplexity_se"] is None and row["bits_per_byte"] == ""
+        else:
+            assert float(row["bits_per_byte"]) == line["bits_per_byte"] > 0 and line["word_perplexity_se"] > 0
     assert main(["metrics", str(folders[0]), "--format", "csv", "--n-boot", "0"]) == 0
     assert capsys.readouterr().out.splitlines()[1].split(",")[:2] == [str(folders[0]), "runs/m0"]
 

@@ -90,7 +90,7 @@ def _metrics_row(folder: str, records, args: argparse.Namespace) -> dict:
 
     manifest = records.manifest
     sample = {"logp": records.logp, "gt": records.gt, "ge": records.ge, "window": records.window,
-              "n_bytes": getattr(records, "n_bytes", None), "n_words": getattr(records, "n_words", None)}
+              "n_bytes": records.n_bytes, "n_words": records.n_words}
     row = {"result": folder, "model": manifest.source["model"], "revision": manifest.source.get("revision"),
            "corpus": manifest.source["corpus"], "dtype": manifest.identity["dtype"],
            "params_non_embedding": manifest.params_non_embedding, "n_windows": manifest.n_windows,
