@@ -56,7 +56,8 @@ class Job:
     step : int or None
         Training step of a checkpoint; None for the model itself.
     corpus : str
-        One of the set's corpora.
+        One of the set's corpora, by the name it is shown by (what is read for it:
+        ``rankscale.sets.schema.ModelSet.corpus_source``).
     n_tokens : int or None
         Target tokens (None: every window the corpus's sampling gives).
     out : pathlib.Path
@@ -122,7 +123,8 @@ class Job:
         ...     "--tokens", "20000", "--seed", "42", "--dtype", "auto", "--out", "/r/x"])
         True
         """
-        args = [sys.executable, "-m", "rankscale", "extract", "--model", self.source, "--corpus", self.corpus]
+        args = [sys.executable, "-m", "rankscale", "extract", "--model", self.source, "--corpus",
+                model_set.corpus_source(self.corpus)]
         if self.load:
             args += ["--model-args", ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                                               for k, v in self.load)]
@@ -195,8 +197,9 @@ def make_job(model_set: ModelSet, home: Path, family: str | None, name: str, sou
     Job
     """
     located = locate(source, revision, tokenizer_given=any(key == "tokenizer" for key, _ in load))
-    identity = result_identity(located, get_corpus(corpus), n_tokens, load=dict(load), window_len=model_set.window,
-                               seed=model_set.seed, dtype=model_set.dtype, temperature=temperature)
+    identity = result_identity(located, get_corpus(model_set.corpus_source(corpus)), n_tokens, load=dict(load),
+                               window_len=model_set.window, seed=model_set.seed, dtype=model_set.dtype,
+                               temperature=temperature)
     return Job(family, name, source, revision, step, corpus, n_tokens, result_dir(home, identity), note,
                temperature=temperature, commit=located.commit, load=load, replica=replica, identity=identity)
 
@@ -450,7 +453,7 @@ def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> No
     # A folder holding another identity is this job's own older result (records of an older
     # format, a result computed in another dtype that did not finish): the folder is named by the
     # job's identity, so it is replaced rather than refused; an unfinished run of it resumes.
-    extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, device=device,
+    extract(job.source, model_set.corpus_source(job.corpus), job.n_tokens, job.out, dtype=model_set.dtype, device=device,
             revision=job.revision, load=dict(job.load), window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
             bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
             + f" on {job.corpus}" + (f" at T={job.temperature:g}" if job.temperature != 1.0 else ""),
