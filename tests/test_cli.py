@@ -199,6 +199,7 @@ def test_quiet_and_verbose_set_every_library_s_level(flags, ours, theirs, tmp_pa
     assert main([*flags, "metrics", str(folder), "--n-boot", "0", "--output", str(tmp_path / "a.jsonl")]) == 0
     out, err = capsys.readouterr()
     assert out.startswith("result") and ("1 row written to" in err) == (ours <= logging.INFO)
+    assert ("240 targets in 12 windows" in err) == (ours <= logging.DEBUG)
     assert logging.getLogger("rankscale").getEffectiveLevel() == ours
     assert logging.getLogger("transformers").getEffectiveLevel() == theirs
     named = logging.getLevelName(theirs).lower()

@@ -95,6 +95,8 @@ def _metrics_row(folder: str, records, args: argparse.Namespace) -> dict:
            "corpus": manifest.source["corpus"], "dtype": manifest.identity["dtype"],
            "params_non_embedding": manifest.params_non_embedding, "n_windows": manifest.n_windows,
            "n_tokens": len(records)}
+    _log.debug("%s: %d targets in %d windows, %d bootstrap replicates", folder, len(records), manifest.n_windows,
+               args.n_boot)
     row |= summary_with_errors(sample, ks=args.k, n_boot=args.n_boot, seed=args.seed)
     if args.rank_fits:
         from rankscale.analysis.metrics import rank_1based

@@ -453,6 +453,7 @@ def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> No
     # A folder holding another identity is this job's own older result (records of an older
     # format, a result computed in another dtype that did not finish): the folder is named by the
     # job's identity, so it is replaced rather than refused; an unfinished run of it resumes.
+    _log.debug("%s on %s (%s): %s", job.source, job.corpus, model_set.corpus_source(job.corpus), job.out)
     extract(job.source, model_set.corpus_source(job.corpus), job.n_tokens, job.out, dtype=model_set.dtype, device=device,
             revision=job.revision, load=dict(job.load), window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
             bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
