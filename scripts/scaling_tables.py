@@ -10,6 +10,7 @@ missing, reuses the rest).
 from __future__ import annotations
 
 import argparse
+import logging
 
 import numpy as np
 
@@ -36,6 +37,7 @@ def main() -> None:
     parser.add_argument("--profile", default="tiny", help="a built-in model set or a .toml file")
     parser.add_argument("--n-boot", type=int, default=None, help="bootstrap resamples (default: the set's)")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")  # what prepare trains and extracts, on stderr
     model_set = get(args.profile)
     n_boot = args.n_boot or model_set.n_boot
     jobs.prepare(model_set)
@@ -46,9 +48,10 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|---|---|")
         for run in [*family_runs, *runs.reference_runs(model_set, corpus)]:
             r = run.records
-            s = metrics.summary(r.logp, r.gt, r.ge, ks=(1, 10, 100))
-            print(f"| {run.family or 'reference'} | {run.name} | {run.non_embedding:,} | {s['CE']:.4f} | {s['RBP_1']:.4f} "
-                  f"| {s['RBP_10']:.4f} | {s['RBP_100']:.4f} | {s['EE']:.4f} | {s['SA']:.4f} | {s['Conf']:.4f} |")
+            s = metrics.summary(r.arrays(), ks=(1, 10, 100))
+            print(f"| {run.family or 'reference'} | {run.name} | {run.non_embedding:,} | {s['ce_nats']:.4f} "
+                  f"| {s['rbp_1']:.4f} | {s['rbp_10']:.4f} | {s['rbp_100']:.4f} | {s['ee_nats']:.4f} "
+                  f"| {s['sa_nats']:.4f} | {s['conf_nats']:.4f} |")
         samples = [run.records.arrays() for run in family_runs]
         families = [run.family for run in family_runs]
         sizes = runs.sizes(family_runs)
