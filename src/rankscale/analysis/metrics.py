@@ -306,7 +306,8 @@ def summary_with_errors(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000),
     Returns
     -------
     dict of str to float or None
-        Each key of ``summary`` followed by its ``_se``; None where the value is.
+        Each key of ``summary`` followed by its ``_se``; None where the value is, without replicates, and where
+        some replicate has no value (a resample of windows without words, say).
 
     Examples
     --------
@@ -320,6 +321,7 @@ def summary_with_errors(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000),
     True
     """
     values = summary(sample, ks)
+    spread = [np.nan] * len(values)
     if n_boot:
         keys = [key for key in ("logp", "gt", "ge", "n_bytes", "n_words", "window") if sample.get(key) is not None]
 
@@ -328,8 +330,9 @@ def summary_with_errors(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000),
 
         spread = resample([{key: sample[key] for key in keys}], as_row, n_boot, seed, by="window")[:, 0].std(axis=0)
     out = {}
-    for (name, value), se in zip(values.items(), spread if n_boot else [None] * len(values)):
-        out[name], out[f"{name}_se"] = value, None if value is None or se is None else float(se)
+    for (name, value), se in zip(values.items(), spread):
+        # None, not NaN, where there is no error to give (no replicates, or a replicate without the unit's words)
+        out[name], out[f"{name}_se"] = value, float(se) if value is not None and np.isfinite(se) else None
     return out
 
 
