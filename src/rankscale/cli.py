@@ -1,9 +1,9 @@
 """Command line: ``rankscale extract|metrics|ladder|book|verdicts|check-profile|plan`` (also ``python -m
 rankscale``), one subcommand per task, each resolving its model set once.
 
-A command's output (tables, JSON, paths) goes to stdout; progress bars, messages and errors go to stderr,
-through ``logging`` (``--quiet``: warnings and errors only, no progress bars; ``--verbose``: debug messages
-too, and transformers' and datasets' informational ones).
+A command's output (tables, JSON, paths) goes to stdout; progress bars and messages go to stderr, the
+messages through ``logging`` (``--quiet``: warnings only, no progress bars; ``--verbose``: debug messages
+too, and transformers' and datasets' informational ones), and so does an error, as one line.
 
 Exit status: 0 done; 1 a runtime error (bad input found while running, a file that cannot be read or
 written: one line on stderr, ``error: ...``, naming the cause and the fix); 2 a usage error (an unknown
