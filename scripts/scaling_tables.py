@@ -10,6 +10,7 @@ missing, reuses the rest).
 from __future__ import annotations
 
 import argparse
+import logging
 
 import numpy as np
 
@@ -38,6 +39,7 @@ def main() -> None:
     parser.add_argument("--train-device", default="cpu", help="where missing ladder models train, and where the "
                                                               "ladder was trained: cpu (default) or cuda")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(message)s")  # what prepare trains and extracts, on stderr
     model_set = get(args.profile)
     n_boot = args.n_boot or model_set.n_boot
     jobs.prepare(model_set, train_device=args.train_device)
@@ -48,9 +50,10 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|---|---|")
         for run in [*family_runs, *runs.reference_runs(model_set, corpus)]:
             r = run.records
-            s = metrics.summary(r.logp, r.gt, r.ge, ks=(1, 10, 100))
-            print(f"| {run.family or 'reference'} | {run.name} | {run.non_embedding:,} | {s['CE']:.4f} | {s['RBP_1']:.4f} "
-                  f"| {s['RBP_10']:.4f} | {s['RBP_100']:.4f} | {s['EE']:.4f} | {s['SA']:.4f} | {s['Conf']:.4f} |")
+            s = metrics.summary(r.arrays(), ks=(1, 10, 100))
+            print(f"| {run.family or 'reference'} | {run.name} | {run.non_embedding:,} | {s['ce_nats']:.4f} "
+                  f"| {s['rbp_1']:.4f} | {s['rbp_10']:.4f} | {s['rbp_100']:.4f} | {s['ee_nats']:.4f} "
+                  f"| {s['sa_nats']:.4f} | {s['conf_nats']:.4f} |")
         samples = [run.records.arrays() for run in family_runs]
         families = [run.family for run in family_runs]
         sizes = runs.sizes(family_runs)

@@ -23,6 +23,7 @@ from rankscale.corpora import (
     token_windows,
 )
 from rankscale.corpora.rst import section_labels, strip_rst, strip_rst_tree
+from rankscale.corpora.windows import span_sizes, token_spans
 
 
 @pytest.mark.parametrize("name", sorted(SOURCES))
@@ -293,12 +294,55 @@ def test_sampling_limits_documents_and_windows(tokenizer):
     windows = token_windows(docs, tokenizer, None, window_len=16, seed=3, sampling=sampling)
     first = np.random.default_rng(3).permutation(10)[:4]  # Dataset.shuffle(seed=3), first 4 rows
     expected = [tokenizer(docs[i])["input_ids"][start:start + 16] for i in first for start in (0, 16)]
-    assert [w.tolist() for w in windows] == expected
+    assert [w.ids.tolist() for w in windows] == expected
     assert len(token_windows(docs, tokenizer, None, window_len=16, seed=3)) > len(windows)  # no limits by default
     cut = token_windows(docs, tokenizer, 40, window_len=16, seed=3, sampling=sampling)
-    assert sum(len(w) - 1 for w in cut) == 40 and [w.tolist() for w in cut] == expected[:2] + [expected[2][:11]]
+    assert sum(len(w.targets) for w in cut) == 40 and [w.ids.tolist() for w in cut] == expected[:2] + [expected[2][:11]]
     with pytest.raises(RankscaleError, match=r"only 120 predictable tokens .* under its sampling"):
         token_windows(docs, tokenizer, 121, window_len=16, seed=3, sampling=sampling)
+
+
+TRICKY_TEXT = "Héllo  wörld 😀 the\n  end  \tdef f(x):\n    return x  \n"
+
+
+def test_token_spans_tile_the_text_and_split_characters_go_to_their_first_token(tokenizer):
+    ids, start, end = token_spans(TRICKY_TEXT, tokenizer, special_tokens=False)
+    assert ids.tolist() == tokenizer(TRICKY_TEXT, add_special_tokens=False)["input_ids"]
+    assert start[0] == 0 and end[-1] == len(TRICKY_TEXT) and (start[1:] == end[:-1]).all() and (end >= start).all()
+    for i, (a, b) in enumerate(zip(start, end)):
+        piece = tokenizer.decode(ids[i:i + 1])
+        if "\ufffd" not in piece:  # a token of whole characters spans its own text
+            assert TRICKY_TEXT[a:b] == piece
+    # the emoji's four byte-level tokens: the first spans it, the other three nothing
+    emoji = TRICKY_TEXT.index("😀")
+    assert ((start == emoji) & (end == emoji + 1)).sum() == 1 and ((start == emoji + 1) & (end == emoji + 1)).sum() == 3
+    n_bytes, n_words = span_sizes(TRICKY_TEXT, start, end)
+    assert n_bytes.sum() == len(TRICKY_TEXT.encode()) and n_words.sum() == len(TRICKY_TEXT.split())
+
+
+class SlowTokenizer:
+    """The test tokenizer without its offset mapping, as a tokenizer of transformers' Python backend is."""
+
+    is_fast = False
+
+    def __init__(self, fast, decode=None):
+        self.fast, self.all_special_ids = fast, fast.all_special_ids
+        self.decode = decode or fast.decode
+
+    def __call__(self, text, **kwargs):
+        assert "return_offsets_mapping" not in kwargs
+        return self.fast(text, **kwargs)
+
+
+def test_a_slow_tokenizer_places_its_tokens_by_decoding(tokenizer):
+    """Without an offset mapping the spans come from decoding, and are those of the offsets; where decoding does
+    not give the text back, a one-line error names the fix."""
+    for fast_part, slow_part in zip(token_spans(TRICKY_TEXT, tokenizer, False),
+                                    token_spans(TRICKY_TEXT, SlowTokenizer(tokenizer), False)):
+        np.testing.assert_array_equal(fast_part, slow_part)
+    upper = SlowTokenizer(tokenizer, lambda ids, **kw: tokenizer.decode(ids, **kw).upper())
+    with pytest.raises(RankscaleError, match="not a fast tokenizer.*load the model's fast tokenizer"):
+        token_spans(TRICKY_TEXT, upper, False)
 
 
 REST_SAMPLE = """.. _intro:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -29,7 +30,7 @@ def loaded(model_dir):
 @pytest.fixture(scope="module")
 def windows(loaded, corpus_file):
     _, tok = loaded
-    return token_windows(get_corpus(str(corpus_file)).load(), tok, N_TOKENS, window_len=100)
+    return [w.ids for w in token_windows(get_corpus(str(corpus_file)).load(), tok, N_TOKENS, window_len=100)]
 
 
 def test_matches_slow_reference_with_ties_and_padded_head(loaded, windows):
@@ -215,7 +216,7 @@ def test_model_args_on_the_command_line(model_dir, corpus_file, tmp_path, capsys
     assert main([*args, "--model-args", "attn_implementation=eager,trust_remote_code=false"]) == 0
     assert rs.load_records(out).manifest.identity["load"] == {"attn_implementation": "eager",
                                                                "trust_remote_code": False}
-    assert main([*args, "--model-args", "eager", "--force"]) == 2
+    assert main([*args, "--model-args", "eager", "--force"]) == 1
     assert "error: --model-args: expected key=value pairs" in capsys.readouterr().err
 
 
@@ -304,22 +305,73 @@ def test_missing_manifest_and_other_settings(model_dir, corpus_file, finished, t
         run(model_dir, corpus_file, finished, n_tokens=N_TOKENS - 1)
 
 
-def older_copy(finished, old):
-    """A copy of the records in ``finished`` whose manifest says the format before this one."""
+def older_copy(finished, old, format=3):
+    """A copy of the records in ``finished`` as an older version wrote them: a manifest of
+    ``format`` (its identity too), and, for format 3, shards without the targets' spans, each
+    carrying that identity's digest."""
+    from rankscale.hashing import digest
+
     old.mkdir()
-    for f in finished.iterdir():
-        (old / f.name).write_bytes(f.read_bytes())
-    manifest = json.loads((old / rs.MANIFEST).read_text())
-    manifest["format"] = rs.FORMAT - 1
+    manifest = json.loads((finished / rs.MANIFEST).read_text())
+    manifest["format"] = manifest["identity"]["format"] = format
+    for shard in manifest["shards"]:
+        with np.load(finished / shard["file"]) as data:
+            arrays = {k: data[k] for k in rs.RECORD_FIELDS}
+        rs.write_shard(old / shard["file"], arrays, digest(manifest["identity"]))
+        shard["sha256"] = hashlib.sha256((old / shard["file"]).read_bytes()).hexdigest()
     (old / rs.MANIFEST).write_text(json.dumps(manifest))
     return old
 
 
-def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
+def test_records_of_format_3_load_without_spans(finished, tmp_path):
     old = older_copy(finished, tmp_path / "old")
-    with pytest.raises(RankscaleError, match=f"format {rs.FORMAT - 1}.*--force"):
+    records, current = rs.load_records(old), rs.load_records(finished)
+    assert records.manifest.format == 3 and current.manifest.format == rs.FORMAT
+    for name in rs.RECORD_FIELDS:
+        np.testing.assert_array_equal(getattr(records, name), getattr(current, name))
+    assert all(getattr(records, name) is None for name in rs.SPAN_FIELDS)
+    assert all(len(getattr(current, name)) == N_TOKENS for name in rs.SPAN_FIELDS)
+
+
+def test_records_to_pandas_one_row_per_target(finished, tmp_path):
+    rec = rs.load_records(finished)
+    table = rec.to_pandas(top=True)
+    assert len(table) == N_TOKENS and table.index.tolist() == list(range(N_TOKENS))
+    for name in ("window", "target", "logp", "gt", "ge", *rs.SPAN_FIELDS):
+        np.testing.assert_array_equal(table[name].to_numpy(), getattr(rec, name))
+    np.testing.assert_array_equal(table[[f"top_logp_{k + 1}" for k in range(rs.TOP_K)]].to_numpy(), rec.top_logp)
+    assert table["logp"].dtype == np.float32 and str(table["n_bytes"].dtype) == "Int64"
+    # per-document cross-entropy, the question the spans answer
+    per_document = table.groupby("document")["logp"].mean()
+    assert len(per_document) == len(set(rec.document.tolist())) >= 1
+    old = rs.load_records(older_copy(finished, tmp_path / "old")).to_pandas()
+    assert old["document"].isna().all() and list(old.columns) == list(table.columns[:len(old.columns)])
+
+
+def test_records_of_an_older_format_ask_for_a_new_extraction(finished, tmp_path):
+    old = older_copy(finished, tmp_path / "old", format=2)
+    with pytest.raises(RankscaleError, match="format 2, this version reads formats 3 and 4.*--force"):
         rs.load_records(old)
     assert len(rs.load_records(finished)) == N_TOKENS  # the current format loads
+
+
+def test_spans_give_back_each_targets_text(finished, corpus_file, loaded):
+    """Each target's span of its document is the text of its token: its decoding where that is
+    whole characters; a window's spans follow each other; bytes and words are those of the span."""
+    _, tok = loaded
+    documents = get_corpus(str(corpus_file)).load()
+    rec = rs.load_records(finished)
+    pieces = [documents[d][a:b] for d, a, b in zip(rec.document, rec.char_start, rec.char_end)]
+    decoded = [tok.decode([t]) for t in rec.target]
+    whole = [p == d for p, d in zip(pieces, decoded) if "\ufffd" not in d]
+    assert len(whole) > 0.9 * N_TOKENS and all(whole)
+    same_window = rec.window[1:] == rec.window[:-1]
+    np.testing.assert_array_equal(rec.char_start[1:][same_window], rec.char_end[:-1][same_window])
+    np.testing.assert_array_equal(rec.n_bytes, [len(p.encode()) for p in pieces])
+    starts = {d: {m.start() for m in re.finditer(r"\S+", documents[d])} for d in set(rec.document.tolist())}
+    np.testing.assert_array_equal(rec.n_words, [sum(a <= s < b for s in starts[d])
+                                                for d, a, b in zip(rec.document, rec.char_start, rec.char_end)])
+    assert rec.n_words.sum() > 100 and rec.document.dtype == np.int64 and rec.n_bytes.dtype == np.int32
 
 
 def test_the_manifest_reads_back_what_it_wrote(finished, tmp_path):
@@ -351,11 +403,13 @@ def test_window_longer_than_model_positions(model_dir, corpus_file, tmp_path):
 def test_an_older_format_is_replaced_when_asked(model_dir, corpus_file, finished, tmp_path):
     """`replace=True` (what the book's preparation passes) extracts again over records of an older
     format instead of refusing them."""
-    old = older_copy(finished, tmp_path / "old")
-    with pytest.raises(RankscaleError, match="--force"):
-        run(model_dir, corpus_file, old)
-    run(model_dir, corpus_file, old, replace=True)
-    np.testing.assert_array_equal(rs.load_records(old).gt, rs.load_records(finished).gt)
+    for format in (2, 3):
+        old = older_copy(finished, tmp_path / f"old{format}", format)
+        with pytest.raises(RankscaleError, match="--force"):
+            run(model_dir, corpus_file, old)
+        run(model_dir, corpus_file, old, replace=True)
+        assert rs.load_records(old).manifest.format == rs.FORMAT
+        np.testing.assert_array_equal(rs.load_records(old).gt, rs.load_records(finished).gt)
 
 
 def test_the_longest_windows_go_first(model_dir, windows):

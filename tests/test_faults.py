@@ -98,7 +98,7 @@ def test_a_changed_text_field_seed_or_revision_is_never_taken_for_the_old_result
         extract(model_dir, corpus, out, text_field="answer")
     status, err = cli(capsys, "extract", "--model", model_dir, "--corpus", corpus, "--tokens", N, "--out",
                       tmp_path / "rev", "--revision", "step1000", "--quiet")
-    assert status == 2 and "--revision step1000 names a version of a hub model" in err
+    assert status == 1 and "--revision step1000 names a version of a hub model" in err
     assert not (tmp_path / "rev").exists()
 
     copy = shutil.copytree(model_dir, tmp_path / "copy")  # the same weights: one result for both
@@ -163,7 +163,7 @@ def test_a_row_without_text_is_an_error_not_a_made_up_document(model_dir, corpus
     corpus.write_text("".join(json.dumps(r) + "\n" for r in rows))
     status, err = cli(capsys, "extract", "--model", model_dir, "--corpus", corpus, "--out", tmp_path / "run",
                       "--window", 64, "--quiet")
-    assert status == 2 and err.count("\n") == 1
+    assert status == 1 and err.count("\n") == 1
     assert f"row 1 of {corpus} holds no text in its 'text' field but {held}" in err and "--text-field" in err
     assert not (tmp_path / "run").exists()
 
@@ -206,7 +206,7 @@ def test_rbp_needs_a_k_of_at_least_one(model_dir, corpus_file, tmp_path, capsys)
     with pytest.raises(SystemExit) as stop:
         main(["metrics", str(out), "--k", "0", "-3"])
     assert stop.value.code == 2 and "expected a whole number of at least 1, got '0'" in capsys.readouterr().err
-    assert main(["metrics", str(out), "--k", "1", "5"]) == 0 and "RBP_5" in capsys.readouterr().out
+    assert main(["metrics", str(out), "--k", "1", "5"]) == 0 and "rbp_5" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,7 +226,7 @@ def test_a_full_disk_is_one_line_and_keeps_what_can_resume(model_dir, corpus_fil
     monkeypatch.setattr(ex, "write_shard", disk_fills)
     status, err = cli(capsys, "extract", "--model", model_dir, "--corpus", corpus_file, "--tokens", N, "--window", 64,
                       "--quiet", "--out", tmp_path / "run")
-    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert "No space left on device" in err and "free some space, then run the same command again" in err
     assert not (tmp_path / "run").exists()  # nothing written, nothing left
     room.append(1)
@@ -244,9 +244,9 @@ def test_an_out_that_cannot_be_written_is_one_line(model_dir, corpus_file, tmp_p
     args = ["extract", "--model", model_dir, "--corpus", corpus_file, "--tokens", N, "--window", 64, "--quiet"]
     (tmp_path / "a-file").write_text("not a folder")
     status, err = cli(capsys, *args, "--out", tmp_path / "a-file")
-    assert status == 2 and "--out " in err and "is a file; give the path of a directory" in err
+    assert status == 1 and "--out " in err and "is a file; give the path of a directory" in err
     status, err = cli(capsys, *args, "--out", tmp_path / "a-file" / "run")
-    assert status == 2 and "a part of the --out path is a file" in err
+    assert status == 1 and "a part of the --out path is a file" in err
 
     real_mkdir = Path.mkdir
 
@@ -257,7 +257,7 @@ def test_an_out_that_cannot_be_written_is_one_line(model_dir, corpus_file, tmp_p
 
     monkeypatch.setattr(Path, "mkdir", read_only)
     status, err = cli(capsys, *args, "--out", tmp_path / "ro")
-    assert status == 2 and err.count("\n") == 1 and "Read-only file system" in err
+    assert status == 1 and err.count("\n") == 1 and "Read-only file system" in err
     assert "choose an --out in a folder you can write to" in err and not (tmp_path / "ro").exists()
 
 
@@ -266,15 +266,15 @@ def test_bad_corpora_and_load_options_are_one_line(model_dir, tmp_path, capsys):
     (tmp_path / "empty.jsonl").write_text("")
     status, err = cli(capsys, "extract", "--model", model_dir, "--corpus", tmp_path / "empty.jsonl", "--tokens", N,
                       "--out", tmp_path / "run", "--quiet")
-    assert status == 2 and err.count("\n") == 1 and "empty.jsonl is empty" in err
+    assert status == 1 and err.count("\n") == 1 and "empty.jsonl is empty" in err
     (tmp_path / "blank.jsonl").write_text("\n\n")
     status, err = cli(capsys, "extract", "--model", model_dir, "--corpus", tmp_path / "blank.jsonl", "--tokens", N,
                       "--out", tmp_path / "run", "--quiet")
-    assert status == 2 and err.count("\n") == 1 and "holds no rows" in err
+    assert status == 1 and err.count("\n") == 1 and "holds no rows" in err
     (tmp_path / "docs.txt").write_text("some text to read " * 200)
     status, err = cli(capsys, "extract", "--model", model_dir, "--corpus", tmp_path / "docs.txt", "--tokens", N,
                       "--out", tmp_path / "run", "--model-args", "no_such_option=1", "--window", 64, "--quiet")
-    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert status == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert "from_pretrained refused the load options no_such_option" in err and "remove the ones" in err
     assert not (tmp_path / "run").exists()
 
@@ -287,14 +287,14 @@ def test_a_mistyped_path_and_a_model_without_tokenizer_are_named_for_what_they_a
     monkeypatch.chdir(tmp_path)
     status, err = cli(capsys, "extract", "--model", "runs/smal", "--corpus", corpus_file, "--tokens", N,
                       "--out", tmp_path / "run", "--quiet")
-    assert status == 2 and "no model at 'runs/smal'" in err and "hub" not in err.split(";")[0]
+    assert status == 1 and "no model at 'runs/smal'" in err and "hub" not in err.split(";")[0]
     bare = tmp_path / "bare"
     shutil.copytree(model_dir, bare)
     for name in ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
         (bare / name).unlink(missing_ok=True)
     status, err = cli(capsys, "extract", "--model", bare, "--corpus", corpus_file, "--tokens", N,
                       "--out", tmp_path / "run", "--quiet")
-    assert status == 2 and "holds no tokenizer files" in err and "--model-args tokenizer=" in err
+    assert status == 1 and "holds no tokenizer files" in err and "--model-args tokenizer=" in err
     assert "predictable tokens" not in err and not (tmp_path / "run").exists()
     status, err = cli(capsys, "extract", "--model", bare, "--corpus", corpus_file, "--tokens", N, "--window", 64,
                       "--model-args", f"tokenizer={model_dir}", "--out", tmp_path / "run", "--quiet")

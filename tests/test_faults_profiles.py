@@ -101,9 +101,9 @@ def test_a_set_that_would_fail_later_is_refused_at_once(folder, case):
 
 
 def test_check_profile_prints_the_one_line(folder, capsys):
-    """The command a user runs: exit status 2 and the line, prefixed ``error:``, on stderr alone."""
+    """The command a user runs: exit status 1 (a runtime error) and the line, prefixed ``error:``, on stderr alone."""
     path = write(folder, "[corpora]\npydocs = -5\n" + TWO_MODELS)
-    assert main(["check-profile", str(path)]) == 2
+    assert main(["check-profile", str(path)]) == 1
     out, err = capsys.readouterr()
     assert out == "" and err == f"error: {path}: corpora.pydocs: negative (-5); give the target tokens per model, or 0 for all\n"
 
@@ -134,7 +134,8 @@ def test_what_is_right_still_passes(folder, monkeypatch):
     model_set = get(str(write(folder, text)))
     assert (model_set.window, model_set.n_boot, model_set.checkpoint_tokens, model_set.seed) == (2, 1, 1, 0)
     assert model_set.corpora == {"pydocs": None, "stdlib:train": 5, "humaneval:heldout": 5, "c4": 5,
-                                 "hf:allenai/c4:en:validation": 5, str(folder / "notes.jsonl"): 5}
+                                 "hf:allenai/c4:en:validation": 5, "notes": 5}
+    assert model_set.corpus_sources == {"notes": str(folder / "notes.jsonl")}
     assert [[m.name for m in f.models] for f in model_set.families] == [["m1", "m1b", "merged"], ["pythia-70m", "early"]]
     # a missing file is named by where it was looked for, not found in the working directory instead
     (folder.parent / "only-here.jsonl").write_text('{"text": "x"}\n')

@@ -50,7 +50,7 @@ def no_hub(monkeypatch, tmp_path):
 
 @pytest.fixture(scope="module")
 def windows(tokenizer, corpus_file):
-    return token_windows(get_corpus(str(corpus_file)).load(), tokenizer, 1500, window_len=128)
+    return [w.ids for w in token_windows(get_corpus(str(corpus_file)).load(), tokenizer, 1500, window_len=128)]
 
 
 @pytest.mark.parametrize("family, device_map", [("neox", None), ("gpt2", "auto"), ("opt", None)])
@@ -164,8 +164,8 @@ def test_local_standin_goes_through_datasets_and_is_sampled_as_the_papers_did(na
         table = table.filter(keep)
     sample = table.shuffle(seed=42).select(range(min(1000, len(table))))
     expected = [bos_tokenizer("\n".join(str(row[f]) for f in fields))["input_ids"][:32] for row in sample]
-    assert [w.tolist() for w in windows] == expected
-    assert windows[0][0] == bos_tokenizer.bos_token_id  # each model's own special tokens
+    assert [w.ids.tolist() for w in windows] == expected
+    assert windows[0].ids[0] == bos_tokenizer.bos_token_id  # each model's own special tokens
     assert len(windows) == min(1000, len(table)) and len(table) == len(corpus.load())
 
 

@@ -91,9 +91,62 @@ def test_window_success_needs_long_enough_windows():
 
 def test_summary_fields():
     logp, gt, ge, _ = random_records(4)
-    s = m.summary(logp, gt, ge)
-    assert list(s) == ["n_tokens", "CE", "RBP_1", "RBP_10", "RBP_100", "RBP_1000", "EE", "SA", "Conf"]
-    assert s["RBP_1"] == np.mean(ge == 0) and s["RBP_10"] == np.mean(ge < 10)
+    s = m.summary({"logp": logp, "gt": gt, "ge": ge})
+    assert list(s) == ["ce_nats", "bits_per_byte", "byte_perplexity", "word_perplexity", "rbp_1", "rbp_10", "rbp_100",
+                       "rbp_1000", "ee_nats", "sa_nats", "conf_nats"]
+    assert s["rbp_1"] == np.mean(ge == 0) and s["rbp_10"] == np.mean(ge < 10)
+    assert s["bits_per_byte"] is s["byte_perplexity"] is s["word_perplexity"] is None  # records without bytes
+
+
+def test_bytes_and_words_metrics_match_their_definitions():
+    """Bits per byte and byte and word perplexity token by token, in plain Python, as lm-evaluation-harness
+    defines them: one sum of -log p over the scored tokens, divided by their bytes or words."""
+    logp, gt, ge, _ = random_records(5, n=300)
+    rng = np.random.default_rng(5)
+    n_bytes, n_words = rng.integers(1, 7, len(logp)), rng.integers(0, 2, len(logp))
+    s = m.summary({"logp": logp, "gt": gt, "ge": ge, "n_bytes": n_bytes, "n_words": n_words})
+    nll, total_bytes, total_words = 0.0, 0, 0
+    for lp, b, w in zip(logp.tolist(), n_bytes.tolist(), n_words.tolist()):
+        nll, total_bytes, total_words = nll - lp, total_bytes + b, total_words + w
+    assert s["bits_per_byte"] == pytest.approx(nll / total_bytes / np.log(2), rel=1e-12)
+    assert s["byte_perplexity"] == pytest.approx(2 ** (nll / total_bytes / np.log(2)), rel=1e-12)
+    assert s["word_perplexity"] == pytest.approx(np.exp(nll / total_words), rel=1e-12)
+    assert s["ce_nats"] == pytest.approx(nll / len(logp), rel=1e-12)
+    no_words = m.summary({"logp": logp, "gt": gt, "ge": ge, "n_bytes": n_bytes, "n_words": np.zeros_like(n_words)})
+    assert no_words["word_perplexity"] is None and no_words["bits_per_byte"] == s["bits_per_byte"]
+
+
+def test_standard_errors_are_the_spread_over_whole_windows():
+    """The bootstrap's standard error of a ratio over windows against its closed form (the delta method,
+    sqrt(sum_w (a_w - r b_w)^2) / sum_w b_w for r = sum a / sum b), on windows whose tokens share a loss
+    offset: an error over single tokens would be several times smaller, and is not what is reported."""
+    rng = np.random.default_rng(0)
+    n_windows, size = 200, 30
+    window = np.repeat(np.arange(n_windows), size)
+    logp = -(rng.gamma(4.0, 0.5, n_windows)[window] + rng.exponential(0.3, len(window)))  # a level per window
+    gt = np.minimum(rng.geometric(np.exp(logp / 4)) - 1, 500)
+    n_bytes, n_words = rng.integers(1, 9, len(window)), rng.integers(0, 2, len(window))
+    sample = {"logp": logp, "gt": gt, "ge": gt, "window": window, "n_bytes": n_bytes, "n_words": n_words}
+    values = m.summary_with_errors(sample, ks=[1, 10], n_boot=2000, seed=1)
+
+    def delta_method(per_token, denominator):
+        a = np.bincount(window, per_token)
+        b = np.bincount(window, denominator)
+        r = a.sum() / b.sum()
+        return r, np.sqrt(((a - r * b) ** 2).sum()) / b.sum()
+
+    ones = np.ones(len(window))
+    checks = {"ce_nats": delta_method(-logp, ones), "rbp_1": delta_method(gt < 1, ones),
+              "rbp_10": delta_method(gt < 10, ones),
+              "bits_per_byte": tuple(v / np.log(2) for v in delta_method(-logp, n_bytes))}
+    for name, (value, se) in checks.items():
+        assert values[name] == pytest.approx(value, rel=1e-9)
+        assert values[f"{name}_se"] == pytest.approx(se, rel=0.06), name
+    r, se = delta_method(-logp, n_words)  # a perplexity's error: exp's slope times the rate's
+    assert values["word_perplexity_se"] == pytest.approx(np.exp(r) * se, rel=0.08)
+    per_token = np.std(-logp) / np.sqrt(len(logp))
+    assert values["ce_nats_se"] > 3 * per_token
+    assert m.summary_with_errors(sample, ks=[1], n_boot=0)["ce_nats_se"] is None
 
 
 def test_decomposition_properties_and_input_checks():

@@ -69,7 +69,8 @@ def test_a_user_set_reads_as_the_built_in_ones(tmp_path, two_dirs):
     assert get(str(write(tmp_path, "temperature_tokens = 3000\n" + GOOD))).temperature_tokens == 3000
     assert model_set.source == str((tmp_path / "my-models.toml").resolve())
     # a corpus file is read from the TOML file's folder; 0 tokens means all of them
-    assert model_set.corpora == {"pydocs": 2000, str(tmp_path / "notes.jsonl"): None}
+    assert model_set.corpora == {"pydocs": 2000, "notes": None}  # a file shown by its name less its suffix
+    assert model_set.corpus_source("notes") == str(tmp_path / "notes.jsonl")
     local, pythia = model_set.families
     assert [(m.name, m.source) for m in local.models] == [("S", str(two_dirs[0])), ("large", str(two_dirs[1]))]
     assert local.models[1].checkpoints == (Checkpoint(0, source=str(two_dirs[0])),)
@@ -130,6 +131,52 @@ def test_load_options_per_family_and_model(tmp_path, two_dirs):
     assert all(m.load == () for m in pythia.models)
 
 
+def test_a_corpus_shows_its_display_name_and_reads_its_file(tmp_path):
+    """A file corpus is shown by a short name (given, or its file's name less its suffixes) on every
+    heading, and what is read for it is the file: the name is in no result's identity, so renaming it
+    leaves every result where it was."""
+    from rankscale.records import jobs
+
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "held-out.jsonl").write_text("".join(f'{{"text": "note {i} " }}\n' for i in range(20)))
+    (tmp_path / "eval.txt").write_text("some text to read")
+    models = ('[[families]]\nname = "Pythia"\nmodels = [{ model = "EleutherAI/pythia-70m" }, '
+              '{ model = "EleutherAI/pythia-160m" }]\n')
+    named = get(str(write(tmp_path, '[corpora]\n"data/held-out.jsonl" = { tokens = 500, name = "notes" }\n'
+                                   '"eval.txt" = 0\n' + models)))
+    assert named.corpora == {"notes": 500, "eval": None}
+    assert named.corpus_sources == {"notes": str(tmp_path / "data" / "held-out.jsonl"),
+                                    "eval": str(tmp_path / "eval.txt")}
+    renamed = get(str(write(tmp_path, '[corpora]\n"data/held-out.jsonl" = 500\n' + models)))
+    assert list(renamed.corpora) == ["held-out"]
+    ours, theirs = jobs.jobs(named, tmp_path, ["notes"]), jobs.jobs(renamed, tmp_path)
+    assert [job.corpus for job in ours] == ["notes", "notes"] and [job.corpus for job in theirs] == ["held-out"] * 2
+    assert [(job.identity, job.out) for job in ours] == [(job.identity, job.out) for job in theirs]
+    assert f"--corpus {tmp_path / 'data' / 'held-out.jsonl'} " in ours[0].command(named)
+
+
+@pytest.mark.parametrize("corpora, entry, fix", [
+    ('"a/notes.jsonl" = 5\n"b/notes.jsonl" = 5\n',
+     r'corpora."b/notes.jsonl": shown as \'notes\', as corpora."a/notes.jsonl" is', "give one of them its own name"),
+    ('"a/notes.jsonl" = { tokens = 5, name = "pydocs" }\npydocs = 5\n', "corpora.pydocs: shown as 'pydocs'",
+     "its own name"),
+    ('pydocs = { tokens = 5, name = "docs" }\n', "corpora.pydocs: a corpus rankscale knows keeps its own name",
+     "give a name only to a file or an hf: dataset"),
+    ('"a/notes.jsonl" = { name = "n" }\n', r'corpora."a/notes.jsonl": no tokens', "give tokens = "),
+    ('"a/notes.jsonl" = { tokens = 5, label = "n" }\n', "unknown key 'label'", "the keys here are name, tokens"),
+    ('"a/notes.jsonl" = { tokens = 5, name = "" }\n', r'corpora."a/notes.jsonl".name: empty', "give a short name"),
+])
+def test_display_names_are_refused_where_they_would_mislead(tmp_path, two_dirs, corpora, entry, fix):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "notes.jsonl").write_text('{"text": "a note"}\n')
+    path = write(tmp_path, "[corpora]\n" + corpora + "[[families]]\nname = 'x'\n"
+                                                      "models = [{ model = 'runs/small' }, { model = 'runs/large' }]\n")
+    with pytest.raises(RankscaleError) as err:
+        get(str(path))
+    assert str(err.value).startswith(f"{path}: ") and re.search(entry, str(err.value)) and fix in str(err.value)
+
+
 def test_unknown_set_names_the_choices():
     with pytest.raises(RankscaleError, match="use one of smoke, tiny, reduced, full or the path of a .toml file"):
         get("huge")
@@ -143,7 +190,7 @@ def test_check_profile_reads_a_toml_set_before_anything_is_installed(tmp_path, t
     bad = write(tmp_path, "[corpora]\npydocs = 10\n[[families]]\nname = 'solo'\nmodels = [{ model = 'runs/small' }]\n")
     done = subprocess.run([sys.executable, "-S", "-m", "rankscale", "check-profile", str(bad)],
                           env={"PYTHONPATH": str(Path(builtin.__file__).parents[2])}, capture_output=True, text=True)
-    assert done.returncode == 2 and "has 1 model" in done.stderr and done.stderr.count("\n") == 1
+    assert done.returncode == 1 and "has 1 model" in done.stderr and done.stderr.count("\n") == 1
 
 
 def test_the_offline_sets_need_nothing_and_settings_live_in_the_set():

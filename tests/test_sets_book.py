@@ -121,7 +121,7 @@ def test_the_standin_passes_the_hub_check_offline(reduced_standin):
     gone = dict(env, HF_HOME=str(reduced_standin[2] / "empty"))
     done = subprocess.run([sys.executable, "-m", "rankscale", "check-profile", toml], capture_output=True, text=True,
                           env={**os.environ, **gone})
-    assert done.returncode == 2 and "not in the local hub cache" in done.stderr and "EleutherAI/pythia-70m@step0" in done.stderr
+    assert done.returncode == 1 and "not in the local hub cache" in done.stderr and "EleutherAI/pythia-70m@step0" in done.stderr
 
 
 @pytest.mark.parametrize("name", ["a2_scaling_regimes", "b2_training_dynamics", "b3_component_scaling"])
@@ -149,9 +149,12 @@ def user_toml(tmp_path_factory, smoke_home):
     jobs.prepare(get("smoke"), smoke_home, log=lambda *_: None, progress=False)
     models = smoke_home / "models" / "smoke"
     root = tmp_path_factory.mktemp("user-toml")
+    (root / "notes").mkdir()  # a file corpus, shown by the name it is given rather than by its path
+    (root / "notes" / "held-out.jsonl").write_text("".join(json.dumps({"text": d}) + "\n" for d in corpus_documents()))
     (root / "mine.toml").write_text(f"""
 [corpora]
 pydocs = 4000
+"notes/held-out.jsonl" = {{ tokens = 2000, name = "my notes" }}
 
 [[families]]
 name = "NeoX"
@@ -176,3 +179,5 @@ def test_a_users_toml_set_through_the_chapters(user_toml, smoke_home, name, monk
     nb = chapter(name, user_toml, tmp_path)
     assert [m["family"] for m in nb.metadata["rankscale"]["models"]] == ["NeoX"] * 3 + ["Llama"] * 2 + [None]
     assert get(user_toml).name == "mine" and (tmp_path / f"{name}.ipynb").exists()
+    shown = json.dumps([cell.get("outputs", []) for cell in nb.cells])
+    assert "my notes" in shown and "held-out.jsonl" not in shown  # headings and figures name the corpus, not its file

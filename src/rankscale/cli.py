@@ -1,15 +1,34 @@
 """Command line: ``rankscale extract|metrics|ladder|book|verdicts|check-profile|plan`` (also ``python -m
-rankscale``), one subcommand per task, each resolving its model set once."""
+rankscale``), one subcommand per task, each resolving its model set once.
+
+A command's output (tables, JSON, paths) goes to stdout; progress bars and messages go to stderr, the
+messages through ``logging`` (``--quiet``: warnings only, no progress bars; ``--verbose``: debug messages
+too, and transformers' and datasets' informational ones), and so does an error, as one line.
+
+Exit status: 0 done; 1 a runtime error (bad input found while running, a file that cannot be read or
+written: one line on stderr, ``error: ...``, naming the cause and the fix); 2 a usage error (an unknown
+option or a malformed value, reported by argparse with the usage line); 130 interrupted (Ctrl-C).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
 import time
 from pathlib import Path
 
 from rankscale import RankscaleError, __version__, sets
+
+_log = logging.getLogger(__name__)
+
+RUNTIME_ERROR, INTERRUPTED = 1, 130  # exit statuses besides 0; a usage error exits 2, from argparse itself
+# --quiet, neither, --verbose: the level of rankscale's loggers, then of transformers' and datasets', which
+# are one step quieter (their INFO is a flood of loading details)
+LOG_LEVELS = {"quiet": (logging.WARNING, logging.ERROR), "default": (logging.INFO, logging.WARNING),
+              "verbose": (logging.DEBUG, logging.INFO)}
 
 
 def _extract(args: argparse.Namespace) -> None:
@@ -20,7 +39,7 @@ def _extract(args: argparse.Namespace) -> None:
                   device_map=args.device_map, revision=args.revision, load=parse_load_options(args.model_args),
                   batch_size=args.batch_size,
                   window_len=args.window, seed=args.seed, text_field=args.text_field,
-                  force=args.force, progress=not args.quiet, temperature=args.temperature)
+                  force=args.force, progress=_progress(args), temperature=args.temperature)
     print(f"records in {out}")
 
 
@@ -38,30 +57,103 @@ def _positive(value: str) -> int:
     return int(value)
 
 
+def _whole(value: str) -> int:
+    """A whole number of at least 0 (a number of bootstrap replicates)."""
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, got {value!r}")
+    return int(value)
+
+
 def _metrics(args: argparse.Namespace) -> None:
-    from rankscale.analysis.metrics import rank_1based, summary
+    from tqdm.auto import tqdm
+
     from rankscale.records.store import load_records
 
-    records = load_records(args.dir)
-    values = summary(records.logp, records.gt, records.ge, ks=args.k)
-    if args.json:
+    form = args.format or ("jsonl" if args.json else None)
+    if args.output and form is None:
+        form = OUTPUT_FORMATS.get(Path(args.output).suffix.lower())
+        if form is None:
+            args.usage(f"--output {args.output}: name a .csv or .jsonl file, or give --format csv or jsonl")
+    rows = [_metrics_row(folder, load_records(folder), args)
+            for folder in tqdm(args.dir, unit="result", desc="metrics", disable=True if not _progress(args) else None,
+                               file=sys.stderr)]
+    if args.output:
+        Path(args.output).write_text(WRITERS[form](rows))
+        _log.info("%d row%s written to %s (%s)", len(rows), "s" * (len(rows) != 1), args.output, form)
+        form = "table"  # and the table on stdout, for the eye
+    print(WRITERS[form or "table"](rows), end="")
+
+
+def _metrics_row(folder: str, records, args: argparse.Namespace) -> dict:
+    """One result's row of ``rankscale metrics``: what it is, then each metric and its standard error."""
+    from rankscale.analysis.metrics import summary_with_errors
+
+    manifest = records.manifest
+    sample = {"logp": records.logp, "gt": records.gt, "ge": records.ge, "window": records.window,
+              "n_bytes": records.n_bytes, "n_words": records.n_words}
+    row = {"result": folder, "model": manifest.source["model"], "revision": manifest.source.get("revision"),
+           "corpus": manifest.source["corpus"], "dtype": manifest.identity["dtype"],
+           "params_non_embedding": manifest.params_non_embedding, "n_windows": manifest.n_windows,
+           "n_tokens": len(records)}
+    _log.debug("%s: %d targets in %d windows, %d bootstrap replicates", folder, len(records), manifest.n_windows,
+               args.n_boot)
+    row |= summary_with_errors(sample, ks=args.k, n_boot=args.n_boot, seed=args.seed)
+    if args.rank_fits:
+        from rankscale.analysis.metrics import rank_1based
         from rankscale.analysis.rank_models import rank_fits_record
 
-        rank = rank_1based(records.gt, records.ge)
-        print(json.dumps({
-            "model": records.manifest.source["model"], "corpus": records.manifest.source["corpus"],
-            "n_tokens": values["n_tokens"], "ce": values["CE"],
-            "rbp": {str(k): values[f"RBP_{k}"] for k in args.k},
-            "decomposition": {"ee": values["EE"], "sa": values["SA"], "conf": values["Conf"]},
-            "rank_fits": rank_fits_record(rank, records.manifest.vocab_size),
-        }, indent=2))
-        return
-    source, identity = records.manifest.source, records.manifest.identity
-    print(f"model  {source['model']}  ({records.manifest.params_non_embedding:,} non-embedding parameters)")
-    print(f"corpus {source['corpus']}  ({values['n_tokens']:,} tokens, dtype {identity['dtype']})")
-    for name, value in values.items():
-        if name != "n_tokens":
-            print(f"{name:>10} {value:.6f}")
+        fits = rank_fits_record(rank_1based(records.gt, records.ge), manifest.vocab_size)
+        for fit, values in fits.items():
+            if values.get("degenerate"):
+                _log.info("%s: %s fit left out (%s)", folder, fit, values["reason"])
+        row |= {f"{fit}_{key}": fits[fit].get(key) for fit, key in RANK_FIT_COLUMNS}
+    return row
+
+
+RANK_FIT_COLUMNS = (("lognormal_authors", "mu"), ("lognormal_authors", "sigma"), ("lognormal_eq10", "mu"),
+                    ("lognormal_eq10", "sigma"), ("power_law", "alpha"))
+# the table leaves out what names a result at length (the JSON and the CSV have it): its folder says which it is
+TABLE_LEAVES_OUT = ("model", "revision", "corpus", "dtype", "params_non_embedding", "n_windows")
+OUTPUT_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
+
+
+def metrics_table(rows: list[dict]) -> str:
+    """Rows of ``rankscale metrics`` as an aligned text table: a header of the rows' own keys (less
+    ``TABLE_LEAVES_OUT``), then a line per row; a missing value (None) reads ``-``.
+
+    Examples
+    --------
+    >>> print(metrics_table([{"result": "runs/a", "model": "m", "n_tokens": 1500, "ce_nats": 3.14159, "ce_nats_se": None}]),
+    ...       end="")
+    result  n_tokens  ce_nats  ce_nats_se
+    runs/a      1500   3.1416           -
+    """
+    names = [name for name in rows[0] if name not in TABLE_LEAVES_OUT] if rows else []
+    cells = [names] + [["-" if row[n] is None else f"{row[n]:.5g}" if isinstance(row[n], float) else str(row[n])
+                        for n in names] for row in rows]
+    widths = [max(len(line[i]) for line in cells) for i in range(len(names))]
+    return "".join("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in
+                             enumerate(zip(line, widths))).rstrip() + "\n" for line in cells)
+
+
+def metrics_csv(rows: list[dict]) -> str:
+    """Rows as CSV, a header of their keys; a missing value is an empty field."""
+    import csv
+    import io
+
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=list(rows[0]) if rows else [], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return text.getvalue()
+
+
+def metrics_jsonl(rows: list[dict]) -> str:
+    """Rows as JSON lines, one object per row; a missing value is null."""
+    return "".join(json.dumps(row) + "\n" for row in rows)
+
+
+WRITERS = {"table": metrics_table, "csv": metrics_csv, "jsonl": metrics_jsonl}
 
 
 def _ladder(args: argparse.Namespace) -> None:
@@ -73,7 +165,7 @@ def _ladder(args: argparse.Namespace) -> None:
     model_set = args.model_set
     if not model_set.ladder_families:
         raise RankscaleError(f"model set {model_set.name!r} has no ladder family; nothing to train")
-    build_ladder(model_set, home, progress=not args.quiet, workers=args.workers, device=args.train_device)
+    build_ladder(model_set, home, progress=_progress(args), workers=args.workers, device=args.train_device)
     print(f"{'family':<14}{'model':<10}{'seed':>6}{'non-embedding':>15}{'final loss':>12}{'train s':>9}  path")
     for m in ladder_models(model_set, home):
         print(f"{m['family']:<14}{m['size']:<10}{m['seed']:>6}{m['params_non_embedding']:>15,}"
@@ -85,7 +177,8 @@ def _book(args: argparse.Namespace) -> None:
     from rankscale.book.build import build_book
 
     start = time.perf_counter()
-    html = build_book(args.model_set, args.out, device=args.device, train_device=args.train_device)
+    html = build_book(args.model_set, args.out, progress=_progress(args), device=args.device,
+                      train_device=args.train_device)
     print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
 
 
@@ -96,7 +189,7 @@ def _verdicts(args: argparse.Namespace) -> None:
 
     pages = args.chapter or list(CHAPTERS)
     found = tqdm(chapter_verdicts(args.model_set, pages, device=args.device), total=len(pages), unit="chapter",
-                 desc="verdicts", disable=args.quiet or None, file=sys.stderr)
+                 desc="verdicts", disable=True if not _progress(args) else None, file=sys.stderr)
     rows = [verdict.row(label(page)) for page, verdicts in found for verdict in verdicts]
     if args.json:
         print(json.dumps(rows, indent=1, ensure_ascii=False))
@@ -104,7 +197,7 @@ def _verdicts(args: argparse.Namespace) -> None:
     for row in rows:
         held = f"{row['held']} of {row['tested']}" if row["tested"] else ""
         print(f"{row['key']:<6} {row['verdict']:<25} {held:>8}  {row['claim']}")
-    print(f"{len(rows)} verdicts of model set {args.model_set.name!r} from {len(pages)} chapters", file=sys.stderr)
+    _log.info("%d verdicts of model set %r from %d chapters", len(rows), args.model_set.name, len(pages))
 
 
 def _check_profile(args: argparse.Namespace) -> None:
@@ -120,7 +213,60 @@ def _plan(args: argparse.Namespace) -> None:
     commands = plan_commands(args.model_set, results=Path(args.results).resolve() if args.results else None,
                              gpu_memory_gb=args.gpu_memory_gb, train_device=args.train_device)
     print("\n".join(commands))
-    print(f"{len(commands)} extraction{'s' * (len(commands) != 1)} to run", file=sys.stderr)
+    _log.info("%d extraction%s to run", len(commands), "s" * (len(commands) != 1))
+
+
+def _progress(args: argparse.Namespace) -> bool:
+    """Whether the command shows progress bars: not under --quiet."""
+    return args.verbosity != "quiet"
+
+
+def _verbosity(default) -> argparse.ArgumentParser:
+    """The parent parser of --quiet and --verbose, which set ``verbosity`` (a key of ``LOG_LEVELS``)."""
+    parser = argparse.ArgumentParser(add_help=False)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("-q", "--quiet", dest="verbosity", action="store_const", const="quiet", default=default,
+                       help="warnings and errors only: no progress bars, no messages")
+    group.add_argument("-v", "--verbose", dest="verbosity", action="store_const", const="verbose", default=default,
+                       help="debug messages too, and transformers' and datasets' informational ones")
+    return parser
+
+
+class _Stderr(logging.StreamHandler):
+    """A handler that writes to whatever ``sys.stderr`` is when a record comes (a test's capture, say), not
+    to the stream of the moment it was made."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _):
+        pass
+
+
+def configure_logging(verbosity: str) -> None:
+    """Set the levels of rankscale's loggers and of transformers' and datasets' (``LOG_LEVELS``), and send
+    rankscale's records to stderr as bare lines (once per process, however often it is called).
+
+    Parameters
+    ----------
+    verbosity : str
+        ``quiet``, ``default`` or ``verbose``.
+    """
+    ours, theirs = LOG_LEVELS[verbosity]
+    root = logging.getLogger("rankscale")
+    root.setLevel(ours)
+    if not any(isinstance(h, _Stderr) for h in root.handlers):
+        handler = _Stderr()
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        root.addHandler(handler)
+    name = logging.getLevelName(theirs).lower()
+    for library in ("transformers", "datasets"):
+        # read when the library is first imported (it sets its own level then); the logger itself where it is
+        os.environ[f"{library.upper()}_VERBOSITY"] = name
+        if library in sys.modules:
+            logging.getLogger(library).setLevel(theirs)
 
 
 SETS_HELP = "a built-in model set (smoke, tiny, reduced, full) or a .toml file of your own"
@@ -143,11 +289,17 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args.command, args.batch_size, args.dtype, args.run.__name__
     ('extract', None, 'auto', '_extract')
     """
-    parser = argparse.ArgumentParser(prog="rankscale", description=__doc__)
+    parser = argparse.ArgumentParser(prog="rankscale", description=__doc__, parents=[_verbosity(argparse.SUPPRESS)],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.set_defaults(verbosity="default")
     parser.add_argument("--version", action="version", version=f"rankscale {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
+    # --quiet and --verbose are also understood after the subcommand (rankscale extract ... --quiet), where
+    # SUPPRESS keeps a subcommand that was not given them from resetting what came before it
+    common = [_verbosity(argparse.SUPPRESS)]
 
-    ex = commands.add_parser("extract", help="record log-probabilities and ranks of a model on a corpus")
+    ex = commands.add_parser("extract", parents=common,
+                             help="record log-probabilities and ranks of a model on a corpus")
     ex.add_argument("--model", required=True, help="local model directory, .gguf file or hub id")
     ex.add_argument("--corpus", required=True,
                     help="a corpus name; a local .parquet, .json or .jsonl file (optionally .gz, .bz2, .xz, .zst: "
@@ -182,20 +334,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="divide the logits by this T > 0 before the softmax and the rank counts "
                          "(default 1: the model's own distribution)")
     ex.add_argument("--force", action="store_true", help="recompute even if --out holds results")
-    ex.add_argument("--quiet", action="store_true", help="no progress bar")
     ex.set_defaults(run=_extract)
 
-    la = commands.add_parser("ladder", help="train the offline model ladder (skips models that exist)")
+    la = commands.add_parser("ladder", parents=common, help="train the offline model ladder (skips models that exist)")
     la.add_argument("--profile", default="tiny", help="a model set with ladder families: smoke or tiny (default)")
     la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else "
                                                  "the repository root of a checkout, else the working directory)")
-    la.add_argument("--quiet", action="store_true", help="no progress bars")
     la.add_argument("--workers", type=int, help="models trained at once on the CPU, each with its share of the cores "
                     "(default: 2 on a machine of 2 cores or more)")
     la.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
     la.set_defaults(run=_ladder)
 
-    bo = commands.add_parser("book", help="execute the chapters under a profile and build the HTML book")
+    bo = commands.add_parser("book", parents=common,
+                             help="execute the chapters under a profile and build the HTML book")
     bo.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
     bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root of a "
                                                 "checkout, else the working directory)")
@@ -204,8 +355,9 @@ def build_parser() -> argparse.ArgumentParser:
     bo.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
     bo.set_defaults(run=_book)
 
-    ve = commands.add_parser("verdicts", help="print every verdict of a model set, measured and decided by the "
-                                              "library alone (no notebook)",
+    ve = commands.add_parser("verdicts", parents=common,
+                             help="print every verdict of a model set, measured and decided by the library alone "
+                                  "(no notebook)",
                              description="Measure and decide every chapter's claims on a model set's results "
                                          "(extracting what is missing first), as the book's verdict tables show "
                                          "them: one line per claim, or JSON rows with each unit's outcome.")
@@ -216,19 +368,20 @@ def build_parser() -> argparse.ArgumentParser:
     ve.add_argument("--json", action="store_true", help="print JSON rows: chapter, key, claim, rule, paper, ours, "
                                                        "verdict, held, tested, finding and every unit's outcome")
     ve.add_argument("--device", default="auto", help=DEVICE_HELP)
-    ve.add_argument("--quiet", action="store_true", help="no progress bar")
     ve.set_defaults(run=_verdicts)
 
-    ch = commands.add_parser("check-profile", help="say at once whether a model set can be computed on this "
-                                                   "machine (hub sets need the hub or its cache)",
+    ch = commands.add_parser("check-profile", parents=common,
+                             help="say at once whether a model set can be computed on this machine (hub sets need "
+                                  "the hub or its cache)",
                              description="Check a model set: a TOML file is read and validated, and a set of hub "
                                          "models needs the hub or its local cache. The TOML layout is in "
                                          "README.md ('Your own models').")
     ch.add_argument("profile", help=SETS_HELP)
     ch.set_defaults(run=_check_profile)
 
-    pl = commands.add_parser("plan", help="print one extract command per result a model set still needs "
-                                          "(the tasks of a cluster job array)")
+    pl = commands.add_parser("plan", parents=common,
+                             help="print one extract command per result a model set still needs (the tasks of a "
+                                  "cluster job array)")
     pl.add_argument("profile", help=SETS_HELP)
     pl.add_argument("--results", default=None, help="write the results under this folder instead of "
                                                     "$RANKSCALE_HOME/results (copy it there afterwards)")
@@ -239,12 +392,39 @@ def build_parser() -> argparse.ArgumentParser:
                                                           "(default) or cuda, as given to `rankscale ladder`")
     pl.set_defaults(run=_plan)
 
-    me = commands.add_parser("metrics", help="print CE, RBP_k, EE, SA and Conf of an extraction")
-    me.add_argument("dir", help="directory written by `extract`")
+    me = commands.add_parser("metrics", parents=common,
+                             help="a table of CE, bits per byte, byte and word perplexity, RBP_k, EE, SA and Conf of "
+                                  "one or more extractions, each with its standard error",
+                             description="One row per results folder: what it is, then each metric and its standard "
+                                         "error (<name>_se), under the same names in the table, the CSV and the "
+                                         "JSON, each name saying its unit. ce_nats: cross-entropy, nats per token; "
+                                         "bits_per_byte, byte_perplexity, word_perplexity: as lm-evaluation-harness "
+                                         "defines them over the scored tokens (- or null for results made before "
+                                         "rankscale recorded each token's bytes and words); rbp_<k>: the share of "
+                                         "tokens ranked k or better (paper A); ee_nats, sa_nats, conf_nats: paper B's "
+                                         "Error-Entropy, Self-Alignment and Confidence (CE = EE + SA - Conf). A "
+                                         "standard error is the standard deviation over --n-boot bootstrap replicates "
+                                         "that resample whole windows (a window's tokens are not independent; for "
+                                         "the papers' corpora a window is a document, as lm-evaluation-harness "
+                                         "resamples). The table leaves out model, revision, corpus, dtype, "
+                                         "params_non_embedding and n_windows, which the CSV and JSON give.")
+    me.add_argument("dir", nargs="+", help="results folders written by `extract` (a shell glob such as results/*)")
     me.add_argument("--k", type=_positive, nargs="+", default=[1, 10, 100, 1000],
                     help="k values for RBP_k, each at least 1 (the rank is 1-based)")
-    me.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    me.set_defaults(run=_metrics)
+    me.add_argument("--n-boot", type=_whole, default=100,
+                    help="bootstrap replicates of each standard error (default 100; 0: none, each _se empty)")
+    me.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    me.add_argument("--rank-fits", action="store_true",
+                    help="add paper A's fits of the rank distribution: lognormal_authors_mu and _sigma (its "
+                         "authors' fit), lognormal_eq10_mu and _sigma (its eq. 10), power_law_alpha; empty where a "
+                         "fit is degenerate")
+    me.add_argument("--format", choices=list(WRITERS), default=None,
+                    help="table, csv or jsonl (JSON lines): the form of --output, else of stdout (default: a "
+                         "table on stdout; for --output, by its name: .csv, or .jsonl, .ndjson, .json)")
+    me.add_argument("--json", action="store_true", help="the same as --format jsonl")
+    me.add_argument("--output", metavar="FILE", default=None,
+                    help="write the rows to FILE (CSV or JSON lines), and the table to stdout")
+    me.set_defaults(run=_metrics, usage=me.error)
     return parser
 
 
@@ -259,7 +439,9 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0, 2 after a RankscaleError or an OSError, 130 when interrupted.
+        The exit status: 0; ``RUNTIME_ERROR`` (1) after a RankscaleError or an OSError;
+        ``INTERRUPTED`` (130) after Ctrl-C. A usage error returns nothing: argparse prints the usage
+        and raises ``SystemExit(2)`` before anything runs.
 
     Examples
     --------
@@ -267,22 +449,23 @@ def main(argv: list[str] | None = None) -> int:
     model set 'tiny': the book can be computed here
     0
     >>> main(["check-profile", "no-such-set"])  # the reason goes to stderr
-    2
+    1
     """
     args = build_parser().parse_args(argv)
+    configure_logging(args.verbosity)
     try:
         if getattr(args, "profile", None) is not None:  # the one place a command's model set is resolved
             args.model_set = sets.get(args.profile)
         args.run(args)
     except RankscaleError as err:
         print(f"error: {err}", file=sys.stderr)
-        return 2
+        return RUNTIME_ERROR
     except OSError as err:  # what no step foresaw (a disk failing mid-read, say): one line, not a traceback
         print(f"error: {err.strerror or err}" + (f": {err.filename}" if err.filename else "")
               + "; check that the file can be read and its disk has space, then run the same command again",
               file=sys.stderr)
-        return 2
+        return RUNTIME_ERROR
     except KeyboardInterrupt:
         print("interrupted; finished shards are kept and the same command resumes", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     return 0

@@ -94,11 +94,12 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     pick = np.random.default_rng([seed, 1])  # the runs' own generator
     first = np.atleast_1d(metric(samples[0]))
     out = np.empty((n_boot, len(samples), len(first)))
+    groups = [None if by is None else _groups(sample[by]) for sample in samples]  # sorted once, not per replicate
     for b in range(n_boot):
         shared = None
         for i, sample in enumerate(samples):
             if shared is None or not same_text:
-                shared = _indices(sample, lengths[i], by, rng)
+                shared = _indices(lengths[i], groups[i], rng)
             if len(runs[i]) > 1:
                 sample = runs[i][pick.integers(len(runs[i]))]
             out[b, i] = metric({key: arr[shared] for key, arr in sample.items()})
@@ -120,14 +121,25 @@ def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, l
     return [[sample, *others] for sample, others in zip(samples, seeds)]
 
 
-def _indices(sample: Sample, n: int, by: str | None, rng: np.random.Generator) -> np.ndarray:
-    if by is None:
+def _groups(ids) -> tuple[np.ndarray, np.ndarray]:
+    """The tokens in order of their group id, and where each group starts in that order (then the end)."""
+    ids = np.asarray(ids)
+    order = np.argsort(ids, kind="stable")
+    _, first = np.unique(ids[order], return_index=True)
+    return order, np.r_[first, len(ids)]  # group g holds order[bounds[g]:bounds[g + 1]]
+
+
+def _indices(n: int, groups: tuple[np.ndarray, np.ndarray] | None, rng: np.random.Generator) -> np.ndarray:
+    """One resample's token indices: n tokens drawn with replacement, or whole groups (``_groups``) as many
+    times as there are groups, their tokens in group order."""
+    if groups is None:
         return rng.integers(0, n, n)
-    order = np.argsort(np.asarray(sample[by]), kind="stable")
-    _, first = np.unique(np.asarray(sample[by])[order], return_index=True)
-    bounds = np.r_[first, n]  # group g holds order[bounds[g]:bounds[g + 1]]
-    chosen = rng.integers(0, len(first), len(first))
-    return np.concatenate([order[bounds[g]:bounds[g + 1]] for g in chosen])
+    order, bounds = groups
+    chosen = rng.integers(0, len(bounds) - 1, len(bounds) - 1)
+    starts, sizes = bounds[chosen], np.diff(bounds)[chosen]
+    # the chosen groups' slices of ``order`` laid end to end, without a Python loop over the groups
+    offsets = np.repeat(starts - np.r_[0, np.cumsum(sizes)[:-1]], sizes)
+    return order[offsets + np.arange(sizes.sum())]
 
 
 def interval(value: float, replicates, level: float = LEVEL) -> tuple[float, float] | None:

@@ -8,10 +8,14 @@ Rank conventions (both derived from the stored counts):
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import logsumexp
+
+from rankscale.analysis.bootstrap import resample
 
 
 def rank_1based(gt: np.ndarray, ge: np.ndarray, ties: str = "ge") -> np.ndarray:
@@ -220,12 +224,115 @@ def sharpest_drop(probs) -> int:
     return int(np.argmax(-np.diff(np.log(probs)))) + 1
 
 
-def summary(logp: np.ndarray, gt: np.ndarray, ge: np.ndarray, ks=(1, 10, 100, 1000)) -> dict[str, float]:
-    """CE, RBP_k (paper A's ``ge + 1`` rank) and paper B's EE, SA, Conf of one extraction."""
-    dec = ce_decomposition(logp, gt)
-    out = {"n_tokens": len(logp), "CE": dec.ce}
-    out.update({f"RBP_{k}": float(v) for k, v in zip(ks, rbp(rank_1based(gt, ge), ks))})
-    out.update({"EE": dec.error_entropy, "SA": dec.self_alignment, "Conf": dec.confidence})
+def summary(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000)) -> dict[str, float | None]:
+    """One result's metrics, each named with its unit (what ``rankscale metrics`` prints).
+
+    Parameters
+    ----------
+    sample : mapping of str to ndarray
+        Per-target arrays of shape (n,) (``rankscale.records.store.Records.arrays``): ``logp``, ``gt``
+        and ``ge``, and, where the records have them, ``n_bytes`` and ``n_words`` (the UTF-8 bytes and
+        the whitespace-separated words that each target's text covers); where they are absent or
+        None, the metrics that need them are None.
+    ks : sequence of int
+        The k of RBP_k, each at least 1.
+
+    Returns
+    -------
+    dict of str to float or None
+        ``ce_nats``: the mean of -log p over the targets, in nats per token; ``bits_per_byte``:
+        sum(-log p) / (ln 2 * sum(n_bytes)); ``byte_perplexity``: exp(sum(-log p) / sum(n_bytes));
+        ``word_perplexity``: exp(sum(-log p) / sum(n_words)) (the three as lm-evaluation-harness
+        defines them, over the scored targets; None where the bytes or words are not recorded or
+        sum to 0); ``rbp_<k>``: the share of targets ranked k or better (paper A's rank, ``ge + 1``);
+        ``ee_nats``, ``sa_nats``, ``conf_nats``: paper B's Error-Entropy, Self-Alignment and
+        Confidence, in nats (CE = EE + SA - Conf).
+
+    Examples
+    --------
+    >>> sample = {"logp": np.log([0.5, 0.25]), "gt": np.array([0, 1]), "ge": np.array([0, 1]),
+    ...           "n_bytes": np.array([1, 2]), "n_words": np.array([1, 0])}
+    >>> values = summary(sample, ks=[1])
+    >>> list(values)
+    ['ce_nats', 'bits_per_byte', 'byte_perplexity', 'word_perplexity', 'rbp_1', 'ee_nats', 'sa_nats', 'conf_nats']
+    >>> round(values["bits_per_byte"], 6), round(values["word_perplexity"], 6), values["rbp_1"]
+    (1.0, 8.0, 0.5)
+    >>> summary({key: sample[key] for key in ("logp", "gt", "ge")}, ks=[1])["bits_per_byte"] is None
+    True
+    """
+    logp = np.asarray(sample["logp"], np.float64)
+    dec = ce_decomposition(logp, sample["gt"])
+    nll = float(-logp.sum())
+
+    def per(unit: str) -> float | None:  # nats per byte or per word; None where the records lack the unit
+        counts = sample.get(unit)
+        total = None if counts is None else int(np.sum(counts, dtype=np.int64))
+        return nll / total if total else None
+
+    per_byte, per_word = per("n_bytes"), per("n_words")
+    out = {"ce_nats": dec.ce,
+           "bits_per_byte": None if per_byte is None else per_byte / math.log(2),
+           "byte_perplexity": None if per_byte is None else float(np.exp(per_byte)),
+           "word_perplexity": None if per_word is None else float(np.exp(per_word))}
+    out.update({f"rbp_{k}": float(v) for k, v in zip(ks, rbp(rank_1based(sample["gt"], sample["ge"]), ks))})
+    out.update({"ee_nats": dec.error_entropy, "sa_nats": dec.self_alignment, "conf_nats": dec.confidence})
+    return out
+
+
+def summary_with_errors(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000), n_boot: int = 100,
+                        seed: int = 0) -> dict[str, float | None]:
+    """``summary``, with each value's standard error beside it (``<name>_se``): the standard deviation
+    of the value over ``n_boot`` bootstrap replicates that resample whole windows with replacement
+    (``rankscale.analysis.bootstrap.resample`` with ``by="window"``).
+
+    Whole windows, because the tokens of a window share their context and their document: their
+    losses are correlated, and a standard error over single tokens, which treats them as
+    independent, is too small. For the papers' corpora a window is a document (the first 512
+    tokens of each), so this is the bootstrap over documents by which lm-evaluation-harness gives
+    the standard errors of its perplexities. The bootstrap also carries the ratios (bits per byte,
+    the perplexities) and paper B's components, which have no closed-form error.
+
+    Parameters
+    ----------
+    sample : mapping of str to ndarray
+        As ``summary`` takes it, with ``window`` (shape (n,)): the window of each target.
+    ks : sequence of int
+        The k of RBP_k.
+    n_boot : int
+        Bootstrap replicates; 0: no standard errors (each ``_se`` is None).
+    seed : int
+        Seed of the resampling.
+
+    Returns
+    -------
+    dict of str to float or None
+        Each key of ``summary`` followed by its ``_se``; None where the value is, without replicates, and where
+        some replicate has no value (a resample of windows without words, say).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> gt = rng.integers(0, 9, 400)
+    >>> sample = {"logp": -rng.exponential(2.0, 400), "gt": gt, "ge": gt, "window": np.repeat(np.arange(20), 20)}
+    >>> values = summary_with_errors(sample, ks=[1], n_boot=50)
+    >>> list(values)[:4], values["bits_per_byte_se"]
+    (['ce_nats', 'ce_nats_se', 'bits_per_byte', 'bits_per_byte_se'], None)
+    >>> bool(0 < values["ce_nats_se"] < 0.3)
+    True
+    """
+    values = summary(sample, ks)
+    spread = [np.nan] * len(values)
+    if n_boot:
+        keys = [key for key in ("logp", "gt", "ge", "n_bytes", "n_words", "window") if sample.get(key) is not None]
+
+        def as_row(resampled) -> list[float]:
+            return [np.nan if v is None else v for v in summary(resampled, ks).values()]
+
+        spread = resample([{key: sample[key] for key in keys}], as_row, n_boot, seed, by="window")[:, 0].std(axis=0)
+    out = {}
+    for (name, value), se in zip(values.items(), spread):
+        # None, not NaN, where there is no error to give (no replicates, or a replicate without the unit's words)
+        out[name], out[f"{name}_se"] = value, float(se) if value is not None and np.isfinite(se) else None
     return out
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import logging
 import re
 import shutil
 import subprocess
@@ -34,6 +35,8 @@ from pathlib import Path
 from rankscale import RankscaleError, paths
 from rankscale.sets import require_available
 from rankscale.sets.schema import ModelSet
+
+_log = logging.getLogger(__name__)
 
 SOURCES = paths.book_sources()  # notebooks/, book/, _config.yml and _toc.yml
 ROOT = paths.checkout() or Path.cwd()  # where the book is built by default: the repository, else the working directory
@@ -405,7 +408,7 @@ def executed_dir(model_set: ModelSet, out: Path) -> Path:
     return out / "_build" / "executed" / model_set.name
 
 
-def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True) -> list[Path]:
+def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = True) -> list[Path]:
     """Execute every page (``BEFORE_CHAPTERS``, ``CHAPTERS``) whose stamp changed, then the
     scorecard and the introduction, which read the chapters' verdicts, with one progress bar.
 
@@ -416,7 +419,7 @@ def execute_all(model_set: ModelSet, out: Path, log=print, progress: bool = True
     out : pathlib.Path
         The book's output folder; notebooks go to ``executed_dir(model_set, out)``.
     log : callable
-        Takes one line of progress text.
+        Takes one line of progress text; default this module's logger, at level INFO.
     progress : bool
         Show the progress bar.
 
@@ -579,7 +582,7 @@ def build_site(source: Path, out: Path, profile: str) -> Path:
     return html
 
 
-def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, progress: bool = True,
+def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info, progress: bool = True,
                device: str = "auto", train_device: str = "cpu") -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
 
@@ -597,7 +600,8 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=print, pr
     out : str or pathlib.Path, optional
         The book's output folder; default ``ROOT``: the repository, else the working directory.
     log, progress
-        One line of progress text at a time; show progress bars.
+        Takes one line of progress text at a time (default: this module's logger, at level INFO);
+        show progress bars.
     device : str
         Where the missing results are extracted (``rankscale.records.jobs.prepare``; ``auto``:
         CUDA where torch sees a GPU, in bf16 where the set's dtype is ``auto``, else the CPU).

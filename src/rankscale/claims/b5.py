@@ -220,7 +220,8 @@ def measure_corpus(corpus: str, runs: Sequence[Run], groups: Mapping[str, np.nda
     Parameters
     ----------
     corpus : str
-        The corpus's name (``rankscale.corpora.get_corpus``), for how it cuts its documents into windows.
+        What is read for the corpus (``rankscale.corpora.get_corpus``; ``Chapter.corpus_source``), for how it cuts
+        its documents into windows.
     runs : sequence of rankscale.records.runs.Run
         Every family's final models on the corpus, in the set's order.
     groups : mapping of str to ndarray of int
@@ -282,7 +283,8 @@ def measure(chapter: Chapter, context: Context) -> SampleSizes:
         groups[POOLED] = np.arange(len(models))
     return SampleSizes(tuple(run.name for run in models), tuple(families.tolist()), sizes(models),
                        tuple(run.vocab_size for run in models), groups, chapter.pooled_reason,
-                       {corpus: measure_corpus(corpus, chapter.family_runs[corpus], groups, context)
+                       {corpus: measure_corpus(chapter.corpus_source(corpus), chapter.family_runs[corpus], groups,
+                                               context)
                         for corpus in chapter.corpora})
 
 

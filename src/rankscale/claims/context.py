@@ -235,6 +235,17 @@ class Chapter:
                    usable=list(usable), unusable=unusable, pooled_reason=why_not_pooled(first, MIN_SIZES),
                    n_boot=n_boot, seed_runs=per_corpus(seeds), temperature_runs=dict(temperatures or {}))
 
+    def corpus_source(self, corpus: str) -> str:
+        """What is read for one of ``corpora`` (``rankscale.sets.schema.ModelSet.corpus_source``): the name
+        itself for runs of no set.
+
+        Examples
+        --------
+        >>> Chapter.of({"pydocs": [Run("NeoX", "", None, 1e3, 1e3, None)]}, n_boot=10).corpus_source("pydocs")
+        'pydocs'
+        """
+        return corpus if self.model_set is None else self.model_set.corpus_source(corpus)
+
     def seed_samples(self, corpus: str, members: list[Run], keys: Sequence[str]) -> list[list[dict]]:
         """The other training runs of each of ``members`` as bootstrap samples
         (``rankscale.claims.context.seed_samples``), ``members`` being final models of ``family_runs[corpus]``."""

@@ -64,11 +64,11 @@ from rankscale.corpora.offline import (
     topic_documents,
 )
 from rankscale.corpora.splits import DEFAULT_SPLIT, SPLITS, Source, describe_split, load_split, split_documents
-from rankscale.corpora.windows import PAPER_SAMPLING, Sampling, token_windows
+from rankscale.corpora.windows import PAPER_SAMPLING, Sampling, Window, target_spans, token_windows
 
 __all__ = [
     "Corpus", "get_corpus",
-    "PAPER_SAMPLING", "Sampling", "token_windows",
+    "PAPER_SAMPLING", "Sampling", "Window", "target_spans", "token_windows",
     "DEFAULT_SPLIT", "SPLITS", "Source", "describe_split", "load_split", "split_documents",
     "OFFLINE_HELDOUT_FRACTION", "PYDOCS_DIR", "PYDOCS_PACKAGE", "SOURCES", "SPLIT_SEED",
     "docstring_documents", "humaneval_documents", "pydocs_description", "pydocs_documents",

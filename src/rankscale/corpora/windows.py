@@ -1,4 +1,5 @@
-"""Token windows: how documents are shuffled, tokenized and cut for evaluation."""
+"""Token windows: how documents are shuffled, tokenized and cut for evaluation, and where each
+target token lies in its document's text."""
 
 from __future__ import annotations
 
@@ -43,6 +44,230 @@ class Sampling:
 PAPER_SAMPLING = Sampling(documents=1000, windows_per_document=1, special_tokens=True)
 
 
+@dataclass(frozen=True, eq=False)
+class Window:
+    """Tokens of one document that the model reads at once: it is scored on the last
+    ``len(ids) - context`` of them, the window's targets.
+
+    Parameters
+    ----------
+    ids : ndarray of int64, shape (L,)
+        Token ids, as the model reads them.
+    context : int
+        Leading tokens that are context only, at least 1 (the first token has nothing to be
+        predicted from); the targets are ``ids[context:]``.
+    document : int
+        Index of the document in the corpus's order (before shuffling).
+    char_start, char_end : ndarray of int64, shape (L - context,)
+        Each target's span of the document's text, end exclusive (``token_spans``).
+    n_bytes, n_words : ndarray of int32, shape (L - context,)
+        UTF-8 bytes of each target's span, and whitespace-separated words whose first character
+        lies in it (``span_sizes``).
+
+    Examples
+    --------
+    >>> w = Window(np.array([5, 6, 7]), 1, 0, np.array([0, 2]), np.array([2, 3]), np.array([2, 1], np.int32),
+    ...            np.array([1, 0], np.int32))
+    >>> w.targets.tolist(), w.first(1).ids.tolist(), w.first(1).char_end.tolist()
+    ([6, 7], [5, 6], [2])
+    """
+
+    ids: np.ndarray
+    context: int
+    document: int
+    char_start: np.ndarray
+    char_end: np.ndarray
+    n_bytes: np.ndarray
+    n_words: np.ndarray
+
+    @property
+    def targets(self) -> np.ndarray:
+        """The scored tokens, ``ids[context:]``."""
+        return self.ids[self.context:]
+
+    def first(self, n: int) -> Window:
+        """This window cut after its first ``n`` targets (``n`` >= 1)."""
+        return Window(self.ids[:self.context + n], self.context, self.document, self.char_start[:n],
+                      self.char_end[:n], self.n_bytes[:n], self.n_words[:n])
+
+
+def target_spans(windows: Sequence[Window]) -> dict[str, np.ndarray]:
+    """Where the targets of ``windows`` lie in their documents, one entry per target in window
+    order: the per-target arrays that records keep beside the model's numbers
+    (``rankscale.records.store.SPAN_FIELDS``).
+
+    Parameters
+    ----------
+    windows : sequence of Window
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``document``, ``char_start``, ``char_end`` (int64) and ``n_bytes``, ``n_words`` (int32),
+        each of length sum(len(w.targets)).
+
+    Examples
+    --------
+    >>> w = Window(np.array([5, 6, 7]), 1, 4, np.array([0, 2]), np.array([2, 3]), np.array([2, 1], np.int32),
+    ...            np.array([1, 0], np.int32))
+    >>> {k: v.tolist() for k, v in target_spans([w, w.first(1)]).items()}  # doctest: +NORMALIZE_WHITESPACE
+    {'document': [4, 4, 4], 'char_start': [0, 2, 0], 'char_end': [2, 3, 2], 'n_bytes': [2, 1, 2],
+     'n_words': [1, 0, 1]}
+    """
+    counts = [len(w.targets) for w in windows]
+    return {
+        "document": np.repeat(np.array([w.document for w in windows], np.int64), counts),
+        **{name: np.concatenate([np.zeros(0, dtype)] + [getattr(w, name) for w in windows]).astype(dtype)
+           for name, dtype in (("char_start", np.int64), ("char_end", np.int64), ("n_bytes", np.int32),
+                               ("n_words", np.int32))},
+    }
+
+
+# The codes of every character str.split() splits on (str.isspace); none lies above U+3000.
+_WHITESPACE = np.array([c for c in range(0x3001) if chr(c).isspace()], np.uint32)
+
+
+def span_sizes(text: str, char_start: np.ndarray, char_end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """UTF-8 bytes of each span of ``text``, and the whitespace-separated words (as ``str.split``
+    finds them) whose first character lies in it: the units of bits per byte and of byte- and
+    word-level perplexity, which add up over spans that tile the text.
+
+    Parameters
+    ----------
+    text : str
+    char_start, char_end : ndarray of int, shape (n,)
+        Character spans of ``text``, end exclusive.
+
+    Returns
+    -------
+    n_bytes, n_words : ndarray of int32, shape (n,)
+
+    Examples
+    --------
+    >>> n_bytes, n_words = span_sizes("né le  x", np.array([0, 2, 3, 5]), np.array([2, 3, 5, 8]))
+    >>> n_bytes.tolist(), n_words.tolist()
+    ([3, 1, 2, 3], [1, 0, 1, 1])
+    """
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)
+    width = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)
+    byte_at = np.concatenate([[0], np.cumsum(width)])
+    space = np.isin(codes, _WHITESPACE)
+    word_first = ~space & np.concatenate([[True], space[:-1]])
+    words_before = np.concatenate([[0], np.cumsum(word_first)])
+    return ((byte_at[char_end] - byte_at[char_start]).astype(np.int32),
+            (words_before[char_end] - words_before[char_start]).astype(np.int32))
+
+
+# Tokens decoded together in ``_decoded_ends``: enough for a character's bytes or a word piece's
+# leading space to be decoded beside the tokens before it, as streaming detokenizers do.
+_LOOKBACK = 6
+
+
+def token_spans(text: str, tokenizer, special_tokens: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Encode ``text`` and give each token a span of it, the spans tiling the text.
+
+    A fast tokenizer (``tokenizer.is_fast``) maps each token to characters
+    (``return_offsets_mapping``); a token's span runs from the end of the previous token's
+    characters to the end of its own, so the spans follow each other without gap or overlap:
+    whitespace the tokenizer trims from its offsets goes to the token that follows it, a
+    character split over several byte-level tokens to the first of them (the others get an
+    empty span), and special tokens get empty spans; the last token reaching the end of the
+    characters takes what follows them. A slow tokenizer has no offset mapping: each token's
+    characters are then what decoding it beside the ``_LOOKBACK`` tokens before it adds, with
+    special tokens adding none (the fallback; ``RankscaleError`` where those pieces do not make
+    up the text, as for a tokenizer that normalizes it).
+
+    Parameters
+    ----------
+    text : str
+        One document.
+    tokenizer : transformers tokenizer
+    special_tokens : bool
+        Whether the tokenizer adds its special tokens.
+
+    Returns
+    -------
+    ids : ndarray of int64, shape (n,)
+    char_start, char_end : ndarray of int64, shape (n,)
+        ``text[char_start[i]:char_end[i]]`` is token i's part of the text; ``char_start[0] == 0``,
+        ``char_start[i + 1] == char_end[i]`` and ``char_end[-1] == len(text)``.
+
+    Raises
+    ------
+    RankscaleError
+        For a slow tokenizer whose decoded tokens are not the text.
+    """
+    if getattr(tokenizer, "is_fast", False):
+        encoded = tokenizer(text, add_special_tokens=special_tokens, return_offsets_mapping=True, verbose=False)
+        ids = np.asarray(encoded["input_ids"], np.int64)
+        ends = np.maximum.accumulate(np.asarray(encoded["offset_mapping"], np.int64).reshape(-1, 2)[:, 1])
+        if len(ends):
+            ends[np.argmax(ends == ends[-1]):] = len(text)
+    else:
+        ids = np.asarray(tokenizer(text, add_special_tokens=special_tokens, verbose=False)["input_ids"], np.int64)
+        ends = _decoded_ends(text, ids, tokenizer)
+    return ids, np.concatenate([[0], ends[:-1]]).astype(np.int64), ends
+
+
+def _decoded_ends(text: str, ids: np.ndarray, tokenizer) -> np.ndarray:
+    """Where each token's characters end in ``text``, by decoding (``token_spans``'s fallback).
+
+    The length a token adds to the decoding of the tokens before it is counted; a token ending
+    inside a character adds a replacement character that the next one takes back, so the ends
+    are made non-decreasing from the last backwards (the character goes to the first of its
+    tokens, as with offsets).
+    """
+    special = set(tokenizer.all_special_ids)
+    plain = [int(i) for i in ids]
+
+    def decoded(part: list[int]) -> str:
+        return tokenizer.decode([i for i in part if i not in special], skip_special_tokens=True,
+                                clean_up_tokenization_spaces=False)
+
+    ends = np.cumsum([len(decoded(plain[max(0, k - _LOOKBACK):k + 1])) - len(decoded(plain[max(0, k - _LOOKBACK):k]))
+                      for k in range(len(plain))], dtype=np.int64)
+    if decoded(plain) != text or len(ends) and ends[-1] != len(text):
+        raise RankscaleError(
+            f"{type(tokenizer).__name__} has no offset mapping (it is not a fast tokenizer) and its decoded tokens "
+            "are not the document's text, so the targets cannot be placed in it; load the model's fast tokenizer "
+            "(tokenizers installed, or --model-args tokenizer=... naming one)")
+    return np.minimum.accumulate(ends[::-1])[::-1].copy()
+
+
+def document_windows(text: str, document: int, tokenizer, window_len: int, sampling: Sampling) -> list[Window]:
+    """The windows of one document: its tokens, encoded with special tokens where ``sampling``
+    says so, cut into consecutive windows of at most ``window_len`` tokens, each scored on all
+    its tokens but the first.
+
+    Parameters
+    ----------
+    text : str
+        The document.
+    document : int
+        Its index in the corpus's order.
+    tokenizer : transformers tokenizer
+    window_len : int
+        Longest window, in tokens (context plus targets), at least 2.
+    sampling : Sampling
+        Its ``special_tokens`` and ``windows_per_document``.
+
+    Returns
+    -------
+    list of Window
+        In document order; a window of fewer than two tokens is left out.
+    """
+    ids, char_start, char_end = token_spans(text, tokenizer, sampling.special_tokens)
+    n_bytes, n_words = span_sizes(text, char_start, char_end)
+    windows = []
+    for start in range(0, len(ids), window_len)[:sampling.windows_per_document]:
+        stop = min(start + window_len, len(ids))
+        if stop - start >= 2:
+            scored = slice(start + 1, stop)
+            windows.append(Window(ids[start:stop], 1, document, char_start[scored], char_end[scored],
+                                  n_bytes[scored], n_words[scored]))
+    return windows
+
+
 def token_windows(
     documents: Sequence[str],
     tokenizer,
@@ -51,13 +276,13 @@ def token_windows(
     seed: int = 42,
     corpus_name: str = "corpus",
     sampling: Sampling = Sampling(),
-) -> list[np.ndarray]:
+) -> list[Window]:
     """Cut documents into token windows.
 
     The documents are shuffled with ``seed`` exactly as ``datasets.Dataset.shuffle(seed=seed)``
     shuffles rows (a ``numpy.random.default_rng(seed)`` permutation), tokenized in that order,
-    and cut into windows of at most ``window_len`` tokens; windows are kept until ``n_tokens``
-    targets are covered (a window of L tokens predicts its last L - 1 tokens).
+    and cut into windows of at most ``window_len`` tokens (``document_windows``); windows are
+    kept until ``n_tokens`` targets are covered.
 
     Parameters
     ----------
@@ -79,9 +304,9 @@ def token_windows(
 
     Returns
     -------
-    list of numpy.ndarray
-        int64 arrays, each of length 2 to ``window_len``; ``sum(len(w) - 1) == n_tokens`` when
-        ``n_tokens`` is given.
+    list of Window
+        Each of 2 to ``window_len`` tokens; ``sum(len(w.targets)) == n_tokens`` when ``n_tokens``
+        is given.
 
     Raises
     ------
@@ -93,18 +318,12 @@ def token_windows(
     if window_len < 2:
         raise RankscaleError(f"window length must be at least 2 tokens, got {window_len}")
     order = np.random.default_rng(seed).permutation(len(documents))[:sampling.documents]
-    windows: list[np.ndarray] = []
+    windows: list[Window] = []
     covered = 0
     for i in order:
-        ids = np.asarray(tokenizer(documents[i], add_special_tokens=sampling.special_tokens,
-                                   verbose=False)["input_ids"], dtype=np.int64)
-        starts = range(0, len(ids), window_len)[:sampling.windows_per_document]
-        for start in starts:
-            window = ids[start:start + window_len]
-            if len(window) < 2:
-                continue
-            take = len(window) - 1 if n_tokens is None else min(len(window) - 1, n_tokens - covered)
-            windows.append(window[:take + 1])
+        for window in document_windows(documents[i], int(i), tokenizer, window_len, sampling):
+            take = len(window.targets) if n_tokens is None else min(len(window.targets), n_tokens - covered)
+            windows.append(window.first(take))
             covered += take
             if covered == n_tokens:
                 return windows

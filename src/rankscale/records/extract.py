@@ -6,6 +6,9 @@ For each target t with fp32 logits z over the tokenizer's real tokens:
     gt   = #{v : z[v] >  z[t]}            (strictly higher)
     ge   = #{v != t : z[v] >= z[t]}       (higher or tied, target excluded)
 Paper A's 1-based rank is ``ge + 1`` (its eq. 3) and paper B's 0-based RBE is ``gt`` (its eq. 1);
+beside them, each target's document and character span of that document's text, with the UTF-8
+bytes and words of the span (``rankscale.corpora.windows.target_spans``), so that a record can be
+traced back to the text and counted per byte or word;
 ``rankscale.analysis.metrics`` derives both. It also keeps the log-probabilities of the ``TOP_K`` best
 tokens, the head of each output distribution. With a ``temperature`` T other than 1 the logits
 are divided by T first (z / T in place of z above): the distribution a sampler at temperature T
@@ -44,7 +47,7 @@ import torch
 from tqdm import tqdm
 
 from rankscale import RankscaleError, __version__
-from rankscale.corpora import get_corpus, token_windows
+from rankscale.corpora import get_corpus, target_spans, token_windows
 from rankscale.hashing import file_sha256
 from rankscale.models.gguf import check_gguf
 from rankscale.models.loading import (
@@ -186,6 +189,7 @@ def rank_records(
     windows: list[np.ndarray],
     n_real: int,
     *,
+    context: list[int] | None = None,
     batch_size: int = 8,
     chunk_tokens: int | None = None,
     progress: tqdm | None = None,
@@ -194,18 +198,22 @@ def rank_records(
 ) -> dict[str, np.ndarray]:
     """Per-target records for ``windows``, in window order, at ``temperature``.
 
-    Windows of equal length are batched together (up to ``batch_size``), longest first, so no
-    padding or attention mask is ever needed and a window's numbers do not depend on its
-    batch-mates.
+    A window's targets are its tokens after its first ``context`` ones, each predicted from all
+    the tokens before it in the window. Windows of equal length are batched together (up to
+    ``batch_size``), longest first, so no padding or attention mask is ever needed and a
+    window's numbers do not depend on its batch-mates.
 
     Parameters
     ----------
     model : transformers.PreTrainedModel
         A causal language model, already loaded (``rankscale.models.loading.load_model``).
     windows : list of ndarray of int, each of shape (length,)
-        Token ids, every one below ``n_real``.
+        Token ids, every one below ``n_real`` (``rankscale.corpora.windows.Window.ids``).
     n_real : int
         The tokenizer's real tokens; the head is cut to them (``fp32_head``).
+    context : list of int, optional
+        Leading tokens of each window that are context only (``Window.context``), each at least
+        1 and below the window's length; default 1 for every window.
     batch_size : int
         Windows per forward pass, at least 1.
     chunk_tokens : int, optional
@@ -223,7 +231,7 @@ def rank_records(
     Returns
     -------
     dict of str to ndarray
-        Arrays of length n = sum(len(w) - 1): ``logp`` float32, ``gt``/``ge``/``target`` int32,
+        Arrays of length n = sum(len(w) - context): ``logp`` float32, ``gt``/``ge``/``target`` int32,
         ``window`` int32 (index into ``windows``), and ``top_logp`` float32 of shape (n, TOP_K)
         (padded with -inf if the vocabulary has fewer than TOP_K tokens).
     """
@@ -240,7 +248,8 @@ def rank_records(
         weight, bias = fp32_head(model, n_real)
         rank_counts = functools.partial(head_rank_counts, weight=weight, bias=bias, temperature=temperature)
         chunk_tokens = chunk_tokens or default_chunk_tokens(n_real, weight.device)
-    offsets = np.concatenate([[0], np.cumsum([len(w) - 1 for w in windows])])
+    context = [1] * len(windows) if context is None else list(context)
+    offsets = np.concatenate([[0], np.cumsum([len(w) - c for w, c in zip(windows, context)])])
     out = {
         "logp": np.empty(offsets[-1], np.float32),
         "gt": np.empty(offsets[-1], np.int32),
@@ -251,6 +260,9 @@ def rank_records(
     }
     by_length: dict[int, list[int]] = {}
     for i, w in enumerate(windows):
+        if not 1 <= context[i] < len(w):
+            raise RankscaleError(f"window {i} of {len(w)} tokens cannot have {context[i]} tokens of context: it "
+                                 "needs at least one and must keep a target")
         if w.max() >= n_real:
             raise RankscaleError(
                 f"token id {int(w.max())} is outside the tokenizer's {n_real} tokens; the windows "
@@ -266,10 +278,12 @@ def rank_records(
             for start in range(0, len(group), batch_size):
                 idx = group[start:start + batch_size]
                 ids = torch.from_numpy(np.stack([windows[i] for i in idx])).to(input_device)
+                # position p predicts token p + 1: a target at p + 1 >= context of its window
+                scored = torch.from_numpy(np.arange(1, length)[None, :] >= np.array([context[i] for i in idx])[:, None])
                 # use_cache=False: the body would otherwise build a KV cache that nothing reads
                 hidden = body(input_ids=ids, use_cache=False).last_hidden_state[:, :-1]
-                hidden = hidden.reshape(-1, head_rows.shape[1]).to(head_rows.device)
-                targets = ids[:, 1:].reshape(-1).to(head_rows.device)
+                hidden = hidden[scored.to(hidden.device)].to(head_rows.device)
+                targets = ids[:, 1:][scored.to(ids.device)].to(head_rows.device)
                 parts = [rank_counts(hidden[c:c + chunk_tokens], targets[c:c + chunk_tokens])
                          for c in range(0, len(targets), chunk_tokens)]
                 logp, gt, ge, top = (torch.cat(p).cpu().numpy() for p in zip(*parts))
@@ -278,21 +292,23 @@ def rank_records(
                         "the model produced non-finite log-probabilities; its body overflows in this "
                         "dtype. Extract with --dtype float32."
                     )
-                n = length - 1
-                for j, i in enumerate(idx):
-                    dst = slice(offsets[i], offsets[i + 1])
-                    out["logp"][dst] = logp[j * n:(j + 1) * n]
-                    out["gt"][dst] = gt[j * n:(j + 1) * n]
-                    out["ge"][dst] = ge[j * n:(j + 1) * n]
-                    out["target"][dst] = windows[i][1:]
-                    out["top_logp"][dst, :top.shape[1]] = top[j * n:(j + 1) * n]
+                src = 0
+                for i in idx:
+                    dst, n = slice(offsets[i], offsets[i + 1]), offsets[i + 1] - offsets[i]
+                    out["logp"][dst] = logp[src:src + n]
+                    out["gt"][dst] = gt[src:src + n]
+                    out["ge"][dst] = ge[src:src + n]
+                    out["target"][dst] = windows[i][context[i]:]
+                    out["top_logp"][dst, :top.shape[1]] = top[src:src + n]
+                    src += n
                 if progress is not None:
                     progress.update(len(targets))
     return out
 
 
 def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
-                progress: tqdm, temperature: float = 1.0) -> tuple[dict[str, np.ndarray], int]:
+                progress: tqdm, temperature: float = 1.0,
+                context: list[int] | None = None) -> tuple[dict[str, np.ndarray], int]:
     """``rank_records`` for one shard, halving the batch size on out-of-memory until it fits.
 
     Returns the records and the batch size that fitted, for the next shard to start from. The
@@ -302,7 +318,7 @@ def _rank_shard(model, windows: list[np.ndarray], n_real: int, batch_size: int,
     done = progress.n
     while True:
         try:
-            return rank_records(model, windows, n_real, batch_size=batch_size, progress=progress,
+            return rank_records(model, windows, n_real, context=context, batch_size=batch_size, progress=progress,
                                 temperature=temperature), batch_size
         except torch.OutOfMemoryError:
             if batch_size == 1:
@@ -496,7 +512,7 @@ def extract(
         n_real = real_vocab_size(tokenizer)
         windows = token_windows(documents, tokenizer, n_tokens, window, seed, text.name, text.sampling)
         params = count_params(net)
-        plan = plan_shards(windows, shard_tokens)
+        plan = plan_shards([len(w.targets) for w in windows], shard_tokens)
         manifest = Manifest(
             identity=resolved, source={"model": source.name, "revision": revision, "corpus": text.name},
             corpus_description=text.description, code_version=__version__, vocab_size=n_real,
@@ -513,7 +529,7 @@ def extract(
 
         def reusable(shard: Shard) -> bool:
             path = out_dir / shard.file
-            if read_shard(path, shard.n_tokens, identity) is None:
+            if read_shard(path, shard.n_tokens, identity, manifest.format) is None:
                 return False
             return shard.file not in known_hashes or known_hashes[shard.file] == file_sha256(path)
 
@@ -534,8 +550,10 @@ def extract(
                 if is_done:
                     continue
                 a, b = shard.windows
-                arrays, batch_size = _rank_shard(net, windows[a:b], n_real, batch_size, bar, temperature)
+                arrays, batch_size = _rank_shard(net, [w.ids for w in windows[a:b]], n_real, batch_size, bar,
+                                                 temperature, [w.context for w in windows[a:b]])
                 arrays["window"] += a
+                arrays.update(target_spans(windows[a:b]))  # where each target lies in its document
                 write_shard(out_dir / shard.file, arrays, identity)
         manifest.finished(out_dir).write(out_dir)
     return out_dir

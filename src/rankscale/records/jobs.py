@@ -17,6 +17,7 @@ every extraction.
 
 from __future__ import annotations
 
+import logging
 import re
 import shlex
 import sys
@@ -32,6 +33,8 @@ from rankscale.models.source import locate
 from rankscale.records.identity import result_identity, same_result
 from rankscale.records.store import Manifest, OutdatedRecords
 from rankscale.sets.schema import Model, ModelSet
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,8 @@ class Job:
     step : int or None
         Training step of a checkpoint; None for the model itself.
     corpus : str
-        One of the set's corpora.
+        One of the set's corpora, by the name it is shown by (what is read for it:
+        ``rankscale.sets.schema.ModelSet.corpus_source``).
     n_tokens : int or None
         Target tokens (None: every window the corpus's sampling gives).
     out : pathlib.Path
@@ -119,7 +123,8 @@ class Job:
         ...     "--tokens", "20000", "--seed", "42", "--dtype", "auto", "--out", "/r/x"])
         True
         """
-        args = [sys.executable, "-m", "rankscale", "extract", "--model", self.source, "--corpus", self.corpus]
+        args = [sys.executable, "-m", "rankscale", "extract", "--model", self.source, "--corpus",
+                model_set.corpus_source(self.corpus)]
         if self.load:
             args += ["--model-args", ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
                                               for k, v in self.load)]
@@ -192,8 +197,9 @@ def make_job(model_set: ModelSet, home: Path, family: str | None, name: str, sou
     Job
     """
     located = locate(source, revision, tokenizer_given=any(key == "tokenizer" for key, _ in load))
-    identity = result_identity(located, get_corpus(corpus), n_tokens, load=dict(load), window_len=model_set.window,
-                               seed=model_set.seed, dtype=model_set.dtype, temperature=temperature)
+    identity = result_identity(located, get_corpus(model_set.corpus_source(corpus)), n_tokens, load=dict(load),
+                               window_len=model_set.window, seed=model_set.seed, dtype=model_set.dtype,
+                               temperature=temperature)
     return Job(family, name, source, revision, step, corpus, n_tokens, result_dir(home, identity), note,
                temperature=temperature, commit=located.commit, load=load, replica=replica, identity=identity)
 
@@ -447,14 +453,15 @@ def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> No
     # A folder holding another identity is this job's own older result (records of an older
     # format, a result computed in another dtype that did not finish): the folder is named by the
     # job's identity, so it is replaced rather than refused; an unfinished run of it resumes.
-    extract(job.source, job.corpus, job.n_tokens, job.out, dtype=model_set.dtype, device=device,
+    _log.debug("%s on %s (%s): %s", job.source, job.corpus, model_set.corpus_source(job.corpus), job.out)
+    extract(job.source, model_set.corpus_source(job.corpus), job.n_tokens, job.out, dtype=model_set.dtype, device=device,
             revision=job.revision, load=dict(job.load), window_len=model_set.window, seed=model_set.seed, replace=True, progress=bar is not None,
             bar=bar, label=f"{job.family or 'reference'}/{job.name}" + (f"@{job.step}" if job.step is not None else "")
             + f" on {job.corpus}" + (f" at T={job.temperature:g}" if job.temperature != 1.0 else ""),
             temperature=job.temperature)
 
 
-def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = print, progress: bool = True,
+def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = _log.info, progress: bool = True,
             device: str = "auto", train_device: str = "cpu") -> None:
     """Train the set's ladders and extract every result its chapters read, with one progress
     display per stage; a stage with nothing to do says so in one line.
@@ -466,7 +473,7 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     home : pathlib.Path, optional
         Where models and results live; default ``rankscale.paths.home()``.
     log : callable
-        Receives the one-line messages.
+        Receives the one-line messages; default this module's logger, at level INFO.
     progress : bool
         Show progress bars; without them, a line of timing per stage.
     device : str

@@ -2,8 +2,9 @@
 
 Each shard holds, for a contiguous range of windows, the arrays ``logp`` (float32), ``gt``,
 ``ge``, ``target`` and ``window`` (int32), one entry per target, and ``top_logp`` (float32,
-shape (n, TOP_K)): the log-probabilities of the TOP_K highest-scoring tokens, best first; and
-``identity``, the digest of the result it was made for (``rankscale.records.identity``), so that
+shape (n, TOP_K)): the log-probabilities of the TOP_K highest-scoring tokens, best first; where
+each target lies in the corpus (``SPAN_FIELDS``: its document, its character span of that
+document's text, the UTF-8 bytes and words of that span; since format 4); and ``identity``, the digest of the result it was made for (``rankscale.records.identity``), so that
 a shard of another result is never taken for one of this result, whatever its manifest says.
 Files are written to a temporary name and renamed, so a shard is either absent or whole; the
 manifest names the identity, says whether the run finished and carries each shard's SHA-256. Only
@@ -23,9 +24,12 @@ import numpy as np
 from rankscale import RankscaleError
 from rankscale.hashing import digest, file_sha256
 
-FORMAT = 3  # 2 added top_logp; 3 the identity by content, carried by every shard
+FORMAT = 4  # 2 added top_logp; 3 the identity by content, carried by every shard; 4 the targets' spans
+READABLE = (3, FORMAT)  # formats whose records load; those of format 3 have no spans
 TOP_K = 8  # enough of the head of each output distribution for paper B's Figure 5
 RECORD_FIELDS = ("logp", "gt", "ge", "target", "window", "top_logp")
+# where each target lies in the corpus (``rankscale.corpora.windows.target_spans``), since format 4
+SPAN_FIELDS = ("document", "char_start", "char_end", "n_bytes", "n_words")
 MANIFEST = "manifest.json"
 SHARD_IDENTITY = "identity"  # the npz entry holding the digest of the shard's result
 
@@ -51,16 +55,29 @@ class Records:
         Log-probabilities of the TOP_K best tokens, best first.
     manifest : Manifest
         What the results folder says about the extraction.
+    document : ndarray of int64, shape (n,), or None
+        Index of each target's document in the corpus's document order (before shuffling).
+    char_start, char_end : ndarray of int64, shape (n,), or None
+        Each target's span of its document's text, end exclusive
+        (``rankscale.corpora.windows.token_spans``): ``documents[document[i]][char_start[i]:char_end[i]]``
+        is target i's text.
+    n_bytes : ndarray of int32, shape (n,), or None
+        UTF-8 bytes of each target's span: bits per byte is sum(-logp) / (ln 2 * sum(n_bytes)).
+    n_words : ndarray of int32, shape (n,), or None
+        Whitespace-separated words whose first character lies in each target's span.
+
+    The five span arrays (``SPAN_FIELDS``) are None for records of format 3, written before
+    they were kept.
 
     Examples
     --------
     >>> n = 3
     >>> arrays = {"logp": np.full(n, -0.7, np.float32), "gt": np.zeros(n, np.int32), "ge": np.ones(n, np.int32),
     ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
-    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
+    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32), **{k: np.ones(n, int) for k in SPAN_FIELDS}}
     >>> records = Records(**arrays, manifest=None)
-    >>> len(records), sorted(records.arrays()) == sorted(RECORD_FIELDS)
-    (3, True)
+    >>> len(records), sorted(records.arrays()) == sorted(RECORD_FIELDS), records.n_bytes.tolist()
+    (3, True, [1, 1, 1])
     """
 
     logp: np.ndarray
@@ -70,6 +87,11 @@ class Records:
     window: np.ndarray
     top_logp: np.ndarray
     manifest: Manifest = field(repr=False)
+    document: np.ndarray | None = None
+    char_start: np.ndarray | None = None
+    char_end: np.ndarray | None = None
+    n_bytes: np.ndarray | None = None
+    n_words: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.logp)
@@ -83,6 +105,49 @@ class Records:
             One entry per name of ``RECORD_FIELDS``.
         """
         return {name: getattr(self, name) for name in RECORD_FIELDS}
+
+    def to_pandas(self, top: bool = False):
+        """The records as a table, one row per target in window order.
+
+        Parameters
+        ----------
+        top : bool
+            Add the log-probabilities of the ``TOP_K`` best tokens as columns ``top_logp_1``
+            (the best) to ``top_logp_<TOP_K>``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``window``, ``target``, ``logp`` (nats), ``gt``, ``ge``, then the spans
+            ``document``, ``char_start``, ``char_end``, ``n_bytes``, ``n_words`` (``SPAN_FIELDS``;
+            pandas' nullable ``Int64``, all missing for records of format 3, which have none).
+
+        Examples
+        --------
+        >>> n = 2
+        >>> records = Records(logp=np.array([-0.5, -2.0], np.float32), gt=np.array([0, 3], np.int32),
+        ...                   ge=np.array([0, 4], np.int32), target=np.array([7, 9], np.int32),
+        ...                   window=np.zeros(n, np.int32), top_logp=np.full((n, TOP_K), -1.0, np.float32),
+        ...                   manifest=None)
+        >>> table = records.to_pandas()
+        >>> list(table.columns)
+        ['window', 'target', 'logp', 'gt', 'ge', 'document', 'char_start', 'char_end', 'n_bytes', 'n_words']
+        >>> table[["target", "logp", "gt", "n_bytes"]]
+           target  logp  gt  n_bytes
+        0       7  -0.5   0     <NA>
+        1       9  -2.0   3     <NA>
+        >>> list(records.to_pandas(top=True).columns[-2:])
+        ['top_logp_7', 'top_logp_8']
+        """
+        import pandas as pd
+
+        columns = {name: getattr(self, name) for name in ("window", "target", "logp", "gt", "ge")}
+        for name in SPAN_FIELDS:
+            values = getattr(self, name)
+            columns[name] = pd.array([pd.NA] * len(self) if values is None else values, dtype="Int64")
+        if top:
+            columns.update({f"top_logp_{k + 1}": self.top_logp[:, k] for k in range(TOP_K)})
+        return pd.DataFrame(columns)
 
 
 def write_atomic(path: Path, write) -> None:
@@ -135,7 +200,8 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray], identity_digest: str)
     path : pathlib.Path
         The shard file, ``shard-<k>.npz``.
     arrays : dict of str to ndarray
-        The ``RECORD_FIELDS`` arrays of the shard's n targets (shapes as in ``Records``).
+        The ``RECORD_FIELDS`` and ``SPAN_FIELDS`` arrays of the shard's n targets (shapes as in
+        ``Records``).
     identity_digest : str
         ``Manifest.digest`` of the result the shard belongs to.
     """
@@ -147,7 +213,18 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray], identity_digest: str)
     write_atomic(path, write)
 
 
-def read_shard(path: Path, n_tokens: int, identity_digest: str) -> dict[str, np.ndarray] | None:
+def shard_fields(format: int = FORMAT) -> tuple[str, ...]:
+    """The arrays a shard of records of ``format`` holds (one of ``READABLE``).
+
+    Examples
+    --------
+    >>> shard_fields(3) == RECORD_FIELDS, shard_fields() == RECORD_FIELDS + SPAN_FIELDS
+    (True, True)
+    """
+    return RECORD_FIELDS + (SPAN_FIELDS if format >= 4 else ())
+
+
+def read_shard(path: Path, n_tokens: int, identity_digest: str, format: int = FORMAT) -> dict[str, np.ndarray] | None:
     """The shard's arrays, or None if the file is missing, unreadable, of the wrong size or of
     another result.
 
@@ -159,11 +236,14 @@ def read_shard(path: Path, n_tokens: int, identity_digest: str) -> dict[str, np.
         Number of targets the manifest says the shard holds.
     identity_digest : str
         ``Manifest.digest`` of the result the shard must belong to.
+    format : int
+        The records' format (``Manifest.format``), which says what arrays the shard holds
+        (``shard_fields``).
 
     Returns
     -------
     dict of str to ndarray or None
-        The ``RECORD_FIELDS`` arrays, each of length ``n_tokens`` (``top_logp`` of shape
+        The ``shard_fields(format)`` arrays, each of length ``n_tokens`` (``top_logp`` of shape
         (n_tokens, TOP_K)); None for a shard to compute again.
 
     Examples
@@ -172,7 +252,7 @@ def read_shard(path: Path, n_tokens: int, identity_digest: str) -> dict[str, np.
     >>> n = 3
     >>> arrays = {"logp": np.full(n, -0.7, np.float32), "gt": np.zeros(n, np.int32), "ge": np.ones(n, np.int32),
     ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
-    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
+    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32), **{k: np.ones(n, int) for k in SPAN_FIELDS}}
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     shard = Path(folder) / "shard-00000.npz"
     ...     write_shard(shard, arrays, "a" * 64)
@@ -183,7 +263,7 @@ def read_shard(path: Path, n_tokens: int, identity_digest: str) -> dict[str, np.
         return None
     try:
         with np.load(path) as data:
-            arrays = {k: data[k] for k in RECORD_FIELDS}
+            arrays = {k: data[k] for k in shard_fields(format)}
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
         return None
     if any(a.shape[0] != n_tokens for a in arrays.values()) or arrays["top_logp"].shape != (n_tokens, TOP_K):
@@ -211,17 +291,16 @@ def shard_digest(path: Path) -> str | None:
         return None
 
 
-def plan_shards(windows: list[np.ndarray], shard_tokens: int) -> list[tuple[int, int, int]]:
+def plan_shards(n_targets: list[int], shard_tokens: int) -> list[tuple[int, int, int]]:
     """Split windows into consecutive shards of about ``shard_tokens`` targets each.
 
-    A shard closes at the first window that brings it to ``shard_tokens`` targets or more (a
-    window of L tokens has L - 1 targets); the last shard takes what is left. The plan depends
-    only on the windows.
+    A shard closes at the first window that brings it to ``shard_tokens`` targets or more; the
+    last shard takes what is left. The plan depends only on the windows.
 
     Parameters
     ----------
-    windows : list of ndarray
-        Token windows, each of shape (L,) with L >= 2.
+    n_targets : list of int
+        Targets of each window, in window order (``len(w.targets)``).
     shard_tokens : int
         Targets per shard wanted.
 
@@ -232,13 +311,13 @@ def plan_shards(windows: list[np.ndarray], shard_tokens: int) -> list[tuple[int,
 
     Examples
     --------
-    >>> plan_shards([np.zeros(5), np.zeros(5), np.zeros(3), np.zeros(9)], shard_tokens=6)
+    >>> plan_shards([4, 4, 2, 8], shard_tokens=6)
     [(0, 2, 8), (2, 4, 10)]
     """
     shards, first, count = [], 0, 0
-    for i, w in enumerate(windows):
-        count += len(w) - 1
-        if count >= shard_tokens or i == len(windows) - 1:
+    for i, n in enumerate(n_targets):
+        count += n
+        if count >= shard_tokens or i == len(n_targets) - 1:
             shards.append((first, i + 1, count))
             first, count = i + 1, 0
     return shards
@@ -316,6 +395,9 @@ class Manifest:
         the date, the device, and the versions of rankscale, torch, transformers and Python.
         Information only: unlike ``identity``, never compared, so the records of the same
         settings made on another machine or day are the same result.
+    format : int
+        The records' format: ``FORMAT`` for what this version writes, or an older one of
+        ``READABLE`` read from disk.
 
     Examples
     --------
@@ -342,6 +424,7 @@ class Manifest:
     complete: bool = False
     model_file: dict | None = None
     provenance: dict | None = None
+    format: int = FORMAT
 
     @classmethod
     def read(cls, out_dir: Path) -> Manifest | None:
@@ -359,7 +442,7 @@ class Manifest:
         Raises
         ------
         OutdatedRecords
-            For records of another format.
+            For records of a format outside ``READABLE``.
         RankscaleError
             For a ``manifest.json`` that is not valid JSON.
         """
@@ -370,13 +453,13 @@ class Manifest:
             data = json.loads(path.read_text())
         except json.JSONDecodeError as err:
             raise RankscaleError(f"{path} is not valid JSON ({err.msg}); delete {out_dir} and extract again") from err
-        if data.get("format") != FORMAT:
+        if data.get("format") not in READABLE:
             raise OutdatedRecords(f"{out_dir} holds records of format {data.get('format')}, this version reads "
-                                  f"format {FORMAT}; extract again with --force")
+                                  f"formats {' and '.join(map(str, READABLE))}; extract again with --force")
         try:
             shards = tuple(Shard(s["file"], tuple(s["windows"]), s["n_tokens"], s.get("sha256"))
                            for s in data["shards"])
-            return cls(**{**{k: v for k, v in data.items() if k != "format"}, "shards": shards})
+            return cls(**{**data, "shards": shards})
         except (KeyError, TypeError) as err:
             raise RankscaleError(f"{path} is not a manifest of this format ({type(err).__name__}: {err}); delete "
                                  f"{out_dir} and extract again, or extract with --force") from err
@@ -396,7 +479,7 @@ class Manifest:
         out_dir : pathlib.Path
             The results folder, which must exist.
         """
-        data = {"format": FORMAT, **asdict(self)}
+        data = {"format": self.format, **asdict(self)}
         for optional in ("model_file", "provenance"):
             if data[optional] is None:
                 del data[optional]
@@ -445,14 +528,16 @@ def load_records(out_dir: str | Path) -> Records:
     Returns
     -------
     Records
-        The shards' arrays concatenated in window order.
+        The shards' arrays concatenated in window order; without spans (``SPAN_FIELDS`` None)
+        for records of format 3.
 
     Raises
     ------
     RankscaleError
         If the folder holds no manifest, the extraction is unfinished, or a shard is missing,
         corrupt (its hash differs from the manifest's), of the wrong size or made for another
-        result than the manifest names; ``OutdatedRecords`` for records of another format.
+        result than the manifest names; ``OutdatedRecords`` for records of a format that is not
+        ``READABLE``.
 
     Examples
     --------
@@ -460,7 +545,7 @@ def load_records(out_dir: str | Path) -> Records:
     >>> n = 3
     >>> arrays = {"logp": np.full(n, -0.7, np.float32), "gt": np.zeros(n, np.int32), "ge": np.ones(n, np.int32),
     ...           "target": np.arange(n, dtype=np.int32), "window": np.zeros(n, np.int32),
-    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32)}
+    ...           "top_logp": np.full((n, TOP_K), -2.0, np.float32), **{k: np.ones(n, int) for k in SPAN_FIELDS}}
     >>> manifest = Manifest({"model": {"gguf": "ab"}}, {"model": "m.gguf"}, "a corpus", "0.1.0", vocab_size=10,
     ...                     head_rows=10, params_total=900, params_non_embedding=500, n_windows=1,
     ...                     shards=(Shard("shard-00000.npz", (0, 1), n),))
@@ -494,10 +579,10 @@ def load_records(out_dir: str | Path) -> Records:
             raise RankscaleError(f"shard {path} is missing; {rerun}")
         if file_sha256(path) != shard.sha256:
             raise RankscaleError(f"shard {path} is corrupt (its checksum does not match the manifest); {rerun}")
-        arrays = read_shard(path, shard.n_tokens, manifest.digest)
+        arrays = read_shard(path, shard.n_tokens, manifest.digest, manifest.format)
         if arrays is None:
             raise RankscaleError(f"shard {path} is unreadable, has the wrong size or was made for another result "
                                  f"than {out_dir / MANIFEST} names; {rerun}")
         parts.append(arrays)
-    merged = {k: np.concatenate([p[k] for p in parts]) for k in RECORD_FIELDS}
+    merged = {k: np.concatenate([p[k] for p in parts]) for k in shard_fields(manifest.format)}
     return Records(**merged, manifest=manifest)

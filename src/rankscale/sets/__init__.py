@@ -79,8 +79,9 @@ def require_available(model_set: ModelSet) -> None:
         from rankscale.corpora import HUB_DATASETS, files_variable
     except ImportError:  # numpy is not installed yet: models only
         HUB_DATASETS, files_variable = {}, None
-    hub_corpora = [c for c in model_set.corpora if c in HUB_DATASETS]
-    hf_corpora = [c for c in model_set.corpora if c.startswith("hf:")]  # any hub dataset
+    read = [model_set.corpus_source(c) for c in model_set.corpora]
+    hub_corpora = [c for c in read if c in HUB_DATASETS]
+    hf_corpora = [c for c in read if c.startswith("hf:")]  # any hub dataset
     if not wanted and not hub_corpora and not hf_corpora:
         return
     offline = hub_offline()

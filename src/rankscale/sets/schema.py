@@ -344,8 +344,10 @@ class ModelSet:
     families : tuple of Family
         In the order the chapters show them.
     corpora : dict of str to int or None
-        A corpus (a name of ``rankscale.corpora`` or a file) -> target tokens each model is
-        evaluated on (None: all that the corpus's sampling gives).
+        A corpus, by the name every heading, figure and table shows, -> target tokens each model
+        is evaluated on (None: all that the corpus's sampling gives). The name is a name of
+        ``rankscale.corpora``, or a short display name of a file or ``hf:`` dataset that
+        ``corpus_sources`` maps to what is read.
     checkpoint_tokens : int, optional
         Tokens per checkpoint and corpus (at most the corpus's own); None: as many as the models.
     references : tuple of Model
@@ -367,6 +369,10 @@ class ModelSet:
     temperature_tokens : int
         Size of chapter B1's demonstration that Error-Entropy does not move with the sampling
         temperature (``rankscale.records.jobs.temperature_jobs``); 0: none.
+    corpus_sources : dict of str to str
+        A corpus's display name -> what is read for it (a file's absolute path, an ``hf:``
+        dataset), where the two differ (``corpus_source``). Never part of a result's identity,
+        which is the corpus's content: a corpus renamed is the same result.
 
     Examples
     --------
@@ -377,6 +383,9 @@ class ModelSet:
     [('EleutherAI/pythia-70m', None), ('EleutherAI/pythia-160m', None)]
     >>> s.tokens("wikipedia"), s.tokens("c4"), s.tokens("c4", reference=True), s.ladder_families
     (100000, None, 5000, ())
+    >>> mine = ModelSet("mine", s.families, corpora={"notes": None}, corpus_sources={"notes": "/data/notes.jsonl"})
+    >>> mine.corpus_source("notes"), s.corpus_source("wikipedia")
+    ('/data/notes.jsonl', 'wikipedia')
     """
 
     name: str
@@ -392,6 +401,7 @@ class ModelSet:
     training: LadderTraining | None = None
     source: str = "built-in"
     temperature_tokens: int = 0
+    corpus_sources: dict[str, str] = field(default_factory=dict)
 
     @property
     def profile(self) -> str:
@@ -418,6 +428,22 @@ class ModelSet:
                 wanted.append((model.source, model.revision))
                 wanted += [(model.source, c.revision) for c in model.checkpoints if c.source is None]
         return list(dict.fromkeys(wanted))
+
+    def corpus_source(self, corpus: str) -> str:
+        """What is read for a corpus of the set (``rankscale.corpora.get_corpus`` takes it).
+
+        Parameters
+        ----------
+        corpus : str
+            One of ``corpora``, by its display name.
+
+        Returns
+        -------
+        str
+            ``corpus_sources``'s entry where there is one (a file's path, an ``hf:`` dataset), else
+            the name itself, a corpus rankscale knows.
+        """
+        return self.corpus_sources.get(corpus, corpus)
 
     def tokens(self, corpus: str, reference: bool = False) -> int | None:
         """Target tokens per model on a corpus.

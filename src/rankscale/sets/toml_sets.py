@@ -14,7 +14,8 @@ The layout::
 
     [corpora]                         # corpus name or file -> target tokens per model
     wikipedia = 100000                #   (0: every window the corpus's sampling gives)
-    "notes/held-out.jsonl" = 20000
+    "notes/held-out.jsonl" = 20000    #   shown as held-out: a file's name less its suffix
+    "data/2024/eval.parquet" = { tokens = 50000, name = "eval-2024" }   # or the name given
 
     [[families]]
     name = "Pythia"
@@ -46,6 +47,12 @@ and one model listed twice in a family.
 Standard library only: the corpus names are checked where ``rankscale.corpora`` can be imported
 (not in ``make book``'s first check, before anything is installed), but a key that can only be a
 file (``_names_a_file``) must exist in any case.
+
+A corpus is shown by a short name on every heading, figure and table: a corpus rankscale knows by
+its own name, a file by its name less its suffix (and a compression's: ``a.jsonl.gz`` is ``a``), an ``hf:`` dataset as written, unless a
+table ``{ tokens = ..., name = "..." }`` gives it one (``ModelSet.corpus_sources`` keeps what is read
+for it). The name changes no number: a result is identified by the corpus's content. Two corpora of
+one name are refused.
 """
 
 from __future__ import annotations
@@ -62,6 +69,9 @@ from rankscale.sets.schema import LOAD_OPTIONS, Checkpoint, Family, Model, Model
 
 _TOP_KEYS = {"name", "corpora", "families", "references", "window", "n_boot", "checkpoint_tokens", "dtype",
              "seed", "temperature_tokens"}
+
+
+_CORPUS_KEYS = {"tokens", "name"}
 
 
 _FAMILY_KEYS = {"name", "models", "load"}
@@ -158,13 +168,28 @@ def load_toml(path: Path) -> ModelSet:
     corpora = where.typed(data.get("corpora", {}), dict, "[corpora]", "a table of corpus = tokens")
     if not corpora:
         raise where.error("[corpora]", "no corpus", 'add a [corpora] table such as pydocs = 20000')
-    tokens = {}
-    for corpus, n in corpora.items():
+    tokens, sources, named = {}, {}, {}
+    for corpus, value in corpora.items():
         entry = f"corpora.{_toml_key(corpus)}"
-        where.typed(n, int, entry, "a whole number of tokens (0 for all)")
+        if isinstance(value, dict):
+            where.keys(value, _CORPUS_KEYS, entry)
+            if "tokens" not in value:
+                raise where.error(entry, "no tokens", "give tokens = the target tokens per model (0 for all)")
+        table = value if isinstance(value, dict) else {"tokens": value}
+        n = where.typed(table["tokens"], int, f"{entry}.tokens" if table is value else entry,
+                        "a whole number of tokens (0 for all)")
         if n < 0:
             raise where.error(entry, f"negative ({n})", "give the target tokens per model, or 0 for all")
-        tokens[_toml_corpus(where, base, corpus, entry)] = n or None
+        source = _toml_corpus(where, base, corpus, entry)
+        name = _display_name(where, corpus, source, table, entry)
+        if name in named:
+            raise where.error(entry, f"shown as {name!r}, as {named[name]} is",
+                              'give one of them its own name: { tokens = ..., name = "..." } (a file is shown by '
+                              "its name less its suffix unless given one)")
+        named[name] = entry
+        tokens[name] = n or None
+        if source != name:
+            sources[name] = source
     families = where.typed(data.get("families", []), list, "[[families]]", "an array of tables")
     if not families:
         raise where.error("[[families]]", "no family", "add at least one [[families]] table with two or more models")
@@ -210,7 +235,7 @@ def load_toml(path: Path) -> ModelSet:
         raise where.error("dtype", f"unknown dtype {data['dtype']!r}", "use auto, float32, bfloat16 or float16")
     name = where.typed(data.get("name", path.stem), str, "name", "a string")
     return ModelSet(name, tuple(parsed), tokens, references=references, dtype=data.get("dtype", "auto"),
-                    source=str(path.resolve()), **options)
+                    source=str(path.resolve()), corpus_sources=sources, **options)
 
 
 def _toml_key(key: str) -> str:
@@ -235,6 +260,38 @@ def _names_a_file(corpus: str) -> bool:
     """
     return not corpus.startswith("hf:") and ("/" in corpus or "\\" in corpus or corpus.startswith("~")
                                              or bool(Path(corpus).suffix))
+
+
+def _display_name(where: _Where, corpus: str, source: str, table: dict, entry: str) -> str:
+    """The name a ``[corpora]`` entry is shown by: its ``name``, else a file's name less its suffix and
+    a compression's (``notes/held-out.jsonl.gz``: ``held-out``), else the key as written. A corpus rankscale knows
+    keeps its own name, by which the chapters find it in the papers' tables.
+
+    Examples
+    --------
+    >>> where = _Where(Path("mine.toml"))
+    >>> _display_name(where, "notes/held-out.jsonl.gz", "/data/notes/held-out.jsonl.gz", {}, "corpora.x")
+    'held-out'
+    >>> _display_name(where, "pydocs", "pydocs", {}, "corpora.pydocs")
+    'pydocs'
+    >>> _display_name(where, "pydocs", "pydocs", {"name": "docs"}, "corpora.pydocs")
+    Traceback (most recent call last):
+    rankscale.RankscaleError: mine.toml: corpora.pydocs: a corpus rankscale knows keeps its own name; give a name only to a file or an hf: dataset
+    """
+    if "name" in table:
+        name = where.typed(table["name"], str, f"{entry}.name", "a string")
+        if not name.strip():
+            raise where.error(f"{entry}.name", "empty", "give a short name, or leave name out")
+        if source == corpus and not corpus.startswith("hf:"):
+            raise where.error(entry, "a corpus rankscale knows keeps its own name",
+                              "give a name only to a file or an hf: dataset")
+        return name
+    if source == corpus:  # a name rankscale knows, or an hf: dataset
+        return corpus
+    name = Path(source)
+    if name.suffix in (".gz", ".bz2", ".xz", ".zst"):  # a compressed file: its data suffix goes too
+        name = name.with_suffix("")
+    return name.stem
 
 
 def _toml_corpus(where: _Where, base: Path, corpus: str, entry: str) -> str:
