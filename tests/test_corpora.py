@@ -302,6 +302,7 @@ def test_token_spans_tile_the_text_and_split_characters_go_to_their_first_token(
     assert ((start == emoji) & (end == emoji + 1)).sum() == 1 and ((start == emoji + 1) & (end == emoji + 1)).sum() == 3
     n_bytes, n_words = span_sizes(TRICKY_TEXT, start, end)
     assert n_bytes.sum() == len(TRICKY_TEXT.encode()) and n_words.sum() == len(TRICKY_TEXT.split())
+    assert all(len(part) == 0 for part in token_spans("", tokenizer, special_tokens=False))
 
 
 class SlowTokenizer:

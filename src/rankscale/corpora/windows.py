@@ -217,7 +217,7 @@ def token_spans(text: str, tokenizer, special_tokens: bool) -> tuple[np.ndarray,
     else:
         ids = np.asarray(tokenizer(text, add_special_tokens=special_tokens, verbose=False)["input_ids"], np.int64)
         ends = _decoded_ends(text, ids, tokenizer)
-    return ids, np.concatenate([[0], ends[:-1]]).astype(np.int64), ends
+    return ids, np.concatenate([[0], ends])[:-1].astype(np.int64), ends
 
 
 def _decoded_ends(text: str, ids: np.ndarray, tokenizer) -> np.ndarray:
