@@ -279,9 +279,10 @@ def document_windows(text: str, document: int, tokenizer, window_len: int, sampl
       window of ``window_len`` (fewer where the document is shorter) as context.
 
     Every token of the document is thus scored once, and with the context the harness gives it:
-    a document's log-likelihood is the harness's, and sums of its records' ``n_bytes`` and
-    ``n_words`` are its bytes and words (``token_spans``), so bits per byte and byte and word
-    perplexity are the harness's too.
+    a document's log-likelihood is the harness's, and the sums of its records' ``n_bytes`` and
+    ``n_words`` are its UTF-8 bytes and its words as ``str.split`` finds them (``token_spans``),
+    so bits per byte and byte perplexity are the harness's too (its wikitext task counts the
+    words of ``re.split(r"\\s+", text)``, one more for whitespace at either end).
 
     One declared exception, ``sampling.first_token == "papers"``, for the papers' six corpora
     (``PAPER_SAMPLING``): the document is encoded as ``tokenizer(text)`` encodes it, with the
