@@ -13,14 +13,12 @@ from rankscale import RankscaleError, corpora
 from rankscale.corpora import (
     HUB_DATASETS,
     SOURCES,
-    Sampling,
     Source,
     get_corpus,
     offline,
     split_documents,
     stdlib_dir,
     stdlib_files,
-    token_windows,
 )
 from rankscale.corpora.rst import section_labels, strip_rst, strip_rst_tree
 from rankscale.corpora.windows import span_sizes, token_spans
@@ -288,20 +286,6 @@ def test_unknown_split_and_corpus_are_clear_errors():
     assert all(name in str(err.value) for name in HUB_DATASETS)
 
 
-def test_sampling_limits_documents_and_windows(tokenizer):
-    docs = [f"{i} " + "return value " * 20 for i in range(10)]
-    sampling = Sampling(documents=4, windows_per_document=2)
-    windows = token_windows(docs, tokenizer, None, window_len=16, seed=3, sampling=sampling)
-    first = np.random.default_rng(3).permutation(10)[:4]  # Dataset.shuffle(seed=3), first 4 rows
-    expected = [tokenizer(docs[i])["input_ids"][start:start + 16] for i in first for start in (0, 16)]
-    assert [w.ids.tolist() for w in windows] == expected
-    assert len(token_windows(docs, tokenizer, None, window_len=16, seed=3)) > len(windows)  # no limits by default
-    cut = token_windows(docs, tokenizer, 40, window_len=16, seed=3, sampling=sampling)
-    assert sum(len(w.targets) for w in cut) == 40 and [w.ids.tolist() for w in cut] == expected[:2] + [expected[2][:11]]
-    with pytest.raises(RankscaleError, match=r"only 120 predictable tokens .* under its sampling"):
-        token_windows(docs, tokenizer, 121, window_len=16, seed=3, sampling=sampling)
-
-
 TRICKY_TEXT = "Héllo  wörld 😀 the\n  end  \tdef f(x):\n    return x  \n"
 
 
@@ -318,6 +302,7 @@ def test_token_spans_tile_the_text_and_split_characters_go_to_their_first_token(
     assert ((start == emoji) & (end == emoji + 1)).sum() == 1 and ((start == emoji + 1) & (end == emoji + 1)).sum() == 3
     n_bytes, n_words = span_sizes(TRICKY_TEXT, start, end)
     assert n_bytes.sum() == len(TRICKY_TEXT.encode()) and n_words.sum() == len(TRICKY_TEXT.split())
+    assert all(len(part) == 0 for part in token_spans("", tokenizer, special_tokens=False))
 
 
 class SlowTokenizer:

@@ -14,7 +14,7 @@ import torch
 from helpers import forward_reference
 
 from rankscale import RankscaleError
-from rankscale.corpora import get_corpus, token_windows
+from rankscale.corpora import get_corpus, target_spans, token_windows
 from rankscale.models.loading import auto_dtype, load_model, real_vocab_size
 from rankscale.records import extract as ex
 from rankscale.records import store as rs
@@ -28,9 +28,16 @@ def loaded(model_dir):
 
 
 @pytest.fixture(scope="module")
-def windows(loaded, corpus_file):
+def cut(loaded, corpus_file):
+    """The windows extraction cuts from the test corpus."""
     _, tok = loaded
-    return [w.ids for w in token_windows(get_corpus(str(corpus_file)).load(), tok, N_TOKENS, window_len=100)]
+    return token_windows(get_corpus(str(corpus_file)).load(), tok, N_TOKENS, window_len=100)
+
+
+@pytest.fixture(scope="module")
+def windows(cut):
+    """Their tokens, each window scored after its first token, for the tests of ``rank_records`` alone."""
+    return [w.ids for w in cut]
 
 
 def test_matches_slow_reference_with_ties_and_padded_head(loaded, windows):
@@ -78,6 +85,25 @@ def test_batch_size_does_not_change_results(loaded, windows):
         np.testing.assert_array_equal(one[name], eight[name])
 
 
+def test_a_longer_context_scores_the_same_targets_as_the_tail_of_a_window(loaded, windows):
+    """A window whose first c tokens are context (a document's last window under the rolling rule) has the
+    records of its last len - c targets, as they are when every token after the first is scored."""
+    model, tok = loaded
+    n_real = real_vocab_size(tok)
+    some = windows[:5]
+    context = [1, 3, 50, 98, 2]
+    full = ex.rank_records(model, some, n_real, batch_size=2, chunk_tokens=97)
+    part = ex.rank_records(model, some, n_real, context=context, batch_size=2, chunk_tokens=97)
+    keep = np.concatenate([np.arange(1, len(w)) >= c for w, c in zip(some, context)])
+    assert len(part["logp"]) == keep.sum() == sum(len(w) - c for w, c in zip(some, context))
+    np.testing.assert_array_equal(part["window"], full["window"][keep])
+    for name in ("gt", "ge", "target"):
+        np.testing.assert_array_equal(part[name], full[name][keep])
+    np.testing.assert_allclose(part["logp"], full["logp"][keep], atol=1e-6)
+    with pytest.raises(RankscaleError, match="cannot have 100 tokens of context"):
+        ex.rank_records(model, some[:1], n_real, context=[100])
+
+
 def test_temperature_keeps_the_ranks_and_tempers_the_softmax(loaded, windows):
     """At T = 0.5 and 2 (exact scalings of binary floating-point logits) every rank count is the
     one of T = 1, and the log-probabilities are a brute-force softmax of the logits divided by T."""
@@ -112,7 +138,7 @@ def finished(model_dir, corpus_file, tmp_path_factory):
     return run(model_dir, corpus_file, tmp_path_factory.mktemp("full") / "run")
 
 
-def test_extract_writes_manifest_and_shards(finished, model_dir, windows):
+def test_extract_writes_manifest_and_shards(finished, model_dir, cut):
     manifest = json.loads((finished / rs.MANIFEST).read_text())
     assert manifest["complete"] and manifest["identity"]["n_tokens"] == N_TOKENS
     assert manifest["source"]["model"] == str(model_dir.resolve()) and manifest["code_version"]
@@ -125,8 +151,10 @@ def test_extract_writes_manifest_and_shards(finished, model_dir, windows):
     rec = rs.load_records(finished)
     assert len(rec) == N_TOKENS and sum(s["n_tokens"] for s in manifest["shards"]) == N_TOKENS
     # window ids are global across shards and the stored targets are the windows' tokens
-    np.testing.assert_array_equal(rec.window, np.repeat(np.arange(len(windows)), [len(w) - 1 for w in windows]))
-    np.testing.assert_array_equal(rec.target, np.concatenate([w[1:] for w in windows]))
+    np.testing.assert_array_equal(rec.window, np.repeat(np.arange(len(cut)), [len(w.targets) for w in cut]))
+    np.testing.assert_array_equal(rec.target, np.concatenate([w.targets for w in cut]))
+    for name, values in target_spans(cut).items():
+        np.testing.assert_array_equal(getattr(rec, name), values)
     assert not list(finished.glob("*.tmp"))
 
 

@@ -3,7 +3,11 @@
 A corpus is a list of documents (strings). ``token_windows`` shuffles the documents with a fixed
 seed, tokenizes them in that order with the model's own tokenizer, cuts each document into
 windows of at most ``window_len`` tokens, and keeps windows until exactly ``n_tokens`` targets
-are covered (a window of L tokens predicts its last L - 1 tokens).
+are covered. Which tokens are scored, and on what context, is one rule for every corpus
+(``rankscale.corpora.windows.document_windows``): lm-evaluation-harness's rolling
+log-likelihood, every token of a document scored, its first one after the tokenizer's BOS token
+(its EOS where it has no BOS); the papers' corpora keep the papers' encoding, as an exception
+declared in that rule.
 
 Named corpora come from ``SOURCES``: each source is a keyed collection of documents, split into
 whole-document ``train`` and ``heldout`` parts with a fixed seed. A name selects a part:
@@ -17,7 +21,7 @@ The papers' corpora are the unsplit entries of ``HUB_DATASETS`` (``wikipedia``, 
 hub or from local files standing in for it (see ``rankscale.corpora.hub_datasets``). They carry the
 papers' sampling, ``PAPER_SAMPLING``: shuffle with the seed (42), keep the first 1000 documents,
 and evaluate the first ``window_len`` (512) tokens of each, encoded by each model's own
-tokenizer.
+tokenizer with its special tokens, the first of them context only.
 
 A local file can be used anywhere a name is expected: a ``.parquet``, ``.json`` or ``.jsonl``
 file, compressed or not (one document per row, text in a field), or any other UTF-8 text file

@@ -11,6 +11,10 @@ import numpy as np
 from rankscale import RankscaleError
 
 
+PREFIXED = "prefixed"  # Sampling.first_token: lm-evaluation-harness's rolling windows, every token scored
+PAPERS = "papers"  # Sampling.first_token: the model's own encoding, whose first token is context only
+
+
 @dataclass(frozen=True)
 class Sampling:
     """How ``token_windows`` draws windows from a corpus's documents once it has shuffled them.
@@ -20,28 +24,35 @@ class Sampling:
     documents : int or None
         Use only the first this many documents of the shuffled order; None: all of them.
     windows_per_document : int or None
-        Windows cut from the start of each document; None: all of them, 1: only its first
-        ``window_len`` tokens.
-    special_tokens : bool
-        Encode with the tokenizer's own special tokens, as ``tokenizer(text)`` does by default
-        (a BOS token for Llama, Mistral and OPT; none for GPT-2, Pythia and Qwen2.5).
+        Windows cut from the start of each document; None: all of them, 1: only its first.
+    first_token : {"prefixed", "papers"}
+        How a document starts (``document_windows``): ``"prefixed"`` (every corpus but the
+        papers'), the tokenizer's BOS token (its EOS where it has no BOS) is put before the
+        document, so every token of it is scored, as in lm-evaluation-harness's rolling
+        log-likelihood; ``"papers"``, the document encoded with the tokenizer's own special tokens
+        as ``tokenizer(text)`` encodes it (a BOS token for Llama, Mistral and OPT; none for GPT-2,
+        Pythia and Qwen2.5), whose first token is context only, as the papers' code had it.
 
     Examples
     --------
-    >>> Sampling() == Sampling(documents=None, windows_per_document=None, special_tokens=False)
+    >>> Sampling() == Sampling(documents=None, windows_per_document=None, first_token="prefixed")
     True
     """
 
     documents: int | None = None
     windows_per_document: int | None = None
-    special_tokens: bool = False
+    first_token: str = PREFIXED
+
+    def __post_init__(self):
+        if self.first_token not in (PREFIXED, PAPERS):
+            raise ValueError(f"first_token is {PREFIXED!r} or {PAPERS!r}, not {self.first_token!r}")
 
 
 # The papers' sampling, from paper A's code (shuffle with seed 42, first 1000 documents, each cut
-# to its first 512 tokens by the model's own tokenizer); paper B's "first 1000 instances after
-# shuffling with seed 42" is the same. The seed and window length are extraction settings whose
-# defaults (42, 512) are the papers'.
-PAPER_SAMPLING = Sampling(documents=1000, windows_per_document=1, special_tokens=True)
+# to its first 512 tokens by the model's own tokenizer, the loss taken over the tokens after the
+# first); paper B's "first 1000 instances after shuffling with seed 42" is the same. The seed and
+# window length are extraction settings whose defaults (42, 512) are the papers'.
+PAPER_SAMPLING = Sampling(documents=1000, windows_per_document=1, first_token=PAPERS)
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,7 +217,7 @@ def token_spans(text: str, tokenizer, special_tokens: bool) -> tuple[np.ndarray,
     else:
         ids = np.asarray(tokenizer(text, add_special_tokens=special_tokens, verbose=False)["input_ids"], np.int64)
         ends = _decoded_ends(text, ids, tokenizer)
-    return ids, np.concatenate([[0], ends[:-1]]).astype(np.int64), ends
+    return ids, np.concatenate([[0], ends])[:-1].astype(np.int64), ends
 
 
 def _decoded_ends(text: str, ids: np.ndarray, tokenizer) -> np.ndarray:
@@ -234,10 +245,54 @@ def _decoded_ends(text: str, ids: np.ndarray, tokenizer) -> np.ndarray:
     return np.minimum.accumulate(ends[::-1])[::-1].copy()
 
 
+def prefix_token(tokenizer) -> int | None:
+    """The token put before every document under ``Sampling.first_token == "prefixed"``: the
+    tokenizer's BOS token, or its EOS token where it has no BOS (lm-evaluation-harness's
+    ``prefix_token_id``); None where it has neither.
+
+    Examples
+    --------
+    >>> class Tokenizer:
+    ...     bos_token_id, eos_token_id = None, 2
+    >>> prefix_token(Tokenizer())
+    2
+    """
+    return tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id
+
+
 def document_windows(text: str, document: int, tokenizer, window_len: int, sampling: Sampling) -> list[Window]:
-    """The windows of one document: its tokens, encoded with special tokens where ``sampling``
-    says so, cut into consecutive windows of at most ``window_len`` tokens, each scored on all
-    its tokens but the first.
+    """The windows of one document: which of its tokens are scored, and on what context. The one
+    rule of every corpus, hub datasets, local files and offline corpora alike.
+
+    The rule is lm-evaluation-harness's rolling log-likelihood (``loglikelihood_rolling``: its
+    ``get_rolling_token_windows`` with ``context_len=1``, each window made disjoint) with
+    ``max_length = window_len - 1`` positions scored per window:
+
+    - the document is encoded without special tokens and the tokenizer's BOS token is put
+      before it (its EOS where it has no BOS, ``prefix_token``), so that its first token is
+      scored, conditioned on that prefix alone;
+    - the first window is the prefix and the document's first ``window_len - 1`` tokens, all of
+      those scored;
+    - each next window scores the next ``window_len - 1`` tokens, with the one token before them
+      as its only context beyond them;
+    - the last window scores what is left, with as many tokens before it as make up a whole
+      window of ``window_len`` (fewer where the document is shorter) as context.
+
+    Every token of the document is thus scored once, and with the context the harness gives it:
+    a document's log-likelihood is the harness's, and the sums of its records' ``n_bytes`` and
+    ``n_words`` are its UTF-8 bytes and its words as ``str.split`` finds them (``token_spans``),
+    so bits per byte and byte perplexity are the harness's too (its wikitext task counts the
+    words of ``re.split(r"\\s+", text)``, one more for whitespace at either end).
+
+    One declared exception, ``sampling.first_token == "papers"``, for the papers' six corpora
+    (``PAPER_SAMPLING``): the document is encoded as ``tokenizer(text)`` encodes it, with the
+    model's own special tokens, and that encoding's first token takes the prefix's place, so it
+    is context only: a BOS token for models whose tokenizer adds one (Llama, Mistral, OPT), the
+    document's first token for the others (GPT-2, Pythia, Qwen2.5), whose first token is then
+    never scored. That is what the papers' code evaluated (the first 512 tokens of each
+    document's own encoding, the loss over all but the first), and the papers' numbers are what
+    the book replays. The same holds for a tokenizer with neither BOS nor EOS token under
+    ``"prefixed"``: the document's first token is context only.
 
     Parameters
     ----------
@@ -249,22 +304,45 @@ def document_windows(text: str, document: int, tokenizer, window_len: int, sampl
     window_len : int
         Longest window, in tokens (context plus targets), at least 2.
     sampling : Sampling
-        Its ``special_tokens`` and ``windows_per_document``.
+        Its ``first_token`` and ``windows_per_document``.
 
     Returns
     -------
     list of Window
-        In document order; a window of fewer than two tokens is left out.
+        In document order; none for a document with nothing to score.
+
+    Examples
+    --------
+    Ten tokens in windows of four (three targets each, ``*`` the prefix):
+
+    >>> def encode(text, add_special_tokens, return_offsets_mapping, verbose):
+    ...     return {"input_ids": [int(c) for c in text], "offset_mapping": [(i, i + 1) for i in range(len(text))]}
+    >>> tokenizer = type("Digits", (), {"bos_token_id": 99, "eos_token_id": 98, "is_fast": True,
+    ...                                 "__call__": lambda self, *a, **k: encode(*a, **k)})()
+    >>> for w in document_windows("0123456789", 0, tokenizer, 4, Sampling()):
+    ...     print(w.ids.tolist(), w.context, w.targets.tolist())
+    [99, 0, 1, 2] 1 [0, 1, 2]
+    [2, 3, 4, 5] 1 [3, 4, 5]
+    [5, 6, 7, 8] 1 [6, 7, 8]
+    [6, 7, 8, 9] 3 [9]
     """
-    ids, char_start, char_end = token_spans(text, tokenizer, sampling.special_tokens)
+    papers = sampling.first_token == PAPERS
+    ids, char_start, char_end = token_spans(text, tokenizer, special_tokens=papers)
+    prefix = None if papers else prefix_token(tokenizer)
+    if prefix is not None:  # the prefix is read, never scored: its span is never kept
+        ids, char_start, char_end = (np.concatenate([[value], part]) for value, part in
+                                     ((prefix, ids), (0, char_start), (0, char_end)))
     n_bytes, n_words = span_sizes(text, char_start, char_end)
-    windows = []
-    for start in range(0, len(ids), window_len)[:sampling.windows_per_document]:
-        stop = min(start + window_len, len(ids))
-        if stop - start >= 2:
-            scored = slice(start + 1, stop)
-            windows.append(Window(ids[start:stop], 1, document, char_start[scored], char_end[scored],
-                                  n_bytes[scored], n_words[scored]))
+    # positions 1 .. len(ids) - 1 of ``ids`` are the document's targets; ``done`` of them are scored
+    windows, done, n_targets = [], 0, len(ids) - 1
+    while done < n_targets and (sampling.windows_per_document is None or len(windows) < sampling.windows_per_document):
+        scored = min(n_targets - done, window_len - 1)
+        stop = done + scored + 1
+        start = max(0, stop - window_len)
+        targets = slice(done + 1, stop)
+        windows.append(Window(ids[start:stop], stop - start - scored, document, char_start[targets],
+                              char_end[targets], n_bytes[targets], n_words[targets]))
+        done += scored
     return windows
 
 
@@ -281,7 +359,9 @@ def token_windows(
 
     The documents are shuffled with ``seed`` exactly as ``datasets.Dataset.shuffle(seed=seed)``
     shuffles rows (a ``numpy.random.default_rng(seed)`` permutation), tokenized in that order,
-    and cut into windows of at most ``window_len`` tokens (``document_windows``); windows are
+    and cut into windows of at most ``window_len`` tokens by the one rule of every corpus
+    (``document_windows``: lm-evaluation-harness's rolling windows, the document's first token
+    scored after a BOS or EOS prefix; the papers' corpora keep the papers' encoding); windows are
     kept until ``n_tokens`` targets are covered.
 
     Parameters
@@ -289,7 +369,7 @@ def token_windows(
     documents : sequence of str
         The corpus's documents.
     tokenizer : transformers tokenizer
-        A Hugging Face tokenizer; special tokens are added only if ``sampling`` says so.
+        A Hugging Face tokenizer.
     n_tokens : int or None
         Number of targets wanted. Windows are taken in order and the last one is cut short so
         the total is exact. None: every window that ``sampling`` allows.

@@ -9,7 +9,8 @@ is asked for: ``rankscale extract``, ``rankscale.records.extract.extract``, a mo
   options, a tokenizer or adapter they name by its content too;
 - the corpus by its content (``rankscale.corpora.Corpus.identity``): a file's hash and the field
   read, an offline text's version and origin, a hub dataset's commit; and how windows are
-  sampled from it;
+  sampled from it (``rankscale.corpora.windows.Sampling``, the first-token rule of
+  ``document_windows`` included);
 - the settings: target tokens, window length, sampling seed, the body's dtype, the temperature,
   and the format of the records.
 

@@ -4,8 +4,9 @@ Each shard holds, for a contiguous range of windows, the arrays ``logp`` (float3
 ``ge``, ``target`` and ``window`` (int32), one entry per target, and ``top_logp`` (float32,
 shape (n, TOP_K)): the log-probabilities of the TOP_K highest-scoring tokens, best first; where
 each target lies in the corpus (``SPAN_FIELDS``: its document, its character span of that
-document's text, the UTF-8 bytes and words of that span; since format 4); and ``identity``, the digest of the result it was made for (``rankscale.records.identity``), so that
-a shard of another result is never taken for one of this result, whatever its manifest says.
+document's text, the UTF-8 bytes and words of that span; since format 4); and ``identity``,
+the digest of the result it was made for (``rankscale.records.identity``), so that a shard of
+another result is never taken for one of this result, whatever its manifest says.
 Files are written to a temporary name and renamed, so a shard is either absent or whole; the
 manifest names the identity, says whether the run finished and carries each shard's SHA-256. Only
 numpy and json here, so reading results needs no torch.
