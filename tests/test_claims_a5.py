@@ -418,7 +418,15 @@ def synthetic():
     return family_runs, references, context, a5.measure(chapter, context)
 
 
-def test_measure_fits_every_model_as_fit_rank_models_does(synthetic):
+@pytest.fixture(scope="module")
+def by_hand(synthetic):
+    """Every run's three fits, by hand: fit_rank_models of its ranks over the vocabulary, by (corpus, name)."""
+    family_runs, references, _, _ = synthetic
+    return {(corpus, r.name): rank_models.fit_rank_models(metrics.rank_1based(r.records.gt, r.records.ge), VOCAB)
+            for corpus in CORPORA for r in family_runs[corpus] + references[corpus]}
+
+
+def test_measure_fits_every_model_as_fit_rank_models_does(synthetic, by_hand):
     family_runs, references, _, found = synthetic
     assert found.corpora == CORPORA and found.families == ("NeoX", "Mono")
     assert len(found.models) == len(CORPORA) * 5 and len(found.fits) == 3 * len(found.models)
@@ -426,10 +434,10 @@ def test_measure_fits_every_model_as_fit_rank_models_does(synthetic):
     for corpus in CORPORA:
         for r in family_runs[corpus] + references[corpus]:
             rank = metrics.rank_1based(r.records.gt, r.records.ge)
-            by_hand = rank_models.fit_rank_models(rank, VOCAB)
+            by_hand_fits = by_hand[corpus, r.name]
             rows = found.fits[(found.fits["corpus"] == corpus) & (found.fits["model"] == r.name)].set_index("fit")
             for form in rank_models.FORMS:
-                f = by_hand.forms[form]
+                f = by_hand_fits.forms[form]
                 assert rows.loc[form, "Vuong z"] == pytest.approx(f.vuong.z)
                 assert rows.loc[form, "CE predicted"] == pytest.approx(f.ce, nan_ok=True)
                 if f.degenerate is None:
@@ -439,13 +447,13 @@ def test_measure_fits_every_model_as_fit_rank_models_does(synthetic):
             assert model["-log RBP_1 measured"] == pytest.approx(-np.log(np.mean(rank == 1)))
 
 
-def test_measure_trends_are_the_bootstrap_done_by_hand(synthetic):
+def test_measure_trends_are_the_bootstrap_done_by_hand(synthetic, by_hand):
     family_runs, _, context, found = synthetic
     assert list(zip(found.trends["corpus"], found.trends["family"])) == [(c, "NeoX") for c in CORPORA], \
         "a family of one size has no trend"
     members = [r for r in family_runs["stdlib"] if r.family == "NeoX"]
     ranks = [metrics.rank_1based(r.records.gt, r.records.ge) for r in members]
-    fitted = [rank_models.fit_rank_models(rank, VOCAB) for rank in ranks]
+    fitted = [by_hand["stdlib", r.name] for r in members]
     boots = rank_models.bootstrap_rank_models(fitted, [{"rank": rank, "logp": r.records.logp}
                                                        for rank, r in zip(ranks, members)], 6, context.seed)
     log_s = np.log([r.non_embedding for r in members])
