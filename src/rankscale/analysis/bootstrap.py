@@ -21,7 +21,7 @@ each replicate draw one of a model's runs before it resamples the tokens.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from statistics import NormalDist
 
 import numpy as np
@@ -38,7 +38,7 @@ Sample = Mapping[str, np.ndarray]
 
 
 def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int, seed: int = 0, *,
-             same_text: bool = False, by: str | None = None,
+             same_text: bool | Sequence[Hashable] = False, by: str | None = None,
              seeds: Sequence[Sequence[Sample]] | None = None) -> np.ndarray:
     """Replicates of an m-valued ``metric`` of every model's sample.
 
@@ -50,11 +50,14 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
         Maps a sample to m values (e.g. CE, or -log RBP_k over a grid of k).
     n_boot, seed : int
         Number of replicates and seed of the resampling.
-    same_text : bool
-        Resample the same tokens (or windows) for every model, as for models evaluated on one
-        text; the samples must then have equal lengths.
+    same_text : bool or sequence of hashable
+        Which models were evaluated on one text and so share every replicate's resample of it: True for
+        all of them, False for none (each model resampled on its own), or one label per model, the models
+        of one label sharing theirs. Models that share a resample must have equal lengths and, with ``by``,
+        the same groups.
     by : str, optional
-        Key of per-token group ids (``"window"``) whose groups are resampled whole.
+        Key of per-token group ids (``"window"``) whose groups are resampled whole: a replicate draws as
+        many groups as the sample has, with replacement.
     seeds : sequence of sequences of mappings, optional
         Per model, the samples of its other training runs (seeds), evaluated on the same tokens as
         its own sample (so of its length); an empty sequence for a model without. Replicate ``b``
@@ -71,14 +74,24 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     Raises
     ------
     ValueError
-        If ``same_text`` is asked for samples of different lengths, if ``seeds`` does not give one
-        entry per model, or if a seed's sample is not as long as its model's.
+        If models that share a resample (``same_text``) have samples of different lengths or, with ``by``,
+        other groups (they were not evaluated on the same windows), if ``same_text`` gives a label count
+        other than the models', if ``seeds`` does not give one entry per model, or if a seed's sample is
+        not as long as its model's.
 
     Examples
     --------
     >>> samples = [{"v": np.arange(4.0)}, {"v": np.arange(4.0) + 10}]
     >>> resample(samples, lambda s: [s["v"].mean()], n_boot=3).shape
     (3, 2, 1)
+
+    Whole windows, the same ones for both models: the two means move together.
+
+    >>> windows = [{"v": np.array([0.0, 0, 1, 1]), "window": np.array([0, 0, 1, 1])},
+    ...            {"v": np.array([5.0, 5, 6, 6]), "window": np.array([0, 0, 1, 1])}]
+    >>> out = resample(windows, lambda s: [s["v"].mean()], n_boot=20, same_text=True, by="window")
+    >>> bool(np.allclose(out[:, 1] - out[:, 0], 5.0))
+    True
 
     A second run of the first model, 100 higher on every token, shows up in about half the replicates:
 
@@ -88,21 +101,69 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     """
     rng = np.random.default_rng(seed)
     lengths = [len(next(iter(s.values()))) for s in samples]
-    if same_text and len(set(lengths)) > 1:
-        raise ValueError(f"same_text needs samples of one length, got {sorted(set(lengths))}")
+    texts = _texts(samples, same_text, by, lengths)
     runs = _runs(samples, seeds, lengths)
     pick = np.random.default_rng([seed, 1])  # the runs' own generator
+    draws = {text: _Draw(samples[i], lengths[i], by) for text, i in texts.items()}  # once per text, not per replicate
+    labels = _labels(same_text, len(samples))
     first = np.atleast_1d(metric(samples[0]))
     out = np.empty((n_boot, len(samples), len(first)))
     for b in range(n_boot):
-        shared = None
+        drawn = {}  # this replicate's indices of each text, drawn where the text first comes, in model order
         for i, sample in enumerate(samples):
-            if shared is None or not same_text:
-                shared = _indices(sample, lengths[i], by, rng)
+            if labels[i] not in drawn:
+                drawn[labels[i]] = draws[labels[i]](rng)
             if len(runs[i]) > 1:
                 sample = runs[i][pick.integers(len(runs[i]))]
-            out[b, i] = metric({key: arr[shared] for key, arr in sample.items()})
+            out[b, i] = metric({key: arr[drawn[labels[i]]] for key, arr in sample.items()})
     return out
+
+
+def _labels(same_text: bool | Sequence[Hashable], n: int) -> list:
+    """One text label per model: ``same_text``'s, or one label for all (True) or one each (False)."""
+    if isinstance(same_text, bool):
+        return [0] * n if same_text else list(range(n))
+    labels = list(same_text)
+    if len(labels) != n:
+        raise ValueError(f"same_text gives {len(labels)} labels for {n} models; give one per model")
+    return labels
+
+
+def _texts(samples: Sequence[Sample], same_text, by: str | None, lengths: list[int]) -> dict:
+    """The first model of each text label, after checking that the models of one label share their text."""
+    texts: dict = {}
+    for i, label in enumerate(_labels(same_text, len(samples))):
+        j = texts.setdefault(label, i)
+        if lengths[i] != lengths[j]:
+            raise ValueError(f"same_text needs samples of one length, got {lengths[j]} (model {j}) and "
+                             f"{lengths[i]} (model {i}) for text {label!r}")
+        if by is not None and not np.array_equal(samples[i][by], samples[j][by]):
+            raise ValueError(f"models {j} and {i} share a resample of text {label!r} but not their {by!r} arrays: "
+                             f"they were not evaluated on the same {by}s, so their resamples cannot be paired")
+    return texts
+
+
+class _Draw:
+    """One text's resample: ``n`` tokens drawn with replacement, or (``by``) as many of its groups, whole.
+
+    The groups are found once (``_Draw(sample, n, by)``), so that a replicate (``draw(rng)``) only draws.
+    """
+
+    def __init__(self, sample: Sample, n: int, by: str | None):
+        self.n, self.order = n, None
+        if by is not None:
+            groups = np.asarray(sample[by])
+            self.order = np.argsort(groups, kind="stable")
+            _, self.start, self.size = np.unique(groups[self.order], return_index=True, return_counts=True)
+
+    def __call__(self, rng: np.random.Generator) -> np.ndarray:
+        if self.order is None:
+            return rng.integers(0, self.n, self.n)
+        chosen = rng.integers(0, len(self.start), len(self.start))
+        size = self.size[chosen]
+        # group g holds order[start[g]:start[g] + size[g]]: every chosen group's positions, back to back
+        offset = np.repeat(self.start[chosen] - (np.cumsum(size) - size), size)
+        return self.order[offset + np.arange(int(size.sum()))]
 
 
 def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, lengths: list[int]) -> list[list[Sample]]:
@@ -118,16 +179,6 @@ def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, l
                 raise ValueError(f"a training run of model {i} was evaluated on {len(next(iter(other.values())))} "
                                  f"tokens, the model on {lengths[i]}: its seeds must be evaluated on the same tokens")
     return [[sample, *others] for sample, others in zip(samples, seeds)]
-
-
-def _indices(sample: Sample, n: int, by: str | None, rng: np.random.Generator) -> np.ndarray:
-    if by is None:
-        return rng.integers(0, n, n)
-    order = np.argsort(np.asarray(sample[by]), kind="stable")
-    _, first = np.unique(np.asarray(sample[by])[order], return_index=True)
-    bounds = np.r_[first, n]  # group g holds order[bounds[g]:bounds[g + 1]]
-    chosen = rng.integers(0, len(first), len(first))
-    return np.concatenate([order[bounds[g]:bounds[g + 1]] for g in chosen])
 
 
 def interval(value: float, replicates, level: float = LEVEL) -> tuple[float, float] | None:

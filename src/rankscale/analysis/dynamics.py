@@ -247,8 +247,8 @@ def terms_of(logp, rbe, min_count: int = 1) -> dict[str, float]:
 
 
 def resampled_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, seed: int = 0,
-                    paired: bool = False, min_count: int = 1) -> dict[str, np.ndarray]:
-    """``terms_of`` every sample on ``n_boot`` resamples of its tokens (``bootstrap.resample``).
+                    paired: bool = False, min_count: int = 1, by: str | None = None) -> dict[str, np.ndarray]:
+    """``terms_of`` every sample on ``n_boot`` resamples of its text (``bootstrap.resample``).
 
     Parameters
     ----------
@@ -262,6 +262,8 @@ def resampled_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
         pairing; otherwise each sample is resampled on its own.
     min_count : int
         For TV (``terms_of``).
+    by : str, optional
+        Key of per-token group ids (``"window"``) drawn whole; None: single tokens.
 
     Returns
     -------
@@ -279,7 +281,7 @@ def resampled_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
         terms = terms_of(sample["logp"], sample["gt"], min_count)
         return [terms[name] for name in TERMS]
 
-    replicates = bootstrap.resample(samples, metric, n_boot, seed, same_text=paired)
+    replicates = bootstrap.resample(samples, metric, n_boot, seed, same_text=paired, by=by)
     return {name: replicates[:, :, j] for j, name in enumerate(TERMS)}
 
 

@@ -278,7 +278,8 @@ def fit_regimes(members: Sequence[Run], seeds: Sequence[Sequence[Mapping]], cont
     model_sizes = sizes(members)
     samples = [sample(run, KEYS) for run in members]
     entries = partial(neg_log_rbp_of, ks=ks)
-    boot = fit.bootstrap(model_sizes, samples, entries, context.n_boot, context.seed, seeds=seeds)
+    boot = fit.bootstrap(model_sizes, samples, entries, context.n_boot, context.seed, seeds=seeds,
+                         **context.resampling(members))
     full = np.array([entries(s) for s in samples]).T  # (k, model)
     scatter = None
     if len(np.unique(model_sizes)) >= MIN_SIZES:

@@ -217,7 +217,7 @@ def corpus_terms(chapter: Chapter, corpus: str, context: Context) -> CorpusTerms
     samples = [sample(run, KEYS) for run in members]
     full = np.array([components.terms_vector(s) for s in samples]).reshape(len(members), len(QUANTITIES))
     replicates = bootstrap.resample(samples, components.terms_vector, context.n_boot, context.seed,
-                                    seeds=chapter.seed_samples(corpus, members, KEYS))
+                                    seeds=chapter.seed_samples(corpus, members, KEYS), **context.resampling(members))
     return CorpusTerms(tuple(members), full, replicates)
 
 
