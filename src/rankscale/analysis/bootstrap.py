@@ -1,22 +1,27 @@
 """The bootstrap: resampling the evaluation text, the intervals every verdict reads, and how an interval or a
 range of values is written in the verdicts and tables (``interval_text``, ``span``).
 
-A replicate resamples each model's evaluation tokens with replacement (``resample``); every
+A replicate resamples each model's evaluation text with replacement (``resample``); every
 quantity computed from a replicate uses the same resample, so differences between quantities (R^2
 of EE minus R^2 of CE, one exponent minus another) are paired, and their spread is the spread of
-the difference itself. Runs of successes cluster inside evaluation windows, so a chapter that
-counts runs resamples whole windows instead (``by="window"``); models evaluated on the same text
-can share one resample (``same_text=True``).
+the difference itself. The tokens of one evaluation window are not independent (a passage that
+suits a model suits it throughout, and runs of successes cluster inside windows), so a replicate
+draws whole windows (``by="window"``), and models evaluated on the same text share one resample
+(``same_text``), so that comparisons between them are paired too. Which claims resample so is
+decided in one place, ``rankscale.claims.context.Context.resampling``: all of the book's, since
+each generalises beyond the tokens scored.
 
 Every interval is the measured value -+ z standard deviations of its replicates (``interval``),
 z the normal quantile of ``LEVEL``. Percentile intervals are not used: plug-in estimates of
 entropy terms (Error-Entropy, Self-Alignment, Confidence) shift when a resample repeats tokens,
 and on the smoke set a change of Confidence measured at -0.045 had its percentile interval at
-[+0.050, +0.077], on the wrong side of zero. Resampling tokens treats them as independent, which
-neighbouring tokens are not, so every interval is a lower bound on the uncertainty that the
-choice of evaluation text brings. The scatter between training runs enters only where a model
-has other training runs (seeds) evaluated on the same text: ``resample``'s ``seeds`` then lets
-each replicate draw one of a model's runs before it resamples the tokens.
+[+0.050, +0.077], on the wrong side of zero. Resampling single tokens would treat them as
+independent, which neighbouring tokens are not: on a corpus of few windows such intervals come
+out too narrow. Resampling the windows of one corpus still says nothing of another corpus, so an
+interval is the uncertainty that the choice of windows from this text brings. The scatter between
+training runs enters only where a model has other training runs (seeds) evaluated on the same
+text: ``resample``'s ``seeds`` then lets each replicate draw one of a model's runs before it
+resamples the text.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ LEVEL = 0.95  # two-sided: the usual 95% interval, the one level of every interv
 Z = NormalDist().inv_cdf((1 + LEVEL) / 2)  # an interval's half-width, in standard deviations of its replicates
 # What every interval of the book is, said once in every rule that reads one
 INTERVAL = (f"{LEVEL:.0%} bootstrap interval (the measured value ± {Z:.2f} standard deviations of its replicates; a "
-            "replicate resamples the evaluation text with replacement, the set's n_boot times, once for every "
-            "quantity and model computed from it, so that their differences are paired; in a size fit, a size "
-            "trained with several seeds first draws one of its runs)")
+            "replicate resamples the evaluation text's windows whole, with replacement, the set's n_boot times, once "
+            "for every quantity computed from it and the same windows for every model evaluated on that text, so "
+            "that their differences are paired; in a size fit, a size trained with several seeds first draws one of "
+            "its runs)")
 
 Sample = Mapping[str, np.ndarray]
 

@@ -8,7 +8,7 @@ B2: each checkpoint contributes CE's decomposition (``rankscale.analysis.metrics
 Error-Entropy, Self-Alignment and Confidence (``terms_of``), and the distance between its two
 distributions p_e and q_e (``alignment_distance``, over the ranks ``head_share`` says how much of
 the sample holds; ``aligned_distance`` is the floor that sampling alone sets). ``resampled_terms``
-recomputes them on bootstrap resamples of the evaluation tokens (``rankscale.analysis.bootstrap.resample``),
+recomputes them on bootstrap resamples of the evaluation text (``rankscale.analysis.bootstrap.resample``),
 *paired* across the checkpoints of a series when they predict the same targets, so that the spread
 of a difference between two checkpoints is the spread of that difference. ``interval_parts`` splits
 CE's drop between checkpoints into the components' parts; ``uniform_entropy`` is the Error-Entropy

@@ -79,7 +79,7 @@ class Bootstrap:
     slope and R^2 (nan where a replicate cannot be fitted); values : (m, n_boot, models) the
     metric's values on every resample (for fits of another form, e.g. ``fit_offset_power_law``,
     on the same replicates). Replicate b of every entry comes from
-    the same resample of every model's tokens, so differences between entries (R^2 of EE minus
+    the same resample of every model's text, so differences between entries (R^2 of EE minus
     R^2 of CE, say) are paired and their spread is the spread of the difference itself.
     """
 

@@ -503,7 +503,7 @@ class Alignment:
     terms : rankscale.analysis.metrics.Decomposition
         Its decomposition on all its tokens.
     replicates : (n_boot,) ndarray
-        TV over the ranks held by ``B2_MIN_GROUP`` targets or more on bootstrap resamples of its tokens.
+        TV over the ranks held by ``B2_MIN_GROUP`` targets or more on bootstrap resamples of its windows.
     floor : float
         The TV a perfectly aligned model would measure on as many tokens (``dynamics.aligned_distance``).
     """
@@ -1086,7 +1086,7 @@ def threshold_text(context: Context) -> str:
     return (f"Threshold: TV below {B2_MAX_TV} (one observation tells the two distributions apart with probability "
             f"at most {(1 + B2_MAX_TV) / 2:.0%}), over the ranks held by at least {B2_MIN_GROUP} targets; "
             f"{LEVEL:.0%} intervals (TV ± {Z:.2f} standard deviations of its replicates) from "
-            f"{context.n_boot} resamples of each model's tokens.")
+            f"{context.n_boot} resamples of each model's evaluation windows.")
 
 
 def alignment_table(evidence: Dynamics, context: Context) -> pd.DataFrame:
