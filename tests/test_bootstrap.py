@@ -143,3 +143,6 @@ def test_resample_refuses_to_pair_samples_of_other_windows():
     with pytest.raises(ValueError, match="2 labels for 3 models"):
         bootstrap.resample([first, first, first], metric, 5, same_text=["a", "a"], by="window")
     assert bootstrap.resample([first, other], metric, 5, same_text=["a", "b"], by="window").shape == (5, 2, 1)
+    seeded = windows_of(tokens + 1, [0, 0, 0, 1, 1, 2])  # a second training run, scored on other windows
+    with pytest.raises(ValueError, match="its seeds must be evaluated on the same windows"):
+        bootstrap.resample([first], metric, 5, by="window", seeds=[[seeded]])

@@ -55,3 +55,17 @@ def test_seed_report_against_direct_computation():
     own = [metrics.cross_entropy(s["logp"]) for s in samples]
     assert ce["slope"] == pytest.approx(np.polyfit(np.log([1e3, 1e4, 1e5]), np.log(own), 1)[0])
     assert ce["seed sd"] > 0 and ce["text sd"] > 0
+
+
+def test_seed_report_draws_the_text_as_it_is_told():
+    """The text sd is that of the resampling the book's intervals use (``Context.resampling``): whole windows here."""
+    rng = np.random.default_rng(2)
+    window = np.repeat(np.arange(30), 100)
+    samples = [{**_sample(rng, p), "window": window} for p in (0.3, 0.4, 0.5)]
+    extra = [[{**_sample(rng, 0.33), "window": window}], [], []]
+    how = {"same_text": True, "by": "window"}
+    models, exponents = seed_spread.seed_report([1e3, 1e4, 1e5], samples, extra, n_boot=40, seed=5, **how)
+    text = bootstrap.resample(samples, seed_spread.quantities, 40, 5, **how)
+    assert models[0]["CE", "text sd"] == pytest.approx(np.std(text[:, 0, 0], ddof=1))
+    tokens, _ = seed_spread.seed_report([1e3, 1e4, 1e5], samples, extra, n_boot=40, seed=5)
+    assert models[0]["CE", "text sd"] != pytest.approx(tokens[0]["CE", "text sd"])

@@ -83,7 +83,7 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
         If models that share a resample (``same_text``) have samples of different lengths or, with ``by``,
         other groups (they were not evaluated on the same windows), if ``same_text`` gives a label count
         other than the models', if ``seeds`` does not give one entry per model, or if a seed's sample is
-        not as long as its model's.
+        not as long as its model's or, with ``by``, has other groups.
 
     Examples
     --------
@@ -108,7 +108,7 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     rng = np.random.default_rng(seed)
     lengths = [len(next(iter(s.values()))) for s in samples]
     texts = _texts(samples, same_text, by, lengths)
-    runs = _runs(samples, seeds, lengths)
+    runs = _runs(samples, seeds, lengths, by)
     pick = np.random.default_rng([seed, 1])  # the runs' own generator
     draws = {text: _Draw(samples[i], lengths[i], by) for text, i in texts.items()}  # once per text, not per replicate
     labels = _labels(same_text, len(samples))
@@ -172,8 +172,9 @@ class _Draw:
         return self.order[offset + np.arange(int(size.sum()))]
 
 
-def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, lengths: list[int]) -> list[list[Sample]]:
-    """Every model's runs: its own sample, then its seeds' (checked against its length)."""
+def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, lengths: list[int],
+          by: str | None = None) -> list[list[Sample]]:
+    """Every model's runs: its own sample, then its seeds' (checked against its length and, with ``by``, groups)."""
     if seeds is None:
         return [[sample] for sample in samples]
     if len(seeds) != len(samples):
@@ -184,6 +185,9 @@ def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, l
             if len(next(iter(other.values()))) != lengths[i]:
                 raise ValueError(f"a training run of model {i} was evaluated on {len(next(iter(other.values())))} "
                                  f"tokens, the model on {lengths[i]}: its seeds must be evaluated on the same tokens")
+            if by is not None and not np.array_equal(other[by], samples[i][by]):
+                raise ValueError(f"a training run of model {i} does not hold the model's {by!r} array: its seeds "
+                                 f"must be evaluated on the same {by}s")
     return [[sample, *others] for sample, others in zip(samples, seeds)]
 
 
