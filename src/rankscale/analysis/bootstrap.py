@@ -418,10 +418,10 @@ def discordant_pairs(values, replicates, level: float = LEVEL) -> list[tuple[int
 
     Results i and j disagree when the bootstrap interval (``rankscale.analysis.bootstrap.interval``: the
     measured difference -+ z standard deviations of its replicates) of metric 0's difference
-    between them and that of metric 1's difference lie on opposite sides of zero. Each result is
-    resampled on its own (results of other tokenizers have other tokens), which makes each
-    interval if anything too wide for results on the same tokens, so a pair found here is not an
-    artefact of pairing.
+    between them and that of metric 1's difference lie on opposite sides of zero. The replicates
+    carry the pairing they were drawn with: results on the same text that shared each resample
+    (``resample``'s ``same_text``) give paired differences, results on other texts (other
+    tokenizers) differences of independent resamples.
 
     Parameters
     ----------
