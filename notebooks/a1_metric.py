@@ -203,11 +203,13 @@ if n_checkpoints:
 # the verdicts) therefore compares only *finished* models on *one* corpus: every pair of final
 # models (the families' and the reference models) on each corpus. The two metrics disagree on a
 # pair when the bootstrap interval of its $p_A$ difference and that of its RBP$_1$ difference
-# both exclude zero, with opposite signs. Each model's tokens are resampled the set's `n_boot`
-# times (`bootstrap.resample`), and an interval is the measured difference $\pm z$ standard
-# deviations of its replicates, $z$ the normal quantile of the 95% level (`bootstrap.interval`,
-# used by `bootstrap.discordant_pairs`), so a disagreement must stand out of the token-sampling
-# noise, with no margin to choose.
+# both exclude zero, with opposite signs. Each model's evaluation windows are resampled whole the
+# set's `n_boot` times (`bootstrap.resample`), the same windows for the models of one family (they
+# share a tokenizer, so a difference between them is paired) and on their own for each reference
+# model, and an interval is the measured difference $\pm z$ standard deviations of its replicates,
+# $z$ the normal quantile of the 95% level (`bootstrap.interval`, used by
+# `bootstrap.discordant_pairs`), so a disagreement must stand out of the noise of the text's
+# sampling, with no margin to choose.
 
 # %%
 display(a1.agreement_table(evidence, families).style.hide(axis="index").format({"Kendall tau": "{:.3f}"})

@@ -39,14 +39,14 @@
 # Here the sweep is done for every family of the model set on every held-out corpus, each
 # family fitted on its own as in the paper. Families can use different tokenizers, so each gets
 # its own log-spaced grid of $k$, from 1 to its vocabulary size. Ranks follow paper A's eq. 3
-# (`ge` convention). Every fit gets bootstrap intervals: the evaluation tokens of each model are
-# resampled with replacement, every fit (CE and each $k$) is repeated on the same resample
+# (`ge` convention). Every fit gets bootstrap intervals: the evaluation windows are resampled whole
+# with replacement, the same windows for every model of a family, every fit (CE and each $k$) is repeated on the same resample
 # (`rankscale.analysis.fit.bootstrap`), and an interval is the fitted value $\pm z$ standard deviations
 # of its refits, $z$ the normal quantile of the 95% level (`rankscale.analysis.bootstrap.interval`).
 # Because every replicate refits CE and all $k$ together, differences between them (an exponent
 # at $k = 100$ minus the one at $k = 1$, an $R^2$ minus CE's) get intervals of their own, which
-# the verdicts use. Resampling single tokens ignores that neighbouring tokens are correlated, so
-# the intervals are if anything too narrow.
+# the verdicts use. Whole windows, because neighbouring tokens are correlated: resampling single
+# tokens would make the intervals too narrow.
 #
 # **Which $k$.** Paper A's $k$ refer to vocabularies of about 50,000 tokens. Where a statement is
 # about $k$ nearing the vocabulary (the $R^2$ bound "$k < 1000$"), this chapter scales $k$ to the
@@ -260,7 +260,7 @@ ratios.style.hide(axis="index").format(precision=3, na_rep="-").set_caption(
 # parameters, so families with at least four sizes) on the full sample and on every bootstrap
 # replicate (`rankscale.analysis.fit.offset_bootstrap`), and asking whether the two exponents then
 # agree (A3.7 below). With four sizes a three-parameter fit keeps a single degree of freedom, and
-# the bootstrap resamples tokens, not the choice of sizes: its interval shows how the fit moves
+# the bootstrap resamples the text, not the choice of sizes: its interval shows how the fit moves
 # with the evaluation sample, not how it would move with other models, so a decisive interval on
 # few sizes is weaker evidence than it looks.
 

@@ -99,7 +99,7 @@ glue("a5_n_boot", context.n_boot, display=False)
 # Size claims are tested only on families with at least three sizes; left out:
 # {glue:md}`a5_left_out:myst`. Reference models, shown beside the families and outside every size
 # fit: {glue:md}`a5_references:myst`. Every bootstrap interval rests on {glue:text}`a5_n_boot`
-# resamples of every family model's evaluation tokens.
+# resamples of the evaluation windows, the same windows for every model of a family.
 
 # %% [markdown]
 # ## Are the ranks lognormal? (paper A, Fig. 8c)
@@ -263,7 +263,7 @@ plots.show(fig)
 
 # %% [markdown]
 # Per corpus and family, the slopes against $\ln S$ of the authors' fits, with bootstrap
-# intervals (tokens resampled and every fit redone on each resample; each interval is the slope
+# intervals (windows resampled and every fit redone on each resample; each interval is the slope
 # plus or minus 1.96 standard deviations of its replicates):
 
 # %%
@@ -454,8 +454,8 @@ a5.dominance_table(evidence).style.hide(axis="index").format(precision=3).set_ca
 # this book is (`claims.A_CLOSE`, the range of exponent ratios that the paper's own Table 1 calls
 # very close): the bootstrap interval of the ratio (the ratio plus or minus 1.96 standard
 # deviations of its replicates) inside the band holds, wholly outside fails, and across an edge
-# the unit is undetermined; the bootstrap resamples tokens, so its intervals are lower bounds on
-# the uncertainty from the choice of text. Fig. 8a's measured claim, that CE and
+# the unit is undetermined; the bootstrap resamples this corpus's windows, so its intervals say
+# nothing of another corpus. Fig. 8a's measured claim, that CE and
 # $-\log \mathrm{RBP}_1$ fall with nearly identical exponents, is the ratio of slopes that chapter
 # A3 grades as A3.5 on the same models and tokens; it is shown here, not graded a second time.
 # Claims of a direction (A5.6: $\mu$ falls, $\sigma$ grows by less) read each slope's interval

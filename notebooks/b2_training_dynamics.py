@@ -40,8 +40,8 @@
 # The paper reads its figures by eye. The verdicts here read them with rules fixed in
 # `rankscale.claims` before the data are seen, and because two checkpoints evaluated on a few
 # thousand tokens differ by sampling noise as well as by training, every comparison between
-# checkpoints is made with a bootstrap interval (`rankscale.analysis.bootstrap`): the evaluation tokens are
-# resampled, the same resample for every checkpoint of a model (they predict the same targets),
+# checkpoints is made with a bootstrap interval (`rankscale.analysis.bootstrap`): the evaluation windows are
+# resampled whole, the same windows for every checkpoint of a model (they predict the same targets),
 # the interval is the measured change plus or minus 1.96 standard deviations of its replicates
 # (95%). A change is read one way: shown where its interval lies wholly on the claimed side of
 # zero, refuted where it lies wholly on the other side, and *undetermined* where it crosses zero.
@@ -76,7 +76,7 @@ glue("b2_checkpoints", Markdown(b2.checkpoints_note(evidence)), display=False)
 #
 # Everything the verdicts below read is computed in one step, `rankscale.claims.b2.measure`: every
 # checkpointed model's decomposition at each of its checkpoints on every corpus, with the bootstrap
-# resamples of its tokens (one resample for all its checkpoints), every final model's distance
+# resamples of its windows (one resample for all its checkpoints), every final model's distance
 # between $p_e$ and $q_e$ with its resamples and the distance a perfectly aligned model would show,
 # and where the output probability of each family's largest final model breaks off around its
 # targets. The figures and tables of this page lay that evidence out.
@@ -401,8 +401,8 @@ display(b2.alignment_table(evidence, context).style.format(
 # unit can test is *not testable on this set*. On a set with checkpoints, the table below gives
 # every series' numbers: the measured change with its paired bootstrap interval (in nats; for
 # B2.4, the gain in the part of CE's drop that SA and Confidence carry), or for "uniform at init"
-# the ratio of effective ranks to random ranking's. The bootstrap resamples tokens only, so these intervals are a lower bound
-# on the uncertainty: another text, another seed or another training run would add to it.
+# the ratio of effective ranks to random ranking's. The bootstrap resamples this corpus's windows only, so these intervals are
+# a lower bound on the uncertainty: another text, another seed or another training run would add to it.
 
 # %%
 if evidence.series:

@@ -225,9 +225,9 @@ plots.show(fig)
 # $\log \mathrm{CE} = a + b\,x + c\,x^2$ (`rankscale.analysis.components.curvature`): a straight line
 # on log-log axes has $c = 0$, and since CE falls with size, $c > 0$ means its local exponent
 # $b + 2cx$ flattens as models grow, the slowing of §5, while $c < 0$ means it steepens. The
-# interval comes from the same token resamples as above. A quadratic through three sizes fits
+# interval comes from the same resamples of the windows as above. A quadratic through three sizes fits
 # them exactly and turns any scatter between training runs into curvature, so the bend is
-# measured only on families with at least four sizes. The token bootstrap sees that scatter only
+# measured only on families with at least four sizes. The bootstrap sees that scatter only
 # at the sizes trained with several seeds (each replicate draws one of their runs; see
 # [the ladder page](ladder)); at the others it holds a single run fixed, so the interval adds
 # there, in each replicate, a draw of the scatter of log CE between runs measured at the seeded
@@ -296,14 +296,14 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # trend of its signed contribution EE/CE beside it; B4.1 and the mechanism read EE/CE. Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), read
 # on its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
-# standard deviations of its replicates over the paired token resamples): wholly on the claimed
+# standard deviations of its replicates over the paired resamples of the windows): wholly on the claimed
 # side it holds, wholly on the other side it fails, and an interval that contains the threshold
 # leaves the unit *undetermined*, neither for nor against the claim. Whether the law slows
 # over this set's sizes is this companion's question, not the paper's: the paper places the
 # slowing at very large sizes and calls the law clean for small models. The paper's own claim
 # is the mechanism, tested by the last rule: the bend follows EE's share, wherever the share's
 # trend is clear (where it is flat within noise the mechanism predicts nothing, and the unit is
-# not tested). A curvature needs more than the token bootstrap: at a size with one training run it
+# not tested). A curvature needs more than the bootstrap of the text: at a size with one training run it
 # holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend. The two
 # curvature rules carry that scatter at every size: a size with several runs draws one of them in
 # each replicate, and a size with one run is moved in each replicate by the largest scatter of

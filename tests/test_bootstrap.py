@@ -79,3 +79,70 @@ def test_span_one_value_or_a_range():
     assert bootstrap.span([0.5, -1.25, 2.0], "+.2f") == "-1.25 to +2.00"
     assert bootstrap.span(pd.Series([3.0, np.nan, 1.0]), ".1f") == "1.0 to 3.0"  # a Series skips NaN
     assert bootstrap.span(np.array([7.0]), ".0f") == "7"
+
+
+def windows_of(values, window):
+    """A sample whose value names its own token (so a replicate's tokens can be read back) and its window ids."""
+    return {"v": np.asarray(values, np.float64), "window": np.asarray(window)}
+
+
+def test_resample_by_window_draws_the_same_whole_windows_for_every_model_of_a_text():
+    window = np.repeat(np.arange(6), [3, 5, 2, 4, 3, 3])
+    tokens = np.arange(len(window), dtype=np.float64)
+    samples = [windows_of(tokens + 1000 * i, window) for i in range(3)]
+    seen = []
+    bootstrap.resample(samples, lambda s: seen.append(s) or [0.0], 30, seed=3, same_text=True, by="window")
+    replicates = [seen[1 + 3 * b: 4 + 3 * b] for b in range(30)]  # seen[0]: the metric's first call, on the data
+    sizes = np.bincount(window)
+    for three in replicates:
+        assert [int(s["v"].min() // 1000) for s in three] == [0, 1, 2]
+        for i, s in enumerate(three):  # every model: the same tokens, in the same order
+            np.testing.assert_array_equal(s["v"] - 1000 * i, three[0]["v"])
+        drawn = three[0]["window"]
+        np.testing.assert_array_equal(window[(three[0]["v"]).astype(int)], drawn)
+        counts = np.bincount(drawn, minlength=6)
+        assert (counts % sizes == 0).all() and (counts // sizes).sum() == 6  # six windows, each whole
+    assert len({tuple(three[0]["window"]) for three in replicates}) > 1, "the replicates differ from one another"
+
+
+def test_resample_by_window_pairs_by_label_and_resamples_other_texts_apart():
+    window = np.repeat(np.arange(20), 5)
+    tokens = np.arange(100.0)
+    samples = [windows_of(tokens, window), windows_of(tokens, window), windows_of(tokens, window)]
+    out = bootstrap.resample(samples, lambda s: [s["v"].mean()], 40, same_text=["a", "a", "b"], by="window")
+    np.testing.assert_array_equal(out[:, 0], out[:, 1])
+    assert not np.array_equal(out[:, 0], out[:, 2])
+
+
+def test_window_bootstrap_is_wider_than_the_token_bootstrap_where_a_window_s_tokens_move_together():
+    """Each window's 50 tokens share one draw of its level: the tokens are not independent, and only a resample of
+    whole windows sees that the mean rests on 40 draws, not 2,000."""
+    rng = np.random.default_rng(0)
+    window = np.repeat(np.arange(40), 50)
+    values = rng.normal(0.0, 1.0, 40)[window] + rng.normal(0.0, 0.1, len(window))
+    sample = [windows_of(values, window)]
+    mean = float(values.mean())
+
+    def width(**how):
+        lo, hi = bootstrap.interval(mean, bootstrap.resample(sample, lambda s: [s["v"].mean()], 400, **how)[:, 0, 0])
+        return hi - lo
+
+    token, whole = width(), width(by="window")
+    assert whole > 3 * token  # sqrt(2000 / 40 * 1.01 / (1 + 0.01)) ~ 7 in expectation
+
+
+def test_resample_refuses_to_pair_samples_of_other_windows():
+    tokens = np.arange(6.0)
+    first = windows_of(tokens, [0, 0, 1, 1, 2, 2])
+    other = windows_of(tokens, [0, 0, 0, 1, 1, 2])  # as many tokens, cut into windows elsewhere
+    metric = lambda s: [s["v"].mean()]  # noqa: E731
+    with pytest.raises(ValueError, match="not evaluated on the same windows"):
+        bootstrap.resample([first, other], metric, 5, same_text=True, by="window")
+    with pytest.raises(ValueError, match="same_text needs samples of one length"):
+        bootstrap.resample([first, windows_of(tokens[:4], [0, 0, 1, 1])], metric, 5, same_text=True, by="window")
+    with pytest.raises(ValueError, match="2 labels for 3 models"):
+        bootstrap.resample([first, first, first], metric, 5, same_text=["a", "a"], by="window")
+    assert bootstrap.resample([first, other], metric, 5, same_text=["a", "b"], by="window").shape == (5, 2, 1)
+    seeded = windows_of(tokens + 1, [0, 0, 0, 1, 1, 2])  # a second training run, scored on other windows
+    with pytest.raises(ValueError, match="its seeds must be evaluated on the same windows"):
+        bootstrap.resample([first], metric, 5, by="window", seeds=[[seeded]])

@@ -236,7 +236,7 @@ def run(family, size, seed, source="local/model"):
     n = 3000
     gt = np.minimum(rng.lognormal(4.0 - 0.4 * np.log10(size), 2.0, n).astype(np.int32), VOCAB - 1)
     records = Records(logp=np.zeros(n, np.float32), gt=gt, ge=gt, target=np.zeros(n, np.int32),
-                      window=np.zeros(n, np.int32), top_logp=np.zeros((n, 1), np.float32),
+                      window=(np.arange(n) // 30).astype(np.int32), top_logp=np.zeros((n, 1), np.float32),
                       manifest=SimpleNamespace(vocab_size=VOCAB, source={"model": source, "revision": None}))
     return Run(family, f"{family}-{size:g}", None, size, 2 * size, records)
 
@@ -358,3 +358,20 @@ def test_the_notebook_grades_nothing_itself_and_passes_its_parameters_on():
     source = NOTEBOOK.read_text()
     code = "\n".join("\n".join(lines) for kind, lines in notebook_cells(source) if kind == "code")
     assert "claims.judge(" not in code and "percentile" not in code and "quantile(" not in code
+
+
+def test_a_family_fit_resamples_whole_windows_shared_by_its_models():
+    """The fits' replicates draw the same windows for every model of the family (``Context.resampling``): a family
+    whose models have the same ranks refits a slope of 0 on every replicate; models cut into other windows raise."""
+    records = run("NeoX", 1e4, 1).records
+    same = [Run("NeoX", f"NeoX-{size:g}", None, size, 2 * size, records) for size in (1e3, 1e4, 1e5)]
+    context = Context({"NeoX": 3}, n_boot=20)
+    fits = a2.fit_regimes(same, [[], [], []], context)
+    assert all(np.allclose(slopes, 0.0) for slopes in fits.slopes.values())
+    tokens = context.resampling(same)
+    assert tokens == {"same_text": [("NeoX",)] * 3, "by": "window"}
+    fits = a2.fit_regimes(same, [[], [], []], Context({"NeoX": 3}, n_boot=20, by=None))
+    assert all(np.allclose(slopes, 0.0) for slopes in fits.slopes.values()), "paired tokens too"
+    other = Run("NeoX", "moved", None, 1e6, 2e6, Records(**{**records.__dict__, "window": records.window[::-1].copy()}))
+    with pytest.raises(ValueError, match="not evaluated on the same windows"):
+        a2.fit_regimes([*same, other], [[], [], [], []], context)

@@ -47,11 +47,25 @@ def test_seed_report_against_direct_computation():
     assert models[0]["CE", "value"] == pytest.approx(ce_runs[0])
     assert models[0]["CE", "seed sd"] == pytest.approx(np.std(ce_runs, ddof=1))
     token = bootstrap.resample(samples, seed_spread.quantities, 40, 5)
-    assert models[0]["CE", "token sd"] == pytest.approx(np.std(token[:, 0, 0], ddof=1))
+    assert models[0]["CE", "text sd"] == pytest.approx(np.std(token[:, 0, 0], ddof=1))
     rbp1 = [float(metrics.rbp(s["rank"], [1])[0]) for s in [samples[2], *extra[2]]]
     assert models[1]["RBP_1", "seed sd"] == pytest.approx(np.std(rbp1, ddof=1))
     ce = {e["quantity"]: e for e in exponents}["CE"]
     assert ce["choices"] == 6
     own = [metrics.cross_entropy(s["logp"]) for s in samples]
     assert ce["slope"] == pytest.approx(np.polyfit(np.log([1e3, 1e4, 1e5]), np.log(own), 1)[0])
-    assert ce["seed sd"] > 0 and ce["token sd"] > 0
+    assert ce["seed sd"] > 0 and ce["text sd"] > 0
+
+
+def test_seed_report_draws_the_text_as_it_is_told():
+    """The text sd is that of the resampling the book's intervals use (``Context.resampling``): whole windows here."""
+    rng = np.random.default_rng(2)
+    window = np.repeat(np.arange(30), 100)
+    samples = [{**_sample(rng, p), "window": window} for p in (0.3, 0.4, 0.5)]
+    extra = [[{**_sample(rng, 0.33), "window": window}], [], []]
+    how = {"same_text": True, "by": "window"}
+    models, exponents = seed_spread.seed_report([1e3, 1e4, 1e5], samples, extra, n_boot=40, seed=5, **how)
+    text = bootstrap.resample(samples, seed_spread.quantities, 40, 5, **how)
+    assert models[0]["CE", "text sd"] == pytest.approx(np.std(text[:, 0, 0], ddof=1))
+    tokens, _ = seed_spread.seed_report([1e3, 1e4, 1e5], samples, extra, n_boot=40, seed=5)
+    assert models[0]["CE", "text sd"] != pytest.approx(tokens[0]["CE", "text sd"])

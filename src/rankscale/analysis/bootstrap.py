@@ -1,27 +1,32 @@
 """The bootstrap: resampling the evaluation text, the intervals every verdict reads, and how an interval or a
 range of values is written in the verdicts and tables (``interval_text``, ``span``).
 
-A replicate resamples each model's evaluation tokens with replacement (``resample``); every
+A replicate resamples each model's evaluation text with replacement (``resample``); every
 quantity computed from a replicate uses the same resample, so differences between quantities (R^2
 of EE minus R^2 of CE, one exponent minus another) are paired, and their spread is the spread of
-the difference itself. Runs of successes cluster inside evaluation windows, so a chapter that
-counts runs resamples whole windows instead (``by="window"``); models evaluated on the same text
-can share one resample (``same_text=True``).
+the difference itself. The tokens of one evaluation window are not independent (a passage that
+suits a model suits it throughout, and runs of successes cluster inside windows), so a replicate
+draws whole windows (``by="window"``), and models evaluated on the same text share one resample
+(``same_text``), so that comparisons between them are paired too. Which claims resample so is
+decided in one place, ``rankscale.claims.context.Context.resampling``: all of the book's, since
+each generalises beyond the tokens scored.
 
 Every interval is the measured value -+ z standard deviations of its replicates (``interval``),
 z the normal quantile of ``LEVEL``. Percentile intervals are not used: plug-in estimates of
 entropy terms (Error-Entropy, Self-Alignment, Confidence) shift when a resample repeats tokens,
 and on the smoke set a change of Confidence measured at -0.045 had its percentile interval at
-[+0.050, +0.077], on the wrong side of zero. Resampling tokens treats them as independent, which
-neighbouring tokens are not, so every interval is a lower bound on the uncertainty that the
-choice of evaluation text brings. The scatter between training runs enters only where a model
-has other training runs (seeds) evaluated on the same text: ``resample``'s ``seeds`` then lets
-each replicate draw one of a model's runs before it resamples the tokens.
+[+0.050, +0.077], on the wrong side of zero. Resampling single tokens would treat them as
+independent, which neighbouring tokens are not: on a corpus of few windows such intervals come
+out too narrow. Resampling the windows of one corpus still says nothing of another corpus, so an
+interval is the uncertainty that the choice of windows from this text brings. The scatter between
+training runs enters only where a model has other training runs (seeds) evaluated on the same
+text: ``resample``'s ``seeds`` then lets each replicate draw one of a model's runs before it
+resamples the text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from statistics import NormalDist
 
 import numpy as np
@@ -30,15 +35,16 @@ LEVEL = 0.95  # two-sided: the usual 95% interval, the one level of every interv
 Z = NormalDist().inv_cdf((1 + LEVEL) / 2)  # an interval's half-width, in standard deviations of its replicates
 # What every interval of the book is, said once in every rule that reads one
 INTERVAL = (f"{LEVEL:.0%} bootstrap interval (the measured value ± {Z:.2f} standard deviations of its replicates; a "
-            "replicate resamples the evaluation text with replacement, the set's n_boot times, once for every "
-            "quantity and model computed from it, so that their differences are paired; in a size fit, a size "
-            "trained with several seeds first draws one of its runs)")
+            "replicate resamples the evaluation text's windows whole, with replacement, the set's n_boot times, once "
+            "for every quantity computed from it and the same windows for every model evaluated on that text, so "
+            "that their differences are paired; in a size fit, a size trained with several seeds first draws one of "
+            "its runs)")
 
 Sample = Mapping[str, np.ndarray]
 
 
 def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int, seed: int = 0, *,
-             same_text: bool = False, by: str | None = None,
+             same_text: bool | Sequence[Hashable] = False, by: str | None = None,
              seeds: Sequence[Sequence[Sample]] | None = None) -> np.ndarray:
     """Replicates of an m-valued ``metric`` of every model's sample.
 
@@ -50,11 +56,14 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
         Maps a sample to m values (e.g. CE, or -log RBP_k over a grid of k).
     n_boot, seed : int
         Number of replicates and seed of the resampling.
-    same_text : bool
-        Resample the same tokens (or windows) for every model, as for models evaluated on one
-        text; the samples must then have equal lengths.
+    same_text : bool or sequence of hashable
+        Which models were evaluated on one text and so share every replicate's resample of it: True for
+        all of them, False for none (each model resampled on its own), or one label per model, the models
+        of one label sharing theirs. Models that share a resample must have equal lengths and, with ``by``,
+        the same groups.
     by : str, optional
-        Key of per-token group ids (``"window"``) whose groups are resampled whole.
+        Key of per-token group ids (``"window"``) whose groups are resampled whole: a replicate draws as
+        many groups as the sample has, with replacement.
     seeds : sequence of sequences of mappings, optional
         Per model, the samples of its other training runs (seeds), evaluated on the same tokens as
         its own sample (so of its length); an empty sequence for a model without. Replicate ``b``
@@ -71,14 +80,24 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     Raises
     ------
     ValueError
-        If ``same_text`` is asked for samples of different lengths, if ``seeds`` does not give one
-        entry per model, or if a seed's sample is not as long as its model's.
+        If models that share a resample (``same_text``) have samples of different lengths or, with ``by``,
+        other groups (they were not evaluated on the same windows), if ``same_text`` gives a label count
+        other than the models', if ``seeds`` does not give one entry per model, or if a seed's sample is
+        not as long as its model's or, with ``by``, has other groups.
 
     Examples
     --------
     >>> samples = [{"v": np.arange(4.0)}, {"v": np.arange(4.0) + 10}]
     >>> resample(samples, lambda s: [s["v"].mean()], n_boot=3).shape
     (3, 2, 1)
+
+    Whole windows, the same ones for both models: the two means move together.
+
+    >>> windows = [{"v": np.array([0.0, 0, 1, 1]), "window": np.array([0, 0, 1, 1])},
+    ...            {"v": np.array([5.0, 5, 6, 6]), "window": np.array([0, 0, 1, 1])}]
+    >>> out = resample(windows, lambda s: [s["v"].mean()], n_boot=20, same_text=True, by="window")
+    >>> bool(np.allclose(out[:, 1] - out[:, 0], 5.0))
+    True
 
     A second run of the first model, 100 higher on every token, shows up in about half the replicates:
 
@@ -88,26 +107,74 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     """
     rng = np.random.default_rng(seed)
     lengths = [len(next(iter(s.values()))) for s in samples]
-    if same_text and len(set(lengths)) > 1:
-        raise ValueError(f"same_text needs samples of one length, got {sorted(set(lengths))}")
-    runs = _runs(samples, seeds, lengths)
+    texts = _texts(samples, same_text, by, lengths)
+    runs = _runs(samples, seeds, lengths, by)
     pick = np.random.default_rng([seed, 1])  # the runs' own generator
+    draws = {text: _Draw(samples[i], lengths[i], by) for text, i in texts.items()}  # once per text, not per replicate
+    labels = _labels(same_text, len(samples))
     first = np.atleast_1d(metric(samples[0]))
     out = np.empty((n_boot, len(samples), len(first)))
-    groups = [None if by is None else _groups(sample[by]) for sample in samples]  # sorted once, not per replicate
     for b in range(n_boot):
-        shared = None
+        drawn = {}  # this replicate's indices of each text, drawn where the text first comes, in model order
         for i, sample in enumerate(samples):
-            if shared is None or not same_text:
-                shared = _indices(lengths[i], groups[i], rng)
+            if labels[i] not in drawn:
+                drawn[labels[i]] = draws[labels[i]](rng)
             if len(runs[i]) > 1:
                 sample = runs[i][pick.integers(len(runs[i]))]
-            out[b, i] = metric({key: arr[shared] for key, arr in sample.items()})
+            out[b, i] = metric({key: arr[drawn[labels[i]]] for key, arr in sample.items()})
     return out
 
 
-def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, lengths: list[int]) -> list[list[Sample]]:
-    """Every model's runs: its own sample, then its seeds' (checked against its length)."""
+def _labels(same_text: bool | Sequence[Hashable], n: int) -> list:
+    """One text label per model: ``same_text``'s, or one label for all (True) or one each (False)."""
+    if isinstance(same_text, bool):
+        return [0] * n if same_text else list(range(n))
+    labels = list(same_text)
+    if len(labels) != n:
+        raise ValueError(f"same_text gives {len(labels)} labels for {n} models; give one per model")
+    return labels
+
+
+def _texts(samples: Sequence[Sample], same_text, by: str | None, lengths: list[int]) -> dict:
+    """The first model of each text label, after checking that the models of one label share their text."""
+    texts: dict = {}
+    for i, label in enumerate(_labels(same_text, len(samples))):
+        j = texts.setdefault(label, i)
+        if lengths[i] != lengths[j]:
+            raise ValueError(f"same_text needs samples of one length, got {lengths[j]} (model {j}) and "
+                             f"{lengths[i]} (model {i}) for text {label!r}")
+        if by is not None and not np.array_equal(samples[i][by], samples[j][by]):
+            raise ValueError(f"models {j} and {i} share a resample of text {label!r} but not their {by!r} arrays: "
+                             f"they were not evaluated on the same {by}s, so their resamples cannot be paired")
+    return texts
+
+
+class _Draw:
+    """One text's resample: ``n`` tokens drawn with replacement, or (``by``) as many of its groups, whole.
+
+    The groups are found once (``_Draw(sample, n, by)``), so that a replicate (``draw(rng)``) only draws.
+    """
+
+    def __init__(self, sample: Sample, n: int, by: str | None):
+        self.n, self.order = n, None
+        if by is not None:
+            groups = np.asarray(sample[by])
+            self.order = np.argsort(groups, kind="stable")
+            _, self.start, self.size = np.unique(groups[self.order], return_index=True, return_counts=True)
+
+    def __call__(self, rng: np.random.Generator) -> np.ndarray:
+        if self.order is None:
+            return rng.integers(0, self.n, self.n)
+        chosen = rng.integers(0, len(self.start), len(self.start))
+        size = self.size[chosen]
+        # group g holds order[start[g]:start[g] + size[g]]: every chosen group's positions, back to back
+        offset = np.repeat(self.start[chosen] - (np.cumsum(size) - size), size)
+        return self.order[offset + np.arange(int(size.sum()))]
+
+
+def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, lengths: list[int],
+          by: str | None = None) -> list[list[Sample]]:
+    """Every model's runs: its own sample, then its seeds' (checked against its length and, with ``by``, groups)."""
     if seeds is None:
         return [[sample] for sample in samples]
     if len(seeds) != len(samples):
@@ -118,28 +185,10 @@ def _runs(samples: Sequence[Sample], seeds: Sequence[Sequence[Sample]] | None, l
             if len(next(iter(other.values()))) != lengths[i]:
                 raise ValueError(f"a training run of model {i} was evaluated on {len(next(iter(other.values())))} "
                                  f"tokens, the model on {lengths[i]}: its seeds must be evaluated on the same tokens")
+            if by is not None and not np.array_equal(other[by], samples[i][by]):
+                raise ValueError(f"a training run of model {i} does not hold the model's {by!r} array: its seeds "
+                                 f"must be evaluated on the same {by}s")
     return [[sample, *others] for sample, others in zip(samples, seeds)]
-
-
-def _groups(ids) -> tuple[np.ndarray, np.ndarray]:
-    """The tokens in order of their group id, and where each group starts in that order (then the end)."""
-    ids = np.asarray(ids)
-    order = np.argsort(ids, kind="stable")
-    _, first = np.unique(ids[order], return_index=True)
-    return order, np.r_[first, len(ids)]  # group g holds order[bounds[g]:bounds[g + 1]]
-
-
-def _indices(n: int, groups: tuple[np.ndarray, np.ndarray] | None, rng: np.random.Generator) -> np.ndarray:
-    """One resample's token indices: n tokens drawn with replacement, or whole groups (``_groups``) as many
-    times as there are groups, their tokens in group order."""
-    if groups is None:
-        return rng.integers(0, n, n)
-    order, bounds = groups
-    chosen = rng.integers(0, len(bounds) - 1, len(bounds) - 1)
-    starts, sizes = bounds[chosen], np.diff(bounds)[chosen]
-    # the chosen groups' slices of ``order`` laid end to end, without a Python loop over the groups
-    offsets = np.repeat(starts - np.r_[0, np.cumsum(sizes)[:-1]], sizes)
-    return order[offsets + np.arange(sizes.sum())]
 
 
 def interval(value: float, replicates, level: float = LEVEL) -> tuple[float, float] | None:
@@ -369,10 +418,10 @@ def discordant_pairs(values, replicates, level: float = LEVEL) -> list[tuple[int
 
     Results i and j disagree when the bootstrap interval (``rankscale.analysis.bootstrap.interval``: the
     measured difference -+ z standard deviations of its replicates) of metric 0's difference
-    between them and that of metric 1's difference lie on opposite sides of zero. Each result is
-    resampled on its own (results of other tokenizers have other tokens), which makes each
-    interval if anything too wide for results on the same tokens, so a pair found here is not an
-    artefact of pairing.
+    between them and that of metric 1's difference lie on opposite sides of zero. The replicates
+    carry the pairing they were drawn with: results on the same text that shared each resample
+    (``resample``'s ``same_text``) give paired differences, results on other texts (other
+    tokenizers) differences of independent resamples.
 
     Parameters
     ----------

@@ -83,7 +83,7 @@ def exponent_gaps(fits: Mapping[str, fit.PowerLawFit | None]) -> dict[str, float
 
 def group_bootstrap(sizes, full, boot, level: float = LEVEL) -> fit.Bootstrap:
     """Paper B's eq. 9 for CE, EE, SA and Conf of one group of models (a family, or every model
-    pooled), on the full samples and on every replicate of a token bootstrap.
+    pooled), on the full samples and on every replicate of a bootstrap of the text.
 
     Parameters
     ----------
@@ -196,7 +196,7 @@ def change_shares(terms_first, terms_last) -> dict[str, np.ndarray]:
 
 def share_trend(sizes, full, boot, signed: bool = True) -> tuple[float, np.ndarray]:
     """The trend of EE's share of CE with size (paper B, §5, Fig. 8): the slope of log(share) on
-    log size, on the full samples and on every replicate of a token bootstrap.
+    log size, on the full samples and on every replicate of a bootstrap of the text.
 
     Parameters
     ----------

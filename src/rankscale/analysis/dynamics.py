@@ -8,7 +8,7 @@ B2: each checkpoint contributes CE's decomposition (``rankscale.analysis.metrics
 Error-Entropy, Self-Alignment and Confidence (``terms_of``), and the distance between its two
 distributions p_e and q_e (``alignment_distance``, over the ranks ``head_share`` says how much of
 the sample holds; ``aligned_distance`` is the floor that sampling alone sets). ``resampled_terms``
-recomputes them on bootstrap resamples of the evaluation tokens (``rankscale.analysis.bootstrap.resample``),
+recomputes them on bootstrap resamples of the evaluation text (``rankscale.analysis.bootstrap.resample``),
 *paired* across the checkpoints of a series when they predict the same targets, so that the spread
 of a difference between two checkpoints is the spread of that difference. ``interval_parts`` splits
 CE's drop between checkpoints into the components' parts; ``uniform_entropy`` is the Error-Entropy
@@ -247,8 +247,8 @@ def terms_of(logp, rbe, min_count: int = 1) -> dict[str, float]:
 
 
 def resampled_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, seed: int = 0,
-                    paired: bool = False, min_count: int = 1) -> dict[str, np.ndarray]:
-    """``terms_of`` every sample on ``n_boot`` resamples of its tokens (``bootstrap.resample``).
+                    paired: bool = False, min_count: int = 1, by: str | None = None) -> dict[str, np.ndarray]:
+    """``terms_of`` every sample on ``n_boot`` resamples of its text (``bootstrap.resample``).
 
     Parameters
     ----------
@@ -262,6 +262,8 @@ def resampled_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
         pairing; otherwise each sample is resampled on its own.
     min_count : int
         For TV (``terms_of``).
+    by : str, optional
+        Key of per-token group ids (``"window"``) drawn whole; None: single tokens.
 
     Returns
     -------
@@ -279,7 +281,7 @@ def resampled_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
         terms = terms_of(sample["logp"], sample["gt"], min_count)
         return [terms[name] for name in TERMS]
 
-    replicates = bootstrap.resample(samples, metric, n_boot, seed, same_text=paired)
+    replicates = bootstrap.resample(samples, metric, n_boot, seed, same_text=paired, by=by)
     return {name: replicates[:, :, j] for j, name in enumerate(TERMS)}
 
 

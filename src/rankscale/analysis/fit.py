@@ -2,7 +2,8 @@
 
 A fit y = A * S**slope is the straight line log y = intercept + slope * log S; R^2 is measured in
 log space, as in both papers' tables. Bootstrap intervals resample each model's evaluation
-tokens with replacement, recompute the metric per model, and refit.
+text with replacement (its tokens, or whole windows: ``rankscale.analysis.bootstrap.resample``), recompute the
+metric per model, and refit.
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ class Bootstrap:
     slope and R^2 (nan where a replicate cannot be fitted); values : (m, n_boot, models) the
     metric's values on every resample (for fits of another form, e.g. ``fit_offset_power_law``,
     on the same replicates). Replicate b of every entry comes from
-    the same resample of every model's tokens, so differences between entries (R^2 of EE minus
+    the same resample of every model's text, so differences between entries (R^2 of EE minus
     R^2 of CE, say) are paired and their spread is the spread of the difference itself.
     """
 
@@ -102,9 +103,11 @@ class Bootstrap:
 
 
 def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], n_boot: int = 1000,
-              seed: int = 0, seeds: Sequence[Sequence[Sample]] | None = None) -> Bootstrap:
-    """Resample every model's tokens ``n_boot`` times (``rankscale.analysis.bootstrap.resample``), recompute
-    the metric's m values per model and refit each entry on every resample; with ``seeds`` (each
+              seed: int = 0, seeds: Sequence[Sequence[Sample]] | None = None, *, same_text=False,
+              by: str | None = None) -> Bootstrap:
+    """Resample every model's text ``n_boot`` times (``rankscale.analysis.bootstrap.resample``, which reads
+    ``same_text`` and ``by``: single tokens by default, or whole windows, shared by the models of one text),
+    recompute the metric's m values per model and refit each entry on every resample; with ``seeds`` (each
     model's other training runs, as ``resample`` takes them) a replicate also draws which run of
     a model it resamples, so that the fits' spread carries the scatter between runs.
 
@@ -119,7 +122,7 @@ def bootstrap(sizes, samples: Sequence[Sample], metric: Callable[[Sample], np.nd
     if len(samples) != len(sizes):
         raise ValueError(f"{len(samples)} samples for {len(sizes)} sizes")
     values = np.array([np.atleast_1d(metric(s)) for s in samples], np.float64).T  # (m, models)
-    boot = resample(samples, metric, n_boot, seed, seeds=seeds).transpose(2, 0, 1)  # (m, n_boot, models)
+    boot = resample(samples, metric, n_boot, seed, same_text=same_text, by=by, seeds=seeds).transpose(2, 0, 1)  # (m, n_boot, models)
     slopes, r2 = line_fits(np.log(sizes), log_or_nan(boot))
     points = [fit_if_positive(sizes, v) for v in values]
     return Bootstrap(points, slopes, r2, boot)

@@ -212,7 +212,7 @@ class RankBootstrap:
 
 
 def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mapping[str, np.ndarray]], n_boot: int,
-                          seed: int = 0) -> list[RankBootstrap]:
+                          seed: int = 0, *, same_text=True, by: str | None = None) -> list[RankBootstrap]:
     """Resample the targets of models evaluated on the same text ``n_boot`` times, and on each
     resample recompute every model's measured CE and -log RBP_1, refit every lognormal form (one
     Newton step, ``NewtonRefit``) and predict CE and -log p_1 from it
@@ -224,9 +224,11 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
         One per model (``fit_rank_models``), e.g. one family on one corpus.
     samples : sequence of mappings
         One per model, with (n,) arrays ``"rank"`` (1-based) and ``"logp"`` of its targets, as
-        fitted in ``models``; all of one length n (the same text).
+        fitted in ``models``, and ``by``'s group ids where given; all of one length n (the same text).
     n_boot, seed : int
         Number of replicates and seed of the resampling.
+    same_text, by
+        How a replicate resamples the text (``bootstrap.resample``): by default the same tokens for every model.
 
     Returns
     -------
@@ -235,12 +237,13 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
 
     Notes
     -----
-    Replicate b resamples the same tokens for every model (``bootstrap.resample`` with
+    Replicate b resamples the same text for every model (``bootstrap.resample`` with
     ``same_text=True``), so slopes across the models, and differences between measured and
     predicted values, are paired. A resample is summarised per model by its mean -log p and its
     rank histogram, which is all the refit needs (each form's mean score is the histogram
     times the score at each rank). Resampling single tokens treats neighbouring tokens as
-    independent, so the spread is a lower bound on the uncertainty from the choice of text.
+    independent, which understates the uncertainty from the choice of text; ``by="window"`` draws
+    whole windows instead.
 
     Examples
     --------
@@ -259,8 +262,9 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
         rank = np.asarray(sample["rank"])
         return np.concatenate([[-np.mean(sample["logp"])], np.bincount(rank, minlength=n_ranks)[1:] / len(rank)])
 
-    tokens = [{"rank": np.asarray(s["rank"]), "logp": np.asarray(s["logp"], np.float64)} for s in samples]
-    replicates = bootstrap.resample(tokens, summary, n_boot, seed, same_text=True)  # (n_boot, models, 1 + V)
+    tokens = [{"rank": np.asarray(s["rank"]), "logp": np.asarray(s["logp"], np.float64),
+               **({by: np.asarray(s[by])} if by else {})} for s in samples]
+    replicates = bootstrap.resample(tokens, summary, n_boot, seed, same_text=same_text, by=by)  # (n_boot, models, 1 + V)
     out = []
     for i, (m, newton) in enumerate(zip(models, steps)):
         share = replicates[:, i, 1:len(m.counts)]  # (n_boot, V) over this model's ranks

@@ -1,6 +1,6 @@
 """The scatter between training runs (seeds), set beside the scatter of the evaluation text.
 
-Every bootstrap interval of this package resamples evaluation tokens; a ladder that trains some
+Every bootstrap interval of the book resamples the evaluation text; a ladder that trains some
 sizes more than once (``rankscale.sets.schema.Ladder.seed_sizes``) also shows how far a model's
 CE or RBP_1 moves when only its training seed changes, and how far a fitted exponent moves when
 each seeded size may be any of its runs. ``seed_slopes`` refits a power law for every choice of
@@ -126,8 +126,8 @@ def quantities(sample) -> np.ndarray:
 
 
 def seed_report(sizes, samples: Sequence[Mapping[str, np.ndarray]], seeds: Sequence[Sequence[Mapping[str, np.ndarray]]],
-                n_boot: int, seed: int = 0) -> tuple[list[dict], list[dict]]:
-    """The seed scatter of one family on one corpus, beside the token scatter.
+                n_boot: int, seed: int = 0, *, same_text=False, by: str | None = None) -> tuple[list[dict], list[dict]]:
+    """The seed scatter of one family on one corpus, beside the scatter of the evaluation text.
 
     Parameters
     ----------
@@ -138,17 +138,20 @@ def seed_report(sizes, samples: Sequence[Mapping[str, np.ndarray]], seeds: Seque
     seeds : sequence of sequences of mappings
         Per model, its other training runs' samples on the same tokens (empty where none).
     n_boot, seed : int
-        Token resamples of the models' own runs (``bootstrap.resample``) and their seed.
+        Resamples of the text of the models' own runs (``bootstrap.resample``) and their seed.
+    same_text, by
+        How a resample draws the text (``bootstrap.resample``; the book's: ``Context.resampling``): by default
+        each model's single tokens on their own.
 
     Returns
     -------
     models : list of dict
         One per model with extra seeds: ``index`` (its position), ``runs``, and per quantity (and
         RBP_1 itself) ``value`` (its own run), ``mean`` (over its runs), ``seed sd`` (over its runs)
-        and ``token sd`` (over token resamples of its own run), keyed ``(quantity, what)``.
+        and ``text sd`` (over resamples of the text of its own run), keyed ``(quantity, what)``.
     exponents : list of dict
-        One per quantity: ``quantity``, ``slope`` (log-log, own runs), ``token sd`` (over token
-        resamples), ``seed sd`` (over every choice of one run per size, ``seed_slopes``) and
+        One per quantity: ``quantity``, ``slope`` (log-log, own runs), ``text sd`` (over resamples
+        of the text), ``seed sd`` (over every choice of one run per size, ``seed_slopes``) and
         ``choices`` (how many such choices there are).
 
     Examples
@@ -167,24 +170,24 @@ def seed_report(sizes, samples: Sequence[Mapping[str, np.ndarray]], seeds: Seque
     sizes = np.asarray(sizes, np.float64)
     own = np.array([quantities(s) for s in samples])  # (models, q)
     others = [[quantities(s) for s in runs] for runs in seeds]
-    token = resample(samples, quantities, n_boot, seed)  # (n_boot, models, q)
+    text = resample(samples, quantities, n_boot, seed, same_text=same_text, by=by)  # (n_boot, models, q)
     models = []
     for i, extra in enumerate(others):
         if not extra:
             continue
         values = np.vstack([own[i], *extra])  # (runs, q)
         row = {"index": i, "runs": len(values)}
-        columns = {name: (values[:, j], token[:, i, j]) for j, name in enumerate(QUANTITIES)}
+        columns = {name: (values[:, j], text[:, i, j]) for j, name in enumerate(QUANTITIES)}
         columns["RBP_1"] = tuple(np.exp(-v) for v in columns["-log RBP_1"])  # RBP_1 itself, as tables show it
         for name, (runs, replicates) in columns.items():
             row[name, "value"], row[name, "mean"] = float(runs[0]), float(runs.mean())
-            row[name, "seed sd"], row[name, "token sd"] = spread(runs), spread(replicates)
+            row[name, "seed sd"], row[name, "text sd"] = spread(runs), spread(replicates)
         models.append(row)
     exponents = []
     for j, name in enumerate(QUANTITIES):
         runs = [[own[i, j], *(v[j] for v in others[i])] for i in range(len(sizes))]
         slopes = seed_slopes(sizes, runs)
-        token_slopes, _ = line_fits(np.log(sizes), np.log(token[:, :, j]))
-        exponents.append({"quantity": name, "slope": float(slopes[0]), "token sd": spread(token_slopes),
+        text_slopes, _ = line_fits(np.log(sizes), np.log(text[:, :, j]))
+        exponents.append({"quantity": name, "slope": float(slopes[0]), "text sd": spread(text_slopes),
                           "seed sd": spread(slopes), "choices": len(slopes)})
     return models, exponents

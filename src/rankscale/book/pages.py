@@ -624,11 +624,11 @@ def ladder_findings(model_set: str, regime, final, papers, seed_exponents=None) 
 
 
 def _seed_sentence(seed_exponents, corpus: str) -> str:
-    """How far the CE slope moves between seeds against its token scatter, on ``corpus``."""
+    """How far the CE slope moves between seeds against the text's scatter, on ``corpus``."""
     if seed_exponents is None or seed_exponents.empty:
         return ""
     rows = seed_exponents[(seed_exponents["corpus"] == corpus) & (seed_exponents["quantity"] == "CE")]
     return (" Between training runs of the seeded sizes, the log-log slope of CE on " + corpus + " moves by a standard "
             "deviation of " + " and ".join(f"{row['seed sd']:.4f} ({row['family']})" for _, row in rows.iterrows())
-            + ", against " + " and ".join(f"{row['token sd']:.4f}" for _, row in rows.iterrows())
-            + " from resampling the evaluation tokens.")
+            + ", against " + " and ".join(f"{row['text sd']:.4f}" for _, row in rows.iterrows())
+            + " from resampling the evaluation windows.")

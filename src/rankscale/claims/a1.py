@@ -17,7 +17,7 @@ import pandas as pd
 from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.claims.base import Claim, Unit, Verdict, index_claims, judge
-from rankscale.claims.context import Chapter, Context
+from rankscale.claims.context import BY, Chapter, Context
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
 
@@ -301,10 +301,11 @@ def final_pairs(finals: Sequence[Run], context: Context) -> tuple[FinalPairs, np
         Each model's p_A and RBP_1.
     """
     samples = [{"p": np.exp(run.records.logp.astype(np.float64)),
-                "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in finals]
+                "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1, BY: run.records.window}
+               for run in finals]
     values = np.array([p_a_and_top1(sample) for sample in samples])
-    found = bootstrap.discordant_pairs(values, bootstrap.resample(samples, p_a_and_top1, context.n_boot, context.seed),
-                                       context.level)
+    replicates = bootstrap.resample(samples, p_a_and_top1, context.n_boot, context.seed, **context.resampling(finals))
+    found = bootstrap.discordant_pairs(values, replicates, context.level)
     return FinalPairs(len(finals), found, metrics.order_agreement(values[:, 0], values[:, 1])), values
 
 

@@ -97,7 +97,7 @@ CLAIMS_A2 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, at the two k of A2.3 (about 40% and 60% of the "
           f"vocabulary): the paired {INTERVAL} of R^2(larger k) - R^2(smaller k) is read against zero: wholly "
-          f"below it (the fit worse at the larger k beyond token-resampling noise) the unit holds, wholly above it "
+          f"below it (the fit worse at the larger k beyond resampling noise) the unit holds, wholly above it "
           f"fails, and across or touching zero the data do not decide (undetermined, named apart). "
           f"Why: 'more random' has no "
           f"number in the paper, so the side of the interval decides. A unit where the larger k cannot be fitted "
@@ -150,7 +150,7 @@ class RegimeFits:
         The full-sample fit per k (1, the paper's moderate k, their scaled values and ``large``), in increasing
         k; None where some model has every target inside the top k.
     slopes, r2 : mapping of int to (n_boot,) arrays
-        The same fits' slope and R^2 on every resample of the tokens (the same resamples for every k, so
+        The same fits' slope and R^2 on every resample of the windows (the same resamples for every k, so
         differences between k are paired); NaN where a replicate cannot be fitted.
     moderate_scaled : tuple of int
         The paper's moderate k as the same fractions of this family's vocabulary (shown, not graded).
@@ -278,7 +278,8 @@ def fit_regimes(members: Sequence[Run], seeds: Sequence[Sequence[Mapping]], cont
     model_sizes = sizes(members)
     samples = [sample(run, KEYS) for run in members]
     entries = partial(neg_log_rbp_of, ks=ks)
-    boot = fit.bootstrap(model_sizes, samples, entries, context.n_boot, context.seed, seeds=seeds)
+    boot = fit.bootstrap(model_sizes, samples, entries, context.n_boot, context.seed, seeds=seeds,
+                         **context.resampling(members))
     full = np.array([entries(s) for s in samples]).T  # (k, model)
     scatter = None
     if len(np.unique(model_sizes)) >= MIN_SIZES:

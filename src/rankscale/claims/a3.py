@@ -369,7 +369,8 @@ def fit_sweep(members: Sequence[Run], seeds: Sequence[Sequence[Mapping]], contex
     model_sizes = sizes(members)
     samples = [sample(run, KEYS) for run in members]
     entries = partial(ce_and_neg_log_rbp, ks=ks)
-    boot = fit.bootstrap(model_sizes, samples, entries, context.n_boot, context.seed, seeds=seeds)
+    boot = fit.bootstrap(model_sizes, samples, entries, context.n_boot, context.seed, seeds=seeds,
+                         **context.resampling(members))
     fits = boot.fits(context.level)
     offsets = None
     if len(np.unique(model_sizes)) >= A3_OFFSET_MIN_SIZES:

@@ -33,7 +33,7 @@ from rankscale.claims.base import (
     no_family,
     read,
 )
-from rankscale.claims.context import Chapter, Context
+from rankscale.claims.context import BY, Chapter, Context
 from rankscale.claims.paper_a import A_CLOSE_READING, ACROSS_EDGE, close
 from rankscale.records.runs import Run, by_family, sizes
 
@@ -499,9 +499,11 @@ def measure(chapter: Chapter, context: Context) -> RankEvidence:
             rows += fit_rows(corpus, run, fitted)
         for family, members in by_family(chapter.family_runs[corpus]).items():
             keys = [(corpus, family, run.name) for run in members]
-            samples = [{"rank": ranks[key], "logp": run.records.logp} for key, run in zip(keys, members)]
+            samples = [{"rank": ranks[key], "logp": run.records.logp, BY: run.records.window}
+                       for key, run in zip(keys, members)]
             boots.update(zip(keys, rank_models.bootstrap_rank_models([rank_fits[key] for key in keys], samples,
-                                                                     context.n_boot, context.seed)))
+                                                                     context.n_boot, context.seed,
+                                                                     **context.resampling(members))))
     # the fits first: the size trends below read them through the evidence's own accessors
     evidence = RankEvidence(tuple(chapter.corpora), tuple(chapter.families), pd.DataFrame(model_rows),
                             pd.DataFrame(rows), rank_fits, pd.DataFrame(), pd.DataFrame(), {}, {})

@@ -47,7 +47,7 @@ from rankscale.claims.base import (
     read,
     undetermined,
 )
-from rankscale.claims.context import Chapter, Context
+from rankscale.claims.context import BY, Chapter, Context
 from rankscale.records.runs import Run, by_family
 
 B2_UNIFORM_RATIO = 0.9  # "nearly uniform" at step 0 (Fig. 4): at least 90% of the effective number of ranks, exp(EE),
@@ -391,7 +391,7 @@ def _check(reading: Reading, value: float, bounds: tuple[float, float] | None, n
 
 
 def resample_series(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, seed: int = 0,
-                    min_count: int = 1) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+                    min_count: int = 1, by: str | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The terms ``series_checks`` reads, of one model's checkpoints, from their per-token records.
 
     The checkpoints are resampled together (paired) when they predict the same targets, each on
@@ -406,6 +406,8 @@ def resample_series(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
         Number of bootstrap replicates, and their seed.
     min_count : int
         For TV (``terms_of``); TV is not used by the rules.
+    by : str, optional
+        Key of per-token group ids (``"window"``, ``Context.by``) drawn whole; None: single tokens.
 
     Returns
     -------
@@ -426,11 +428,12 @@ def resample_series(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
     >>> checks["ee_falls"].holds, checks["uniform_at_init"].holds, checks["ee_first"].note
     (True, True, 'needs three checkpoints')
     """
-    samples = [{key: np.asarray(s[key]) for key in ("logp", "gt", "target") if key in s} for s in samples]
+    samples = [{key: np.asarray(s[key]) for key in ("logp", "gt", "target", *([by] if by else [])) if key in s}
+               for s in samples]
     paired = all("target" in s and np.array_equal(s["target"], samples[0]["target"]) for s in samples)
     terms = [terms_of(s["logp"], s["gt"], min_count) for s in samples]
     values = {t: np.array([x[t] for x in terms]) for t in ("EE", "SA", "Conf")}
-    return values, resampled_terms(samples, n_boot, seed, paired=paired, min_count=min_count)
+    return values, resampled_terms(samples, n_boot, seed, paired=paired, min_count=min_count, by=by)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -500,7 +503,7 @@ class Alignment:
     terms : rankscale.analysis.metrics.Decomposition
         Its decomposition on all its tokens.
     replicates : (n_boot,) ndarray
-        TV over the ranks held by ``B2_MIN_GROUP`` targets or more on bootstrap resamples of its tokens.
+        TV over the ranks held by ``B2_MIN_GROUP`` targets or more on bootstrap resamples of its windows.
     floor : float
         The TV a perfectly aligned model would measure on as many tokens (``dynamics.aligned_distance``).
     """
@@ -619,7 +622,7 @@ def checkpoint_series(corpus: str, checkpoints: Sequence[Run], context: Context)
     """
     first = checkpoints[0]
     values, boot = resample_series([run.records.arrays() for run in checkpoints], context.n_boot, context.seed,
-                                   B2_MIN_GROUP)
+                                   B2_MIN_GROUP, context.by)
     return Series(corpus, first.family, first.name, first.non_embedding, first.vocab_size, len(first.records),
                   np.array([run.step for run in checkpoints]),
                   tuple(metrics.ce_decomposition(run.records.logp, run.records.gt) for run in checkpoints), values,
@@ -627,12 +630,13 @@ def checkpoint_series(corpus: str, checkpoints: Sequence[Run], context: Context)
 
 
 def alignment(corpus: str, run: Run, context: Context) -> Alignment:
-    """One final model's decomposition, its TV on ``context.n_boot`` resamples of its tokens, and the TV a
-    perfectly aligned model would measure on as many (B2.6's evidence)."""
+    """One final model's decomposition, its TV on ``context.n_boot`` resamples of its text (whole windows,
+    ``context.by``), and the TV a perfectly aligned model would measure on as many tokens (B2.6's evidence)."""
     rec = run.records
     dec = metrics.ce_decomposition(rec.logp, rec.gt)
-    replicates = resampled_terms([{"logp": np.asarray(rec.logp), "gt": np.asarray(rec.gt)}], context.n_boot,
-                                 context.seed, min_count=B2_MIN_GROUP)["TV"][:, 0]
+    tokens = {"logp": np.asarray(rec.logp), "gt": np.asarray(rec.gt), BY: np.asarray(rec.window)}
+    replicates = resampled_terms([tokens], context.n_boot, context.seed, min_count=B2_MIN_GROUP,
+                                 by=context.by)["TV"][:, 0]
     return Alignment(corpus, run.family, run.name, dec, replicates,
                      aligned_distance(dec, int(dec.n_e.sum()), B2_MIN_GROUP))
 
@@ -767,8 +771,8 @@ def aligned(model: Alignment, context: Context) -> Check:
     >>> rbe = np.minimum(rng.geometric(0.3, 4000) - 1, 99)
     >>> logp = np.log(np.bincount(rbe)[rbe] / len(rbe))  # each target scored at its rank's frequency
     >>> context = Context({}, n_boot=20)
-    >>> model = alignment("pydocs", SimpleNamespace(family="NeoX", name="d16",
-    ...                   records=SimpleNamespace(logp=logp, gt=rbe)), context)
+    >>> records = SimpleNamespace(logp=logp, gt=rbe, window=np.arange(4000) // 100)  # 40 windows
+    >>> model = alignment("pydocs", SimpleNamespace(family="NeoX", name="d16", records=records), context)
     >>> check = aligned(model, context)
     >>> check.holds, round(check.value, 6), model.floor < B2_MAX_TV
     (True, 0.0, True)
@@ -1082,7 +1086,7 @@ def threshold_text(context: Context) -> str:
     return (f"Threshold: TV below {B2_MAX_TV} (one observation tells the two distributions apart with probability "
             f"at most {(1 + B2_MAX_TV) / 2:.0%}), over the ranks held by at least {B2_MIN_GROUP} targets; "
             f"{LEVEL:.0%} intervals (TV ± {Z:.2f} standard deviations of its replicates) from "
-            f"{context.n_boot} resamples of each model's tokens.")
+            f"{context.n_boot} resamples of each model's evaluation windows.")
 
 
 def alignment_table(evidence: Dynamics, context: Context) -> pd.DataFrame:

@@ -1,7 +1,7 @@
 """Chapter B4 of the claims stage, the components' shares of cross-entropy and the slowing of the CE law (paper B §5,
 Fig. 8): its thresholds and claims, its evidence (``Shares``: every model's shares of CE, each family's smallest
 model's EE/CE, the trend of EE's share with size per family and pooled, and the bend of each family's CE law, all
-with intervals from the token resamples of chapter B3, ``rankscale.claims.b3.corpus_terms``) and its two steps,
+with intervals from the resamples of chapter B3, whole windows, ``rankscale.claims.b3.corpus_terms``) and its two steps,
 ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to the chapter's verdicts), with the
 rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's tables
 and figures' data.
@@ -57,7 +57,7 @@ B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-9
 B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
 # fits exactly, and the scatter between training runs would read as curvature
 B4_MIN_SEEDS = MIN_SEEDS  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
-# token bootstrap holds the runs fixed, so the scatter between runs is measured where a size has this many runs and
+# bootstrap of the text holds the runs fixed, so the scatter between runs is measured where a size has this many runs and
 # carried into the curvature's interval at every size (``seed_scatter``, ``with_seed_scatter``)
 WHY_SEEDS = (f"no size with {B4_MIN_SEEDS} training runs: the scatter between runs is not measured, and a curvature "
              f"through single-run points cannot tell it from a bend")

@@ -1,7 +1,7 @@
 """What a chapter of the claims stage measures and decides with: its runs (``Chapter``, loaded once by
-``load_chapter``), ``Context`` (the bootstrap's size and seed, the papers' tables its rules
-read, and how many sizes each family has, so which families a size claim can be tested on), and the runs'
-per-token arrays as bootstrap samples (``sample``, ``seed_samples``).
+``load_chapter``), ``Context`` (the bootstrap's size, seed and how it resamples the evaluation text, the papers'
+tables its rules read, and how many sizes each family has, so which families a size claim can be tested on), and
+the runs' per-token arrays as bootstrap samples (``sample``, ``seed_samples``).
 
 A chapter's module (``rankscale.claims.a3``, ...) says which runs it reads beside the families' final models
 (``READS``, keywords of ``load_chapter``) and which of the papers' tables its rules read (``TABLES``), and has
@@ -27,6 +27,8 @@ from rankscale.records import runs
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
 
+BY = "window"  # the records' array of window ids: the unit of text a bootstrap replicate draws (Context.resampling)
+
 
 @dataclass(frozen=True)
 class Context:
@@ -43,6 +45,9 @@ class Context:
         (``rankscale.book.pages.reference_table``).
     seed : int
         Of the bootstrap's resampling.
+    by : str or None
+        The unit of evaluation text a replicate draws (``resampling``): ``BY``, whole windows, for the claims of the
+        book, which are about the text in general; None draws single tokens (for comparison only).
 
     Examples
     --------
@@ -60,6 +65,7 @@ class Context:
     # setting of a context
     level: ClassVar[float] = LEVEL
     seed: int = 0
+    by: str | None = BY
 
     @classmethod
     def of(cls, runs: Sequence[Run], n_boot: int, tables: Mapping[str, object] | None = None,
@@ -85,6 +91,37 @@ class Context:
         """
         sizes = {family: len({run.non_embedding for run in members}) for family, members in by_family(runs).items()}
         return cls(sizes, n_boot, dict(tables or {}), seed)
+
+    def resampling(self, members: Sequence[Run]) -> dict:
+        """How a replicate resamples the evaluation text of ``members``: ``rankscale.analysis.bootstrap.resample``'s
+        keywords, the one place that decides them for every chapter.
+
+        Every verdict of the book generalises beyond the tokens scored (a size law, an exponent, one model against
+        another on the same text), and the tokens of one window are not independent of each other, so a replicate
+        draws whole windows (``by``), and the same windows for every model that was evaluated on the same text, so
+        that comparisons between them are paired. Models of one family share a tokenizer, so on one corpus they
+        share the windows; each reference model (no family) is resampled on its own. ``resample`` checks that
+        models paired in this way do hold the same windows, and raises where they do not.
+
+        Parameters
+        ----------
+        members : sequence of rankscale.records.runs.Run
+            The runs (of one corpus) whose samples are resampled together, in the order of the samples.
+
+        Returns
+        -------
+        dict
+            ``same_text`` (a text label per member) and ``by``; the samples must carry ``by``'s array
+            (``sample`` does).
+
+        Examples
+        --------
+        >>> members = [Run(f, n, None, 1, 1, None) for f, n in [("NeoX", "a"), ("NeoX", "b"), (None, "ref")]]
+        >>> Context({}, 10).resampling(members)
+        {'same_text': [('NeoX',), ('NeoX',), (None, 'ref')], 'by': 'window'}
+        """
+        return {"same_text": [(run.family,) if run.family is not None else (None, run.name) for run in members],
+                "by": self.by}
 
     def usable(self, min_sizes: int = MIN_SIZES) -> list[str]:
         """The families with at least ``min_sizes`` distinct sizes, in order: those a size claim is tested on."""
@@ -115,16 +152,18 @@ def sample(run: Run, keys: Sequence[str]) -> dict[str, np.ndarray]:
     ----------
     run : Run
     keys : sequence of str
-        Any of the records' arrays (``logp``, ``gt``, ``ge``, ``window``...) and ``rank``, the
-        target's 1-based rank (``metrics.rank_1based``).
+        Any of the records' arrays (``logp``, ``gt``, ``ge``...) and ``rank``, the target's 1-based rank
+        (``metrics.rank_1based``).
 
     Returns
     -------
     dict of str to ndarray
-        Each of shape (n_tokens,).
+        Each of shape (n_tokens,): ``keys``, and ``BY`` (the window ids, whose windows a replicate draws whole,
+        ``Context.resampling``).
     """
     arrays = run.records.arrays()
-    return {key: metrics.rank_1based(run.records.gt, run.records.ge) if key == "rank" else arrays[key] for key in keys}
+    return {key: metrics.rank_1based(run.records.gt, run.records.ge) if key == "rank" else arrays[key]
+            for key in dict.fromkeys([*keys, BY])}
 
 
 def seed_samples(seed_runs: Sequence[Run], members: Sequence[Run], keys: Sequence[str]) -> list[list[dict]]:
