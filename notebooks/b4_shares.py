@@ -284,7 +284,7 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # falls; a verdict against the mechanism then holds *at this scale*, which does not test it at
 # the paper's scale. Likewise, where SA or
 # Confidence change with size themselves ([chapter B3](b3_component_scaling)), the mechanism's premise does not hold,
-# and a bend of the CE law can come from them rather than from EE's share; the last verdict
+# and a bend of the CE law can come from them rather than from EE's share; the mechanism's verdict (B4.4)
 # records such a case as the mechanism not reproduced, and [chapter B3](b3_component_scaling)'s rows on SA and
 # Confidence say whether the premise held.
 #
@@ -301,7 +301,7 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # leaves the unit *undetermined*, neither for nor against the claim. Whether the law slows
 # over this set's sizes is this companion's question, not the paper's: the paper places the
 # slowing at very large sizes and calls the law clean for small models. The paper's own claim
-# is the mechanism, tested by the last rule: the bend follows EE's share, wherever the share's
+# is the mechanism, tested by B4.4: the bend follows EE's share, wherever the share's
 # trend is clear (where it is flat within noise the mechanism predicts nothing, and the unit is
 # not tested). A curvature needs more than the bootstrap of the text: at a size with one training run it
 # holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend. The two
@@ -309,6 +309,15 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # each replicate, and a size with one run is moved in each replicate by the largest scatter of
 # log CE between runs measured at the family's seeded sizes (declared: the scatter is taken to be
 # no larger elsewhere); a family with no seeded size leaves them *undetermined*.
+#
+# The paper's other statement about small models, that their CE "appears to follow a clean power
+# law", is B4.5: the $R^2$ of CE's log-log fit over a family's small models (no larger than the
+# median size of the models paper B evaluates, so every ladder model here), read on its interval
+# against the bar this book sets for EE's law in [chapter B3](b3_component_scaling). Beside it
+# stands the $R^2$ of a logarithmic law, CE linear in log size, over the same models: where CE
+# moves over a narrow range, a line in log-log and a line in semilog fit nearly alike, so a pass
+# says the points are straight on the paper's axes, not that the power law is the only law that
+# describes them.
 
 # %%
 verdicts = pages.verdict_table("B4", b4.decide(evidence, context), model_set.name, b4.headline(evidence, context))

@@ -29,7 +29,7 @@ import numpy as np
 from IPython.display import Markdown, display
 
 from rankscale.analysis import fit, metrics
-from rankscale.book import build, pages, plots, scorecard
+from rankscale.book import build, pages, plots, regime, scorecard
 from rankscale.book.chapter import open_chapter
 from rankscale.records import runs
 
@@ -44,7 +44,11 @@ groups = runs.by_family(chapter.family_runs[corpus])
 values = {(q, family): np.array([measure(run.records) for run in members])
           for q, measure in quantities.items() for family, members in groups.items()}
 fits = {key: fit.fit_if_positive(runs.sizes(groups[key[1]]), v) for key, v in values.items()}
-display(Markdown(scorecard.headline(verdicts, model_set.name) + " " + " ".join(
+# the regime the verdicts were reached in, said in the same sentence as their tally (rankscale.book.regime)
+set_models = regime.model_rows(chapter.family_runs)
+clause = regime.regime_clause(set_models, regime.law_rows(set_models), regime.baseline_rows(chapter.family_runs),
+                              corpus)
+display(Markdown(scorecard.headline(verdicts, model_set.name, clause) + " " + " ".join(
     f"On `{corpus}`, {q} goes with non-embedding size $S$ as "
     + ", ".join(pages.size_law(family, fits[q, family]) for family in groups) + "." for q in quantities)))
 

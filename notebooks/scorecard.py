@@ -29,7 +29,8 @@ from IPython.display import Markdown, display
 
 from rankscale import RankscaleError
 from rankscale import sets
-from rankscale.book import build, pages, plots, scorecard
+from rankscale.book import build, pages, plots, regime, scorecard
+from rankscale.book.chapter import open_chapter
 from rankscale.claims import base, chapters
 
 model_set = sets.get(profile)
@@ -42,6 +43,11 @@ if not present:
 notebooks = [where / f"{name}.ipynb" for name in present]
 verdicts = pages.collect_verdicts(notebooks, profile)
 models = pages.collect_models(notebooks)
+# the regime the verdicts were reached in, said in the same sentence as their tally (rankscale.book.regime)
+chapter = open_chapter(profile, show_header=False)
+set_models = regime.model_rows(chapter.family_runs)
+clause = regime.regime_clause(set_models, regime.law_rows(set_models), regime.baseline_rows(chapter.family_runs),
+                              chapter.corpora[0])
 
 
 n_families = len(model_set.families)
@@ -77,7 +83,9 @@ plots.show(fig)
 # claim needs there; a white cell has no unit. The claim's verdict is at the right of its row.
 # A verdict says whether a claim held *on the models of this set*: the offline sets' ladders are
 # several orders of magnitude smaller than the papers' models, and a claim that fails there is
-# not thereby refuted at the papers' scale.
+# not thereby refuted at the papers' scale. Nor is a claim that holds there thereby confirmed:
+# over the narrow range these models span, a law of another form can fit as well, as the tally
+# below says in numbers.
 #
 # ## The papers' empirical claims, by chapter
 #
@@ -105,7 +113,8 @@ counts.loc["all"] = counts.sum()
 totals = counts.loc["all"]
 display(Markdown(
     f"**{len(empirical)} empirical claims of the papers on model set `{model_set.name}`:** "
-    + ", ".join(f"{int(totals[v])} {v}" for v in base.VERDICTS) + "."))
+    + ", ".join(f"{int(totals[v])} {v}" for v in base.VERDICTS) + (f", {clause}." if clause else ".")
+    + " The [ladder page](ladder) sets these numbers out model by model."))
 counts.style.set_caption("The papers' empirical claims by chapter and verdict on this set.")
 
 # %% [markdown]

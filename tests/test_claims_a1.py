@@ -32,11 +32,11 @@ def outcomes(verdict):
     return dict(verdict.outcomes)
 
 
-def evidence(bands=None, ties=None, pairs=None):
+def evidence(bands=None, ties=None, pairs=None, orders=None):
     """MetricTables holding only what a rule reads."""
     empty = pd.DataFrame()
     return a1.MetricTables(empty if ties is None else ties, empty if bands is None else bands, empty, pairs or {},
-                           empty)
+                           empty, orders or {})
 
 
 CONTEXT = Context({"NeoX": 5, "Llama": 5}, n_boot=2)
@@ -112,11 +112,27 @@ def test_a1_3_allows_one_standard_error():
     assert a1.conventions_verdict(evidence(ties=tie_table((NEOX, [2.0]))), CONTEXT).verdict == "not reproduced"
 
 
+def test_a1_4_holds_on_one_opposite_pair_fails_where_decided_pairs_agree():
+    opposite = a1.PairOrders(3, 3, [("NeoX/a", "NeoX/b")], 0, 0.3)  # one pair beyond noise is enough
+    alike = a1.PairOrders(4, 6, [], 3, 1.0)  # half the pairs ordered alike beyond noise, none oppositely
+    noisy = a1.PairOrders(4, 6, [], 2, 1.0)  # most pairs within noise on a metric
+    lone = a1.PairOrders(1, 0, [], 0, np.nan)  # no pair on the same targets
+    v = a1.practical_verdict(evidence(orders={"pydocs": opposite, "stdlib": alike, "humaneval": noisy,
+                                              "docs": lone}), CONTEXT)
+    assert (v.key, v.kind, v.verdict, v.units_text) == ("A1.4", "empirical", "partly", "1 of 2, 2 of 3 decided")
+    assert outcomes(v) == {Unit("pydocs"): "holds", Unit("stdlib"): "fails", Unit("humaneval"): "undetermined",
+                           Unit("docs"): "untested"}
+    assert a1.practical_verdict(evidence(orders={"stdlib": alike}), CONTEXT).verdict == "not reproduced"
+    assert a1.practical_verdict(evidence(orders={"humaneval": noisy}), CONTEXT).verdict == "undetermined"
+    assert a1.practical_verdict(evidence(orders={"docs": lone}), CONTEXT).verdict == "not testable on this set"
+
+
 def test_decide_gives_one_verdict_per_claim_in_order():
-    found = evidence(band_table((NEOX, [(50, 100)])), tie_table((NEOX, [0.5])), {"pydocs": a1.FinalPairs(2, [], 1.0)})
+    found = evidence(band_table((NEOX, [(50, 100)])), tie_table((NEOX, [0.5])), {"pydocs": a1.FinalPairs(2, [], 1.0)},
+                     {"pydocs": a1.PairOrders(2, 1, [("NeoX/a", "NeoX/b")], 0, -1.0)})
     verdicts = a1.decide(found, CONTEXT)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A1)
-    assert [v.verdict for v in verdicts] == ["reproduced"] * 3
+    assert [v.verdict for v in verdicts] == ["reproduced"] * 4
 
 
 def test_the_rules_of_the_chapter_say_why_and_what_their_intervals_are():
@@ -216,6 +232,15 @@ def test_measure_finds_the_pair_ordered_oppositely(measured):
     row = measured.discordant.iloc[0]
     assert (row["higher p_A"], row["higher RBP_1"]) == ("NeoX/sure", "NeoX/unsure")
     assert row["p_A"] == "0.5000 vs 0.1000" and row["RBP_1"] == "0.0000 vs 1.0000"
+
+
+def test_measure_orders_the_pairs_on_the_same_targets_by_ce_and_rbp_1(measured):
+    orders = measured.orders["pydocs"]
+    # the three final models predict the same (constructed) targets; the reference model is left out
+    assert (orders.models, orders.pairs) == (3, 3)
+    assert ("NeoX/sure", "NeoX/unsure") in orders.discordant, "'sure' is ahead on CE, 'unsure' on RBP_1"
+    assert len(orders.discordant) + orders.concordant + orders.undecided == 3
+    assert a1.same_targets([SURE, REFERENCE, UNSURE]) == [[0, 1, 2]], "equal token arrays are one text"
 
 
 def test_the_library_decides_from_the_measure(measured, chapter):

@@ -196,6 +196,22 @@ def test_b3_7_pooled_ee_law():
     assert b3.pooled_ee_law_verdict(evidence(unit(), pooled_reason="one family"), context()).verdict == NOT_TESTABLE
 
 
+def test_b3_11_pooled_sa_no_law_reads_its_r2_interval_below_the_threshold():
+    pooled, at = Unit("pydocs", pooled=True), claims.B3_NO_LAW_R2
+    width = Z * 0.01  # the half-width of an R^2 interval whose replicates have sd 0.01 (``unit``)
+    for r2, expected in ((at - 2 * width, "holds"), (at + 2 * width, "fails"), (at, "undetermined")):
+        v = b3.pooled_sa_no_law_verdict(evidence(unit(), unit(pooled, r2={"SA": r2})), context())
+        assert (v.key, v.kind, outcomes(v)) == ("B3.11", "empirical", {pooled: expected})
+    table1 = reference_table(b3.TABLE1)
+    paper = table1[(table1["family"] == b3.PAPER_POOLED) & (table1["component"] == "SA")]
+    assert v.paper.startswith(f"R²_SA below {at} in {int((paper['r2'] < at).sum())}/3 datasets (All row)")
+    no_fit = unit(pooled)
+    no_fit.fits.points[QUANTITIES.index("SA")] = None
+    assert b3.no_law_read(no_fit, "SA")[0].outcome is True, "no fit is no power law either"
+    v = b3.pooled_sa_no_law_verdict(evidence(unit()), context())
+    assert (v.verdict, v.outcomes, v.ours) == (NOT_TESTABLE, (), ONE_FAMILY)
+
+
 def test_b3_8_sa_rises_is_gated_on_sas_exponent_alone():
     def outcome(**given):
         return outcomes(b3.sa_rises_verdict(evidence(unit(**given)), context()))[NEOX]
@@ -283,7 +299,7 @@ def test_decide_gives_one_verdict_per_claim_in_order():
     pooled = Unit("pydocs", pooled=True)
     verdicts = b3.decide(evidence(unit(), unit(Unit("pydocs", "Llama")), unit(pooled)), context(NeoX=5, Llama=4))
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B3)
-    assert [v.verdict for v in b3.decide(evidence(unit()), context(NeoX=2))].count(NOT_TESTABLE) == 10
+    assert [v.verdict for v in b3.decide(evidence(unit()), context(NeoX=2))].count(NOT_TESTABLE) == 11
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from helpers import notebook_cells
 from rankscale import claims
 from rankscale.analysis import components, fit
 from rankscale.claims import b4
+from rankscale.claims.reference import reference_table
 from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run
@@ -32,7 +33,7 @@ SLOWS, STEEPENS, STRAIGHT = (0.01, (0.005, 0.015)), (-0.01, (-0.015, -0.005)), (
 
 
 def shares(*, smallest=None, signed=None, magnitude=None, bends=None, seeds=None, pooled_reason="one family",
-           scatter=None):
+           scatter=None, small=None):
     """Evidence of these units, keyed (corpus, group); a trend given for one share only is flat for the other, the
     seeds default to two, the scatter between runs to a measured one wherever a size has two runs (there: all)."""
     trends = [*(signed or {}), *(magnitude or {})]
@@ -40,7 +41,7 @@ def shares(*, smallest=None, signed=None, magnitude=None, bends=None, seeds=None
     units = [*(smallest or {}), *signed, *(bends or {})]
     return b4.Shares(dict.fromkeys(c for c, _ in units), smallest or {}, signed, magnitude, bends or {},
                      seeds or dict.fromkeys(bends or {}, claims.B4_MIN_SEEDS), {}, pooled_reason,
-                     dict.fromkeys(bends or {}, 0.002) | (scatter or {}))
+                     dict.fromkeys(bends or {}, 0.002) | (scatter or {}), small, 1e9)
 
 
 def context(**sizes) -> Context:
@@ -151,13 +152,30 @@ def test_b4_4_the_bend_must_follow_the_share_where_the_share_is_clear():
     assert (v.verdict, v.ours.startswith("on no family is the share's trend clear")) == (NOT_TESTABLE, True)
 
 
+def test_b4_5_clean_law_reads_ces_r2_over_the_small_models_against_the_law_threshold():
+    at, laws = claims.B3_LAW_R2, {}
+    for corpus, ci in (("pydocs", (at + 0.001, at + 0.1)), ("stdlib", (at - 0.2, at - 0.01)),
+                       ("github", (at - 0.05, at + 0.05))):
+        laws[corpus, "NeoX"] = b4.SmallLaw(5, 5, sum(ci) / 2, ci, 0.97)
+    laws["pydocs", "Llama"] = b4.SmallLaw(2, 2, 1.0, None, 1.0)  # two small sizes: a line fits them exactly
+    v = b4.clean_law_verdict(shares(small=laws), context())
+    assert (v.key, v.kind, v.verdict, v.units_text) == ("B4.5", "empirical", "partly", "1 of 2, 2 of 3 decided")
+    assert outcomes(v) == {NEOX: "holds", Unit("stdlib", "NeoX"): "fails", Unit("github", "NeoX"): "undetermined",
+                           Unit("pydocs", "Llama"): "untested"}
+    assert v.fragile == (NEOX,), "the interval's lower end lies within the bootstrap's noise of the threshold"
+    v = b4.clean_law_verdict(shares(small={("pydocs", "Llama"): laws["pydocs", "Llama"]}), context())
+    assert v.verdict == NOT_TESTABLE
+    assert b4.small_limit(reference_table(b4.TABLE4)) == float(reference_table(b4.TABLE4)["non_embedding_params"]
+                                                                 .median())
+
+
 def test_decide_gives_one_verdict_per_claim_in_order():
     unit = ("pydocs", "NeoX")
     evidence = shares(smallest={unit: ("d16", 0.9, (0.85, 0.95))}, signed={unit: FALLS},
-                      magnitude={unit: FALLS}, bends={unit: SLOWS})
+                      magnitude={unit: FALLS}, bends={unit: SLOWS}, small={unit: b4.SmallLaw(5, 5, 0.99, (0.98, 1.0), 0.99)})
     verdicts = b4.decide(evidence, context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
-    assert [v.verdict for v in verdicts] == ["reproduced"] * 4
+    assert [v.verdict for v in verdicts] == ["reproduced"] * 5
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,7 +203,7 @@ CORPORA = ("pydocs", "stdlib")
 def synthetic():
     family_runs = {corpus: [run(fam, size, 10 * c + i) for fam, sizes in SIZES.items() for i, size in enumerate(sizes)]
                    for c, corpus in enumerate(CORPORA)}
-    context = Context.of(family_runs["pydocs"], n_boot=6)
+    context = Context.of(family_runs["pydocs"], n_boot=6, tables={b4.TABLE4: reference_table(b4.TABLE4)})
     return family_runs, context, b4.measure(Chapter.of(family_runs, 6, seeds=synthetic_seeds()), context)
 
 
@@ -253,7 +271,7 @@ def test_measure_draws_with_the_contexts_seed(synthetic):
     family_runs, context, evidence = synthetic
     chapter, unit = Chapter.of(family_runs, 6), ("pydocs", "NeoX")
     once, again = b4.measure(chapter, context), b4.measure(chapter, context)
-    other = b4.measure(chapter, Context(context.sizes, 6, seed=1))
+    other = b4.measure(chapter, Context(context.sizes, 6, context.tables, seed=1))
     assert once.bends[unit] == again.bends[unit]
     assert other.bends[unit][0] == once.bends[unit][0] and other.bends[unit][1] != once.bends[unit][1], \
         "another seed draws other resamples, not other models"
@@ -268,6 +286,12 @@ def test_measure_then_decide_and_the_tables(synthetic):
         {Unit(c, pooled=True) for c in CORPORA} | {Unit(family="Llama")}
     assert np.isfinite(evidence.scatter_of(("stdlib", "NeoX"))), \
         "one run at three of stdlib's NeoX sizes: the scatter measured at the fourth is carried to them"
+    law = evidence.small["pydocs", "NeoX"]
+    neox = evidence.models["pydocs"][lambda t: t["family"] == "NeoX"]
+    assert (law.models, law.sizes) == (4, 4) and evidence.small["pydocs", "Llama"].sizes == 2
+    assert law.r2 == pytest.approx(fit.fit_power_law(neox["params"], neox["CE"]).r2), "every synthetic size is small"
+    assert law.semilog_r2 == pytest.approx(fit.fit_semilog(neox["params"], neox["CE"]).r2)
+    assert verdicts[4].outcomes[1] == (Unit("pydocs", "Llama"), "untested"), "two sizes: a line fits them exactly"
     trends = b4.trend_table(evidence)
     assert len(trends) == 2 * 3 * 2 and list(trends["share"][:2]) == [b4.GRADED, b4.SIGNED]
     assert b4.trend_counts(trends)[0] == 6

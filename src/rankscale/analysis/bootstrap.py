@@ -412,15 +412,57 @@ def log_or_nan(values) -> np.ndarray:
     return np.where(ok, np.log(np.where(ok, values, 1.0)), np.nan)
 
 
+def pair_sides(values, replicates, level: float = LEVEL) -> dict[tuple[int, int], tuple[int, int]]:
+    """How two metrics (larger is better for both) order every pair of results, beyond resampling noise.
+
+    For results i < j and each metric, the side of zero (``side``) on which the bootstrap interval
+    (``interval``: the measured difference -+ z standard deviations of its replicates) of the
+    difference i - j lies: +1 (i ahead), -1 (j ahead), 0 (the interval holds zero).
+
+    Parameters
+    ----------
+    values : array_like, shape (n, 2)
+        The two metrics of n results, on the full samples.
+    replicates : array_like, shape (n_boot, n, 2)
+        The same on bootstrap resamples (``rankscale.analysis.bootstrap.resample``).
+    level : float
+        Level of the two-sided intervals.
+
+    Returns
+    -------
+    dict of (int, int) to (int, int)
+        Per pair (i, j), i < j, in order: the side of each metric's difference.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not (n, 2) or ``replicates`` not (n_boot, n, 2).
+
+    Examples
+    --------
+    >>> values = np.array([[0.20, 0.50], [0.30, 0.40]])  # 1 has the larger metric 0, 0 the larger metric 1
+    >>> reps = values + np.array([[[0.01, 0.0], [0.0, 0.01]], [[-0.01, 0.0], [0.0, -0.01]]])
+    >>> pair_sides(values, reps)
+    {(0, 1): (-1, 1)}
+    """
+    values, replicates = np.asarray(values, np.float64), np.asarray(replicates, np.float64)
+    if values.ndim != 2 or values.shape[1] != 2 or replicates.shape[1:] != values.shape:
+        raise ValueError(f"values must be (n, 2) and replicates (n_boot, n, 2), got {values.shape} and "
+                         f"{replicates.shape}")
+    return {(int(i), int(j)): tuple(side(interval(values[i, m] - values[j, m], replicates[:, i, m] - replicates[:, j, m],
+                                                  level)) for m in (0, 1))
+            for i, j in zip(*np.triu_indices(len(values), 1))}
+
+
 def discordant_pairs(values, replicates, level: float = LEVEL) -> list[tuple[int, int]]:
     """Pairs of results that two metrics (larger is better for both) order oppositely beyond
     resampling noise.
 
     Results i and j disagree when the bootstrap interval (``rankscale.analysis.bootstrap.interval``: the
     measured difference -+ z standard deviations of its replicates) of metric 0's difference
-    between them and that of metric 1's difference lie on opposite sides of zero. The replicates
-    carry the pairing they were drawn with: results on the same text that shared each resample
-    (``resample``'s ``same_text``) give paired differences, results on other texts (other
+    between them and that of metric 1's difference lie on opposite sides of zero (``pair_sides``).
+    The replicates carry the pairing they were drawn with: results on the same text that shared each
+    resample (``resample``'s ``same_text``) give paired differences, results on other texts (other
     tokenizers) differences of independent resamples.
 
     Parameters
@@ -446,14 +488,4 @@ def discordant_pairs(values, replicates, level: float = LEVEL) -> list[tuple[int
     >>> discordant_pairs(values[:, [0, 0]], reps[..., [0, 0]])  # one metric twice never disagrees
     []
     """
-    values, replicates = np.asarray(values, np.float64), np.asarray(replicates, np.float64)
-    if values.ndim != 2 or values.shape[1] != 2 or replicates.shape[1:] != values.shape:
-        raise ValueError(f"values must be (n, 2) and replicates (n_boot, n, 2), got {values.shape} and "
-                         f"{replicates.shape}")
-    found = []
-    for i, j in zip(*np.triu_indices(len(values), 1)):
-        sides = [side(interval(values[i, m] - values[j, m], replicates[:, i, m] - replicates[:, j, m], level))
-                 for m in (0, 1)]
-        if sides[0] * sides[1] == -1:
-            found.append((int(i), int(j)))
-    return found
+    return [pair for pair, (a, b) in pair_sides(values, replicates, level).items() if a * b == -1]

@@ -297,9 +297,10 @@ def narrative(verdicts, grid) -> str:
     return " ".join(sentences)
 
 
-def headline(verdicts, model_set: str) -> str:
-    """The build's headline in one paragraph: how the papers' empirical claims fared on this set,
-    and the findings about the papers themselves, for the top of the introduction.
+def headline(verdicts, model_set: str, regime: str = "") -> str:
+    """The build's headline in one paragraph: how the papers' empirical claims fared on this set, in the same
+    sentence as the regime they fared in, and the findings about the papers themselves, for the top of the
+    introduction.
 
     Parameters
     ----------
@@ -307,6 +308,9 @@ def headline(verdicts, model_set: str) -> str:
         Every row of ``rankscale.book.pages.collect_verdicts``: columns key, kind, verdict, finding.
     model_set : str
         The set's name.
+    regime : str
+        The set's regime as a clause (``rankscale.book.regime.regime_clause``), appended to the tally's sentence;
+        "" for none.
 
     Returns
     -------
@@ -323,11 +327,14 @@ def headline(verdicts, model_set: str) -> str:
     0 not reproduced, 0 undetermined and 0 not testable on this set ([scorecard](chapters/scorecard)).
     1 claim fails whatever the data, because the paper's own derivation does not give what its text
     says (A4.4).
+    >>> headline(rows, "smoke", "on models whose CE moves little").split("[scorecard](chapters/scorecard)")[1][:35]
+    '), on models whose CE moves little.'
     """
     empirical = verdicts[verdicts["kind"] == "empirical"]
     counts = [tally_words(v, int((empirical["verdict"] == v).sum())) for v in VERDICTS]
     text = (f"**On this build** (model set `{model_set}`), of the papers' {len(empirical)} empirical claims "
-            f"{', '.join(counts[:-1])} and {counts[-1]} ([scorecard](chapters/scorecard)).")
+            f"{', '.join(counts[:-1])} and {counts[-1]} ([scorecard](chapters/scorecard))"
+            + (f", {regime}." if regime else "."))
     findings = verdicts[verdicts["finding"] != ""]
     if len(findings):
         text += (f" {len(findings)} claim{' fails' if len(findings) == 1 else 's fail'} whatever the data, because "

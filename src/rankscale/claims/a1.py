@@ -1,7 +1,7 @@
 """Chapter A1 of the claims stage, the metric (paper A §1-3, Figs. 1-2): its thresholds and claims, its evidence
 (``MetricTables``: per model and corpus, the ties between the target and other tokens, the ranks of targets of
 nearly equal probability, p_A, CE and RBP_k of every result, and the pairs of final models that p_A and RBP_1
-order oppositely) and its two steps, ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to
+order oppositely, and the pairs on the same targets by how CE and RBP_1 order them) and its two steps, ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to
 the chapter's verdicts), with the rule of each claim read on one unit as a small function of its own and the
 evidence laid out as the chapter's tables.
 """
@@ -16,7 +16,7 @@ import pandas as pd
 
 from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.analysis.bootstrap import INTERVAL
-from rankscale.claims.base import Claim, Unit, Verdict, index_claims, judge
+from rankscale.claims.base import UNDETERMINED, Claim, Unit, Verdict, index_claims, judge
 from rankscale.claims.context import BY, Chapter, Context
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
@@ -79,6 +79,23 @@ CLAIMS_A1 = index_claims(
           "(often, with low-precision logits), so it holds by measurement, not by construction; the paper does "
           "not discuss it.",
           "not discussed (eq. 3 and the released code differ on ties)"),
+    Claim("A1.4",
+          "In practice RBP tells what cross-entropy cannot: how often greedy decoding is right is not deduced from "
+          "a model's CE (§3.2: “this cannot be deduced from the cross-entropy value”; §1 and §7: RBP complements CE)",
+          "empirical",
+          f"On each corpus, every pair of the families' final models that predict the same targets (one tokenizer, "
+          f"one text; the reference models, on other tokens, are left out) is compared on CE and on RBP_1, each "
+          f"difference with its {INTERVAL} from resampling whole windows, the same windows for both models "
+          f"(paired). A pair is discordant where the two intervals exclude zero on opposite sides (CE and RBP_1 "
+          f"rank the two models oppositely), concordant where they exclude it on the same side. The corpus holds "
+          f"if at least one pair is discordant; it fails if none is and at least half of its pairs are concordant "
+          f"(wherever both metrics tell the models apart, CE's order gives RBP_1's); otherwise (most pairs within "
+          f"noise on a metric) it is undetermined. Why: if CE determined RBP_1 on real models, no two models could "
+          f"be ordered oppositely, so one pair ordered oppositely beyond noise is what the paper's practical claim "
+          f"predicts can be seen; a set where every decided pair agrees shows RBP_1 adding nothing to CE's order "
+          f"on those models. The half is judge's minority rule: a minority of decided pairs does not speak for the "
+          f"corpus. A1.2 shows the possibility on constructed predictions; this row asks whether it is seen.",
+          "qualitative (§3.2; no pair of models shown)"),
 )
 
 # The one unit of A1.2: two predictions made up for the claim, of no corpus and no family (the scorecard's "other")
@@ -119,6 +136,41 @@ class FinalPairs:
 
 
 @dataclass(frozen=True)
+class PairOrders:
+    """One corpus's pairs of final models on the same targets, ordered by CE and by RBP_1 (A1.4).
+
+    Attributes
+    ----------
+    models : int
+        Final models of the families on the corpus.
+    pairs : int
+        Pairs of them that predict the same targets (the pairs compared).
+    discordant : list of (str, str)
+        The pairs CE and RBP_1 order oppositely beyond the intervals, each as (ahead on CE, ahead on RBP_1).
+    concordant : int
+        The pairs both order the same way beyond the intervals.
+    tau : float
+        Kendall's tau between -CE and RBP_1 over the models (NaN where undefined).
+
+    Examples
+    --------
+    >>> PairOrders(4, 6, [], 4, 1.0).undecided
+    2
+    """
+
+    models: int
+    pairs: int
+    discordant: list
+    concordant: int
+    tau: float
+
+    @property
+    def undecided(self) -> int:
+        """The pairs that one metric or both cannot tell apart."""
+        return self.pairs - len(self.discordant) - self.concordant
+
+
+@dataclass(frozen=True)
 class MetricTables:
     """Chapter A1's evidence: the absolute and relative metrics of every result of the set, and what the claims
     read of them.
@@ -141,6 +193,8 @@ class MetricTables:
         Per corpus, the final models' pairs that p_A and RBP_1 order oppositely beyond the bootstrap.
     discordant : pandas.DataFrame
         One row per such pair: ``corpus``, the model ahead on each metric, both values.
+    orders : mapping of str to PairOrders
+        Per corpus, the families' final models on the same targets compared on CE and RBP_1 (A1.4).
     ks : tuple of int
         The k of ``points``.
     """
@@ -150,6 +204,7 @@ class MetricTables:
     points: pd.DataFrame
     pairs: Mapping[str, FinalPairs]
     discordant: pd.DataFrame
+    orders: Mapping[str, PairOrders]
     ks: tuple[int, ...] = TABLE_KS
 
 
@@ -309,6 +364,70 @@ def final_pairs(finals: Sequence[Run], context: Context) -> tuple[FinalPairs, np
     return FinalPairs(len(finals), found, metrics.order_agreement(values[:, 0], values[:, 1])), values
 
 
+def minus_ce_and_top1(sample: Mapping[str, np.ndarray]) -> list[float]:
+    """-CE and RBP_1 of one model's sample (both larger for the better model): the statistic A1.4 resamples.
+
+    >>> minus_ce_and_top1({"logp": np.log([0.5, 0.5]), "top1": np.array([True, False])})
+    [np.float64(-0.6931471805599453), np.float64(0.5)]
+    """
+    return [sample["logp"].mean(), sample["top1"].mean()]
+
+
+def same_targets(runs: Sequence[Run]) -> list[list[int]]:
+    """The runs grouped by the targets they predict (equal token arrays: one tokenizer on one text), each group
+    the indices of its runs in order.
+
+    >>> from types import SimpleNamespace
+    >>> rec = lambda t: SimpleNamespace(target=np.array(t))
+    >>> same_targets([Run("a", "x", None, 0, 0, rec([1, 2])), Run("b", "y", None, 0, 0, rec([3])),
+    ...               Run("a", "z", None, 0, 0, rec([1, 2]))])
+    [[0, 2], [1]]
+    """
+    groups: list[list[int]] = []
+    for i, run in enumerate(runs):
+        match = [g for g in groups if np.array_equal(runs[g[0]].records.target, run.records.target)]
+        if match:
+            match[0].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
+def pair_orders(finals: Sequence[Run], context: Context) -> PairOrders:
+    """A1.4's data on one corpus: every pair of ``finals`` that predict the same targets, compared on CE and RBP_1
+    with intervals from resampling whole windows, the same for both models (``bootstrap.pair_sides``).
+
+    Parameters
+    ----------
+    finals : sequence of Run
+        The families' final models on one corpus.
+    context : Context
+        The bootstrap's ``n_boot``, ``seed`` and ``level``.
+
+    Returns
+    -------
+    PairOrders
+    """
+    discordant, concordant, pairs = [], 0, 0
+    values = np.empty((len(finals), 2))
+    for group in same_targets(finals):
+        runs = [finals[i] for i in group]
+        samples = [{"logp": run.records.logp.astype(np.float64), "window": run.records.window,
+                    "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in runs]
+        full = np.array([minus_ce_and_top1(sample) for sample in samples])
+        values[group] = full
+        replicates = bootstrap.resample(samples, minus_ce_and_top1, context.n_boot, context.seed, same_text=True,
+                                        by=BY)
+        for (i, j), (ce, top1) in bootstrap.pair_sides(full, replicates, context.level).items():
+            pairs += 1
+            if ce * top1 == -1:
+                ahead_ce, ahead_top1 = (runs[i], runs[j]) if ce > 0 else (runs[j], runs[i])
+                discordant.append(("/".join(family_and_name(ahead_ce)), "/".join(family_and_name(ahead_top1))))
+            concordant += ce * top1 == 1
+    return PairOrders(len(finals), pairs, discordant, int(concordant),
+                      metrics.order_agreement(values[:, 0], values[:, 1]))
+
+
 def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) -> MetricTables:
     """Chapter A1's evidence from every result of the set.
 
@@ -325,8 +444,9 @@ def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) ->
     -------
     MetricTables
     """
-    ties, bands, points, pairs, discordant = [], [], [], {}, []
+    ties, bands, points, pairs, discordant, orders = [], [], [], {}, [], {}
     for corpus in chapter.corpora:
+        orders[corpus] = pair_orders(chapter.family_runs[corpus], context)
         finals = chapter.family_runs[corpus] + chapter.reference_runs[corpus]
         for run in finals:
             ties.append(tie_row(corpus, run))
@@ -345,7 +465,8 @@ def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) ->
                                "RBP_1": f"{values[hi, 1]:.4f} vs {values[lo, 1]:.4f}"})
     points = pd.DataFrame(points)
     points["step"] = points["step"].astype("Int64")
-    return MetricTables(pd.DataFrame(ties), pd.DataFrame(bands), points, pairs, pd.DataFrame(discordant), tuple(ks))
+    return MetricTables(pd.DataFrame(ties), pd.DataFrame(bands), points, pairs, pd.DataFrame(discordant), orders,
+                        tuple(ks))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -503,8 +624,49 @@ def conventions_verdict(evidence: MetricTables, context: Context) -> Verdict:
                                                          else ""))
 
 
+def tells_apart(orders: PairOrders) -> bool | str | None:
+    """A1.4 on one corpus: True if CE and RBP_1 order some pair oppositely beyond noise, False if none and at least
+    half of the pairs are ordered alike beyond noise, ``UNDETERMINED`` otherwise; None without a pair.
+
+    >>> [tells_apart(PairOrders(4, 6, d, c, 0.9)) for d, c in (([("a", "b")], 0), ([], 3), ([], 2))]
+    [True, False, 'undetermined']
+    >>> tells_apart(PairOrders(1, 0, [], 0, float("nan"))) is None
+    True
+    """
+    if not orders.pairs:
+        return None
+    if orders.discordant:
+        return True
+    return False if 2 * orders.concordant >= orders.pairs else UNDETERMINED
+
+
+def practical_verdict(evidence: MetricTables, context: Context) -> Verdict:
+    """A1.4: ``tells_apart`` on every corpus.
+
+    Parameters
+    ----------
+    evidence : MetricTables
+        Its ``orders``, per corpus.
+    context : Context
+        The level of the intervals.
+
+    Returns
+    -------
+    rankscale.claims.base.Verdict
+    """
+    orders = evidence.orders
+    return judge("A1.4", {Unit(corpus): tells_apart(r) for corpus, r in orders.items()},
+                 f"pairs of final models on the same targets, by CE and RBP_1 beyond the {context.level:.0%} window "
+                 "intervals: " + "; ".join(
+                     f"{c}: {len(r.discordant)} ordered oppositely, {r.concordant} alike, {r.undecided} within noise, "
+                     f"of {r.pairs} (Kendall tau of -CE and RBP_1 over {r.models} models {r.tau:.3f})"
+                     + (f"; opposite: {', '.join(f'{a} ahead on CE, {b} on RBP_1' for a, b in r.discordant)}"
+                        if r.discordant else "") for c, r in orders.items()),
+                 why_not="no two final models of a corpus predict the same targets")
+
+
 # one per claim of CLAIMS_A1, in its order
-RULES = (same_probability_verdict, disagree_verdict, conventions_verdict)
+RULES = (same_probability_verdict, disagree_verdict, conventions_verdict, practical_verdict)
 
 
 def decide(evidence: MetricTables, context: Context) -> list[Verdict]:
@@ -578,6 +740,15 @@ def pairs_table(evidence: MetricTables) -> pd.DataFrame:
     order oppositely beyond the bootstrap (A1.2's data)."""
     return pd.DataFrame([{"corpus": corpus, "final models": r.models, "pairs": r.pairs, "Kendall tau": r.tau,
                           "pairs disagreeing beyond noise": len(r.found)} for corpus, r in evidence.pairs.items()])
+
+
+def orders_table(evidence: MetricTables) -> pd.DataFrame:
+    """Per corpus, the pairs of final models on the same targets by how CE and RBP_1 order them beyond noise (A1.4's
+    data), with Kendall's tau between -CE and RBP_1."""
+    return pd.DataFrame([{"corpus": corpus, "final models": r.models, "pairs on the same targets": r.pairs,
+                          "ordered oppositely": len(r.discordant), "ordered alike": r.concordant,
+                          "within noise": r.undecided, "Kendall tau (-CE, RBP_1)": r.tau}
+                         for corpus, r in evidence.orders.items()])
 
 
 def points_table(evidence: MetricTables) -> pd.DataFrame:

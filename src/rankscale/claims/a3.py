@@ -262,8 +262,16 @@ class KSweep:
 
     def unexplained(self, k: int) -> float:
         """(1 - R^2(-log RBP_k)) / (1 - R^2(CE)): the share of variance -log RBP_k's law leaves unexplained, as a
-        multiple of CE's (A3.6); NaN where there is no fit at ``k``."""
-        return (1 - self.r2(k)) / (1 - self.ce.r2)
+        multiple of CE's (A3.6); NaN where there is no fit at ``k``, infinite where CE's fit is perfect (two sizes).
+
+        >>> from rankscale.analysis.fit import Bootstrap, PowerLawFit
+        >>> two_sizes = KSweep(PowerLawFit(-0.1, 0.0, 1.0, 2), {1: PowerLawFit(-0.1, 0.0, 1.0, 2)},
+        ...                    Bootstrap([None] * 2, np.full((2, 2), -0.1), np.ones((2, 2))), (1,), (1,), 8)
+        >>> two_sizes.unexplained(1), two_sizes.unexplained_ratio(1) is None
+        (nan, True)
+        """
+        with np.errstate(divide="ignore", invalid="ignore"):  # a perfect CE fit has nothing unexplained
+            return float(np.float64(1 - self.r2(k)) / (1 - self.ce.r2))
 
     def unexplained_ratio(self, k: int) -> tuple[float, float] | None:
         """Paired interval of ``unexplained`` (needs the fit at ``k``).

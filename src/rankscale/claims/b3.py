@@ -154,6 +154,14 @@ CLAIMS_B3 = index_claims(
           "would be the sample's; the others are shown with their drift and not counted, and with fewer than two "
           "converged fits the claim is not tested.",
           "R² 0.12–0.94 across 9 family-dataset cells", needs=("three sizes",)),
+    Claim("B3.11", "Self-Alignment has no power law across families pooled either (paper B §4.2 (ii), Table 1 "
+                   "“All”: the mixed-model SA fits are among its lower R²)", "empirical",
+          f"The pooled fit's R²(SA), its {INTERVAL} read against {B3_NO_LAW_R2} (B3.3's threshold, in the gap "
+          f"between the paper's strong and weak SA fits; wholly below holds, wholly above fails, across it or not "
+          f"defined undetermined), per corpus. Why: B3.3 tests SA family by family, and the paper's pooled row is a "
+          "claim of its own (the mixed-model case, where the paper's Conf fits are also read, B3.4); an SA that "
+          "cannot be fitted (a value of 0) has no power law either. Needs two families, one with at least three "
+          "sizes.", needs=("three sizes", "two families")),
 )
 
 
@@ -458,6 +466,23 @@ def no_law(unit: ComponentUnit, quantity: str) -> tuple[bool, str]:
     return fitted.r2 < B3_NO_LAW_R2, f"{fitted.r2:.3f}"
 
 
+def no_law_read(unit: ComponentUnit, quantity: str) -> tuple[Reading, str]:
+    """B3.11 (SA pooled): the R^2 of ``quantity``'s fit, its interval read below ``B3_NO_LAW_R2`` (``read``); a quantity
+    that cannot be fitted (a value of zero) has no power law either.
+
+    >>> u = ComponentUnit(Unit("pydocs", pooled=True),
+    ...                   Bootstrap([PowerLawFit(0.1, 0.0, r2, 5) for r2 in (0.9, 0.9, 0.2, 0.9)], np.zeros((4, 2)),
+    ...                             np.array([[0.9, 0.9]] * 2 + [[0.1, 0.3], [0.9, 0.9]])), {})
+    >>> no_law_read(u, "SA")
+    (Reading(outcome=True, fragile=False), '0.200 [0.004, 0.396]')
+    """
+    fitted = unit.fit(quantity)
+    if fitted is None:
+        return Reading(True), "not fittable (a value is 0)"
+    lo_hi = interval(fitted.r2, unit.r2_replicates(quantity), unit.level)
+    return read(lo_hi, B3_NO_LAW_R2, sign=-1, missing=UNDETERMINED), f"{fitted.r2:.3f} {interval_text(lo_hi, sign='')}"
+
+
 def farther(unit: ComponentUnit, far: str, near: str) -> tuple[Reading, str]:
     """Whether ``far``'s exponent lies farther from CE's than ``near``'s: |Δ_far| - |Δ_near|, its paired interval
     widened by both exponents' drift over the last doubling of the tokens, read against 0 (``read``)."""
@@ -717,10 +742,21 @@ def conf_unstable_verdict(evidence: ComponentScaling, context: Context) -> Verdi
                  + (f"; {beside}" if beside else ""), paper=paper, notes=untested)
 
 
+def pooled_sa_no_law_verdict(evidence: ComponentScaling, context: Context) -> Verdict:
+    """B3.11: ``no_law_read`` of SA on every pooled fit, the paper's pooled SA R^2 (Table 1's "All" row) beside it.
+    Parameters as ``ee_law_verdict``."""
+    r2, _ = paper_cells(context, [PAPER_POOLED])
+    every = ", ".join(f"{d} {r2.loc[(PAPER_POOLED, d), 'SA']:.2f}" for d in PAPER_DATASETS)
+    return _component_verdict("B3.11", evidence.pooled_units(), partial(no_law_read, quantity="SA"),
+                              label="pooled R²_SA [95% interval]",
+                              paper=f"R²_SA below {B3_NO_LAW_R2} in {cells_text(r2['SA'] < B3_NO_LAW_R2, [PAPER_POOLED])}: "
+                                    + every, untested={}, why_not=evidence.pooled_reason or "")
+
+
 # one per claim of CLAIMS_B3, in its order
 RULES = (ee_law_verdict, ee_fits_better_verdict, sa_no_law_verdict, conf_no_law_verdict, ee_closest_verdict,
          sa_farthest_verdict, pooled_ee_law_verdict, sa_rises_verdict, sa_conf_invariant_verdict,
-         conf_unstable_verdict)
+         conf_unstable_verdict, pooled_sa_no_law_verdict)
 
 
 def decide(evidence: ComponentScaling, context: Context) -> list[Verdict]:
