@@ -53,6 +53,31 @@ def pytest_runtest_setup(item):
         torch.set_num_threads(threads)
 
 
+# The files whose tests train or read the session's smoke ladder (``smoke_home``). pytest-xdist (``-n auto``,
+# pyproject.toml) runs them on one worker, in order, so that the ladder is trained once; every other test goes
+# to whichever worker is free.
+SMOKE_LADDER_FILES = frozenset(f"tests/{name}.py" for name in (
+    "test_book", "test_faults_book", "test_installed_book", "test_sets_book", "test_smoke_profile"))
+
+
+def pytest_collection_modifyitems(items):
+    """A test of the smoke ladder outside SMOKE_LADDER_FILES would train the ladder again on another worker."""
+    for item in items:
+        if "smoke_home" in getattr(item, "fixturenames", ()) and item.nodeid.split("::")[0] not in SMOKE_LADDER_FILES:
+            raise pytest.UsageError(f"{item.nodeid} uses smoke_home: add its file to SMOKE_LADDER_FILES "
+                                    "(tests/conftest.py) so that it runs on the smoke ladder's worker")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SmokeLadderOnOneWorker(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "smoke ladder" if nodeid.split("::")[0] in SMOKE_LADDER_FILES else nodeid
+
+    return SmokeLadderOnOneWorker(config, log)
+
+
 @pytest.fixture(scope="session")
 def smoke_home(tmp_path_factory) -> Path:
     """RANKSCALE_HOME of every test that trains or reads the smoke ladder: a temporary folder, so
