@@ -208,9 +208,10 @@ else:
 # against size: its seed sd is the spread of the slope over every choice of one run per seeded
 # size (tokens held fixed), its text sd the spread over resamples of the windows (runs held fixed).
 # The size fits of chapters A2, A3, B3 and B4 draw one of a seeded size's runs at random in each
-# bootstrap replicate, so their intervals carry both; sizes with a single run carry only the
-# text's scatter, which is why a bend of the CE law (B4.3, B4.4) stays undetermined until every
-# size has seeds.
+# bootstrap replicate, so their intervals carry both; a size with a single run carries only the
+# text's scatter there. The bend of the CE law (B4.3, B4.4) is the one exception, since a seed's
+# luck at one size reads as curvature: its replicates also move each single-run size by the
+# largest scatter between runs measured in the family (B4's rule says how).
 
 # %%
 if seed_models.empty:

@@ -412,12 +412,12 @@ def pair_orders(finals: Sequence[Run], context: Context) -> PairOrders:
     values = np.empty((len(finals), 2))
     for group in same_targets(finals):
         runs = [finals[i] for i in group]
-        samples = [{"logp": run.records.logp.astype(np.float64), "window": run.records.window,
+        samples = [{"logp": run.records.logp.astype(np.float64), BY: run.records.window,
                     "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in runs]
         full = np.array([minus_ce_and_top1(sample) for sample in samples])
         values[group] = full
-        replicates = bootstrap.resample(samples, minus_ce_and_top1, context.n_boot, context.seed, same_text=True,
-                                        by=BY)
+        replicates = bootstrap.resample(samples, minus_ce_and_top1, context.n_boot, context.seed,
+                                        **context.resampling(runs, across_families=True))
         for (i, j), (ce, top1) in bootstrap.pair_sides(full, replicates, context.level).items():
             pairs += 1
             if ce * top1 == -1:

@@ -92,7 +92,7 @@ class Context:
         sizes = {family: len({run.non_embedding for run in members}) for family, members in by_family(runs).items()}
         return cls(sizes, n_boot, dict(tables or {}), seed)
 
-    def resampling(self, members: Sequence[Run]) -> dict:
+    def resampling(self, members: Sequence[Run], across_families: bool = False) -> dict:
         """How a replicate resamples the evaluation text of ``members``: ``rankscale.analysis.bootstrap.resample``'s
         keywords, the one place that decides them for every chapter.
 
@@ -100,13 +100,17 @@ class Context:
         another on the same text), and the tokens of one window are not independent of each other, so a replicate
         draws whole windows (``by``), and the same windows for every model that was evaluated on the same text, so
         that comparisons between them are paired. Models of one family share a tokenizer, so on one corpus they
-        share the windows; each reference model (no family) is resampled on its own. ``resample`` checks that
-        models paired in this way do hold the same windows, and raises where they do not.
+        share the windows; each reference model (no family) is resampled on its own, unless ``across_families``
+        says that ``members`` were chosen for holding the same windows (A1.4 compares models of different families
+        target for target), and then all are paired. ``resample`` checks that models paired in this way do hold the
+        same windows, and raises where they do not.
 
         Parameters
         ----------
         members : sequence of rankscale.records.runs.Run
             The runs (of one corpus) whose samples are resampled together, in the order of the samples.
+        across_families : bool
+            Pair every member, whatever its family: ``members`` hold the same windows.
 
         Returns
         -------
@@ -119,7 +123,11 @@ class Context:
         >>> members = [Run(f, n, None, 1, 1, None) for f, n in [("NeoX", "a"), ("NeoX", "b"), (None, "ref")]]
         >>> Context({}, 10).resampling(members)
         {'same_text': [('NeoX',), ('NeoX',), (None, 'ref')], 'by': 'window'}
+        >>> Context({}, 10).resampling(members, across_families=True)
+        {'same_text': True, 'by': 'window'}
         """
+        if across_families:
+            return {"same_text": True, "by": self.by}
         return {"same_text": [(run.family,) if run.family is not None else (None, run.name) for run in members],
                 "by": self.by}
 
