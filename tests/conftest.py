@@ -5,7 +5,6 @@ temporary home of the smoke ladder."""
 from __future__ import annotations
 
 import atexit
-import gc
 import json
 import os
 import shutil
@@ -20,16 +19,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np
 import pytest
-import torch
-
-# Where there is no GPU, Triton's kernels (rankscale.records.fused_head) run in its interpreter; it
-# is chosen when a kernel is defined, so before any test imports the package.
-if not torch.cuda.is_available():
-    os.environ.setdefault("TRITON_INTERPRET", "1")
-
-from helpers import N_PAD, corpus_documents, save_random_model
-
-from rankscale.models.ladder import train_tokenizer
 
 # The machine's cache of file hashes (rankscale.hashing) goes to a folder of this test session's, set before any
 # test runs so that subprocesses (the CLI, the book's kernels) inherit it, and removed at the end. In memory where
@@ -39,8 +28,22 @@ _SHM = Path("/dev/shm")
 os.environ["RANKSCALE_CACHE"] = tempfile.mkdtemp(prefix="rankscale-cache-", dir=_SHM if _SHM.is_dir() else None)
 atexit.register(shutil.rmtree, os.environ["RANKSCALE_CACHE"], ignore_errors=True)
 
+# torch's default number of threads, read where the tests run (pytest_configure)
+TORCH_THREADS: int | None = None
 
-TORCH_THREADS = torch.get_num_threads()
+
+def pytest_configure(config):
+    """Where the tests run, before any is collected: Triton's kernels (rankscale.records.fused_head) run in its
+    interpreter where there is no GPU, chosen when a kernel is defined, so before any test imports the package.
+    pytest-xdist's controller runs no test: it leaves torch unimported (some 5 s of every run's start)."""
+    if getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput"):
+        return
+    import torch
+
+    global TORCH_THREADS
+    TORCH_THREADS = torch.get_num_threads()
+    if not torch.cuda.is_available():
+        os.environ.setdefault("TRITON_INTERPRET", "1")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -48,6 +51,8 @@ def pytest_runtest_setup(item):
     """A fast test computes on one of torch's threads, its fixtures included: its models are small, so more
     threads gain little and contend for the cores (with each other and with whatever else the machine runs: on
     two busy cores the tests of extraction took twice as long). End-to-end tests keep torch's default."""
+    import torch
+
     threads = TORCH_THREADS if item.get_closest_marker("slow") else 1
     if torch.get_num_threads() != threads:
         torch.set_num_threads(threads)
@@ -89,6 +94,8 @@ def smoke_home(tmp_path_factory) -> Path:
 def corpus_file(tmp_path_factory) -> Path:
     """The documents in reverse order, so that the shuffle of extraction (seed 42) puts json's 14 kB of source
     first and inspect's 124 kB last: an extraction of a few hundred tokens tokenizes the small document only."""
+    from helpers import corpus_documents
+
     path = tmp_path_factory.mktemp("corpus") / "docs.jsonl"
     path.write_text("".join(json.dumps({"text": d}) + "\n" for d in reversed(corpus_documents())))
     return path
@@ -96,11 +103,17 @@ def corpus_file(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tokenizer():
+    from helpers import corpus_documents
+
+    from rankscale.models.ladder import train_tokenizer
+
     return train_tokenizer(corpus_documents(), vocab_size=320)
 
 
 @pytest.fixture(scope="session")
 def model_dir(tmp_path_factory, tokenizer) -> Path:
+    from helpers import N_PAD, corpus_documents, save_random_model
+
     ids = np.concatenate([tokenizer(d)["input_ids"] for d in corpus_documents()])
     common = np.argsort(np.bincount(ids, minlength=len(tokenizer)))[::-1]
     tie_rows = [int(i) for i in common[:6]] + list(range(100, 130))  # frequent targets tie with 35 others
