@@ -120,6 +120,45 @@ def test_a_changed_threshold_re_executes_the_chapters_and_nothing_else_does(tmp_
     assert executed == [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD, build.INTRO]
 
 
+class Bar:
+    def __init__(self):
+        self.n = 0
+
+    def update(self):
+        self.n += 1
+
+    def set_postfix_str(self, text):
+        pass
+
+
+def page_task(folder: Path, name: str, seconds: float) -> tuple:
+    """``subprocess.check_call``'s arguments for a page that writes the process that ran it (the shell's parent) and
+    when it started and ended, by the machine's clock; the workers import nothing of the project's for it."""
+    return ([shutil.which("sh"), "-c", f"s=$(date +%s.%N); sleep {seconds}; echo $PPID $s $(date +%s.%N) > {folder / name}"],)
+
+
+def test_pages_run_at_once_in_processes_and_the_scorecard_after_every_chapter(tmp_path):
+    names = [*build.BEFORE_CHAPTERS, "a1_metric", "a2_scaling_regimes", build.SCORECARD, build.INTRO]
+    tasks = {name: page_task(tmp_path, name, 0.5 if name in build.CHAPTERS else 0) for name in names}
+    bar = Bar()
+    build.execute_in_processes(tasks, 2, bar, run=subprocess.check_call)
+    assert bar.n == len(names)
+    times = {name: [float(x) for x in (tmp_path / name).read_text().split()] for name in names}
+    assert len({pid for pid, _, _ in times.values()} - {os.getpid()}) == 2  # two processes, not this one
+    first, second = (times[name] for name in ("a1_metric", "a2_scaling_regimes"))
+    assert first[1] < second[2] and second[1] < first[2]  # the two chapters overlap in time
+    chapters_end = max(end for name, (_, _, end) in times.items() if name not in (build.SCORECARD, build.INTRO))
+    assert min(times[build.SCORECARD][1], times[build.INTRO][1]) >= chapters_end
+
+
+def test_a_page_that_fails_in_a_process_stops_the_build_with_its_error(tmp_path):
+    tasks = {"a1_metric": page_task(tmp_path, "a1_metric", 0), "bad": (["sh", "-c", "exit 3"],),
+             build.SCORECARD: page_task(tmp_path, build.SCORECARD, 0)}
+    with pytest.raises(subprocess.CalledProcessError, match="exit status 3"):
+        build.execute_in_processes(tasks, 2, Bar(), run=subprocess.check_call)
+    assert not (tmp_path / build.SCORECARD).exists()  # what reads the chapters never ran
+
+
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_the_clone_reads_its_own_code_and_tables(smoke, smoke_home):
     probe = ("import rankscale, rankscale.claims.reference as r; print(rankscale.__file__); print(r.reference_dir())")

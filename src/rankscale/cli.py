@@ -178,7 +178,7 @@ def _book(args: argparse.Namespace) -> None:
 
     start = time.perf_counter()
     html = build_book(args.model_set, args.out, progress=_progress(args), device=args.device,
-                      train_device=args.train_device)
+                      train_device=args.train_device, jobs=args.jobs)
     print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
 
 
@@ -353,6 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
     bo.add_argument("--device", default="auto", help=DEVICE_HELP + " for extraction; the ladders train on "
                                                                   "--train-device")
     bo.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
+    bo.add_argument("--jobs", type=_positive, default=min(2, os.cpu_count() or 1), metavar="N",
+                    help="chapters executed at a time, each in its own kernel (default: 2, or 1 on one core; each "
+                         "kernel holds the runs its chapter reads, so more only where cores and memory allow)")
     bo.set_defaults(run=_book)
 
     ve = commands.add_parser("verdicts", parents=common,

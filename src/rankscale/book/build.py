@@ -408,9 +408,38 @@ def executed_dir(model_set: ModelSet, out: Path) -> Path:
     return out / "_build" / "executed" / model_set.name
 
 
-def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = True) -> list[Path]:
+def execute_in_processes(tasks: dict[str, tuple], jobs: int, bar, run=None) -> None:
+    """``run(*tasks[name])`` (default ``execute_chapter``) for every page, ``jobs`` at a time in fresh processes, the
+    pages that read the chapters (the scorecard, the introduction) after all the others; the first failure is
+    raised. ``bar`` is a tqdm bar, advanced as each page ends."""
+    import multiprocessing
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    last = [name for name in tasks if name in (SCORECARD, INTRO)]
+    # spawn, not fork: a forked copy of this process would carry its threads' state (tqdm's, torch's) into the kernel
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for wave in ([name for name in tasks if name not in last], last):
+            running = {pool.submit(run or execute_chapter, *tasks[name]): name for name in wave}
+            bar.set_postfix_str(", ".join(wave[:jobs]))
+            while running:
+                done, _ = wait(running, return_when=FIRST_EXCEPTION)
+                for future in done:
+                    name = running.pop(future)
+                    if future.exception() is not None:
+                        pool.shutdown(cancel_futures=True)
+                        raise future.exception()
+                    bar.update()
+                    bar.set_postfix_str(f"{name} done")
+
+
+def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = True, jobs: int = 1) -> list[Path]:
     """Execute every page (``BEFORE_CHAPTERS``, ``CHAPTERS``) whose stamp changed, then the
     scorecard and the introduction, which read the chapters' verdicts, with one progress bar.
+
+    With ``jobs`` above 1 the pages run that many at a time, each in a process of its own (papermill
+    is safe across processes; within one, its change of working directory is not): the pages do not
+    read each other, except the scorecard and the introduction, which start when every chapter has
+    ended. A page that fails stops the build once the pages already running have ended.
 
     Parameters
     ----------
@@ -422,6 +451,8 @@ def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = 
         Takes one line of progress text; default this module's logger, at level INFO.
     progress : bool
         Show the progress bar.
+    jobs : int
+        How many pages execute at a time; 1: one after another, in this process.
 
     Returns
     -------
@@ -445,13 +476,19 @@ def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = 
         log(f"chapters: all {len(stamps)} up to date")
     else:
         models = models_used(model_set)
+        tasks = {name: (name, profile, where, stamps[name],
+                        {"executed_dir": str(where)} if name in (SCORECARD, INTRO) else {}, models) for name in stale}
         start = time.perf_counter()
-        with tqdm(stale, desc="chapters", unit="chapter", disable=not progress) as bar:
-            for name in bar:
-                bar.set_postfix_str(name)
-                parameters = {"executed_dir": str(where)} if name in (SCORECARD, INTRO) else {}
-                execute_chapter(name, profile, where, stamps[name], parameters, models)
-        log(f"chapters: {len(stale)} of {len(stamps)} executed in {time.perf_counter() - start:.0f} s")
+        with tqdm(total=len(stale), desc="chapters", unit="chapter", disable=not progress) as bar:
+            if jobs == 1:
+                for name in stale:
+                    bar.set_postfix_str(name)
+                    execute_chapter(*tasks[name])
+                    bar.update()
+            else:
+                execute_in_processes(tasks, jobs, bar)
+        log(f"chapters: {len(stale)} of {len(stamps)} executed in {time.perf_counter() - start:.0f} s"
+            + (f", {jobs} at a time" if jobs > 1 else ""))
     return [where / f"{name}.ipynb" for name in stamps]
 
 
@@ -583,7 +620,7 @@ def build_site(source: Path, out: Path, profile: str) -> Path:
 
 
 def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info, progress: bool = True,
-               device: str = "auto", train_device: str = "cpu") -> Path:
+               device: str = "auto", train_device: str = "cpu", jobs: int = 1) -> Path:
     """Train and extract what is missing, execute stale chapters, and build the HTML book.
 
     The site appears at ``<out>/_build/html`` only when it was built whole (``build_site``). A
@@ -609,6 +646,8 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info
     train_device : str
         Where the missing ladder models train (``prepare``): ``cpu``, the default and the canonical
         book's, or a GPU (``cuda``, ``cuda:N``).
+    jobs : int
+        How many chapters execute at a time (``execute_all``).
 
     Returns
     -------
@@ -634,7 +673,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info
     # From here on the book is this build's: a chapter or a site that fails leaves no site that
     # another build made to pass for this one's (an interruption, which breaks nothing, leaves it)
     try:
-        executed = execute_all(model_set, out, log, progress)
+        executed = execute_all(model_set, out, log, progress, jobs)
         source, changed = stage(out, executed)
         built_for = html / "profile.txt"
         if not changed and built_for.exists() and built_for.read_text().strip() == profile:
