@@ -159,6 +159,29 @@ def test_a_page_that_fails_in_a_process_stops_the_build_with_its_error(tmp_path)
     assert not (tmp_path / build.SCORECARD).exists()  # what reads the chapters never ran
 
 
+KERNEL_RUN = """
+import pathlib, sys, tempfile
+import nbformat, papermill
+from rankscale.book.build import kernel_config
+folder, i = pathlib.Path(sys.argv[1]), sys.argv[2]
+nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(f"import os, time; time.sleep(1); print(os.getpid(), {i})")])
+nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+with tempfile.TemporaryDirectory() as sockets:
+    papermill.execute_notebook(nb, str(folder / f"{i}.ipynb"), kernel_name="python3", cwd=str(folder),
+                               progress_bar=False, config=kernel_config(pathlib.Path(sockets)))
+"""
+
+
+@pytest.mark.slow  # two Jupyter kernels
+def test_two_kernels_started_at_once_in_one_folder_each_answer_their_own_notebook(tmp_path):
+    tasks = {name: ([sys.executable, "-c", KERNEL_RUN, str(tmp_path), str(i)],)
+             for i, name in enumerate(("a1_metric", "a2_scaling_regimes", "a3_k_dependence", "a4_emergence"))}
+    build.execute_in_processes(tasks, 4, Bar(), run=subprocess.check_call)
+    printed = [nbformat.read(tmp_path / f"{i}.ipynb", as_version=4).cells[-1].outputs[0].text.split() for i in range(4)]
+    assert [int(i) for _, i in printed] == [0, 1, 2, 3]
+    assert len({pid for pid, _ in printed}) == 4  # four kernels
+
+
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_the_clone_reads_its_own_code_and_tables(smoke, smoke_home):
     probe = ("import rankscale, rankscale.claims.reference as r; print(rankscale.__file__); print(r.reference_dir())")

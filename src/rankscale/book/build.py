@@ -29,6 +29,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -60,8 +61,18 @@ BOOK_TOOLS = {"jupyter_book": "jupyter-book", "jupytext": "jupytext", "papermill
               "matplotlib": "matplotlib", "pandas": "pandas", "sphinx-mathjax-offline": "sphinx-mathjax-offline"}
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"  # the command that builds the site, of this environment
 # Kernels talk to papermill over Unix sockets: no TCP port, no loopback needed, and no warning
-# about unencrypted TCP from every kernel that starts.
+# about unencrypted TCP from every kernel that starts. Each kernel's sockets go to a folder of its
+# own (``kernel_config``): jupyter_client numbers them by the first free name in one folder, so two
+# kernels starting at once there took the same sockets and read each other's messages ("Invalid
+# Signature").
 KERNEL_CONFIG = {"KernelManager": {"transport": "ipc"}}
+
+
+def kernel_config(sockets: Path):
+    """``KERNEL_CONFIG`` with the kernel's Unix sockets in the folder ``sockets``, as traitlets' Config."""
+    from traitlets.config import Config
+
+    return Config({"KernelManager": {**KERNEL_CONFIG["KernelManager"], "ip": str(sockets / "kernel")}})
 
 
 def require_book() -> None:
@@ -362,7 +373,6 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     import jupytext
     import nbformat
     import papermill
-    from traitlets.config import Config
 
     nb = jupytext.read(NOTEBOOKS / f"{name}.py")
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -370,9 +380,10 @@ def execute_chapter(name: str, profile: str, out: Path, stamp: str, parameters: 
     tmp = out / f"{name}.running.ipynb"
     target.unlink(missing_ok=True)  # never leave an executed notebook of an older stamp behind
     try:
-        papermill.execute_notebook(nb, str(tmp), parameters={"profile": profile, **(parameters or {})},
-                                   kernel_name="python3", cwd=str(NOTEBOOKS), progress_bar=False,
-                                   config=Config(KERNEL_CONFIG))
+        with tempfile.TemporaryDirectory(prefix="rankscale-kernel-") as sockets:
+            papermill.execute_notebook(nb, str(tmp), parameters={"profile": profile, **(parameters or {})},
+                                       kernel_name="python3", cwd=str(NOTEBOOKS), progress_bar=False,
+                                       config=kernel_config(Path(sockets)))
     except Exception as err:  # papermill raises its own error types, and kernel errors as others
         tmp.replace(failed) if tmp.exists() else None
         cause = f"{err.ename}: {err.evalue}" if hasattr(err, "evalue") else str(err).strip()[-2000:]
