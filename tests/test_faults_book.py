@@ -76,7 +76,7 @@ def test_a_build_that_fails_at_a_chapter_removes_the_previous_site(tmp_path, mon
     (html / "index.html").write_text("<html>a book of an earlier build</html>")
     (html / "profile.txt").write_text("smoke\n")
 
-    def chapter_fails(model_set, out, log=print, progress=True):
+    def chapter_fails(model_set, out, log=print, progress=True, jobs=1):
         raise RankscaleError("chapter b2_training_dynamics failed under profile 'smoke': ValueError: x")
 
     monkeypatch.setattr("rankscale.records.jobs.prepare", lambda *args, **kwargs: None)
