@@ -53,6 +53,7 @@ SCORECARD = "scorecard"
 # is and which verdicts its regime can limit
 BEFORE_CHAPTERS = ("ladder",)
 INTRO = "intro"  # the book's root page: it opens with this build's headline, read from the executed chapters
+READERS = (SCORECARD, INTRO)  # the pages that read the executed chapters: they run after every chapter
 HIDDEN_TAGS = {"parameters", "injected-parameters"}  # papermill's cells, kept out of the pages
 # What executing the chapters and building the site import, by module (the Sphinx extension as
 # _config.yml names it), and the distribution that installs each: the `book` extra of
@@ -419,18 +420,18 @@ def executed_dir(model_set: ModelSet, out: Path) -> Path:
     return out / "_build" / "executed" / model_set.name
 
 
-def execute_in_processes(tasks: dict[str, tuple], jobs: int, bar, run=None) -> None:
-    """``run(*tasks[name])`` (default ``execute_chapter``) for every page, ``jobs`` at a time in fresh processes, the
-    pages that read the chapters (the scorecard, the introduction) after all the others; the first failure is
+def execute_in_processes(tasks: dict[str, tuple], jobs: int, bar, run=execute_chapter) -> None:
+    """``run(*tasks[name])`` for every page, ``jobs`` at a time in fresh processes, the
+    pages that read the chapters (``READERS``) after all the others; the first failure is
     raised. ``bar`` is a tqdm bar, advanced as each page ends."""
     import multiprocessing
     from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
-    last = [name for name in tasks if name in (SCORECARD, INTRO)]
+    last = [name for name in tasks if name in READERS]
     # spawn, not fork: a forked copy of this process would carry its threads' state (tqdm's, torch's) into the kernel
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         for wave in ([name for name in tasks if name not in last], last):
-            running = {pool.submit(run or execute_chapter, *tasks[name]): name for name in wave}
+            running = {pool.submit(run, *tasks[name]): name for name in wave}
             bar.set_postfix_str(", ".join(wave[:jobs]))
             while running:
                 done, _ = wait(running, return_when=FIRST_EXCEPTION)
@@ -481,14 +482,14 @@ def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = 
     fingerprint = code_fingerprint(model_set)
     stamps = {name: chapter_stamp(name, profile, fingerprint) for name in (*BEFORE_CHAPTERS, *CHAPTERS)}
     chapters = "".join(stamps[name] for name in CHAPTERS)
-    stamps |= {name: chapter_stamp(name, profile, fingerprint, chapters) for name in (SCORECARD, INTRO)}
+    stamps |= {name: chapter_stamp(name, profile, fingerprint, chapters) for name in READERS}
     stale = [name for name, stamp in stamps.items() if _stamp_of(where / f"{name}.ipynb") != stamp]
     if not stale:
         log(f"chapters: all {len(stamps)} up to date")
     else:
         models = models_used(model_set)
         tasks = {name: (name, profile, where, stamps[name],
-                        {"executed_dir": str(where)} if name in (SCORECARD, INTRO) else {}, models) for name in stale}
+                        {"executed_dir": str(where)} if name in READERS else {}, models) for name in stale}
         start = time.perf_counter()
         with tqdm(total=len(stale), desc="chapters", unit="chapter", disable=not progress) as bar:
             if jobs == 1:
