@@ -17,7 +17,7 @@ from helpers import save_random_model
 
 from rankscale import RankscaleError
 from rankscale.cli import main
-from rankscale.records import jobs, runs
+from rankscale.records import jobs, runs, store
 from rankscale.sets import get
 
 
@@ -72,6 +72,47 @@ def test_prepare_then_runs_by_family(user_set):
     assert runs.reference_runs(get(profile), corpus, home) == []
     again = []
     jobs.prepare(get(profile), home, log=again.append, progress=False)
+    assert again == ["extract: all 4 results are on disk"]
+
+
+def test_jobs_of_one_model_stay_together_and_the_costliest_start_first(user_set, tmp_path):
+    """Extraction in processes takes a model's jobs as one task; a result two jobs ask for (the
+    checkpoint that is b/m1's weights) is computed once; a larger model or more tokens go first."""
+    profile, home = user_set
+    found = jobs.jobs(get(profile), home)
+    groups = jobs._by_model(found)
+    # five jobs, four results: B/m1's job is the checkpoint's; equal models keep the set's order
+    assert [[(j.family, j.name, j.step) for j in group] for group in groups] == [
+        [("A", "m1", None)], [("A", "m2", None)], [("A", "m2", 0)], [("B", "m2", None)]]
+    # the same models on another corpus: one task per model, its corpora in order
+    other = [dataclasses.replace(job, corpus="other", out=job.out.with_name("other-" + job.out.name)) for job in found]
+    by_model = jobs._by_model(found + other)
+    assert len(by_model) == 4 and [[j.corpus for j in g] for g in by_model][0] == [found[0].corpus, "other"]
+    # a file of more bytes or more target tokens costs more
+    big = tmp_path / "big.gguf"
+    big.write_bytes(b"x" * 10**8)
+    costly = dataclasses.replace(found[-1], source=str(big), out=tmp_path / "big-result")
+    assert jobs._by_model(found + [costly])[0] == [costly]
+    longer = dataclasses.replace(found[-1], n_tokens=10**6, out=tmp_path / "long-result")
+    assert jobs._by_model(found + [longer])[0] == [found[-1], longer]
+
+
+@pytest.mark.slow  # two spawned worker processes
+def test_models_extracted_in_processes_give_the_same_records(user_set, tmp_path):
+    """Two workers of one thread each write the very records one process with every thread writes."""
+    profile, home = user_set
+    jobs.prepare(get(profile), home, log=lambda *_: None, progress=False)
+    lines = []
+    jobs.prepare(get(profile), tmp_path, log=lines.append, progress=False, workers=2)
+    assert len(lines) == 1 and lines[0].startswith("extract: 4 results computed in "), lines
+    one, two = (sorted((h / "results").rglob("manifest.json")) for h in (home, tmp_path))
+    assert [p.relative_to(home) for p in one] == [p.relative_to(tmp_path) for p in two] and len(one) == 4
+    for a, b in zip(one, two):
+        ra, rb = store.load_records(a.parent), store.load_records(b.parent)
+        for name in ("logp", "gt", "ge", "target", "window", "top_logp"):
+            assert np.array_equal(getattr(ra, name), getattr(rb, name)), (a.parent.name, name)
+    again = []
+    jobs.prepare(get(profile), tmp_path, log=again.append, progress=False, workers=2)
     assert again == ["extract: all 4 results are on disk"]
 
 
@@ -273,12 +314,13 @@ def test_make_book_and_the_chapters_extract_on_the_device_chosen(user_set, tmp_p
     monkeypatch.setattr("rankscale.records.extract.extract", extract)
     monkeypatch.setattr("torch.cuda.is_available", lambda: True)
     assert main(["book", "--profile", profile]) == 1 and seen == ["cuda"]
-    assert main(["book", "--profile", profile, "--device", "cpu"]) == 1 and seen[-1] == "cpu"
+    # one job: on the CPU two would extract in worker processes, which this test's fake does not reach
+    assert main(["book", "--profile", profile, "--device", "cpu", "--jobs", "1"]) == 1 and seen[-1] == "cpu"
     with pytest.raises(RankscaleError, match="stopped"):
         open_chapter(profile, show_header=False, device="cuda:1")
     assert seen[-1] == "cuda:1"
     monkeypatch.setattr("torch.cuda.is_available", lambda: False)
-    assert main(["book", "--profile", profile]) == 1 and seen[-1] == "cpu"
+    assert main(["book", "--profile", profile, "--jobs", "1"]) == 1 and seen[-1] == "cpu"
     assert main(["book", "--profile", profile, "--device", "cuda"]) == 1 and len(seen) == 4  # refused at once
 
 

@@ -354,8 +354,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                                   "--train-device")
     bo.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
     bo.add_argument("--jobs", type=_positive, default=min(2, os.cpu_count() or 1), metavar="N",
-                    help="chapters executed at a time, each in its own kernel (default: 2, or 1 on one core; each "
-                         "kernel holds the runs its chapter reads, so more only where cores and memory allow)")
+                    help="models extracted at a time on the CPU, then chapters executed at a time, each in a process "
+                         "of its own (default: 2, or 1 on one core; each holds a model or the runs its chapter reads, "
+                         "so more only where cores and memory allow)")
     bo.set_defaults(run=_book)
 
     ve = commands.add_parser("verdicts", parents=common,

@@ -41,19 +41,20 @@ def _tail_log_moments(mu: float, sigma: float, lower: float) -> np.ndarray:
     # t = lower + sigma * w with w = z - b >= 0; log_j[g] = log int (z - b)^g phi(z) dz
     return np.array([
         log_j[0],
-        _log_weighted_sum(log_j[:2], np.array([lower, sigma])),
-        _log_weighted_sum(log_j, np.array([lower**2, 2 * lower * sigma, sigma**2])),
+        *_log_weighted_sums(log_j[:2], np.array([lower, sigma])),
+        *_log_weighted_sums(log_j, np.array([lower**2, 2 * lower * sigma, sigma**2])),
     ])
 
 
-def _log_weighted_sum(log_terms: np.ndarray, weights: np.ndarray) -> float:
-    """log(sum(weights * exp(log_terms))) for weights >= 0, without overflow (scipy's
-    ``logsumexp(log_terms, b=weights)``, without its per-call overhead: the eq.-10 fit calls this
-    tens of thousands of times)."""
+def _log_weighted_sums(log_terms: np.ndarray, *weights: np.ndarray) -> list[float]:
+    """log(sum(w * exp(log_terms))) for each w of ``weights`` (each >= 0), without overflow
+    (scipy's ``logsumexp(log_terms, b=w)``, without its per-call overhead, and with the exponentials
+    taken once for every w: the eq.-10 fit calls this tens of thousands of times)."""
     top = np.max(log_terms, initial=-np.inf)
     if not np.isfinite(top):
-        return float(top)
-    return float(top + np.log(weights @ np.exp(log_terms - top)))
+        return [float(top)] * len(weights)
+    scaled = np.exp(log_terms - top)
+    return [float(top + np.log(w @ scaled)) for w in weights]
 
 
 @lru_cache(maxsize=8)
@@ -165,8 +166,8 @@ def _exact(mu: float, sigma: float, n_direct: int) -> AppendixC:
     log_psi = -log_k - (log_k - mu) ** 2 / (2 * sigma**2) - np.log(sigma) - LOG_SQRT_2PI
     # the sums of (ln k)^g psi(k) for g = 1, 2 skip k = 1, where ln k = 0: each is scaled by the
     # largest term it contains, or a far-left lognormal's k = 1 term would underflow the rest
-    direct = np.array([_log_weighted_sum(log_psi, weights[0]),
-                       *(_log_weighted_sum(log_psi[1:], w[1:]) for w in weights[1:])])
+    direct = np.array([*_log_weighted_sums(log_psi, weights[0]),
+                       *_log_weighted_sums(log_psi[1:], weights[1, 1:], weights[2, 1:])])
     tail = _normal_tail_log_moments(mu, sigma, float(log_k[-1]))
     log_c, log_s1, log_s2 = np.logaddexp(direct, tail)
     return AppendixC(mu, sigma, float(log_c), float(log_s1), float(log_s2), _neg_log_p1(mu, sigma, log_c),

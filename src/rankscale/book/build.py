@@ -659,7 +659,8 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info
         Where the missing ladder models train (``prepare``): ``cpu``, the default and the canonical
         book's, or a GPU (``cuda``, ``cuda:N``).
     jobs : int
-        How many chapters execute at a time (``execute_all``).
+        How many models extract at a time on the CPU (``prepare``'s ``workers``) and how many
+        chapters execute at a time (``execute_all``).
 
     Returns
     -------
@@ -680,7 +681,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info
     require_available(model_set)  # a hub set that cannot be had fails here, before any work
     log(f"model set {model_set.name!r}: {len(model_set.families)} families, "
         f"{len(model_set.references)} reference models, corpora {', '.join(model_set.corpora)}")
-    prepare(model_set, log=log, progress=progress, device=device, train_device=train_device)
+    prepare(model_set, log=log, progress=progress, device=device, train_device=train_device, workers=jobs)
     html = out / "_build" / "html"
     # From here on the book is this build's: a chapter or a site that fails leaves no site that
     # another build made to pass for this one's (an interruption, which breaks nothing, leaves it)

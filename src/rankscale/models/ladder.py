@@ -52,6 +52,7 @@ from rankscale.models.loading import (
     keep_freed_memory,
     no_transformers_bars,
 )
+from rankscale.processes import default_workers, run_in_processes
 from rankscale.sets.schema import Ladder, LadderSize, LadderTraining, ModelSet
 
 if TYPE_CHECKING:  # torch and transformers are imported by the functions that train, so that
@@ -540,11 +541,6 @@ def missing_models(model_set: ModelSet, home: Path, device: str = "cpu") -> list
     return [entry for entry in plan if not (entry.path / METADATA).exists()]
 
 
-def default_workers() -> int:
-    """Models trained at once: two where the machine has two cores or more, else one."""
-    return 2 if (os.cpu_count() or 1) >= 2 else 1
-
-
 def build_ladder(model_set: ModelSet, home: Path, progress: bool = True, workers: int | None = None,
                  device: str = "cpu") -> list[Path]:
     """Train every ladder model of the set that does not exist yet under ``home``, with one
@@ -621,38 +617,11 @@ def _task(model_set: ModelSet, entry: Planned, device: str) -> tuple:
 
 def _train_in_parallel(tasks: list[tuple], training: LadderTraining, sequences: np.ndarray, root: Path,
                        workers: int, bar: tqdm) -> None:
-    """Train ``tasks`` in ``workers`` processes (largest first, so that the last to finish are
-    small), passing their steps to ``bar``. The first failure cancels the models not started yet
-    and is raised once the models in training are saved."""
-    import multiprocessing
-    import queue
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-
-    threads = max(1, (os.cpu_count() or 1) // workers)
-    context = multiprocessing.get_context("spawn")  # torch does not survive a fork with its threads
-    steps = context.Queue()
+    """Train ``tasks`` in ``workers`` processes (``rankscale.processes``), largest first, so that
+    the last to finish are small. The first failure cancels the models not started yet and is
+    raised once the models in training are saved."""
     order = sorted(tasks, key=lambda task: -_step_cost(task[1], training.vocab_size))
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                             initargs=(threads, training, sequences, root, steps)) as pool:
-        pending = {pool.submit(_train_in_worker, task) for task in order}
-        try:
-            while pending:
-                done, pending = wait(pending, timeout=0.5, return_when=FIRST_EXCEPTION)
-                for future in done:
-                    future.result()  # raises a worker's error here
-                while True:
-                    try:
-                        kind, value = steps.get_nowait()
-                    except queue.Empty:
-                        break
-                    if kind == "steps":
-                        bar.update(value)
-                    else:
-                        bar.set_postfix_str(value)
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    run_in_processes(_train_in_worker, order, workers, bar, setup=_init_worker, setup_args=(training, sequences, root))
 
 
 def _step_cost(size: LadderSize, vocab_size: int) -> int:
@@ -663,27 +632,11 @@ def _step_cost(size: LadderSize, vocab_size: int) -> int:
 _WORKER: dict = {}
 
 
-def _init_worker(threads: int, training: LadderTraining, sequences: np.ndarray, root: Path, steps) -> None:
-    import torch
+def _init_worker(training: LadderTraining, sequences: np.ndarray, root: Path) -> None:
     from transformers import PreTrainedTokenizerFast
 
-    keep_freed_memory()
-    torch.set_num_threads(threads)
-    _WORKER.update(training=training, sequences=sequences, steps=steps,
+    _WORKER.update(training=training, sequences=sequences,
                    tokenizer=PreTrainedTokenizerFast.from_pretrained(root / "tokenizer"))
-
-
-class _QueueBar:
-    """Stands in for the progress bar inside a worker: sends its updates to the parent."""
-
-    def __init__(self, steps):
-        self.steps = steps
-
-    def update(self, n: int) -> None:
-        self.steps.put(("steps", n))
-
-    def set_postfix_str(self, text: str) -> None:
-        self.steps.put(("text", text))
 
 
 def _train_task(task: tuple, training: LadderTraining, sequences: np.ndarray, tokenizer, bar) -> None:
@@ -691,8 +644,8 @@ def _train_task(task: tuple, training: LadderTraining, sequences: np.ndarray, to
     train_model(arch, size, training, sequences, tokenizer, path, bar=bar, **kwargs)
 
 
-def _train_in_worker(task: tuple) -> None:
-    _train_task(task, _WORKER["training"], _WORKER["sequences"], _WORKER["tokenizer"], _QueueBar(_WORKER["steps"]))
+def _train_in_worker(task: tuple, bar) -> None:
+    _train_task(task, _WORKER["training"], _WORKER["sequences"], _WORKER["tokenizer"], bar)
 
 
 def recipe(arch: str, size: LadderSize, training: LadderTraining, replica: int = 0, keep: tuple[int, ...] = (),

@@ -30,6 +30,7 @@ from rankscale import RankscaleError, paths
 from rankscale.corpora import get_corpus
 from rankscale.hashing import digest
 from rankscale.models.source import locate
+from rankscale.processes import run_in_processes
 from rankscale.records.identity import result_identity, same_result
 from rankscale.records.store import Manifest, OutdatedRecords
 from rankscale.sets.schema import Model, ModelSet
@@ -462,7 +463,7 @@ def run_job(job: Job, model_set: ModelSet, bar=None, device: str = "auto") -> No
 
 
 def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], None] = _log.info, progress: bool = True,
-            device: str = "auto", train_device: str = "cpu") -> None:
+            device: str = "auto", train_device: str = "cpu", workers: int = 1) -> None:
     """Train the set's ladders and extract every result its chapters read, with one progress
     display per stage; a stage with nothing to do says so in one line.
 
@@ -482,6 +483,11 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     train_device : str
         Where the missing ladder models train (``rankscale.models.ladder.build_ladder``): ``cpu``, the
         default, whose weights the canonical book's numbers are, or a GPU (``cuda``, ``cuda:N``).
+    workers : int
+        On the CPU, models extracted at once, each in a process of its own with an equal share of
+        the cores' threads (``rankscale.processes``; a model's jobs stay in one process, the
+        costliest models start first); 1, or a GPU: one job after another in this process. The
+        records are the same either way.
 
     Raises
     ------
@@ -514,10 +520,43 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     keep_freed_memory()  # large logits tensors reused, not mapped afresh per batch
     start = time.perf_counter()
     with tqdm(total=total, desc="extract", unit="tok", unit_scale=True, disable=not progress) as bar:
-        for job in todo:
-            run_job(job, model_set, bar, device)
+        by_model = _by_model(todo)
+        if device == "cpu" and workers > 1 and len(by_model) > 1:
+            run_in_processes(_run_jobs, [(group, model_set) for group in by_model], min(workers, len(by_model)), bar)
+        else:
+            for job in todo:
+                run_job(job, model_set, bar, device)
     if not progress:
         log(f"extract: {len(todo)} results computed in {time.perf_counter() - start:.0f} s")
+
+
+def _by_model(todo: list[Job]) -> list[list[Job]]:
+    """The jobs grouped by model (its weights, so a GGUF file is de-quantised once), costliest first:
+    target tokens times the bytes of the model's files on disk (a hub model's are not known here and
+    count as one byte, a corpus's every window as no tokens, so that a set of hub models keeps its
+    order). Jobs of the same result
+    (a checkpoint that is another model's weights) are one job, so no two processes ever write
+    into one result folder."""
+    first: dict[Path, Job] = {}
+    for job in todo:
+        first.setdefault(job.out, job)
+    groups: dict[tuple, list[Job]] = {}
+    for job in first.values():
+        groups.setdefault((job.source, job.revision, repr(job.load)), []).append(job)
+
+    def cost(group: list[Job]) -> int:
+        path = Path(group[0].source)
+        files = [path] if path.is_file() else [p for p in path.glob("*") if p.is_file()] if path.is_dir() else []
+        return sum(job.n_tokens or 0 for job in group) * max(1, sum(p.stat().st_size for p in files))
+
+    return sorted(groups.values(), key=cost, reverse=True)
+
+
+def _run_jobs(task: tuple[list[Job], ModelSet], bar) -> None:
+    """One model's jobs, in a worker process (``prepare``)."""
+    group, model_set = task
+    for job in group:
+        run_job(job, model_set, bar, "cpu")
 
 
 def plan_commands(model_set: ModelSet, home: Path | None = None, results: Path | None = None,
