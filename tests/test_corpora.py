@@ -239,6 +239,29 @@ def test_pydocs_reads_the_documentation_tree(monkeypatch, tmp_path):
     assert "fallback" not in get_corpus("pydocs").description
 
 
+def test_the_stripped_documentation_is_remembered_by_its_sources(monkeypatch, tmp_path):
+    """The tree is parsed once per machine: a second reading takes the cache folder's copy, an
+    edited source or a read-only cache folder strips it again."""
+    from rankscale.corpora import rst
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "spam.rst.txt").write_text("Spam\n====\n\n``eggs`` here.\n")
+    monkeypatch.setattr(offline, "PYDOCS_DIR", tmp_path / "docs")
+    monkeypatch.setenv("RANKSCALE_CACHE", str(tmp_path / "cache"))
+    first = corpora.pydocs_documents()
+    assert first == [("spam.rst.txt", "Spam\n\neggs here.\n")]
+    assert len(list((tmp_path / "cache" / "pydocs").glob("*.json.gz"))) == 1
+    stripped = []
+    strip = rst.strip_rst_tree
+    monkeypatch.setattr(rst, "strip_rst_tree", lambda sources: stripped.append(1) or strip(sources))
+    assert corpora.pydocs_documents() == first and stripped == []
+    (tmp_path / "docs" / "spam.rst.txt").write_text("Spam\n====\n\nHam.\n")
+    assert corpora.pydocs_documents() == [("spam.rst.txt", "Spam\n\nHam.\n")] and stripped == [1]
+    assert len(list((tmp_path / "cache" / "pydocs").glob("*.json.gz"))) == 2
+    monkeypatch.setenv("RANKSCALE_CACHE", str(tmp_path / "docs" / "spam.rst.txt" / "cannot-be-a-folder"))
+    assert corpora.pydocs_documents() == [("spam.rst.txt", "Spam\n\nHam.\n")] and stripped == [1, 1]
+
+
 @pytest.mark.slow  # reads the whole pydocs corpus
 def test_pydocs_falls_back_to_docstrings(monkeypatch, tmp_path):
     monkeypatch.setattr(offline, "PYDOCS_DIR", tmp_path / "missing")

@@ -196,6 +196,7 @@ def test_the_manifest_says_how_the_records_were_made(finished):
     assert made["versions"] == {"rankscale": __version__, "torch": torch.__version__,
                                 "transformers": transformers.__version__, "python": platform.python_version()}
     assert made["device"].startswith("cpu (") and made["date"].endswith("+00:00")
+    assert made["threads"] == torch.get_num_threads()
     assert abs(datetime.fromisoformat(made["date"]) - datetime.now(timezone.utc)) < timedelta(hours=1)
     assert set(manifest["identity"]) == {"model", "load", "corpus", "n_tokens", "window_len", "seed", "dtype",
                                          "temperature", "format"}

@@ -73,7 +73,9 @@ def home() -> Path:
 
 def cache_dir() -> Path:
     """Folder of what this machine remembers to save work, never results: the content hashes of
-    files, keyed by the files' identity on disk (``rankscale.hashing``).
+    files, keyed by the files' identity on disk (``rankscale.hashing``), and the Python
+    documentation stripped of its markup, keyed by its sources and the stripper
+    (``rankscale.corpora.offline.pydocs_documents``).
 
     ``$RANKSCALE_CACHE`` if set, else ``$XDG_CACHE_HOME/rankscale``, else ``~/.cache/rankscale``.
 

@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
+from rankscale.processes import run_in_processes
 from rankscale.sets import require_available
 from rankscale.sets.schema import ModelSet
 
@@ -421,27 +422,21 @@ def executed_dir(model_set: ModelSet, out: Path) -> Path:
 
 
 def execute_in_processes(tasks: dict[str, tuple], jobs: int, bar, run=execute_chapter) -> None:
-    """``run(*tasks[name])`` for every page, ``jobs`` at a time in fresh processes, the
-    pages that read the chapters (``READERS``) after all the others; the first failure is
-    raised. ``bar`` is a tqdm bar, advanced as each page ends."""
-    import multiprocessing
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-
+    """``run(*tasks[name])`` for every page, ``jobs`` at a time in fresh processes
+    (``rankscale.processes``), the pages that read the chapters (``READERS``) after all the
+    others; the first failure is raised once the pages already running have ended. ``bar`` is a
+    tqdm bar, advanced as each page ends."""
     last = [name for name in tasks if name in READERS]
-    # spawn, not fork: a forked copy of this process would carry its threads' state (tqdm's, torch's) into the kernel
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        for wave in ([name for name in tasks if name not in last], last):
-            running = {pool.submit(run, *tasks[name]): name for name in wave}
-            bar.set_postfix_str(", ".join(wave[:jobs]))
-            while running:
-                done, _ = wait(running, return_when=FIRST_EXCEPTION)
-                for future in done:
-                    name = running.pop(future)
-                    if future.exception() is not None:
-                        pool.shutdown(cancel_futures=True)
-                        raise future.exception()
-                    bar.update()
-                    bar.set_postfix_str(f"{name} done")
+    for wave in filter(None, ([name for name in tasks if name not in last], last)):
+        bar.set_postfix_str(", ".join(wave[:jobs]))
+        run_in_processes(_execute_page, [(run, name, tasks[name]) for name in wave], jobs, bar, torch_threads=False)
+
+
+def _execute_page(task: tuple, bar) -> None:
+    run, name, args = task
+    run(*args)
+    bar.update(1)
+    bar.set_postfix_str(f"{name} done")
 
 
 def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = True, jobs: int = 1) -> list[Path]:

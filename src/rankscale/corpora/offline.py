@@ -25,7 +25,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from rankscale import RankscaleError
+from rankscale import RankscaleError, paths
 from rankscale.corpora.splits import Source
 
 # ---------------------------------------------------------------------------------------------
@@ -45,8 +45,9 @@ def pydocs_documents() -> list[tuple[str, str]]:
 
     Reads ``PYDOCS_DIR/**/*.rst.txt`` (installed by the Debian package ``python3.X-doc`` of the
     running minor version) and strips the markup with ``rst.strip_rst_tree``, resolving
-    ``:ref:`` targets across the whole tree. Where the directory does not exist, falls back to
-    ``docstring_documents()`` plus ``topic_documents()``.
+    ``:ref:`` targets across the whole tree; the stripped text is remembered in the cache folder
+    (``_stripped_file``), so the tree is parsed once per machine, not once per process. Where the
+    directory does not exist, falls back to ``docstring_documents()`` plus ``topic_documents()``.
 
     Returns
     -------
@@ -63,7 +64,32 @@ def pydocs_documents() -> list[tuple[str, str]]:
                              "pip install 'rankscale[offline]'") from None
     sources = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8", errors="replace")
                for p in sorted(root.rglob("*.rst.txt"))}
-    return list(strip_rst_tree(sources).items())
+    remembered = _stripped_file(sources)
+    try:
+        return [(key, text) for key, text in json.loads(gzip.decompress(remembered.read_bytes()))]
+    except (OSError, ValueError):  # not remembered yet, or unreadable: strip again
+        pass
+    documents = list(strip_rst_tree(sources).items())
+    try:
+        remembered.parent.mkdir(parents=True, exist_ok=True)
+        partial = remembered.with_name(f"{remembered.name}.tmp-{os.getpid()}")
+        partial.write_bytes(gzip.compress(json.dumps(documents).encode()))
+        os.replace(partial, remembered)
+    except OSError:  # a read-only cache: strip every time
+        pass
+    return documents
+
+
+def _stripped_file(sources: dict[str, str]) -> Path:
+    """Where the stripped documentation is remembered (``rankscale.paths.cache_dir``): named by the
+    sources' content, the stripper's code and docutils' version, so that any change strips again.
+    Stripping the tree takes about a minute, and every process that reads ``pydocs`` (training,
+    each extraction worker, an ``extract`` command) would take it again."""
+    key = hashlib.sha256(Path(__file__).with_name("rst.py").read_bytes())  # the stripper's code
+    key.update(package_version("docutils").encode())
+    for name, text in sources.items():
+        key.update(f"\0{name}\0{text}".encode())
+    return paths.cache_dir() / "pydocs" / f"{key.hexdigest()[:32]}.json.gz"
 
 
 def pydocs_description() -> str:

@@ -357,8 +357,9 @@ def provenance(device: str, device_map: str | None = None, head: str = "fp32") -
     Returns
     -------
     dict
-        ``date``, ``device`` (``rankscale.models.loading.device_name``), ``head`` and ``versions``
-        of rankscale, torch, transformers and Python.
+        ``date``, ``device`` (``rankscale.models.loading.device_name``), ``threads`` (torch's CPU
+        threads: their number moves log-probabilities in the last bits, ``rankscale.processes``),
+        ``head`` and ``versions`` of rankscale, torch, transformers and Python.
 
     Examples
     --------
@@ -368,7 +369,7 @@ def provenance(device: str, device_map: str | None = None, head: str = "fp32") -
     import transformers
 
     return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "device": device_name(device, device_map),
-            "head": head, "versions": {"rankscale": __version__, "torch": torch.__version__,
+            "threads": torch.get_num_threads(), "head": head, "versions": {"rankscale": __version__, "torch": torch.__version__,
                          "transformers": transformers.__version__, "python": platform.python_version()}}
 
 
