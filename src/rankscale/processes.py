@@ -4,11 +4,11 @@ Training the ladder and extracting its results use the cores badly one model at 
 model's matrices are too small to split across threads (a d16 model extracts 1.6x faster on two
 threads than on one, not 2x). Both therefore run one model per process, each process with an equal
 share of the cores' threads, and each process sends its progress to the parent's bar through a
-queue. The thread count moves numbers only in the last bits of float rounding: extraction's ranks
-stay the same and a few log-probabilities in 100,000 move by a unit or two of the last place (the
-tiny book's records on one thread against two: ranks equal at all 9.5M targets, log-probabilities
-at all but 630, at most 1.5e-5 apart); training's weights move likewise (``models.ladder.build_ladder``),
-as they would on a machine with another number of cores.
+queue. The thread count moves numbers in the last bits of float rounding, as another machine's
+number of cores would: the tiny book's records made on one thread against two have the same ranks
+at all 9.5M targets and the same log-probabilities at all but 630 of them, which differ by a unit
+or two of the last place (at most 1.5e-5); training's weights move likewise
+(``models.ladder.build_ladder``).
 """
 
 from __future__ import annotations

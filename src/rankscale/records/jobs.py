@@ -487,8 +487,8 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
         On the CPU, models extracted at once, each in a process of its own with an equal share of
         the cores' threads (``rankscale.processes``; a model's jobs stay in one process, the
         costliest models start first); 1, or a GPU: one job after another in this process. The
-        ranks are the same either way, the log-probabilities up to float rounding
-        (``rankscale.processes``).
+        thread count moves log-probabilities in the last bits of float rounding
+        (``rankscale.processes``: on the tiny book, no rank moved).
 
     Raises
     ------
