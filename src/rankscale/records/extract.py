@@ -369,8 +369,9 @@ def provenance(device: str, device_map: str | None = None, head: str = "fp32") -
     import transformers
 
     return {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "device": device_name(device, device_map),
-            "threads": torch.get_num_threads(), "head": head, "versions": {"rankscale": __version__, "torch": torch.__version__,
-                         "transformers": transformers.__version__, "python": platform.python_version()}}
+            "threads": torch.get_num_threads(), "head": head,
+            "versions": {"rankscale": __version__, "torch": torch.__version__, "transformers": transformers.__version__,
+                         "python": platform.python_version()}}
 
 
 def extract(

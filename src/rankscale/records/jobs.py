@@ -521,8 +521,8 @@ def prepare(model_set: ModelSet, home: Path | None = None, log: Callable[[str], 
     keep_freed_memory()  # large logits tensors reused, not mapped afresh per batch
     start = time.perf_counter()
     with tqdm(total=total, desc="extract", unit="tok", unit_scale=True, disable=not progress) as bar:
-        by_model = _by_model(todo)
-        if device == "cpu" and workers > 1 and len(by_model) > 1:
+        by_model = _by_model(todo) if device == "cpu" and workers > 1 else []
+        if len(by_model) > 1:
             run_in_processes(_run_jobs, [(group, model_set) for group in by_model], min(workers, len(by_model)), bar)
         else:
             for job in todo:
@@ -535,9 +535,8 @@ def _by_model(todo: list[Job]) -> list[list[Job]]:
     """The jobs grouped by model (its weights, so a GGUF file is de-quantised once), costliest first:
     target tokens times the bytes of the model's files on disk (a hub model's are not known here and
     count as one byte, a corpus's every window as no tokens, so that a set of hub models keeps its
-    order). Jobs of the same result
-    (a checkpoint that is another model's weights) are one job, so no two processes ever write
-    into one result folder."""
+    order). Jobs of the same result (a checkpoint that is another model's weights) are one job, so
+    no two processes ever write into one result folder."""
     first: dict[Path, Job] = {}
     for job in todo:
         first.setdefault(job.out, job)
