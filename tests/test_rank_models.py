@@ -165,6 +165,14 @@ def test_appendix_c_exact_does_not_depend_on_where_summing_stops(mu, sigma):
                                rtol=1e-8, atol=1e-8)
 
 
+
+@pytest.mark.parametrize("n_direct", [4096, 2**15])
+def test_log_c_alone_is_exacts_log_c_bit_for_bit(n_direct):
+    """The eq.-10 fit's likelihood takes ``log_c``; every fit on a page must be what ``exact`` gives."""
+    grid = [(mu, sigma) for mu in (-250.0, -40.0, -3.0, 0.0, 2.5, 11.0) for sigma in (0.05, 0.7, 2.3, 9.0)]
+    assert [ac.log_c(mu, sigma, n_direct) for mu, sigma in grid] == [ac.exact(mu, sigma, n_direct).log_c
+                                                                     for mu, sigma in grid]
+
 @pytest.mark.parametrize("mu, sigma", [(1.0, 4.0), (-5.0, 3.0), (-14.0, 5.8), (-16.0, 1.0)])
 def test_eq18_simplifies_to_eq21(mu, sigma):
     a = ac.approx(mu, sigma)

@@ -18,7 +18,6 @@ from scipy.special import erfc, log_ndtr, logsumexp, zeta
 
 from rankscale.analysis import appendix_c, bootstrap
 from rankscale.analysis.appendix_c import LOG_SQRT_2PI
-from rankscale.analysis.appendix_c import exact as appendix_c_exact
 
 FORMS = ("powerlaw", "1..inf", "1..V")  # the authors' fit, eq. 10 as written, eq. 10 over the vocabulary
 
@@ -451,7 +450,7 @@ class LognormalRankFit:
         if self.support == "1..inf":
             log_r = _log_ranks(self.vocab_size)
             log_psi = -log_r - (log_r - self.mu) ** 2 / (2 * self.sigma**2) - np.log(self.sigma) - LOG_SQRT_2PI
-            return log_psi - appendix_c_exact(self.mu, self.sigma).log_c
+            return log_psi - appendix_c.log_c(self.mu, self.sigma)
         return powerlaw_log_pmf(self.mu, self.sigma, self.vocab_size)
 
 
@@ -664,7 +663,7 @@ def rank_fits_record(rank, vocab_size: int) -> dict:
 
 def fit_lognormal_eq10(counts, start: LognormalRankFit | None = None) -> LognormalRankFit:
     """Fit eq. 10 exactly as written, p_r = psi(r) / c(mu, sigma) with c summed over ranks
-    1..infinity (eq. 11, ``appendix_c.exact``), by maximum likelihood on a rank histogram.
+    1..infinity (eq. 11, ``appendix_c.log_c``), by maximum likelihood on a rank histogram.
 
     Parameters
     ----------
@@ -695,7 +694,7 @@ def fit_lognormal_eq10(counts, start: LognormalRankFit | None = None) -> Lognorm
         mu, sigma = theta[0], np.exp(theta[1])
         # -mean log psi(r) + log c, with mean (ln r - mu)^2 = m2 - 2 mu m1 + mu^2
         return (m1 + (m2 - 2 * mu * m1 + mu**2) / (2 * sigma**2) + np.log(sigma) + LOG_SQRT_2PI
-                + appendix_c_exact(mu, sigma, n_direct=max(4096, 2 * len(n_r))).log_c)
+                + appendix_c.log_c(mu, sigma, n_direct=max(4096, 2 * len(n_r))))
 
     with np.errstate(all="ignore"):  # far from the data the search may visit extreme parameters
         result = minimize(mean_nll, [start.mu, np.log(start.sigma)], method="Nelder-Mead",
