@@ -105,3 +105,23 @@ def test_verdicts_prints_each_chapters_verdicts_as_rows_that_read_back(monkeypat
     monkeypatch.undo()
     assert main(["verdicts", "--chapter", "a9_nothing"]) == 1
     assert re.match(r"error: no chapter 'a9_nothing'; the chapters are .*a3_k_dependence", capsys.readouterr().err)
+
+
+def test_a_chapter_measures_with_one_blas_thread(monkeypatch):
+    """OpenBLAS splits a dot product's sum between its threads (two moved chapter A5's fits in the 14th
+    digit): a chapter's numbers must not depend on how many cores the machine has, so loading one
+    leaves every BLAS of the process on one thread."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from rankscale import sets
+    from rankscale.claims import context
+
+    monkeypatch.setattr(context.runs, "family_runs", lambda *args: [])
+    before = {pool["prefix"]: pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+    assert before, "numpy and scipy ship OpenBLAS: threadpoolctl should find it"
+    threadpool_limits(2, user_api="blas")  # as on a machine of two cores, whatever this one has
+    try:
+        context.load_chapter(sets.get("smoke"))
+        assert {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"} == {1}
+    finally:
+        threadpool_limits(before)

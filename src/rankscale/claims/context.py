@@ -17,6 +17,7 @@ from typing import ClassVar
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from rankscale import RankscaleError
 from rankscale.analysis import metrics
@@ -329,7 +330,17 @@ def load_chapter(model_set: ModelSet, corpora: Sequence[str] | None = None, *, r
     Returns
     -------
     Chapter
+
+    Notes
+    -----
+    From here on this process's BLAS runs on one thread. OpenBLAS splits a dot product's sum
+    between its threads, so with its default of one thread per core, chapter A5's fits moved in the
+    14th digit from a machine of two cores to one; the chapters' arrays are small, and one thread
+    was also faster (chapter A5 measured in 73 s against 112 s with two threads, and the pages of
+    ``make book`` run two at a time on two cores).
     """
+    # a process-wide setting, not a context: the chapter's measuring happens after this returns
+    threadpool_limits(1, user_api="blas")
     corpora = list(corpora or model_set.corpora)
     load = {"references": (references, runs.reference_runs), "checkpoints": (checkpoints, runs.checkpoint_runs),
             "seeds": (seeds, runs.seed_runs)}
