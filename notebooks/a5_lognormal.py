@@ -115,8 +115,10 @@ glue("a5_n_boot", context.n_boot, display=False)
 # absolute terms; an unbounded fit that puts mass beyond the vocabulary pays for it there. A fit
 # whose median runs far below rank 1 (almost all targets at rank 1 with a heavy tail) is
 # degenerate: its $(\mu, \sigma)$ are set by the far tail alone (`rank_models.degeneracy`) and are
-# reported as such, not as numbers. {numref}`fig-a5-ranks` shows every family's models on the
-# first corpus, family by family.
+# reported as such, not as numbers. Nor is its Vuong $z$: such a lognormal is a power law in all but
+# name, so the test weighs two nearly equal curves and its sign is numerical noise; a degenerate fit
+# counts for neither form. {numref}`fig-a5-ranks` shows every family's models on the first corpus,
+# family by family.
 
 # %%
 corpus = corpora[0]
