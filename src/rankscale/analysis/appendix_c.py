@@ -167,11 +167,11 @@ def exact(mu: float, sigma: float, n_direct: int = 2**15) -> AppendixC:
 
 def _exact(mu: float, sigma: float, n_direct: int) -> AppendixC:
     log_k, weights = _direct_grid(n_direct)
-    log_psi = _log_psi(mu, sigma, log_k)
-    log_c = _log_c(mu, sigma, log_k, log_psi, weights)
+    log_terms = log_psi(mu, sigma, log_k)
+    log_c = _log_c(mu, sigma, log_k, log_terms, weights)
     # the sums of (ln k)^g psi(k) for g = 1, 2 skip k = 1, where ln k = 0: each is scaled by the
     # largest term it contains, or a far-left lognormal's k = 1 term would underflow the rest
-    direct = np.array(_log_weighted_sums(log_psi[1:], weights[1, 1:], weights[2, 1:]))
+    direct = np.array(_log_weighted_sums(log_terms[1:], weights[1, 1:], weights[2, 1:]))
     log_s1, log_s2 = np.logaddexp(direct, _normal_tail_log_moments(mu, sigma, float(log_k[-1]))[1:])
     return AppendixC(mu, sigma, log_c, float(log_s1), float(log_s2), _neg_log_p1(mu, sigma, log_c),
                      ce_from_sums(mu, sigma, log_c, log_s1, log_s2))
@@ -189,17 +189,24 @@ def log_c(mu: float, sigma: float, n_direct: int = 2**15) -> float:
     """
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         log_k, weights = _direct_grid(n_direct)
-        return _log_c(mu, sigma, log_k, _log_psi(mu, sigma, log_k), weights)
+        return _log_c(mu, sigma, log_k, log_psi(mu, sigma, log_k), weights)
 
 
-def _log_psi(mu: float, sigma: float, log_k: np.ndarray) -> np.ndarray:
-    """log psi(k) at the ranks whose logs are ``log_k``."""
+def log_psi(mu: float, sigma: float, log_k: np.ndarray) -> np.ndarray:
+    """log psi(k) (eq. 10's numerator) at the ranks whose logs are ``log_k``.
+
+    Examples
+    --------
+    >>> float(np.exp(log_psi(0.0, 1.0, np.log([1.0]))[0]).round(4))  # the standard normal's density at 0
+    0.3989
+    """
     return -log_k - (log_k - mu) ** 2 / (2 * sigma**2) - np.log(sigma) - LOG_SQRT_2PI
 
 
-def _log_c(mu: float, sigma: float, log_k: np.ndarray, log_psi: np.ndarray, weights: np.ndarray) -> float:
-    """log c: the direct sum over ``log_k`` (``_direct_grid``) and the normal tail beyond it."""
-    direct = _log_weighted_sums(log_psi, weights[0])[0]
+def _log_c(mu: float, sigma: float, log_k: np.ndarray, log_terms: np.ndarray, weights: np.ndarray) -> float:
+    """log c: the direct sum of psi (``log_terms``, its logs) over ``log_k`` (``_direct_grid``), and the
+    normal tail beyond it."""
+    direct = _log_weighted_sums(log_terms, weights[0])[0]
     tail = _log_standard_tail_moments((float(log_k[-1]) - mu) / sigma)[0]
     return float(np.logaddexp(direct, tail))
 

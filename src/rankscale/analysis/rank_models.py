@@ -449,8 +449,7 @@ class LognormalRankFit:
             return lognormal_log_pmf(self.mu, self.sigma, self.vocab_size)
         if self.support == "1..inf":
             log_r = _log_ranks(self.vocab_size)
-            log_psi = -log_r - (log_r - self.mu) ** 2 / (2 * self.sigma**2) - np.log(self.sigma) - LOG_SQRT_2PI
-            return log_psi - appendix_c.log_c(self.mu, self.sigma)
+            return appendix_c.log_psi(self.mu, self.sigma, log_r) - appendix_c.log_c(self.mu, self.sigma)
         return powerlaw_log_pmf(self.mu, self.sigma, self.vocab_size)
 
 
