@@ -168,11 +168,12 @@ def exact(mu: float, sigma: float, n_direct: int = 2**15) -> AppendixC:
 def _exact(mu: float, sigma: float, n_direct: int) -> AppendixC:
     log_k, weights = _direct_grid(n_direct)
     log_terms = log_psi(mu, sigma, log_k)
-    log_c = _log_c(mu, sigma, log_k, log_terms, weights)
+    tail = _normal_tail_log_moments(mu, sigma, float(log_k[-1]))
+    log_c = _log_c(log_terms, weights, tail[0])
     # the sums of (ln k)^g psi(k) for g = 1, 2 skip k = 1, where ln k = 0: each is scaled by the
     # largest term it contains, or a far-left lognormal's k = 1 term would underflow the rest
     direct = np.array(_log_weighted_sums(log_terms[1:], weights[1, 1:], weights[2, 1:]))
-    log_s1, log_s2 = np.logaddexp(direct, _normal_tail_log_moments(mu, sigma, float(log_k[-1]))[1:])
+    log_s1, log_s2 = np.logaddexp(direct, tail[1:])
     return AppendixC(mu, sigma, log_c, float(log_s1), float(log_s2), _neg_log_p1(mu, sigma, log_c),
                      ce_from_sums(mu, sigma, log_c, log_s1, log_s2))
 
@@ -189,7 +190,9 @@ def log_c(mu: float, sigma: float, n_direct: int = 2**15) -> float:
     """
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
         log_k, weights = _direct_grid(n_direct)
-        return _log_c(mu, sigma, log_k, log_psi(mu, sigma, log_k), weights)
+        # of the tail, its g = 0 moment alone: the normal tail's log probability beyond log n_direct
+        log_tail = _log_standard_tail_moments((float(log_k[-1]) - mu) / sigma)[0]
+        return _log_c(log_psi(mu, sigma, log_k), weights, log_tail)
 
 
 def log_psi(mu: float, sigma: float, log_k: np.ndarray) -> np.ndarray:
@@ -203,12 +206,10 @@ def log_psi(mu: float, sigma: float, log_k: np.ndarray) -> np.ndarray:
     return -log_k - (log_k - mu) ** 2 / (2 * sigma**2) - np.log(sigma) - LOG_SQRT_2PI
 
 
-def _log_c(mu: float, sigma: float, log_k: np.ndarray, log_terms: np.ndarray, weights: np.ndarray) -> float:
-    """log c: the direct sum of psi (``log_terms``, its logs) over ``log_k`` (``_direct_grid``), and the
-    normal tail beyond it."""
-    direct = _log_weighted_sums(log_terms, weights[0])[0]
-    tail = _log_standard_tail_moments((float(log_k[-1]) - mu) / sigma)[0]
-    return float(np.logaddexp(direct, tail))
+def _log_c(log_terms: np.ndarray, weights: np.ndarray, log_tail: float) -> float:
+    """log c: the direct sum of psi over ``_direct_grid``'s ranks (``log_terms``, its logs; ``weights``,
+    the grid's), and the tail beyond them (``log_tail``, its log)."""
+    return float(np.logaddexp(_log_weighted_sums(log_terms, weights[0])[0], log_tail))
 
 
 def approx(mu: float, sigma: float) -> AppendixC:

@@ -336,8 +336,8 @@ def load_chapter(model_set: ModelSet, corpora: Sequence[str] | None = None, *, r
     From here on this process's BLAS runs on one thread. OpenBLAS splits a dot product's sum
     between its threads, so with its default of one thread per core, chapter A5's fits moved in the
     14th digit from a machine of two cores to one; the chapters' arrays are small, and one thread
-    was also faster (chapter A5 measured in 73 s against 112 s with two threads, and the pages of
-    ``make book`` run two at a time on two cores).
+    was also faster (chapter A5's measuring took 76 s against 98 s with two threads, and the pages
+    of ``make book`` run two at a time on two cores).
     """
     # a process-wide setting, not a context: the chapter's measuring happens after this returns
     threadpool_limits(1, user_api="blas")
