@@ -40,8 +40,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/extract_bench.py
 
-# Extraction on a GPU (bf16 body, fp32 head) vs the bare forward pass, on random models of the
-# shapes of pythia-160m, pythia-1.4b and Qwen2.5-0.5B; needs the CUDA build of torch in .venv.
+# Extraction on a GPU (bf16 body; the fused head, and the fp32 head beside it) vs the bare forward
+# pass, on random models of the shapes of pythia-160m, pythia-1.4b, Qwen2.5-0.5B, pythia-6.9b and
+# Llama-3-8B; needs the CUDA build of torch (with Triton) in .venv.
 bench-gpu: $(STAMP)
 	$(PY) benchmarks/gpu_bench.py
 

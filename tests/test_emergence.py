@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -97,3 +99,13 @@ def test_amplification_is_one_for_independent_positions_and_below_one_for_cluste
         assert ((lo < 1) & (hi > 1)).all() if independent else (hi < 1).all()
     with pytest.raises(ValueError, match="first run length"):
         emergence.amplification(np.exp(-neg_log), np.exp(-neg_log)[None], [2, 4, 8])
+
+
+def test_amplification_has_no_ratio_where_every_target_is_in_the_top_k():
+    _, ns, neg_log = power_family([0.2])
+    p = np.exp(-neg_log)
+    p[1, :, 0] = 1.0  # one model puts every target in the top k: -log p is 0 at every N, a ratio of 0 / 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no division warning either
+        ratio, intervals = emergence.amplification(p, np.stack([p] * 5), ns)
+    assert np.isnan(ratio[:, 0]).all() and np.isnan(intervals[:, 0]).all()

@@ -234,7 +234,8 @@ def amplification(success, replicates, ns: Sequence[int], level: float = bootstr
     Returns
     -------
     ratio : ndarray of shape (len(ns), len(ks))
-        Geometric mean of the ratio over the models; nan where some model has p = 0.
+        Geometric mean of the ratio over the models; nan where some model has p = 0, or p = 1 at
+        N = 1 (then every p is 1 and the ratio is 0 / 0).
     intervals : ndarray of shape (len(ns), len(ks), 2)
         Its bootstrap interval (``bootstrap.interval`` of the mean log ratio, exponentiated); nan
         where there is none.
@@ -253,7 +254,8 @@ def amplification(success, replicates, ns: Sequence[int], level: float = bootstr
 
     def mean_log_ratio(p):  # (..., models, N, k) -> (..., N, k)
         neg_log = -bootstrap.log_or_nan(p)
-        return bootstrap.log_or_nan(neg_log / (n * neg_log[..., :1, :])).mean(axis=-3)
+        with np.errstate(invalid="ignore"):  # p = 1 at N = 1 (every target in the top k): 0 / 0, no ratio
+            return bootstrap.log_or_nan(neg_log / (n * neg_log[..., :1, :])).mean(axis=-3)
 
     point, boot = mean_log_ratio(np.asarray(success, np.float64)), mean_log_ratio(np.asarray(replicates, np.float64))
     intervals = np.full(point.shape + (2,), np.nan)

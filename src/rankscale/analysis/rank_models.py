@@ -353,8 +353,7 @@ def lognormal_log_pmf(mu: float, sigma: float, vocab_size: int) -> np.ndarray:
     >>> np.exp(lognormal_log_pmf(0.0, 1.0, 3)).round(3)
     array([0.635, 0.25 , 0.116])
     """
-    log_r = _log_ranks(vocab_size)
-    log_psi = -log_r - (log_r - mu) ** 2 / (2 * sigma**2)
+    log_psi = appendix_c.log_psi(mu, sigma, _log_ranks(vocab_size))
     return log_psi - logsumexp(log_psi)
 
 
