@@ -294,7 +294,7 @@ else:
 #
 # Paper A's sections 1-3 define the metric rather than measure it. Three of their statements can
 # be checked: a probability does not fix a rank (Fig. 1), the absolute metric $p_A$ does not
-# determine the relative one (Fig. 2), and, in practice, RBP tells what CE cannot (§3.2). A third is this companion's own question: whether
+# determine the relative one (Fig. 2), and, in practice, RBP tells what CE cannot (§3.2). A fourth is this companion's own question: whether
 # the rank of eq. 3 and the rank of the released code give the same RBP$_k$. Each row's rule,
 # fixed in `rankscale.claims.a1` before any data were seen, stands beside its verdict; in short:
 #

@@ -32,8 +32,9 @@
 #
 # Three of the chapter's four verdicts are *analytic*: the decomposition, the ceiling on
 # Confidence and the temperature argument hold by construction, and checking them checks this
-# code and its records, not the paper. One is a claim about data (how a trained model's errors
-# are distributed), and only that one counts in the scorecard's totals.
+# code and its records, not the paper. The fourth is about data (how a trained model's errors
+# are distributed), but any trained model meets it, so it is *definitional*: the scorecard lists
+# it apart, and no row of this chapter counts in its totals.
 #
 # **Rank convention.** Everything in the paper B chapters uses paper B's *rank-based error*
 # (RBE, its eq. 1): the number of vocabulary tokens whose probability is *strictly* higher than

@@ -60,6 +60,7 @@ from myst_nb import glue
 
 from rankscale import claims
 from rankscale.analysis import dynamics, metrics
+from rankscale.analysis.bootstrap import span
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import b2
@@ -70,6 +71,11 @@ context = chapter.context(*b2.TABLES)
 evidence = b2.measure(chapter, context)  # every checkpoint series, final model and break, with their resamples
 with_checkpoints = evidence.with_checkpoints
 glue("b2_checkpoints", Markdown(b2.checkpoints_note(evidence)), display=False)
+first_shares = {c: [s.compared()[0] for s in evidence.series if s.corpus == c] for c in corpora}
+glue("b2_first_share", Markdown(
+    "At the earliest checkpoint the ranks compared hold " + "; ".join(
+        f"{span(shares, '.0%')} of the targets on `{c}`" for c, shares in first_shares.items() if shares) + "."
+    if with_checkpoints else ""), display=False)
 
 # %% [markdown]
 # {glue:md}`b2_checkpoints:myst`
@@ -347,14 +353,16 @@ else:
 # checkpoint series (`rankscale.claims.b2.contrast`): TV, with its bootstrap interval, below the
 # threshold at the last checkpoint and above it at the early checkpoint farthest apart, the series'
 # own control (a bar that an untrained model already meets would say nothing of training). Every
-# final model's TV, most of them without checkpoints and so without a control, is in the table
-# below, shown and not counted.
+# final model's TV, those without checkpoints (and so without a control) among them, is in the
+# table below, shown and not counted.
 
 # %% [markdown]
 # {numref}`fig-b2-distance` follows TV over training for every checkpointed model (one column per
-# corpus). At initialisation hardly any rank is held that often (the targets are spread over the
-# whole vocabulary), so there TV compares a sliver of the sample, or nothing at all; the lower
-# row of the figure shows how much of the sample each point rests on.
+# corpus). At initialisation the targets are spread over the whole vocabulary, so the ranks that
+# enough targets hold cover much of the sample only where it has several targets for every
+# vocabulary entry; on a shorter sample TV there compares a small part of it, or nothing.
+# {glue:md}`b2_first_share:myst` The lower row of the figure shows how much of the sample each
+# point rests on.
 
 # %% mystnb={"figure": {"caption": "Top: the total-variation distance between $p_e$ and $q_e$, over the ranks that enough targets hold, across the training checkpoints of every checkpointed model, on each corpus (columns); dashed: the verdict's threshold. Bottom: the share of the targets those ranks hold.", "name": "fig-b2-distance"}}
 if with_checkpoints:

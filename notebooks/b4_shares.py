@@ -214,8 +214,8 @@ plots.show(fig)
 
 # %% [markdown]
 # The measured local slopes between neighbouring models scatter far more than the prediction:
-# a single training run at most sizes, and size steps of less than a decade, leave noise of the
-# order of the effect. The prediction's change across a family is small when the shares change little
+# one training run at each size (the seeds of the smallest sizes stay out of the fits), and size
+# steps of less than a decade, leave noise of the order of the effect. The prediction's change across a family is small when the shares change little
 # over the family's range of sizes.
 #
 # ## Does the CE law bend?

@@ -161,8 +161,9 @@ plots.show(fig)
 # narrow, a power law and a logarithmic law are nearly the same curve, so a high $R^2$ tells them
 # apart poorly; and with embeddings taking most of the parameters of the small models, $M$ moves
 # far less than $S$ across a family, which steepens every exponent and changes every $R^2$. It
-# also bends the laws: $M$ adds the embeddings, nearly the same block at every size, so $\log M$
-# barely moves at the small end of a family and a law straight in $S$ looks steep there and
+# also bends the laws: $M$ adds the embeddings, which grow with the width alone while $S$ grows
+# with its square and the depth, so at the small end of a family, where the embeddings are most
+# of $M$, $\log M$ moves far less than $\log S$, and a law straight in $S$ looks steep there and
 # slower above. Measured in $M$, the slowing of the CE law that B4.3 reads (and B4.4 ties to EE's
 # share) would appear from the size measure alone; every chapter fits against $S$.
 
@@ -284,8 +285,8 @@ if not regime.empty:
         f"- **Size claims are data-limited.** Every size claim ({', '.join(claims_needing('three sizes'))}, and those needing four "
         f"sizes: {', '.join(claims_needing('four sizes'))}) reads a law along a size axis on which data per parameter falls from "
         f"{regime['tokens per parameter'].max():,.3g} to {regime['tokens per parameter'].min():.3g} tokens: the "
-        "large models are stopped far earlier in their training than the small ones, which flattens the law at the "
-        "top. An exponent or $R^2$ that misses the paper's may be this, not the law.")
+        "large models are stopped far earlier in their training than the small ones, which can flatten the law at "
+        "the top. An exponent or $R^2$ that misses the paper's may be this, not the law.")
     sizes_runs = regime.drop_duplicates(["family", "model"])["runs at this size"]
     seeded = int((sizes_runs >= claims.B4_MIN_SEEDS).sum())
     limits.append(

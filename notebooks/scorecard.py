@@ -126,8 +126,8 @@ Markdown(scorecard.narrative(empirical, grid))
 # %% [markdown]
 # ## Findings about the papers
 #
-# Some rows fail whatever the data, because the paper's own derivation does not give what its
-# text says. They are kind "analytic" and not counted above, but they are findings about the
+# A row can fail whatever the data, where the paper's own derivation does not give what its text
+# says. Such rows are kind "analytic" and not counted above, but they are findings about the
 # papers, so they come first; each carries its derivation.
 
 # %%

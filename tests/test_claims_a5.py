@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.special import logsumexp
 
 from rankscale import claims
 from rankscale.analysis import appendix_c, fit, metrics, rank_models
@@ -442,11 +443,24 @@ def test_measure_fits_every_model_as_fit_rank_models_does(synthetic, by_hand):
                 if f.degenerate is None:
                     assert rows.loc[form, "Vuong z"] == pytest.approx(f.vuong.z)
                     assert rows.loc[form, "mu/sigma"] == pytest.approx(f.fit.mu / f.fit.sigma)
+                    # no mass beyond V over 1..V (not even a rounding's -1e-16), the rest of the pmf's otherwise
+                    missing = 0.0 if form == "1..V" else 1 - np.exp(f.fit.log_pmf()).sum()
+                    assert rows.loc[form, "mass beyond V"] == pytest.approx(missing, abs=1e-12)
                 else:  # a power law weighed against itself: no z to read
                     assert np.isnan(rows.loc[form, ["Vuong z", "Vuong p", "mu/sigma"]].astype(float)).all()
             model = found.models[(found.models["corpus"] == corpus) & (found.models["model"] == r.name)].iloc[0]
             assert model["CE measured"] == pytest.approx(-np.mean(r.records.logp.astype(np.float64)))
             assert model["-log RBP_1 measured"] == pytest.approx(-np.log(np.mean(rank == 1)))
+
+
+def test_a_fit_over_the_vocabulary_has_no_mass_beyond_it_not_even_minus_a_rounding():
+    rank = np.minimum(np.ceil(np.random.default_rng(3).lognormal(0.5, 1.5, 3000)), 100).astype(int)
+    fitted = rank_models.fit_rank_models(rank, 100)
+    assert 1 - np.exp(logsumexp(fitted.forms["1..V"].fit.log_pmf())) < 0, "these ranks' pmf sums to 1 + 2e-16"
+    run = SimpleNamespace(family="NeoX", name="m", non_embedding=1000, vocab_size=100)
+    rows = {row["fit"]: row for row in a5.fit_rows("stdlib", run, fitted)}
+    assert rows["1..V"]["mass beyond V"] == 0.0
+    assert all(row["mass beyond V"] >= 0 for row in rows.values())
 
 
 def test_measure_trends_are_the_bootstrap_done_by_hand(synthetic, by_hand):

@@ -81,3 +81,15 @@ def test_regime_clause_quotes_the_computed_numbers_and_is_empty_without_a_law(mo
     assert f"R² {ce['R² log law (S)']:.3f} against the power law's {ce['R² power law (S)']:.3f}" in clause
     assert f"scores {span(baselines['bigram CE'], '.2f')})" in clause
     assert regime.regime_clause(models, laws.iloc[:0], baselines, "pydocs") == ""
+
+
+def test_regime_clause_words_a_rise_as_a_rise(models):
+    laws, baselines = regime.law_rows(models), regime.baseline_rows(FAMILY_RUNS)
+    falling = regime.regime_clause(models, laws, baselines, "pydocs")
+    assert "CE on `pydocs` falls only from" in falling and "-log RBP_1 falls by" in falling
+    worse = laws.assign(change=laws["change"].abs())  # every quantity of the family rises with size
+    higher = baselines.assign(**{"largest model CE": baselines["smallest model CE"] + 1})
+    rising = regime.regime_clause(models, worse, higher, "pydocs")
+    change = worse[worse["quantity"] == "-log RBP_1"]["change"].iloc[0]
+    assert "CE on `pydocs` goes from" in rising and f"-log RBP_1 changes by {change:+.0%} across" in rising
+    assert "falls" not in rising

@@ -157,9 +157,13 @@ def regime_clause(models: pd.DataFrame, laws: pd.DataFrame, baselines: pd.DataFr
         return ""
     here, ce_laws = baselines[baselines["corpus"] == corpus], laws[(laws["corpus"] == corpus) & (laws["quantity"] == "CE")]
     rbp = laws[laws["quantity"] == "-log RBP_1"]["change"]
-    return (f"on models whose CE on `{corpus}` falls only from {here['smallest model CE'].max():.2f} to "
-            f"{here['largest model CE'].min():.2f} nats (a bigram counted on the same held-out text scores "
-            f"{span(here['bigram CE'], '.2f')}), whose -log RBP_1 falls by {span(-rbp, '.0%')} across a family "
+    ce_small, ce_large = here["smallest model CE"].max(), here["largest model CE"].min()
+    # the words follow the numbers: a set of the user's own may have a family that gets worse with size
+    ce_moves = "falls only" if ce_large < ce_small else "goes"
+    rbp_moves = f"falls by {span(-rbp, '.0%')}" if (rbp < 0).all() else f"changes by {span(rbp, '+.0%')}"
+    return (f"on models whose CE on `{corpus}` {ce_moves} from {ce_small:.2f} to "
+            f"{ce_large:.2f} nats (a bigram counted on the same held-out text scores "
+            f"{span(here['bigram CE'], '.2f')}), whose -log RBP_1 {rbp_moves} across a family "
             f"and whose EE is {span(models['EE / CE'], '.0%')} of CE, and on which a logarithmic law fits CE "
             f"with R² {span(ce_laws['R² log law (S)'], '.3f')} against the power law's "
             f"{span(ce_laws['R² power law (S)'], '.3f')}, so that a pass here says a law holds over this range and "

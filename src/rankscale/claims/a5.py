@@ -320,7 +320,8 @@ def fit_rows(corpus: str, run: Run, fitted) -> list[dict]:
         ok = f.degenerate is None
         rows.append({**_keys(corpus, run), "fit": form, "mu": f.fit.mu if ok else np.nan,
                      "sigma": f.fit.sigma if ok else np.nan, "mu/sigma": f.fit.mu / f.fit.sigma if ok else np.nan,
-                     "mass beyond V": 1 - np.exp(logsumexp(f.fit.log_pmf())) if ok else np.nan,
+                     # never below 0: the 1..V form's is 0 up to rounding, which printed as -0.000 or 0.000
+                     "mass beyond V": max(0.0, -np.expm1(logsumexp(f.fit.log_pmf()))) if ok else np.nan,
                      # a degenerate lognormal is a power law in all but name (mu, sigma far out): Vuong's test
                      # then weighs two near-equal curves, and its z is numerical noise (-15 with two BLAS threads,
                      # +10 with one, on one model's ranks over 1..V): a win for neither
