@@ -308,8 +308,8 @@ verdicts = pages.verdict_table("A3", a3.decide(sweeps, context), model_set.name,
 # Some claims read differently side by side than one by one. A3.3 and A3.9 ask which way the
 # exponent moves with $k$, A3.4 how large it is: a set of small models can show the paper's
 # direction without its numbers, since exponents fitted over a short range of small models,
-# trained briefly, describe another regime. A3.1 and A3.2 are the two halves of Fig. 6a: the law
-# holds well below the vocabulary and weakens near it. A3.5 and A3.7 go together: where the plain
+# trained briefly, describe another regime. A3.1 and A3.2 are the two halves of the paper's
+# Fig. 6a, where the law holds well below the vocabulary and weakens near it. A3.5 and A3.7 go together: where the plain
 # slopes of CE and $-\log \mathrm{RBP}_1$ differ but the offset fits' exponents agree, the
 # difference comes from the floors, not from how fast the reducible parts shrink; where both
 # differ, floors do not explain it. A3.8, beyond the paper, asks whether the exponent at $k = 1$
