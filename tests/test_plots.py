@@ -186,7 +186,7 @@ def test_show_warns_where_the_column_would_shrink_the_text(monkeypatch):
     import PIL.Image
 
     shown = []
-    monkeypatch.setattr("IPython.display.display", lambda image: shown.append(image))
+    monkeypatch.setattr("IPython.display.display", lambda image, **kwargs: shown.append(image))
     with pytest.warns(UserWarning, match=r"smallest text \(12 pt\) reads at [0-9.]+ px"):
         plots.show(book_figure(16.0, 12))  # 1,600 px wide: halved in the column
     with warnings.catch_warnings():

@@ -896,16 +896,20 @@ def png(fig) -> bytes:
     return buffer.getvalue()
 
 
-def show(fig) -> None:
-    """Show a figure in the notebook as the book shows it (``png``), and close it.
+def show(fig, caption: str | None = None) -> None:
+    """Show a figure in the notebook as the book shows it (``png``), with its data and alt text, and close it.
 
     A figure whose smallest text would read smaller than the body text, at the size the column
     shows it, gets a warning that says by how much; the book's browser test reads the same size
-    back from the image.
+    back from the image. The image's output metadata carries, under ``FIGURE_KEY``, the figure's
+    alt text and the data behind it (``figure_metadata``), read before the figure is closed: the
+    build writes the data as CSV (``figure_table``) and gives the image the alt text.
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
+    caption : str, optional
+        The figure's caption, whose first sentence opens the alt text (``describe``).
     """
     import io
     import warnings
@@ -914,6 +918,9 @@ def show(fig) -> None:
     import PIL.Image
     from IPython.display import Image, display
 
+    from rankscale.book.readout import FIGURE_KEY, figure_metadata
+
+    metadata = figure_metadata(fig, caption)
     data = png(fig)
     plt.close(fig)
     image = PIL.Image.open(io.BytesIO(data))
@@ -923,4 +930,4 @@ def show(fig) -> None:
         warnings.warn(f"the figure's smallest text ({smallest:g} pt) reads at {px:.1f} px in the book's "
                       f"{COLUMN_PX} px column, below the body's {BODY_PX} px: draw it narrower or its text larger",
                       stacklevel=2)
-    display(Image(data=data, format="png"))
+    display(Image(data=data, format="png"), metadata={FIGURE_KEY: metadata})
