@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -486,7 +487,7 @@ def test_the_site_crawled_under_a_sub_path_has_no_problem(smoke):
 
 
 @pytest.mark.slow  # the smoke book in a lone clone
-def test_each_figures_csv_holds_the_points_it_plots(smoke):
+def test_each_figures_csv_holds_the_points_it_plots(smoke, smoke_home):
     """Every figure of every page has its CSV among the site's downloads, and reading it back gives the points the
     image's metadata carries; for A2's figures against size, those are the models' sizes and measured values, as the
     chapter's own records give them."""
@@ -512,6 +513,16 @@ def test_each_figures_csv_holds_the_points_it_plots(smoke):
                 assert len(table) == len(expected) and len(table) > 0, name
                 found += 1
     assert found >= len(build.CHAPTERS)
+    # the ladder page's CE against size: each model's mean -log p(t) on pydocs, from its own records
+    from rankscale.book.chapter import open_chapter
+
+    chapter = open_chapter("smoke", home=smoke_home, show_header=False)
+    measured = {(run.family, run.non_embedding): -float(np.mean(run.records.logp, dtype=np.float64))
+                for run in chapter.family_runs["pydocs"]}
+    plotted = pd.read_csv(csvs["fig-ladder-regime.csv"]).query("panel == 'CE on pydocs'")
+    for (family, size), ce in measured.items():
+        row = plotted[(plotted["series"] == family) & (plotted["non-embedding parameters"] == size)]
+        assert len(row) == 1 and row["CE (nats)"].iloc[0] == pytest.approx(ce, rel=1e-6), (family, size)
 
 
 @needs_chromium
