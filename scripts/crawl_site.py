@@ -36,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-# The launch that works on this project's machines (tests/test_book.py): no sandbox (root in a
+# The launch that works on this project's machines (the book's tests use it too): no sandbox (root in a
 # container), no GPU, and none of Chromium's own traffic (updates, sync, QUIC probes).
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]

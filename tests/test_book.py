@@ -10,10 +10,10 @@ import http.server
 import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import threading
 import time
 import warnings
@@ -34,20 +34,11 @@ from rankscale.records import runs
 from rankscale.sets import get
 from tools import CHROMIUM, ROOT, load_script, needs_chromium
 
+crawl_site = load_script(ROOT / "scripts" / "crawl_site.py")  # reads a site as a reader meets it, in Chromium
+RAW_MATH, PROSE = crawl_site.RAW_MATH, crawl_site.PROSE  # math MathJax left untypeset, in the page's prose
 # Lines a user gains nothing from: per-model bars of transformers, Jupyter's kernel transport
 # warning, tqdm's complaint about widgets, and any traceback.
 NOISE = ("Writing model shards", "Loading weights", "without encryption", "IProgress not found", "Traceback")
-# Math that MathJax did not typeset, as it reaches the reader: \( \[ $$ or a $...$ pair.
-RAW_MATH = re.compile(r"\\\(|\\\[|\$\$|\$[^\s$][^$\n]*\$")
-# The page's text as the reader sees it, without code listings (where $ and \( are code).
-PROSE = """() => {
-    const code = [...document.querySelectorAll('pre, code')];
-    const shown = code.map(e => e.style.display);
-    code.forEach(e => e.style.display = 'none');
-    const text = document.body.innerText;
-    code.forEach((e, i) => e.style.display = shown[i]);
-    return text;
-}"""
 
 
 @dataclass(frozen=True)
@@ -410,9 +401,7 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
 
     shots.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=crawl_site.CHROMIUM_ARGS)
         page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
         page.route("**/*", only_local)
         page.on("response", lambda r: broken.append(r.url) if r.status >= 400 else None)
@@ -450,9 +439,6 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
     problems += [f"request left the machine: {url}" for url in leaving[:5]]
     problems += [f"failed to load: {url}" for url in broken[:5]]
     return problems
-
-
-crawl_site = load_script(ROOT / "scripts" / "crawl_site.py")
 
 
 @needs_chromium
@@ -598,10 +584,14 @@ def test_a_downloaded_chapter_runs_from_the_wheel_outside_the_checkout(smoke, tm
     python = venv / "bin" / "python"
     new_site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                               capture_output=True, text=True, check=True).stdout.strip()
-    # the dependencies are this environment's (no network here), seen through a path entry: its .pth files are not
-    # read, so the checkout's editable rankscale stays out of sight; pip sees them as installed and fetches nothing
-    here = sysconfig_purelib()
-    Path(new_site, "dependencies.pth").write_text(here + "\n")
+    # the dependencies are this environment's (no network here), linked one by one into a folder that a path entry
+    # names, rankscale's own entries (the checkout's editable install) left out; pip sees them installed
+    dependencies = tmp_path / "dependencies"
+    dependencies.mkdir()
+    for entry in Path(sysconfig.get_path("purelib")).iterdir():
+        if not entry.name.lower().lstrip("_").startswith(("rankscale", "editable")):
+            (dependencies / entry.name).symlink_to(entry)
+    Path(new_site, "dependencies.pth").write_text(f"{dependencies}\n")
     env = {k: v for k, v in os.environ.items() if k not in ("RANKSCALE_REFERENCE", "PYTHONPATH")}
     assert subprocess.run([str(python), "-c", "import rankscale"], env=env, capture_output=True).returncode != 0
     subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", "--quiet", "install", "--no-index",
@@ -624,11 +614,6 @@ def test_a_downloaded_chapter_runs_from_the_wheel_outside_the_checkout(smoke, tm
     assert nb.metadata["rankscale"]["profile"] == "smoke"  # the set it was built on, recorded in the download
     assert (home / "models" / "smoke").is_dir()  # trained what it needed, in the empty home
 
-
-def sysconfig_purelib() -> str:
-    import sysconfig
-
-    return sysconfig.get_path("purelib")
 
 
 @pytest.mark.slow  # the smoke book in a lone clone

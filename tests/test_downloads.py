@@ -33,9 +33,8 @@ def executed(figures: int = 1) -> nbformat.NotebookNode:
 
 
 def stage_page(nb, page="book/chapters/a1_metric", url=None) -> dict[str, bytes]:
-    return downloads.page_downloads(nb, page, "# %%\nprint(1)\n", figure_key=readout.FIGURE_KEY,
-                                    verdict_key=pages.VERDICT_KEY, figure_table=readout.figure_table,
-                                    bib=(build.PAGES / "references.bib").read_text(), install_url=url)
+    return downloads.page_downloads(nb, page, "# %%\nprint(1)\n", bib=(build.PAGES / "references.bib").read_text(),
+                                    install_url=url)
 
 
 def test_a_chapter_gives_its_figure_data_verdicts_source_and_paper(tmp_path):

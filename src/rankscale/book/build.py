@@ -556,7 +556,7 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     import nbformat
     import yaml
 
-    from rankscale.book import downloads, pages, readout
+    from rankscale.book import downloads
 
     root = out / "_build" / "stage"
     config = downloads.site_config(yaml.safe_load((SOURCES / "_config.yml").read_text()))
@@ -569,10 +569,8 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
     for path in executed:
         page = f"book/{'' if path.stem == INTRO else 'chapters/'}{path.stem}"
         nb = nbformat.read(path, as_version=4)
-        files = downloads.page_downloads(
-            nb, page, (NOTEBOOKS / f"{path.stem}.py").read_text(), figure_key=readout.FIGURE_KEY,
-            verdict_key=pages.VERDICT_KEY, figure_table=readout.figure_table, bib=bib,
-            install_url=config["repository"].get("url"))
+        files = downloads.page_downloads(nb, page, (NOTEBOOKS / f"{path.stem}.py").read_text(), bib=bib,
+                                         install_url=config["repository"].get("url"))
         wanted[root / f"{page}.ipynb"] = nbformat.writes(nb).encode()
         wanted |= {root / page.rsplit("/", 1)[0] / name: data for name, data in files.items()}
     changed = False

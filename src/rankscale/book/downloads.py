@@ -6,7 +6,7 @@ staging time (``rankscale.book.build.stage``), so that the site and its download
 - its jupytext source, ``downloads/<page>/<page>.py``;
 - the data behind each figure as CSV, ``downloads/<page>/<figure>.csv``, linked under the figure
   (``rankscale.book.plots.show`` puts the plotted points and the figure's alt text into the image's
-  output metadata, ``plots.FIGURE_KEY``);
+  output metadata, ``rankscale.book.readout.FIGURE_KEY``);
 - a chapter's verdicts as JSON, ``downloads/<page>/<page>.verdicts.json``: the rows its verdict
   table carries (``pages.VERDICT_KEY``), the rows ``rankscale verdicts --json`` prints;
 - the BibTeX entry of the paper the chapter replays, from the book's own ``references.bib``.
@@ -137,8 +137,8 @@ def _figure_links(files: list[str], folder: str) -> str:
     return f"Data of the figure above (CSV): {links}"
 
 
-def page_downloads(nb, page: str, source: str, *, figure_key: str, verdict_key: str, figure_table,
-                   bib: str | None = None, install_url: str | None = None) -> dict[str, bytes]:
+def page_downloads(nb, page: str, source: str, *, bib: str | None = None,
+                   install_url: str | None = None) -> dict[str, bytes]:
     """Give an executed page its downloads, changing the notebook in place, and return their files.
 
     Parameters
@@ -149,10 +149,6 @@ def page_downloads(nb, page: str, source: str, *, figure_key: str, verdict_key: 
         The page's path in the site, without suffix (``book/chapters/a1_metric``).
     source : str
         Its jupytext source.
-    figure_key, verdict_key : str
-        The output metadata keys of figures (``plots.FIGURE_KEY``) and verdict rows (``pages.VERDICT_KEY``).
-    figure_table : callable
-        Output metadata of a figure to its ``pandas.DataFrame`` (``plots.figure_table``).
     bib : str, optional
         The book's ``references.bib``; a chapter of paper A or B (``a*``, ``b*``) cites its paper from it.
     install_url : str, optional
@@ -164,6 +160,9 @@ def page_downloads(nb, page: str, source: str, *, figure_key: str, verdict_key: 
     dict of str to bytes
         Path under the page's folder (``downloads/<name>/...``, relative to the page) to content.
     """
+    from rankscale.book.pages import VERDICT_KEY
+    from rankscale.book.readout import FIGURE_KEY, figure_table
+
     name = page.rsplit("/", 1)[-1]
     folder = f"{FOLDER}/{name}"
     new = iter(range(1, len(nb.cells) + 3))  # the cells added here, numbered for their ids
@@ -174,7 +173,7 @@ def page_downloads(nb, page: str, source: str, *, figure_key: str, verdict_key: 
         cells.append(cell)
         if cell.cell_type != "code":
             continue
-        shown = [out.metadata[figure_key] for out in cell.get("outputs", []) if figure_key in out.get("metadata", {})]
+        shown = [out.metadata[FIGURE_KEY] for out in cell.get("outputs", []) if FIGURE_KEY in out.get("metadata", {})]
         if not shown:
             continue
         label = cell.metadata.get("mystnb", {}).get("figure", {}).get("name") or f"{name}-figure-{len(figures) + 1}"
@@ -188,7 +187,7 @@ def page_downloads(nb, page: str, source: str, *, figure_key: str, verdict_key: 
                               ["remove-cell"] if "remove-cell" in tags else [])
         cells.append(link)
     rows = [row for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
-            for row in out.get("metadata", {}).get(verdict_key, [])]
+            for row in out.get("metadata", {}).get(VERDICT_KEY, [])]
     if rows:
         files[f"{folder}/{name}.verdicts.json"] = (json.dumps(rows, indent=1, ensure_ascii=False) + "\n").encode()
     lines = ["## Downloads", "",
