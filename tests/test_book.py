@@ -592,6 +592,9 @@ def test_a_downloaded_chapter_runs_from_the_wheel_outside_the_checkout(smoke, tm
         if not entry.name.lower().lstrip("_").startswith(("rankscale", "editable")):
             (dependencies / entry.name).symlink_to(entry)
     Path(new_site, "dependencies.pth").write_text(f"{dependencies}\n")
+    # venv's own setuptools would shadow this environment's (torch asks for a newer one)
+    subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", "--quiet", "uninstall", "--yes",
+                    "setuptools"], check=True)
     env = {k: v for k, v in os.environ.items() if k not in ("RANKSCALE_REFERENCE", "PYTHONPATH")}
     assert subprocess.run([str(python), "-c", "import rankscale"], env=env, capture_output=True).returncode != 0
     subprocess.run([str(python), "-m", "pip", "--disable-pip-version-check", "--quiet", "install", "--no-index",
