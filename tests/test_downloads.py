@@ -11,6 +11,8 @@ import nbformat
 import pandas as pd
 import pytest
 
+from rankscale import RankscaleError
+
 from rankscale.book import build, downloads, pages, readout
 
 FIGURE = {"alt": "Figure of 1 panel (pydocs): CE (nats) against non-embedding parameters for 2 series.",
@@ -25,6 +27,8 @@ def executed(figures: int = 1) -> nbformat.NotebookNode:
     return nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_markdown_cell("# A1 · The metric\n\nPaper A measures how often the right token is in the top "
                                       "$k$, next to cross-entropy."),
+        nbformat.v4.new_code_cell('profile = "tiny"', metadata={"tags": ["parameters"]}),
+        nbformat.v4.new_code_cell('profile = "smoke"', metadata={"tags": ["injected-parameters"]}),
         nbformat.v4.new_code_cell("plots.show(fig)", outputs=image, metadata={
             "tags": ["hide-input"], "mystnb": {"figure": {"name": "fig-a1-x", "caption": "A caption."}}}),
         nbformat.v4.new_code_cell("pages.verdict_table(...)", metadata={"tags": ["hide-input"]}, outputs=[
@@ -47,7 +51,8 @@ def test_a_chapter_gives_its_figure_data_verdicts_source_and_paper(tmp_path):
     assert list(table.columns) == FIGURE["columns"]
     assert table["CE (nats)"].tolist()[:2] == [5.5, 4.25] and pd.isna(table["CE (nats)"].iloc[2])
     assert json.loads(files["downloads/a1_metric/a1_metric.verdicts.json"]) == [ROW]
-    figure, link = nb.cells[1], nb.cells[2]
+    assert nb.cells[3].source == downloads.PREPARE_CELL and nb.cells[3].metadata["tags"] == ["remove-cell"]
+    figure, link = nb.cells[4], nb.cells[5]
     assert figure.metadata["mystnb"]["image"]["alt"] == FIGURE["alt"]
     assert link.cell_type == "markdown" and "{download}`fig-a1-x.csv <downloads/a1_metric/fig-a1-x.csv>`" in link.source
     section = nb.cells[-1].source
@@ -70,9 +75,17 @@ def test_several_images_of_one_cell_each_get_a_file_and_paper_b_its_own_entry():
 
 def test_pages_outside_the_chapters_link_their_notebook_from_where_they_are():
     nb = executed()
-    stage_page(nb, page="book/intro")
+    downloads.page_downloads(nb, "book/intro", "", prepares=False)  # the introduction reads the executed chapters
     section = nb.cells[-1].source
     assert '<a href="../_sources/book/intro.ipynb" download>' in section and "BibTeX" not in section
+    assert downloads.PREPARE_CELL not in [cell.source for cell in nb.cells]
+
+
+def test_a_page_without_parameters_is_named():
+    nb = executed()
+    nb.cells = [cell for cell in nb.cells if "parameters" not in cell.source and "profile" not in cell.source]
+    with pytest.raises(RankscaleError, match="page a1_metric has no cell tagged parameters"):
+        stage_page(nb)
 
 
 def test_with_the_repository_address_the_notebook_installs_rankscale_first():

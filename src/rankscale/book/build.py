@@ -570,7 +570,7 @@ def stage(out: Path, executed: list[Path]) -> tuple[Path, bool]:
         page = f"book/{'' if path.stem == INTRO else 'chapters/'}{path.stem}"
         nb = nbformat.read(path, as_version=4)
         files = downloads.page_downloads(nb, page, (NOTEBOOKS / f"{path.stem}.py").read_text(), bib=bib,
-                                         install_url=config["repository"].get("url"))
+                                         install_url=config["repository"].get("url"), prepares=path.stem not in READERS)
         wanted[root / f"{page}.ipynb"] = nbformat.writes(nb).encode()
         wanted |= {root / page.rsplit("/", 1)[0] / name: data for name, data in files.items()}
     changed = False

@@ -48,6 +48,14 @@ def install_cell_source(url: str) -> str:
             f'    subprocess.check_call([sys.executable, "-m", "pip", "install", "rankscale[book] @ git+{url}"])')
 
 
+# A downloaded chapter's cell after its parameters: the page only reads what `make book` computed, so a
+# notebook run away from it computes that first (what is on disk already is kept).
+PREPARE_CELL = ("# What this page reads, trained and extracted where it is missing (make book does this before any page runs)\n"
+                "from rankscale.records.jobs import prepare\n"
+                "from rankscale.sets import get\n"
+                "prepare(get(profile))")
+
+
 def site_config(config: dict) -> dict:
     """The site's Jupyter Book configuration from the book's ``_config.yml``: where it names the
     repository (``repository.url``), a Colab button on every notebook page, opening that page's
@@ -137,8 +145,8 @@ def _figure_links(files: list[str], folder: str) -> str:
     return f"Data of the figure above (CSV): {links}"
 
 
-def page_downloads(nb, page: str, source: str, *, bib: str | None = None,
-                   install_url: str | None = None) -> dict[str, bytes]:
+def page_downloads(nb, page: str, source: str, *, bib: str | None = None, install_url: str | None = None,
+                   prepares: bool = True) -> dict[str, bytes]:
     """Give an executed page its downloads, changing the notebook in place, and return their files.
 
     Parameters
@@ -154,6 +162,9 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None,
     install_url : str, optional
         The repository's address (``_config.yml``'s ``repository.url``): the notebook's first cell
         installs rankscale from it where it is missing.
+    prepares : bool
+        Put ``PREPARE_CELL`` after the notebook's parameters, so that the notebook run on its own trains
+        and extracts what it reads (a page that reads other executed pages instead does not).
 
     Returns
     -------
@@ -204,6 +215,13 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None,
         lines += ["", "The paper this chapter replays, as BibTeX:", "", "```bibtex",
                   bibtex_entry(bib, PAPERS[name[0]]), "```"]
     cells.append(_markdown_cell(f"{name}-downloads", "\n".join(lines)))
+    if prepares:
+        marked = [i for i, cell in enumerate(cells)
+                  if {"parameters", "injected-parameters"} & set(cell.metadata.get("tags", []))]
+        if not marked:
+            raise RankscaleError(f"page {name} has no cell tagged parameters, which names its model set (profile); "
+                                 "tag its first code cell so (notebooks/README.md)")
+        cells.insert(marked[-1] + 1, _code_cell(f"{name}-prepare", PREPARE_CELL, ["remove-cell"]))
     if install_url:
         cells.insert(0, _code_cell(f"{name}-install", install_cell_source(install_url), ["remove-cell"]))
     nb.cells = cells
