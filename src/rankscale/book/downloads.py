@@ -24,6 +24,7 @@ import json
 import re
 
 from rankscale import RankscaleError
+from rankscale.book.readout import plain_text
 
 FOLDER = "downloads"  # beside the pages: downloads/<page>/...
 PAPERS = {"a": "yue2025relative", "b": "yan2025whatscales"}  # chapter a*/b*: the paper it replays (references.bib)
@@ -109,10 +110,12 @@ def bibtex_entry(bib: str, key: str) -> str:
 
 def _plain(markdown: str) -> str:
     """Markdown prose as one line of plain text (for a link preview's description)."""
-    text = re.sub(r"`{3,}.*?`{3,}", " ", markdown, flags=re.S)  # directives and code blocks
+    text = re.sub(r"(`{3,}).*?\1(?!`)", " ", markdown, flags=re.S)  # directives and code blocks
     text = re.sub(r"\{[a-z:]+\}`([^`<]*?)\s*(?:<[^`]*>)?`", r"\1", text)  # {role}`text <target>` -> text
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"[*_`#$\\]", "", text)
+    text = re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)  # display math: no place in a one-line preview
+    text = re.sub(r"\$[^$]+\$", lambda math: plain_text(math.group()), text)  # inline math as it reads
+    text = re.sub(r"[*`#\\]|(?<![\w^])_|_(?![\w{])", "", text)  # markup, and underscores of emphasis (not RBP_k)
     return " ".join(text.split())
 
 
@@ -124,15 +127,16 @@ def description(nb) -> str:
     --------
     >>> import nbformat
     >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
-    ...     "# A1 · The metric\\n\\n```{admonition} box\\ntext\\n```\\n\\nPaper A *starts* from $p(t)$, after {cite:t}`x`.")])
+    ...     "# A1 · The metric\\n\\n````{admonition} box\\n```{glue:md} x\\n```\\n````\\n\\n"
+    ...     "Paper A *starts* from $p(t)$ and $-\\\\log \\\\mathrm{RBP}_k$, after {cite:t}`x`.")])
     >>> description(nb)
-    'Paper A starts from p(t), after x.'
+    'Paper A starts from p(t) and -log RBP_k, after x.'
     """
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
         body = re.sub(r"^#[^\n]*\n", "", cell.source.strip())  # the title
-        body = re.sub(r"`{3,}[^\n]*\n.*?\n`{3,}", "\n\n", body, flags=re.S)  # boxes before the prose
+        body = re.sub(r"(`{3,})[^\n]*\n.*?\n\1(?!`)", "\n\n", body, flags=re.S)  # boxes (nested ones whole)
         for paragraph in body.split("\n\n"):
             text = _plain(paragraph)
             if len(text) > 30:  # a paragraph, not a stray line
