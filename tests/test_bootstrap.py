@@ -146,3 +146,32 @@ def test_resample_refuses_to_pair_samples_of_other_windows():
     seeded = windows_of(tokens + 1, [0, 0, 0, 1, 1, 2])  # a second training run, scored on other windows
     with pytest.raises(ValueError, match="its seeds must be evaluated on the same windows"):
         bootstrap.resample([first], metric, 5, by="window", seeds=[[seeded]])
+
+
+def test_an_interval_widens_as_the_windows_of_a_document_grow_alike():
+    """A text of four long documents, 25 windows of 20 tokens each: as the windows of one document share more of a
+    level of their own, the interval of the mean, resampling documents, widens; resampling windows, it stays as
+    narrow as if they were independent. Where every window is its own document, the two are one and the same."""
+    rng = np.random.default_rng(7)
+    documents, windows, tokens = 4, 25, 20
+    window = np.repeat(np.arange(documents * windows), tokens)
+    document = window // windows
+    noise, level = rng.normal(size=window.size), rng.normal(size=documents)
+
+    def half_width(values, by, ids):
+        sample = {"v": values, by: ids}
+        replicates = bootstrap.resample([sample], lambda s: [s["v"].mean()], n_boot=400, seed=1, by=by)[:, 0, 0]
+        low, high = bootstrap.interval(values.mean(), replicates)
+        return (high - low) / 2
+
+    by_document, by_window = [], []
+    for alike in (0.0, 0.5, 1.0, 2.0):  # how much of a level its own each document's windows share
+        values = noise + alike * level[document]
+        by_document.append(half_width(values, "document", document))
+        by_window.append(half_width(values, "window", window))
+    ratio = [d / w for d, w in zip(by_document, by_window)]
+    assert all(a < b for a, b in zip(by_document, by_document[1:])), by_document
+    assert all(a < b for a, b in zip(ratio, ratio[1:])), ratio  # and ever more than the windows' interval
+    assert 0.7 < ratio[0] < 1.3 and ratio[-1] > 4  # independent windows: alike; windows alike: far too narrow
+    values = noise + 2.0 * level[document]
+    assert half_width(values, "document", window) == half_width(values, "window", window)  # a window per document

@@ -156,6 +156,7 @@ def run(family, name, p, rank, *, ties=0, step=None, source=None, note=""):
     manifest = SimpleNamespace(vocab_size=VOCAB, source=source or {"model": f"local/{name}", "revision": None})
     records = Records(logp=np.log(p).astype(np.float32), gt=gt, ge=ge.astype(np.int32),
                       target=np.zeros(len(p), np.int32), window=np.arange(len(p), dtype=np.int32),
+                      document=np.arange(len(p), dtype=np.int64),
                       top_logp=np.zeros((len(p), 1), np.float32), manifest=manifest)
     return Run(family, name, step, 1000 if family else 10_000, 2000, records, note=note)
 

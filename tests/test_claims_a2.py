@@ -236,7 +236,8 @@ def run(family, size, seed, source="local/model"):
     n = 3000
     gt = np.minimum(rng.lognormal(4.0 - 0.4 * np.log10(size), 2.0, n).astype(np.int32), VOCAB - 1)
     records = Records(logp=np.zeros(n, np.float32), gt=gt, ge=gt, target=np.zeros(n, np.int32),
-                      window=(np.arange(n) // 30).astype(np.int32), top_logp=np.zeros((n, 1), np.float32),
+                      window=(np.arange(n) // 30).astype(np.int32), document=(np.arange(n) // 30).astype(np.int64),
+                      top_logp=np.zeros((n, 1), np.float32),
                       manifest=SimpleNamespace(vocab_size=VOCAB, source={"model": source, "revision": None}))
     return Run(family, f"{family}-{size:g}", None, size, 2 * size, records)
 
@@ -360,18 +361,37 @@ def test_the_notebook_grades_nothing_itself_and_passes_its_parameters_on():
     assert "claims.judge(" not in code and "percentile" not in code and "quantile(" not in code
 
 
-def test_a_family_fit_resamples_whole_windows_shared_by_its_models():
-    """The fits' replicates draw the same windows for every model of the family (``Context.resampling``): a family
-    whose models have the same ranks refits a slope of 0 on every replicate; models cut into other windows raise."""
+def test_a_family_fit_resamples_whole_documents_shared_by_its_models():
+    """The fits' replicates draw the same documents for every model of the family (``Context.resampling``), each
+    document whole: a family whose models have the same ranks refits a slope of 0 on every replicate; so does a
+    family whose models hold the same ranks in every document, shuffled across that document's windows, which
+    replicates of single tokens or of windows would tell apart; models cut into other documents raise."""
     records = run("NeoX", 1e4, 1).records
     same = [Run("NeoX", f"NeoX-{size:g}", None, size, 2 * size, records) for size in (1e3, 1e4, 1e5)]
     context = Context({"NeoX": 3}, n_boot=20)
     fits = a2.fit_regimes(same, [[], [], []], context)
     assert all(np.allclose(slopes, 0.0) for slopes in fits.slopes.values())
     tokens = context.resampling(same)
-    assert tokens == {"same_text": [("NeoX",)] * 3, "by": "window"}
+    assert tokens == {"same_text": [("NeoX",)] * 3, "by": "document"}
     fits = a2.fit_regimes(same, [[], [], []], Context({"NeoX": 3}, n_boot=20, by=None))
     assert all(np.allclose(slopes, 0.0) for slopes in fits.slopes.values()), "paired tokens too"
-    other = Run("NeoX", "moved", None, 1e6, 2e6, Records(**{**records.__dict__, "window": records.window[::-1].copy()}))
-    with pytest.raises(ValueError, match="not evaluated on the same windows"):
+    # documents of 5 windows each (the records' are contiguous); each model's ranks shuffled within every document
+    documents = Records(**{**records.__dict__, "document": (records.window // 5).astype(np.int64)})
+    starts = np.flatnonzero(np.diff(documents.document, prepend=-1))
+    assert len(starts) == len(np.unique(records.window)) // 5 > 1
+    rng = np.random.default_rng(0)
+    shuffled = []
+    for size in (1e3, 1e4, 1e5):
+        order = np.concatenate([start + rng.permutation(len(part))
+                                for start, part in zip(starts, np.split(documents.document, starts[1:]))])
+        assert not np.array_equal(documents.window[order], documents.window), "the shuffles cross windows"
+        moved = Records(**{**documents.__dict__, "gt": documents.gt[order], "ge": documents.ge[order]})
+        shuffled.append(Run("NeoX", f"NeoX-{size:g}", None, size, 2 * size, moved))
+    fits = a2.fit_regimes(shuffled, [[], [], []], context)
+    assert all(np.allclose(slopes, 0.0) for slopes in fits.slopes.values()), "whole documents"
+    fits = a2.fit_regimes(shuffled, [[], [], []], Context({"NeoX": 3}, n_boot=20, by=None))
+    assert not all(np.allclose(slopes, 0.0) for slopes in fits.slopes.values()), "single tokens tell them apart"
+    other = Run("NeoX", "moved", None, 1e6, 2e6,
+                Records(**{**records.__dict__, "document": records.document[::-1].copy()}))
+    with pytest.raises(ValueError, match="not evaluated on the same documents"):
         a2.fit_regimes([*same, other], [[], [], [], []], context)

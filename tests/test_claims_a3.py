@@ -378,7 +378,8 @@ def run(family, size, seed, replica=0):
     gt = np.minimum(rng.lognormal(2.5 - 0.35 * np.log10(size), 1.2, n).astype(np.int32), SMALL_VOCAB - 1)
     logp = (-rng.gamma(2.0, 0.5, n) - 0.2 * np.log1p(gt)).astype(np.float32)
     records = Records(logp=logp, gt=gt, ge=gt, target=np.zeros(n, np.int32), window=(np.arange(n) // 10).astype(np.int32),
-                      top_logp=np.zeros((n, 1), np.float32), manifest=SimpleNamespace(vocab_size=SMALL_VOCAB))
+                      document=(np.arange(n) // 10).astype(np.int64), top_logp=np.zeros((n, 1), np.float32),
+                      manifest=SimpleNamespace(vocab_size=SMALL_VOCAB))
     return Run(family, f"{family}-{size:g}", None, size, 2 * size, records, replica=replica)
 
 

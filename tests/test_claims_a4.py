@@ -273,6 +273,7 @@ def run(family, size, seed):
     gt = np.minimum(rng.lognormal(1.5 - 0.3 * np.log10(size), 1.2, n).astype(np.int32), VOCAB - 1)
     records = Records(logp=np.zeros(n, np.float32), gt=gt, ge=gt, target=np.zeros(n, np.int32),
                       window=np.repeat(np.arange(n // WINDOW), WINDOW).astype(np.int32),
+                      document=np.repeat(np.arange(n // WINDOW), WINDOW).astype(np.int64),
                       top_logp=np.zeros((n, 1), np.float32), manifest=SimpleNamespace(vocab_size=VOCAB))
     return Run(family, f"{family}-{size:g}", None, size, 2 * size, records)
 

@@ -401,7 +401,8 @@ def run(family, size, seed, n=400, name=None):
     ge = np.minimum(rng.lognormal(2.0 - 0.3 * np.log10(size), 1.3, n).astype(np.int32), VOCAB - 1)
     logp = (-rng.gamma(2.0, 0.5, n) - 0.2 * np.log1p(ge)).astype(np.float32)
     records = Records(logp=logp, gt=ge, ge=ge, target=np.zeros(n, np.int32), window=(np.arange(n) // 10).astype(np.int32),
-                      top_logp=np.zeros((n, 1), np.float32), manifest=SimpleNamespace(vocab_size=VOCAB))
+                      document=(np.arange(n) // 10).astype(np.int64), top_logp=np.zeros((n, 1), np.float32),
+                      manifest=SimpleNamespace(vocab_size=VOCAB))
     return Run(family, name or f"{family}-{size:g}", None, size, 2 * size, records)
 
 
@@ -470,9 +471,10 @@ def test_measure_trends_are_the_bootstrap_done_by_hand(synthetic, by_hand):
     members = [r for r in family_runs["stdlib"] if r.family == "NeoX"]
     ranks = [metrics.rank_1based(r.records.gt, r.records.ge) for r in members]
     fitted = [by_hand["stdlib", r.name] for r in members]
-    boots = rank_models.bootstrap_rank_models(fitted, [{"rank": rank, "logp": r.records.logp, "window": r.records.window}
+    boots = rank_models.bootstrap_rank_models(fitted, [{"rank": rank, "logp": r.records.logp,
+                                                        "document": r.records.document}
                                                        for rank, r in zip(ranks, members)], 6, context.seed,
-                                              by="window")
+                                              by="document")
     log_s = np.log([r.non_embedding for r in members])
     mu = np.stack([b.params["powerlaw"][:, 0] for b in boots], axis=-1)  # (n_boot, models)
     replicate_slopes = [np.polyfit(log_s, mu[b], 1)[0] for b in range(6)]

@@ -141,7 +141,8 @@ def records(seed, skill, n=300, vocab=VOCAB, gt=None):
     logp = (-np.log1p(gt) - rng.gamma(2.0, 0.3, len(gt))).astype(np.float32)
     ties = rng.random(len(gt)) < 0.1
     return Records(logp=logp, gt=gt, ge=(gt + ties).astype(np.int32), target=np.arange(len(gt), dtype=np.int32) % vocab,
-                   window=np.zeros(len(gt), np.int32), top_logp=np.zeros((len(gt), 1), np.float32),
+                   window=np.zeros(len(gt), np.int32), document=np.zeros(len(gt), np.int64),
+                   top_logp=np.zeros((len(gt), 1), np.float32),
                    manifest=SimpleNamespace(vocab_size=vocab))
 
 

@@ -169,7 +169,8 @@ def test_below_holds_wholly_below_fails_wholly_above_and_is_undetermined_across(
 
 def final(logp, rbe, n_boot=20, family="NeoX", model="d16", corpus="pydocs"):
     """A final model's alignment evidence (``b2.alignment``) from its targets' log-probabilities and RBE."""
-    records = SimpleNamespace(logp=np.asarray(logp), gt=np.asarray(rbe), window=np.arange(len(rbe)) // 20)
+    records = SimpleNamespace(logp=np.asarray(logp), gt=np.asarray(rbe), window=np.arange(len(rbe)) // 20,
+                              document=np.arange(len(rbe), dtype=np.int64) // 20)
     run = SimpleNamespace(family=family, name=model, records=records)
     return b2.alignment(corpus, run, Context({}, n_boot=n_boot))
 
@@ -384,7 +385,8 @@ def records(seed, skill, n=400):
     top = np.sort(rng.dirichlet(np.full(SMALL_VOCAB, 0.5), n), axis=1)[:, ::-1][:, :8]
     logp = np.log(top[np.arange(n), np.minimum(gt, 7)]).astype(np.float32)
     return Records(logp=logp, gt=gt, ge=gt, target=target, window=(np.arange(n) // 10).astype(np.int32),
-                   top_logp=np.log(top).astype(np.float32), manifest=SimpleNamespace(vocab_size=SMALL_VOCAB))
+                   document=(np.arange(n) // 10).astype(np.int64), top_logp=np.log(top).astype(np.float32),
+                   manifest=SimpleNamespace(vocab_size=SMALL_VOCAB))
 
 
 @pytest.fixture(scope="module")
@@ -407,8 +409,9 @@ def test_measure_resamples_each_series_as_by_hand(synthetic):
         [(c, "NeoX", "d32", [0, 16, 128]) for c in ("pydocs", "stdlib")]
     assert (ev.with_checkpoints, ev.without_checkpoints) == (["NeoX"], ["Llama"])
     for s in ev.series:
-        samples = [run.records.arrays() for run in chapter.checkpoint_runs[s.corpus]]
-        by_hand = dynamics.resampled_terms(samples, 8, 0, paired=True, min_count=b2.B2_MIN_GROUP, by="window")
+        samples = [{**run.records.arrays(), "document": run.records.document}
+                   for run in chapter.checkpoint_runs[s.corpus]]
+        by_hand = dynamics.resampled_terms(samples, 8, 0, paired=True, min_count=b2.B2_MIN_GROUP, by="document")
         for term in ("EE", "SA", "Conf"):
             np.testing.assert_array_equal(s.boot[term], by_hand[term])
             assert s.values[term] == pytest.approx([dynamics.terms_of(x["logp"], x["gt"])[term] for x in samples])
@@ -421,8 +424,8 @@ def test_measure_aligns_every_final_model_as_by_hand(synthetic):
     assert [(m.corpus, m.model) for m in ev.finals] == [(c, r.name) for c in chapter.corpora
                                                        for r in chapter.family_runs[c]]
     for m, run in zip(ev.finals, [r for c in chapter.corpora for r in chapter.family_runs[c]]):
-        sample = {"logp": run.records.logp, "gt": run.records.gt, "window": run.records.window}
-        by_hand = dynamics.resampled_terms([sample], 8, 0, min_count=b2.B2_MIN_GROUP, by="window")["TV"][:, 0]
+        sample = {"logp": run.records.logp, "gt": run.records.gt, "document": run.records.document}
+        by_hand = dynamics.resampled_terms([sample], 8, 0, min_count=b2.B2_MIN_GROUP, by="document")["TV"][:, 0]
         np.testing.assert_array_equal(m.replicates, by_hand)
         dec = metrics.ce_decomposition(run.records.logp, run.records.gt)
         assert m.floor == dynamics.aligned_distance(dec, len(run.records), b2.B2_MIN_GROUP)

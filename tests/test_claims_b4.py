@@ -191,6 +191,7 @@ def run(family, size, seed, replica=0):
     logp = (-rng.gamma(2.0, 0.5, TOKENS) - 0.2 * np.log1p(gt)).astype(np.float32)
     records = Records(logp=logp, gt=gt, ge=gt, target=np.zeros(TOKENS, np.int32),
                       window=(np.arange(TOKENS) // 40).astype(np.int32),
+                      document=(np.arange(TOKENS) // 40).astype(np.int64),
                       top_logp=np.zeros((TOKENS, 1), np.float32), manifest=SimpleNamespace(vocab_size=VOCAB))
     return Run(family, f"{family}-{size:g}", None, size, 2 * size, records, replica=replica)
 

@@ -226,6 +226,7 @@ def run(family, size, seed):
     logp = (-rng.gamma(2.0, 0.5, N_TOKENS) - 0.2 * np.log1p(gt)).astype(np.float32)
     records = Records(logp=logp, gt=gt, ge=gt, target=np.zeros(N_TOKENS, np.int32),
                       window=np.arange(N_TOKENS, dtype=np.int32) // WINDOW,
+                      document=np.arange(N_TOKENS, dtype=np.int64) // WINDOW,
                       top_logp=np.zeros((N_TOKENS, 1), np.float32),
                       manifest=SimpleNamespace(vocab_size=300, identity={"window_len": WINDOW}))
     return Run(family, f"{family}-{size:g}", None, size, 2 * size, records)

@@ -109,3 +109,20 @@ def test_amplification_has_no_ratio_where_every_target_is_in_the_top_k():
         warnings.simplefilter("error")  # no division warning either
         ratio, intervals = emergence.amplification(p, np.stack([p] * 5), ns)
     assert np.isnan(ratio[:, 0]).all() and np.isnan(intervals[:, 0]).all()
+
+
+def test_the_windows_of_one_document_are_drawn_together():
+    """Every window in one document: each replicate draws that document, all its windows, so every replicate
+    gives the full text's p_{N,k}; each window its own unit, the replicates scatter."""
+    rank = np.array([1, 1, 1, 5, 1, 7, 1, 1, 9, 1, 1, 1])
+    window = np.repeat(np.arange(4), 3)
+    one_document = emergence.window_runs(rank, window, [1, 2], [1], units=np.zeros(12, int))
+    alone = emergence.window_runs(rank, window, [1, 2], [1])
+    together = emergence.success_replicates([one_document], n_boot=50)
+    assert np.allclose(together, one_document.success()[None, None])
+    assert emergence.success_replicates([alone], n_boot=50).std(axis=0).max() > 0.05
+    halves = emergence.window_runs(rank, window, [1, 2], [1], units=np.repeat([0, 1], 6))
+    assert halves.units.tolist() == [0, 0, 1, 1]
+    drawn = {round(float(r), 6) for r in emergence.success_replicates([halves], n_boot=200)[:, 0, 0, 0]}
+    first, second = (emergence.window_runs(rank[i:i + 6], window[i:i + 6], [1], [1]).success()[0, 0] for i in (0, 6))
+    assert drawn == {round(float(v), 6) for v in (first, second, (first + second) / 2)}  # whole halves only

@@ -27,7 +27,8 @@ def run(family, size, seed, targets):
     gt = np.minimum(rng.lognormal(2.0 - 0.3 * np.log10(size), 1.0, TOKENS).astype(np.int32), VOCAB - 1)
     logp = (-rng.gamma(2.0, 0.5, TOKENS) - 0.2 * np.log1p(gt)).astype(np.float32)
     records = Records(logp=logp, gt=gt, ge=gt, target=targets, window=(np.arange(TOKENS) // 40).astype(np.int32),
-                      top_logp=np.zeros((TOKENS, 1), np.float32), manifest=SimpleNamespace(vocab_size=VOCAB))
+                      document=(np.arange(TOKENS) // 40).astype(np.int64), top_logp=np.zeros((TOKENS, 1), np.float32),
+                      manifest=SimpleNamespace(vocab_size=VOCAB))
     return Run(family, f"{family}-{size:g}", None, int(size), int(size) + 10_000, records)
 
 

@@ -196,7 +196,8 @@ def test_token_texts_and_labels(tmp_path, tokenizer, monkeypatch):
         identity = {"hub": model, "commit": revision} if "/" in model and not model.startswith("/") else {"gguf": "x"}
         manifest = SimpleNamespace(identity={"model": identity}, source={"model": model, "revision": revision})
         empty = np.zeros(0)
-        return runs.Run(family, "m", step, 1, 2, Records(empty, empty, empty, empty, empty, empty, manifest))
+        return runs.Run(family, "m", step, 1, 2, Records(empty, empty, empty, empty, empty, empty, manifest,
+                                                             document=np.zeros(0, np.int64)))
 
     ids = tokenizer("def main():")["input_ids"]
     tokenizer.save_pretrained(tmp_path / "local")

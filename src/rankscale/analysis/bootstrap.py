@@ -4,10 +4,12 @@ range of values is written in the verdicts and tables (``interval_text``, ``span
 A replicate resamples each model's evaluation text with replacement (``resample``); every
 quantity computed from a replicate uses the same resample, so differences between quantities (R^2
 of EE minus R^2 of CE, one exponent minus another) are paired, and their spread is the spread of
-the difference itself. The tokens of one evaluation window are not independent (a passage that
-suits a model suits it throughout, and runs of successes cluster inside windows), so a replicate
-draws whole windows (``by="window"``), and models evaluated on the same text share one resample
-(``same_text``), so that comparisons between them are paired too. Which claims resample so is
+the difference itself. The tokens of one document are not independent (a passage that suits a
+model suits it throughout, runs of successes cluster inside windows, and the windows of one
+document share its subject, style and vocabulary), so a replicate draws whole documents, each
+with all its windows (``by="document"``: ``rankscale.claims.context.BY``), and models evaluated
+on the same text share one resample (``same_text``), so that comparisons between them are paired
+too. Which claims resample so is
 decided in one place, ``rankscale.claims.context.Context.resampling``: all of the book's, since
 each generalises beyond the tokens scored.
 
@@ -16,9 +18,10 @@ z the normal quantile of ``LEVEL``. Percentile intervals are not used: plug-in e
 entropy terms (Error-Entropy, Self-Alignment, Confidence) shift when a resample repeats tokens,
 and on the smoke set a change of Confidence measured at -0.045 had its percentile interval at
 [+0.050, +0.077], on the wrong side of zero. Resampling single tokens would treat them as
-independent, which neighbouring tokens are not: on a corpus of few windows such intervals come
-out too narrow. Resampling the windows of one corpus still says nothing of another corpus, so an
-interval is the uncertainty that the choice of windows from this text brings. The scatter between
+independent, which neighbouring tokens are not, and resampling the windows of a few long
+documents as if they were independent came out several times too narrow too. Resampling the
+documents of one corpus still says nothing of another corpus, so an interval is the uncertainty
+that the choice of documents from this text brings. The scatter between
 training runs enters only where a model has other training runs (seeds) evaluated on the same
 text: ``resample``'s ``seeds`` then lets each replicate draw one of a model's runs before it
 resamples the text.
@@ -35,8 +38,8 @@ LEVEL = 0.95  # two-sided: the usual 95% interval, the one level of every interv
 Z = NormalDist().inv_cdf((1 + LEVEL) / 2)  # an interval's half-width, in standard deviations of its replicates
 # What every interval of the book is, said once in every rule that reads one
 INTERVAL = (f"{LEVEL:.0%} bootstrap interval (the measured value ± {Z:.2f} standard deviations of its replicates; a "
-            "replicate resamples the evaluation text's windows whole, with replacement, the set's n_boot times, once "
-            "for every quantity computed from it and the same windows for every model evaluated on that text, so "
+            "replicate resamples the evaluation text's documents whole, with replacement, the set's n_boot times, once "
+            "for every quantity computed from it and the same documents for every model evaluated on that text, so "
             "that their differences are paired; in a size fit, a size trained with several seeds first draws one of "
             "its runs)")
 
@@ -62,7 +65,7 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
         of one label sharing theirs. Models that share a resample must have equal lengths and, with ``by``,
         the same groups.
     by : str, optional
-        Key of per-token group ids (``"window"``) whose groups are resampled whole: a replicate draws as
+        Key of per-token group ids (``"document"``) whose groups are resampled whole: a replicate draws as
         many groups as the sample has, with replacement.
     seeds : sequence of sequences of mappings, optional
         Per model, the samples of its other training runs (seeds), evaluated on the same tokens as

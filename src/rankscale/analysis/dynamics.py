@@ -263,7 +263,7 @@ def resampled_terms(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
     min_count : int
         For TV (``terms_of``).
     by : str, optional
-        Key of per-token group ids (``"window"``) drawn whole; None: single tokens.
+        Key of per-token group ids (``"document"``) drawn whole; None: single tokens.
 
     Returns
     -------

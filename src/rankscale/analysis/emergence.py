@@ -3,10 +3,11 @@
 A task of N tokens succeeds when all of N consecutive targets rank within the top k; its rate
 p_{N,k} is measured over every run of N consecutive targets inside one evaluation window, sliding
 by one target. Here the runs and the successful runs are counted per
-window (``window_runs``), so that the evaluation text can be resampled window by window
-(``success_replicates``, through ``rankscale.analysis.bootstrap.resample``): a run never crosses a window,
-so resampling windows keeps neighbouring targets, whose successes cluster, together, and the
-bootstrap reflects that dependence (resampling single targets would destroy the runs).
+window (``window_runs``), so that the evaluation text can be resampled whole windows at a time, all
+the windows of one document together (``success_replicates``, through
+``rankscale.analysis.bootstrap.resample``): a run never crosses a window, so resampling windows keeps
+neighbouring targets, whose successes cluster, together, and drawing a document's windows together
+keeps what they share (resampling single targets would destroy the runs).
 
 From a family's measured rates and their replicates, ``slope_gaps`` compares the size exponent of
 -log p_{N,k} at each N with that at N = 1 (eq. 7 says they are equal), as a difference and as a ratio, and ``amplification``
@@ -36,12 +37,16 @@ class WindowRuns:
         Runs of each length inside each of the W windows.
     hits : ndarray of shape (W, len(ns), len(ks))
         Those runs whose targets all rank within the top k.
+    units : ndarray of shape (W,) or None
+        The unit of text each window belongs to (its document), which a replicate draws whole with
+        all its windows (``success_replicates``); None: each window is a unit of its own.
     """
 
     ns: tuple[int, ...]
     ks: tuple[int, ...]
     runs: np.ndarray
     hits: np.ndarray
+    units: np.ndarray | None = None
 
     def success(self) -> np.ndarray:
         """p_{N,k} over all windows.
@@ -60,7 +65,7 @@ def _rates(runs: np.ndarray, hits: np.ndarray) -> np.ndarray:
         return hits.sum(axis=0) / runs.sum(axis=0)[:, None]
 
 
-def window_runs(rank, window, ns: Sequence[int], ks: Sequence[int]) -> WindowRuns:
+def window_runs(rank, window, ns: Sequence[int], ks: Sequence[int], units=None) -> WindowRuns:
     """Count, per evaluation window, the runs of each length in ``ns`` and those all within each top-k.
 
     Parameters
@@ -71,6 +76,9 @@ def window_runs(rank, window, ns: Sequence[int], ks: Sequence[int]) -> WindowRun
         Window ids, each window's targets contiguous and in order (as ``Records.window``).
     ns, ks : sequence of int
         Run lengths N (each at least 1) and top-k thresholds.
+    units : array_like of shape (n,), optional
+        Each target's unit of text (its document: ``rankscale.claims.context.text_units``), constant
+        within a window; the windows of one unit are resampled together.
 
     Returns
     -------
@@ -99,13 +107,16 @@ def window_runs(rank, window, ns: Sequence[int], ks: Sequence[int]) -> WindowRun
         for j, hit in enumerate(cumulative):
             ok = hit[starts + n] - hit[starts] == n
             hits[:, i, j] = np.bincount(index[starts[ok]], minlength=n_windows)
-    return WindowRuns(tuple(int(n) for n in ns), tuple(int(k) for k in ks), runs, hits)
+    first = np.unique(index, return_index=True)[1]  # each window's first target
+    return WindowRuns(tuple(int(n) for n in ns), tuple(int(k) for k in ks), runs, hits,
+                      None if units is None else np.asarray(units)[first])
 
 
 def success_replicates(counted: Sequence[WindowRuns], n_boot: int, seed: int = 0) -> np.ndarray:
-    """p_{N,k} of models evaluated on the same windows, on ``n_boot`` resamples of those windows.
+    """p_{N,k} of models evaluated on the same windows, on ``n_boot`` resamples of that text.
 
-    Each replicate draws the windows with replacement, the same windows for every model
+    Each replicate draws the windows' units (their documents, ``WindowRuns.units``; else the windows
+    themselves) with replacement, every window of a unit drawn with it, the same for every model
     (``bootstrap.resample`` with ``same_text=True`` over the per-window counts), so differences
     between models and between N are paired.
 
@@ -130,9 +141,10 @@ def success_replicates(counted: Sequence[WindowRuns], n_boot: int, seed: int = 0
     shape = counted[0].hits.shape[1:]
     if any(c.hits.shape[1:] != shape for c in counted):
         raise ValueError("every model must be counted for the same run lengths and k")
-    samples = [{"runs": c.runs, "hits": c.hits} for c in counted]
+    grouped = counted[0].units is not None
+    samples = [{"runs": c.runs, "hits": c.hits, **({"unit": c.units} if grouped else {})} for c in counted]
     values = bootstrap.resample(samples, lambda s: _rates(s["runs"], s["hits"]).ravel(), n_boot, seed,
-                                same_text=True)
+                                same_text=True, by="unit" if grouped else None)
     return values.reshape(n_boot, len(counted), *shape)
 
 

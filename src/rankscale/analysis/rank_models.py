@@ -241,8 +241,8 @@ def bootstrap_rank_models(models: Sequence[RankModels], samples: Sequence[Mappin
     predicted values, are paired. A resample is summarised per model by its mean -log p and its
     rank histogram, which is all the refit needs (each form's mean score is the histogram
     times the score at each rank). Resampling single tokens treats neighbouring tokens as
-    independent, which understates the uncertainty from the choice of text; ``by="window"`` draws
-    whole windows instead.
+    independent, which understates the uncertainty from the choice of text; ``by="document"`` draws
+    whole documents instead.
 
     Examples
     --------

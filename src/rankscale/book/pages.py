@@ -27,7 +27,9 @@ VERDICT_FIELDS = tuple(f.name for f in fields(Verdict))  # what each row of VERD
 
 def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
     """Show (IPython display) what the page was computed with: the model set, its models by family
-    (non-embedding parameters), the reference models, and tokens, window and dtype per corpus.
+    (non-embedding parameters), the reference models, and per corpus the tokens, the documents they
+    come from (the unit every interval resamples, ``rankscale.claims.context.BY``) with the largest
+    one's share of the tokens, the window and the dtype.
 
     Parameters
     ----------
@@ -38,6 +40,7 @@ def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
     """
     from IPython.display import Markdown, display
 
+    from rankscale.claims.context import BY, text_units, unit_counts
     from rankscale.records.runs import by_family
 
     first = next(iter(runs_by_corpus.values()))
@@ -48,8 +51,11 @@ def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
         identity = runs[0].records.manifest.identity
         tokens = sorted({len(r.records) for r in runs})
         dtypes = sorted({r.records.manifest.identity["dtype"] for r in runs})
-        corpora.append(f"{name} ({'/'.join(f'{t:,}' for t in tokens)} tokens per model, window "
-                       f"{identity['window_len']}, body {'/'.join(dtypes)})")
+        held = [unit_counts(text_units(r.records)) for r in runs]
+        units = sorted({n for n, _ in held})
+        corpora.append(f"{name} ({'/'.join(f'{t:,}' for t in tokens)} tokens per model from "
+                       f"{'/'.join(f'{n:,}' for n in units)} {BY}s (the largest holds {max(s for _, s in held):.0%} "
+                       f"of the tokens), window {identity['window_len']}, body {'/'.join(dtypes)})")
     display(Markdown(
         f"**Computed with** model set `{model_set.name}` · rankscale {__version__} · models (non-embedding "
         f"parameters) · {' · '.join(groups)} · held-out corpora: {', '.join(corpora)}"

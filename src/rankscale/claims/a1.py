@@ -17,7 +17,7 @@ import pandas as pd
 from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.claims.base import UNDETERMINED, Claim, Unit, Verdict, index_claims, judge
-from rankscale.claims.context import BY, Chapter, Context
+from rankscale.claims.context import BY, Chapter, Context, text_units
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
 
@@ -85,7 +85,7 @@ CLAIMS_A1 = index_claims(
           "empirical",
           f"On each corpus, every pair of the families' final models that predict the same targets (one tokenizer, "
           f"one text; the reference models, on other tokens, are left out) is compared on CE and on RBP_1, each "
-          f"difference with its {INTERVAL} from resampling whole windows, the same windows for both models "
+          f"difference with its {INTERVAL} from resampling whole documents, the same documents for both models "
           f"(paired). A pair is discordant where the two intervals exclude zero on opposite sides (CE and RBP_1 "
           f"rank the two models oppositely), concordant where they exclude it on the same side. The corpus holds "
           f"if at least one pair is discordant; it fails if none is and at least half of its pairs are concordant "
@@ -356,7 +356,7 @@ def final_pairs(finals: Sequence[Run], context: Context) -> tuple[FinalPairs, np
         Each model's p_A and RBP_1.
     """
     samples = [{"p": np.exp(run.records.logp.astype(np.float64)),
-                "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1, BY: run.records.window}
+                "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1, BY: text_units(run.records)}
                for run in finals]
     values = np.array([p_a_and_top1(sample) for sample in samples])
     replicates = bootstrap.resample(samples, p_a_and_top1, context.n_boot, context.seed, **context.resampling(finals))
@@ -395,7 +395,7 @@ def same_targets(runs: Sequence[Run]) -> list[list[int]]:
 
 def pair_orders(finals: Sequence[Run], context: Context) -> PairOrders:
     """A1.4's data on one corpus: every pair of ``finals`` that predict the same targets, compared on CE and RBP_1
-    with intervals from resampling whole windows, the same for both models (``bootstrap.pair_sides``).
+    with intervals from resampling whole documents, the same for both models (``bootstrap.pair_sides``).
 
     Parameters
     ----------
@@ -412,7 +412,7 @@ def pair_orders(finals: Sequence[Run], context: Context) -> PairOrders:
     values = np.empty((len(finals), 2))
     for group in same_targets(finals):
         runs = [finals[i] for i in group]
-        samples = [{"logp": run.records.logp.astype(np.float64), BY: run.records.window,
+        samples = [{"logp": run.records.logp.astype(np.float64), BY: text_units(run.records),
                     "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in runs]
         full = np.array([minus_ce_and_top1(sample) for sample in samples])
         values[group] = full

@@ -150,7 +150,7 @@ class RegimeFits:
         The full-sample fit per k (1, the paper's moderate k, their scaled values and ``large``), in increasing
         k; None where some model has every target inside the top k.
     slopes, r2 : mapping of int to (n_boot,) arrays
-        The same fits' slope and R^2 on every resample of the windows (the same resamples for every k, so
+        The same fits' slope and R^2 on every resample of the documents (the same resamples for every k, so
         differences between k are paired); NaN where a replicate cannot be fitted.
     moderate_scaled : tuple of int
         The paper's moderate k as the same fractions of this family's vocabulary (shown, not graded).

@@ -1,6 +1,6 @@
 """Chapter A4 of the claims stage, emergence from a smooth token-level law (paper A §5.1, eqs. 6-8, Fig. 7): its
 grid of k and N, its thresholds and claims, its evidence (``SequenceSuccess``: one corpus and family's measured
-success rates p_{N,k} of runs of N consecutive targets, their replicates on resampled evaluation windows, and
+success rates p_{N,k} of runs of N consecutive targets, their replicates on resampled evaluation documents, and
 the fits read from them) and its two steps, ``measure`` (the chapter's runs to that evidence) and ``decide``
 (the evidence to the chapter's verdicts), with the rule of each claim read on one case as a small function of its
 own and the evidence laid out as the chapter's tables.
@@ -35,7 +35,7 @@ from rankscale.claims.base import (
     outcome_of,
     undetermined,
 )
-from rankscale.claims.context import Chapter, Context
+from rankscale.claims.context import Chapter, Context, text_units
 from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, ACROSS_EDGE, close
 from rankscale.records.runs import Run, by_family, sizes
 
@@ -49,9 +49,10 @@ A4_SHARPER = 0.9  # "sharper": the largest N's transition is narrower than 90% o
 READS = ()  # the runs measure reads beside the families' final models (``load_chapter``'s keywords): none
 TABLES = ()  # the papers' tables decide reads (``Context.tables``): none
 
-# What A4's replicates resample: whole evaluation windows, said once in its rules
-_A4_RESAMPLED = ("The evaluation text is resampled by whole windows (runs never cross a window, so neighbouring "
-                 "targets stay together), one resample for every model of a family, N and k.")
+# What A4's replicates resample: whole documents, said once in its rules
+_A4_RESAMPLED = ("The evaluation text is resampled by whole documents, each with all its windows (runs never cross "
+                 "a window, so neighbouring targets stay together), one resample for every model of a family, N and "
+                 "k.")
 _A4_WINDOWS = _A4_RESAMPLED + " A case where the data or some resample has no successful run is not tested."
 
 CLAIMS_A4 = index_claims(
@@ -122,7 +123,7 @@ CLAIMS_A4 = index_claims(
 @dataclass(frozen=True)
 class SequenceSuccess:
     """One corpus and family's sequence-level success (chapter A4's evidence): every model's measured p_{N,k}
-    over the grid of ``A4_WINDOW_LENGTHS`` and ``A4_KS``, the same on resampled evaluation windows, and what is
+    over the grid of ``A4_WINDOW_LENGTHS`` and ``A4_KS``, the same on resampled evaluation documents, and what is
     fitted and compared from them.
 
     Attributes
@@ -135,7 +136,7 @@ class SequenceSuccess:
         Measured p_{N,k} (``rankscale.analysis.emergence.WindowRuns.success``); the first N is 1, so
         ``success[:, 0]`` is RBP_k. NaN for an N longer than every window.
     replicates : ndarray of shape (n_boot, models, len(ns), len(ks))
-        The same on resampled windows, one resample of the text for every model, N and k
+        The same on resampled documents (whole, with their windows), one resample of the text for every model, N and k
         (``emergence.success_replicates``).
     token_laws : mapping of int to PowerLawFit or None
         Per k, the power law of -log RBP_k against size (eq. 7's token level); None where it cannot be fitted.
@@ -214,7 +215,7 @@ class SequenceSuccess:
 
 def measure_family(members: Sequence[Run], context: Context) -> SequenceSuccess:
     """One corpus and family's ``SequenceSuccess``: its models' runs of N targets counted window by window
-    (``emergence.window_runs``, ranks in the ``ge`` convention of paper A's eq. 3), the windows resampled
+    (``emergence.window_runs``, ranks in the ``ge`` convention of paper A's eq. 3), the documents resampled whole
     ``context.n_boot`` times, the same resample for every model, and the fits and comparisons of them.
 
     Parameters
@@ -229,7 +230,7 @@ def measure_family(members: Sequence[Run], context: Context) -> SequenceSuccess:
     SequenceSuccess
     """
     counted = [emergence.window_runs(metrics.rank_1based(run.records.gt, run.records.ge), run.records.window,
-                                     A4_WINDOW_LENGTHS, A4_KS) for run in members]
+                                     A4_WINDOW_LENGTHS, A4_KS, text_units(run.records)) for run in members]
     success = np.stack([c.success() for c in counted])  # (models, N, k)
     replicates = emergence.success_replicates(counted, context.n_boot, context.seed)
     model_sizes = sizes(list(members))

@@ -33,7 +33,7 @@ from rankscale.claims.base import (
     no_family,
     read,
 )
-from rankscale.claims.context import BY, Chapter, Context
+from rankscale.claims.context import BY, Chapter, Context, text_units
 from rankscale.claims.paper_a import A_CLOSE_READING, ACROSS_EDGE, close
 from rankscale.records.runs import Run, by_family, sizes
 
@@ -504,7 +504,7 @@ def measure(chapter: Chapter, context: Context) -> RankEvidence:
             rows += fit_rows(corpus, run, fitted)
         for family, members in by_family(chapter.family_runs[corpus]).items():
             keys = [(corpus, family, run.name) for run in members]
-            samples = [{"rank": ranks[key], "logp": run.records.logp, BY: run.records.window}
+            samples = [{"rank": ranks[key], "logp": run.records.logp, BY: text_units(run.records)}
                        for key, run in zip(keys, members)]
             boots.update(zip(keys, rank_models.bootstrap_rank_models([rank_fits[key] for key in keys], samples,
                                                                      context.n_boot, context.seed,

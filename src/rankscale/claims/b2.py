@@ -47,7 +47,7 @@ from rankscale.claims.base import (
     read,
     undetermined,
 )
-from rankscale.claims.context import BY, Chapter, Context
+from rankscale.claims.context import BY, Chapter, Context, text_units
 from rankscale.records.runs import Run, by_family
 
 B2_UNIFORM_RATIO = 0.9  # "nearly uniform" at step 0 (Fig. 4): at least 90% of the effective number of ranks, exp(EE),
@@ -408,7 +408,7 @@ def resample_series(samples: Sequence[Mapping[str, np.ndarray]], n_boot: int, se
     min_count : int
         For TV (``terms_of``); TV is not used by the rules.
     by : str, optional
-        Key of per-token group ids (``"window"``, ``Context.by``) drawn whole; None: single tokens.
+        Key of per-token group ids (``"document"``, ``Context.by``) drawn whole; None: single tokens.
 
     Returns
     -------
@@ -504,7 +504,7 @@ class Alignment:
     terms : rankscale.analysis.metrics.Decomposition
         Its decomposition on all its tokens.
     replicates : (n_boot,) ndarray
-        TV over the ranks held by ``B2_MIN_GROUP`` targets or more on bootstrap resamples of its windows.
+        TV over the ranks held by ``B2_MIN_GROUP`` targets or more on bootstrap resamples of its documents.
     floor : float
         The TV a perfectly aligned model would measure on as many tokens (``dynamics.aligned_distance``).
     """
@@ -622,7 +622,8 @@ def checkpoint_series(corpus: str, checkpoints: Sequence[Run], context: Context)
     Series
     """
     first = checkpoints[0]
-    values, boot = resample_series([run.records.arrays() for run in checkpoints], context.n_boot, context.seed,
+    values, boot = resample_series([{**run.records.arrays(), BY: text_units(run.records)} for run in checkpoints],
+                                   context.n_boot, context.seed,
                                    B2_MIN_GROUP, context.by)
     return Series(corpus, first.family, first.name, first.non_embedding, first.vocab_size, len(first.records),
                   np.array([run.step for run in checkpoints]),
@@ -631,11 +632,11 @@ def checkpoint_series(corpus: str, checkpoints: Sequence[Run], context: Context)
 
 
 def alignment(corpus: str, run: Run, context: Context) -> Alignment:
-    """One final model's decomposition, its TV on ``context.n_boot`` resamples of its text (whole windows,
+    """One final model's decomposition, its TV on ``context.n_boot`` resamples of its text (whole documents,
     ``context.by``), and the TV a perfectly aligned model would measure on as many tokens (B2.6's evidence)."""
     rec = run.records
     dec = metrics.ce_decomposition(rec.logp, rec.gt)
-    tokens = {"logp": np.asarray(rec.logp), "gt": np.asarray(rec.gt), BY: np.asarray(rec.window)}
+    tokens = {"logp": np.asarray(rec.logp), "gt": np.asarray(rec.gt), BY: np.asarray(text_units(rec))}
     replicates = resampled_terms([tokens], context.n_boot, context.seed, min_count=B2_MIN_GROUP,
                                  by=context.by)["TV"][:, 0]
     return Alignment(corpus, run.family, run.name, dec, replicates,
@@ -772,7 +773,7 @@ def aligned(model: Alignment, context: Context) -> Check:
     >>> rbe = np.minimum(rng.geometric(0.3, 4000) - 1, 99)
     >>> logp = np.log(np.bincount(rbe)[rbe] / len(rbe))  # each target scored at its rank's frequency
     >>> context = Context({}, n_boot=20)
-    >>> records = SimpleNamespace(logp=logp, gt=rbe, window=np.arange(4000) // 100)  # 40 windows
+    >>> records = SimpleNamespace(logp=logp, gt=rbe, document=np.arange(4000) // 100)  # 40 documents
     >>> model = alignment("pydocs", SimpleNamespace(family="NeoX", name="d16", records=records), context)
     >>> check = aligned(model, context)
     >>> check.holds, round(check.value, 6), model.floor < B2_MAX_TV
@@ -1087,7 +1088,7 @@ def threshold_text(context: Context) -> str:
     return (f"Threshold: TV below {B2_MAX_TV} (one observation tells the two distributions apart with probability "
             f"at most {(1 + B2_MAX_TV) / 2:.0%}), over the ranks held by at least {B2_MIN_GROUP} targets; "
             f"{LEVEL:.0%} intervals (TV ± {Z:.2f} standard deviations of its replicates) from "
-            f"{context.n_boot} resamples of each model's evaluation windows.")
+            f"{context.n_boot} resamples of each model's evaluation documents, each drawn whole.")
 
 
 def alignment_table(evidence: Dynamics, context: Context) -> pd.DataFrame:

@@ -1,6 +1,6 @@
 """Chapter B3 of the claims stage, which component of cross-entropy scales with size (paper B §4, Fig. 7, Tables
 1-2): its thresholds and claims, its evidence (``ComponentScaling``: the power laws of CE, EE, SA and Conf of every
-family and of every model pooled, refitted on paired resamples of the windows, how far each exponent still drifts with the
+family and of every model pooled, refitted on paired resamples of the documents, how far each exponent still drifts with the
 number of evaluation tokens, and how CE's change across a family splits into its components') and its two steps,
 ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to the chapter's verdicts), with the
 rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's
@@ -13,8 +13,8 @@ Paper B, §4 (Fig. 7, Tables 1-2). Units: each (corpus, family) with at least ``
 says so, the fit over every model of every family pooled ("All", ``Unit(corpus, pooled=True)``, one unit per corpus;
 needs two families, one of them with ``MIN_SIZES`` sizes, ``rankscale.claims.base.why_not_pooled``). Intervals
 (``rankscale.analysis.bootstrap.interval``): the value on all tokens -+ z standard deviations of its replicates,
-each replicate resampling every model's evaluation windows once for all four quantities (``bootstrap.resample`` with
-``components.terms_vector`` as the metric), the same windows for every model of a family
+each replicate resampling every model's evaluation documents (whole) once for all four quantities (``bootstrap.resample`` with
+``components.terms_vector`` as the metric), the same documents for every model of a family
 (``rankscale.claims.context.Context.resampling``), so that differences between quantities and between models are
 paired.
 Not percentile intervals: a resample holds fewer distinct tokens than the sample, so the replicates of the plug-in
@@ -173,7 +173,7 @@ KEYS = ("logp", "gt")  # the per-token arrays the decomposition reads: paper B's
 
 @dataclass(frozen=True)
 class CorpusTerms:
-    """CE, EE, SA and Conf of one corpus's final models, on all their tokens and on paired resamples of their windows
+    """CE, EE, SA and Conf of one corpus's final models, on all their tokens and on paired resamples of their documents
     (what chapters B3 and B4 fit and compare).
 
     Attributes
@@ -183,7 +183,7 @@ class CorpusTerms:
     full : ndarray of shape (models, 4)
         ``components.terms_vector`` of each model on all its tokens (``QUANTITIES`` order).
     replicates : ndarray of shape (n_boot, models, 4)
-        The same on each resample; replicate b of every quantity comes from one resample, the same windows for
+        The same on each resample; replicate b of every quantity comes from one resample, the same documents for
         every model of a family (``Context.resampling``), and a size trained with several seeds first draws one of
         its runs (``bootstrap.resample``).
 

@@ -1,7 +1,7 @@
 """Chapter B4 of the claims stage, the components' shares of cross-entropy and the slowing of the CE law (paper B §5,
 Fig. 8): its thresholds and claims, its evidence (``Shares``: every model's shares of CE, each family's smallest
 model's EE/CE, the trend of EE's share with size per family and pooled, and the bend of each family's CE law, all
-with intervals from the resamples of chapter B3, whole windows, ``rankscale.claims.b3.corpus_terms``) and its two steps,
+with intervals from the resamples of chapter B3, whole documents, ``rankscale.claims.b3.corpus_terms``) and its two steps,
 ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to the chapter's verdicts), with the
 rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's tables
 and figures' data.

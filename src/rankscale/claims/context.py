@@ -28,7 +28,47 @@ from rankscale.records import runs
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
 
-BY = "window"  # the records' array of window ids: the unit of text a bootstrap replicate draws (Context.resampling)
+# The unit of text a bootstrap replicate draws whole (Context.resampling): each target's document, the records'
+# array of that name (``text_units``). The windows of one document share its subject, style and vocabulary, so they
+# are not independent draws of the text: resampled as if they were, a held-out text of a few long documents gave
+# intervals several times too narrow. The documents are what the evaluation text is a sample of.
+BY = "document"
+
+
+def text_units(records) -> np.ndarray:
+    """For each target of ``records``, the id of the unit of text a bootstrap replicate draws whole (``BY``).
+
+    Parameters
+    ----------
+    records : rankscale.records.store.Records
+
+    Returns
+    -------
+    ndarray of shape (n_targets,)
+
+    Raises
+    ------
+    RankscaleError
+        Results made before rankscale recorded each target's document (format 3).
+    """
+    units = getattr(records, BY)
+    if units is None:
+        raise RankscaleError(f"these results record no {BY} of their targets (made before rankscale recorded it, "
+                             "format 3), which the intervals resample whole; extract them again (--force)")
+    return units
+
+
+def unit_counts(units) -> tuple[int, float]:
+    """How many units of text (documents) a sample's targets come from, and the largest one's share of the
+    targets: what bounds how much a bootstrap over them can say.
+
+    Examples
+    --------
+    >>> unit_counts(np.array([4, 4, 4, 1, 9, 9]))
+    (3, 0.5)
+    """
+    _, counts = np.unique(np.asarray(units), return_counts=True)
+    return len(counts), float(counts.max() / counts.sum())
 
 
 @dataclass(frozen=True)
@@ -47,7 +87,7 @@ class Context:
     seed : int
         Of the bootstrap's resampling.
     by : str or None
-        The unit of evaluation text a replicate draws (``resampling``): ``BY``, whole windows, for the claims of the
+        The unit of evaluation text a replicate draws (``resampling``): ``BY``, whole documents, for the claims of the
         book, which are about the text in general; None draws single tokens (for comparison only).
 
     Examples
@@ -98,13 +138,13 @@ class Context:
         keywords, the one place that decides them for every chapter.
 
         Every verdict of the book generalises beyond the tokens scored (a size law, an exponent, one model against
-        another on the same text), and the tokens of one window are not independent of each other, so a replicate
-        draws whole windows (``by``), and the same windows for every model that was evaluated on the same text, so
-        that comparisons between them are paired. Models of one family share a tokenizer, so on one corpus they
-        share the windows; each reference model (no family) is resampled on its own, unless ``across_families``
-        says that ``members`` were chosen for holding the same windows (A1.4 compares models of different families
-        target for target), and then all are paired. ``resample`` checks that models paired in this way do hold the
-        same windows, and raises where they do not.
+        another on the same text), and the tokens of one document are not independent of each other, so a replicate
+        draws whole documents (``by``), and the same documents for every model that was evaluated on the same text,
+        so that comparisons between them are paired. Models of one family share a tokenizer, so on one corpus they
+        share the windows and their documents; each reference model (no family) is resampled on its own, unless
+        ``across_families`` says that ``members`` were chosen for holding the same targets (A1.4 compares models of
+        different families target for target), and then all are paired. ``resample`` checks that models paired in
+        this way do hold the same documents, and raises where they do not.
 
         Parameters
         ----------
@@ -123,9 +163,9 @@ class Context:
         --------
         >>> members = [Run(f, n, None, 1, 1, None) for f, n in [("NeoX", "a"), ("NeoX", "b"), (None, "ref")]]
         >>> Context({}, 10).resampling(members)
-        {'same_text': [('NeoX',), ('NeoX',), (None, 'ref')], 'by': 'window'}
+        {'same_text': [('NeoX',), ('NeoX',), (None, 'ref')], 'by': 'document'}
         >>> Context({}, 10).resampling(members, across_families=True)
-        {'same_text': True, 'by': 'window'}
+        {'same_text': True, 'by': 'document'}
         """
         if across_families:
             return {"same_text": True, "by": self.by}
@@ -167,10 +207,10 @@ def sample(run: Run, keys: Sequence[str]) -> dict[str, np.ndarray]:
     Returns
     -------
     dict of str to ndarray
-        Each of shape (n_tokens,): ``keys``, and ``BY`` (the window ids, whose windows a replicate draws whole,
+        Each of shape (n_tokens,): ``keys``, and ``BY`` (the document ids, whose documents a replicate draws whole,
         ``Context.resampling``).
     """
-    arrays = run.records.arrays()
+    arrays = {**run.records.arrays(), BY: text_units(run.records)}
     return {key: metrics.rank_1based(run.records.gt, run.records.ge) if key == "rank" else arrays[key]
             for key in dict.fromkeys([*keys, BY])}
 
