@@ -203,8 +203,8 @@ if n_checkpoints:
 # the verdicts) therefore compares only *finished* models on *one* corpus: every pair of final
 # models (the families' and the reference models) on each corpus. The two metrics disagree on a
 # pair when the bootstrap interval of its $p_A$ difference and that of its RBP$_1$ difference
-# both exclude zero, with opposite signs. Each model's evaluation windows are resampled whole the
-# set's `n_boot` times (`bootstrap.resample`), the same windows for the models of one family (they
+# both exclude zero, with opposite signs. Each model's evaluation documents are resampled whole the
+# set's `n_boot` times (`bootstrap.resample`), the same documents for the models of one family (they
 # share a tokenizer, so a difference between them is paired) and on their own for each reference
 # model, and an interval is the measured difference $\pm z$ standard deviations of its replicates,
 # $z$ the normal quantile of the 95% level (`bootstrap.interval`, used by
@@ -215,7 +215,7 @@ if n_checkpoints:
 # *do* on real models is paper A's practical point, that RBP tells what cross-entropy cannot,
 # and A1.4 grades it with CE itself in place of $p_A$: among the families' final models that
 # predict the same targets, a pair that CE ranks one way and RBP$_1$ the other, both beyond the
-# noise of resampling whole windows (the same windows for both models), is what the claim
+# noise of resampling whole documents (the same documents for both models), is what the claim
 # predicts can be seen. Where every pair that both metrics tell apart is ordered alike, CE's
 # order gave RBP$_1$'s on these models, and the row fails on that corpus.
 
@@ -234,7 +234,7 @@ if len(evidence.discordant):
 display(a1.orders_table(evidence).style.hide(axis="index").format({"Kendall tau (-CE, RBP_1)": "{:.3f}"})
         .set_caption(f"A1.4's data: per corpus, the pairs of the families' final models that predict the same "
                      f"targets, by how CE and RBP_1 order them beyond the {context.level:.0%} intervals of the two "
-                     "differences (whole windows resampled, the same for both models)."))
+                     "differences (whole documents resampled, the same for both models)."))
 a1.points_table(evidence).style.hide(axis="index").format(precision=4).set_caption(
     "Every result of the figure above, per corpus: final models, training checkpoints (with their step) and "
     "reference models, with targets, vocabulary, p_A, CE (nats) and RBP_k (ge ranks).")

@@ -71,8 +71,8 @@ glue("a2_fits_summary", Markdown(a2.fits_summary(table)), display=False)
 # %% [markdown]
 # For every corpus, family and $k$ of the three regimes: $-\log \mathrm{RBP}_k$ of each model, and
 # the least-squares line through the points on log-log axes (`rankscale.analysis.fit.bootstrap`, which
-# also refits every line on the set's `n_boot` resamples of the evaluation windows, the same windows
-# for every model of the family, drawn whole because the tokens of a window are not independent). An interval
+# also refits every line on the set's `n_boot` resamples of the evaluation documents, the same documents
+# for every model of the family, drawn whole because the tokens of a document are not independent). An interval
 # of slope or $R^2$ is the fitted value $\pm z$ standard deviations of its refits, $z$ the normal
 # quantile of the 95% level (`rankscale.analysis.bootstrap.interval`); the verdicts use these intervals.
 # A line cannot be fitted where some model has every target in its top $k$ (RBP$_k$ = 1, so
@@ -137,8 +137,8 @@ display(Markdown(pages.token_requirement(chapter.family_runs, "Tokens per point 
 
 # %% [markdown]
 # All fits of this chapter, with the bootstrap intervals of slope and $R^2$ (each the fitted
-# value $\pm z$ standard deviations of its refits on resampled windows; they carry the choice of
-# windows from this corpus, not that of another corpus). An interval of $R^2$ near 1
+# value $\pm z$ standard deviations of its refits on resampled documents; they carry the choice of
+# documents from this corpus, not that of another corpus). An interval of $R^2$ near 1
 # can reach above 1, which no fit attains: it shows how far the refits spread, centred on the
 # fitted value, not a range of values $R^2$ could take.
 

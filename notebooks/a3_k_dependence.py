@@ -39,14 +39,14 @@
 # Here the sweep is done for every family of the model set on every held-out corpus, each
 # family fitted on its own as in the paper. Families can use different tokenizers, so each gets
 # its own log-spaced grid of $k$, from 1 to its vocabulary size. Ranks follow paper A's eq. 3
-# (`ge` convention). Every fit gets bootstrap intervals: the evaluation windows are resampled whole
-# with replacement, the same windows for every model of a family, every fit (CE and each $k$) is repeated on the same resample
+# (`ge` convention). Every fit gets bootstrap intervals: the evaluation documents are resampled whole
+# with replacement, the same documents for every model of a family, every fit (CE and each $k$) is repeated on the same resample
 # (`rankscale.analysis.fit.bootstrap`), and an interval is the fitted value $\pm z$ standard deviations
 # of its refits, $z$ the normal quantile of the 95% level (`rankscale.analysis.bootstrap.interval`).
 # Because every replicate refits CE and all $k$ together, differences between them (an exponent
 # at $k = 100$ minus the one at $k = 1$, an $R^2$ minus CE's) get intervals of their own, which
-# the verdicts use. Whole windows, because neighbouring tokens are correlated: resampling single
-# tokens would make the intervals too narrow.
+# the verdicts use. Whole documents, because the tokens of one document are correlated: resampling
+# single tokens, or single windows of a few long documents, would make the intervals too narrow.
 #
 # **Which $k$.** Paper A's $k$ refer to vocabularies of about 50,000 tokens. Where a statement is
 # about $k$ nearing the vocabulary (the $R^2$ bound "$k < 1000$"), this chapter scales $k$ to the

@@ -84,7 +84,7 @@ glue("a4_level", Markdown(f"{context.level:.0%}"), display=False)
 # about {glue:md}`a4_targets:myst`, so the smallest nonzero rate that can be measured is about one
 # over the number of targets. Size claims are tested on the families with at least three sizes:
 # {glue:md}`a4_usable:myst`; left out: {glue:md}`a4_left_out:myst`. Every bootstrap interval of
-# the chapter rests on {glue:text}`a4_n_boot` resamples of the evaluation windows.
+# the chapter rests on {glue:text}`a4_n_boot` resamples of the evaluation documents, each drawn whole with its windows.
 
 # %% [markdown]
 # ## Sequence-level error against size (paper A, Fig. 7)
@@ -199,7 +199,7 @@ plots.show(fig)
 
 # %% [markdown]
 # The verdict averages the logarithm of this ratio over each family's models, per corpus, $k$ and
-# $N$, with a bootstrap interval over resampled windows (`emergence.amplification`). "Mean
+# $N$, with a bootstrap interval over resampled documents (`emergence.amplification`). "Mean
 # ratio" is the geometric mean of the ratio over the family's models; the interval is its
 # bootstrap interval (empty where some model has no successful run, in the data or in some
 # resample).

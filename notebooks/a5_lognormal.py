@@ -99,7 +99,7 @@ glue("a5_n_boot", context.n_boot, display=False)
 # Size claims are tested only on families with at least three sizes; left out:
 # {glue:md}`a5_left_out:myst`. Reference models, shown beside the families and outside every size
 # fit: {glue:md}`a5_references:myst`. Every bootstrap interval rests on {glue:text}`a5_n_boot`
-# resamples of the evaluation windows, the same windows for every model of a family.
+# resamples of the evaluation documents, the same documents for every model of a family.
 
 # %% [markdown]
 # ## Are the ranks lognormal? (paper A, Fig. 8c)

@@ -40,8 +40,8 @@
 # The paper reads its figures by eye. The verdicts here read them with rules fixed in
 # `rankscale.claims` before the data are seen, and because two checkpoints evaluated on a few
 # thousand tokens differ by sampling noise as well as by training, every comparison between
-# checkpoints is made with a bootstrap interval (`rankscale.analysis.bootstrap`): the evaluation windows are
-# resampled whole, the same windows for every checkpoint of a model (they predict the same targets),
+# checkpoints is made with a bootstrap interval (`rankscale.analysis.bootstrap`): the evaluation documents are
+# resampled whole, the same documents for every checkpoint of a model (they predict the same targets),
 # the interval is the measured change plus or minus 1.96 standard deviations of its replicates
 # (95%). A change is read one way: shown where its interval lies wholly on the claimed side of
 # zero, refuted where it lies wholly on the other side, and *undetermined* where it crosses zero.
@@ -82,7 +82,7 @@ glue("b2_first_share", Markdown(
 #
 # Everything the verdicts below read is computed in one step, `rankscale.claims.b2.measure`: every
 # checkpointed model's decomposition at each of its checkpoints on every corpus, with the bootstrap
-# resamples of its windows (one resample for all its checkpoints), every final model's distance
+# resamples of its documents (one resample for all its checkpoints), every final model's distance
 # between $p_e$ and $q_e$ with its resamples and the distance a perfectly aligned model would show,
 # and where the output probability of each family's largest final model breaks off around its
 # targets. The figures and tables of this page lay that evidence out.

@@ -77,7 +77,7 @@ context = replace(chapter.context(*b3.TABLES), seed=seed)  # the parameter seed 
 # well if the families share not just the exponent but also the level, i.e. if models of equal
 # size from different families have about the same value.
 #
-# Every model's evaluation windows are resampled whole with replacement, the same windows for every
+# Every model's evaluation documents are resampled whole with replacement, the same documents for every
 # model of a family (`rankscale.analysis.bootstrap.resample`,
 # with `rankscale.analysis.components.terms_vector` as the metric) and all four quantities are recomputed
 # on each resample, so each replicate gives every fit's exponent and $R^2$ for every quantity at
@@ -230,8 +230,8 @@ display(convergence.style.format({"exponent": "{:+.4f}", "drift over the last do
 # ## Exponents with bootstrap intervals
 #
 # The paper gives no uncertainty for its exponents. Ours come with 95% intervals from
-# resampling the evaluation windows: the exponent on all tokens plus or minus 1.96
-# standard deviations of its replicates. They carry the choice of windows from this corpus,
+# resampling the evaluation documents: the exponent on all tokens plus or minus 1.96
+# standard deviations of its replicates. They carry the choice of documents from this corpus,
 # not the choice of another corpus; they do show which slopes are
 # distinguishable from zero on this sample. The last column but one is the mean of the
 # replicates, for the reason given under the table.
@@ -297,7 +297,7 @@ display(b3.changes_table(evidence).style.format({"ΔCE (nats)": "{:+.4f}"}).hide
 # least three sizes and, where a rule says so, the pooled fit of each corpus.
 #
 # - *Intervals.* Every interval is the value on all tokens plus or minus 1.96 standard
-#   deviations of its replicates over the paired resamples of the windows above
+#   deviations of its replicates over the paired resamples of the documents above
 #   (`rankscale.analysis.bootstrap.interval`): the replicates give the resampling noise, not the centre,
 #   since the plug-in components are biased and the resamples sit to one side of the value. An
 #   interval of an $R^2$ can reach above 1, the most an $R^2$ can be; only its lower end enters

@@ -225,7 +225,7 @@ plots.show(fig)
 # $\log \mathrm{CE} = a + b\,x + c\,x^2$ (`rankscale.analysis.components.curvature`): a straight line
 # on log-log axes has $c = 0$, and since CE falls with size, $c > 0$ means its local exponent
 # $b + 2cx$ flattens as models grow, the slowing of §5, while $c < 0$ means it steepens. The
-# interval comes from the same resamples of the windows as above. A quadratic through three sizes fits
+# interval comes from the same resamples of the documents as above. A quadratic through three sizes fits
 # them exactly and turns any scatter between training runs into curvature, so the bend is
 # measured only on families with at least four sizes. The bootstrap sees that scatter only
 # at the sizes trained with several seeds (each replicate draws one of their runs; see
@@ -296,7 +296,7 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # trend of its signed contribution EE/CE beside it; B4.1 and the mechanism read EE/CE. Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), read
 # on its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
-# standard deviations of its replicates over the paired resamples of the windows): wholly on the claimed
+# standard deviations of its replicates over the paired resamples of the documents): wholly on the claimed
 # side it holds, wholly on the other side it fails, and an interval that contains the threshold
 # leaves the unit *undetermined*, neither for nor against the claim. Whether the law slows
 # over this set's sizes is this companion's question, not the paper's: the paper places the

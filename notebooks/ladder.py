@@ -67,7 +67,7 @@ model_set, corpora, family_runs = chapter.model_set, chapter.corpora, chapter.fa
 metadata = ladder.ladder_models(model_set, paths.home()) if model_set.ladder_families else []
 regime = ladder.regime(metadata) if metadata else pd.DataFrame()
 KEYS = ["logp", "gt", "rank"]
-resampling = chapter.context().resampling  # how every interval of the book draws the text: whole windows
+resampling = chapter.context().resampling  # how every interval of the book draws the text: whole documents
 seed_models, seed_exponents = [], []  # the scatter between training runs, where the set has extra seeds
 for corpus in corpora:
     for family, members in runs.by_family(family_runs[corpus]).items():
@@ -198,16 +198,16 @@ else:
 # %% [markdown]
 # ## Seeds: how far a training run's luck moves the numbers
 #
-# Every interval in this book resamples the evaluation text (whole windows). A second source of scatter is
+# Every interval in this book resamples the evaluation text (whole documents). A second source of scatter is
 # the training run itself: the same recipe with another seed (another initialisation; the same
 # sequences in the same order) gives a somewhat different model. Where a ladder trains
 # some sizes more than once, the first table sets the two side by side for each such model:
 # its CE and $\mathrm{RBP}_1$ from the run every fit uses, the standard deviation over its runs
-# (*seed sd*) and over resamples of its evaluation windows, drawn as the book's intervals draw
+# (*seed sd*) and over resamples of its evaluation documents, drawn as the book's intervals draw
 # them (*text sd*). The second does the
 # same for the log-log slope of each family's CE, Error-Entropy and $-\log \mathrm{RBP}_1$
 # against size: its seed sd is the spread of the slope over every choice of one run per seeded
-# size (tokens held fixed), its text sd the spread over resamples of the windows (runs held fixed).
+# size (tokens held fixed), its text sd the spread over resamples of the documents (runs held fixed).
 # The size fits of chapters A2, A3, B3 and B4 draw one of a seeded size's runs at random in each
 # bootstrap replicate, so their intervals carry both; a size with a single run carries only the
 # text's scatter there. The bend of the CE law (B4.3, B4.4) is the one exception, since a seed's
@@ -228,13 +228,13 @@ else:
     display(per_model.style.hide(axis="index").format(
         {c: "{:.4f}" for c in per_model.columns if c.startswith(("CE", "RBP_1"))} | {"CE seed sd / text sd": "{:.1f}"})
         .set_caption("Seeded sizes: each model's CE and RBP_1 (its own run), with their spread over training runs "
-                     "(seed sd) and over resamples of the windows of its own run (text sd)."))
+                     "(seed sd) and over resamples of the documents of its own run (text sd)."))
     slopes = seed_exponents.rename(columns={"slope": "log-log slope", "choices": "run choices"})
     slopes["seed sd / text sd"] = slopes["seed sd"] / slopes["text sd"]
     display(slopes.style.hide(axis="index").format(
         {"log-log slope": "{:+.4f}", "text sd": "{:.4f}", "seed sd": "{:.4f}", "seed sd / text sd": "{:.1f}"})
         .set_caption("Each family's log-log slope against size (its own runs), with its spread over every choice of "
-                     "one run per seeded size (seed sd) and over resamples of the windows (text sd)."))
+                     "one run per seeded size (seed sd) and over resamples of the documents (text sd)."))
 
 # %% [markdown]
 # ## Against the papers' models

@@ -54,8 +54,8 @@ def header(model_set: ModelSet, runs_by_corpus: dict[str, list]) -> None:
         held = [unit_counts(text_units(r.records)) for r in runs]
         units = sorted({n for n, _ in held})
         corpora.append(f"{name} ({'/'.join(f'{t:,}' for t in tokens)} tokens per model from "
-                       f"{'/'.join(f'{n:,}' for n in units)} {BY}s (the largest holds {max(s for _, s in held):.0%} "
-                       f"of the tokens), window {identity['window_len']}, body {'/'.join(dtypes)})")
+                       f"{'/'.join(f'{n:,}' for n in units)} {BY}s, the largest holding {max(s for _, s in held):.0%} "
+                       f"of the tokens; window {identity['window_len']}, body {'/'.join(dtypes)})")
     display(Markdown(
         f"**Computed with** model set `{model_set.name}` · rankscale {__version__} · models (non-embedding "
         f"parameters) · {' · '.join(groups)} · held-out corpora: {', '.join(corpora)}"

@@ -656,8 +656,8 @@ def practical_verdict(evidence: MetricTables, context: Context) -> Verdict:
     """
     orders = evidence.orders
     return judge("A1.4", {Unit(corpus): tells_apart(r) for corpus, r in orders.items()},
-                 f"pairs of final models on the same targets, by CE and RBP_1 beyond the {context.level:.0%} window "
-                 "intervals: " + "; ".join(
+                 f"pairs of final models on the same targets, by CE and RBP_1 beyond the {context.level:.0%} "
+                 f"intervals ({BY}s resampled): " + "; ".join(
                      f"{c}: {len(r.discordant)} ordered oppositely, {r.concordant} alike, {r.undecided} within noise, "
                      f"of {r.pairs} (Kendall tau of -CE and RBP_1 over {r.models} models {r.tau:.3f})"
                      + (f"; opposite: {', '.join(f'{a} ahead on CE, {b} on RBP_1' for a, b in r.discordant)}"
