@@ -733,7 +733,8 @@ def build_book(model_set: ModelSet, out: str | Path | None = None, log=_log.info
             return html
         log("site: building with jupyter-book")
         start = time.perf_counter()
-        build_site(source, out, profile, site_stamp(_stamp_of(path) for path in executed))
+        # a page without a stamp gives a site stamp no sources give: `rankscale publish` refuses it as stale
+        build_site(source, out, profile, site_stamp(_stamp_of(path) or "" for path in executed))
     except Exception:
         if html.exists():
             shutil.rmtree(html)
