@@ -5,8 +5,6 @@ log free of library noise, and the site read in headless Chromium with the netwo
 
 from __future__ import annotations
 
-import functools
-import http.server
 import io
 import json
 import os
@@ -14,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -329,17 +326,6 @@ def test_site_has_every_page_and_the_downloads(smoke):
         assert (smoke.html / "_sources" / "book" / "chapters" / f"{name}.ipynb").exists()  # the download
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args) -> None:
-        pass
-
-
-def serve(directory: Path):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
-
-
 # Elements of the main column that reach past its right edge, unless a box that scrolls sideways
 # holds them (a wide table may scroll inside its own box; the page itself must not).
 OVERFLOW = """() => {
@@ -386,8 +372,8 @@ def figure_text(page) -> list[str]:
 
 
 def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
-    """Open each page (``name`` for ``name.html``) in headless Chromium with every non-local
-    request aborted, and return what a reader would see wrong, one line each."""
+    """Open each page (``name`` for ``name.html`` under ``base``, a URL ending in /) in headless Chromium with
+    every non-local request aborted, and return what a reader would see wrong, one line each."""
     from playwright.sync_api import sync_playwright
 
     problems, leaving, broken = [], [], []
@@ -406,7 +392,7 @@ def read_in_chromium(base: str, pages: list[str], shots: Path) -> list[str]:
         page.route("**/*", only_local)
         page.on("response", lambda r: broken.append(r.url) if r.status >= 400 else None)
         for name in pages:
-            response = page.goto(f"{base}/{name}.html", wait_until="load")
+            response = page.goto(f"{base}{name}.html", wait_until="load")
             if response is None or not response.ok:
                 problems.append(f"{name}: does not load")
                 continue
@@ -449,7 +435,7 @@ def test_site_reads_offline_in_chromium(smoke):
     assert CHROMIUM, "chromium is missing; on Debian: apt-get install chromium"
     httpd, base = crawl_site.serve_under(smoke.html, "/rankscale/")
     try:
-        problems = read_in_chromium(base.rstrip("/"), toc_pages(), smoke.clone / "_build" / "screenshots")
+        problems = read_in_chromium(base, toc_pages(), smoke.clone / "_build" / "screenshots")
     finally:
         httpd.shutdown()
     assert not problems, problems
@@ -518,7 +504,7 @@ def test_browser_check_catches_untypeset_math(tmp_path):
     (tmp_path / "planted.html").write_text("<html><body><main><p>the same fraction as $x$ here</p>"
                                            "<p>and \\(y\\) there</p><pre>label = '$z$'</pre></main></body></html>")
     (tmp_path / "clean.html").write_text("<html><body><main><p>costs 5 dollars, k = 1,630</p></main></body></html>")
-    httpd, base = serve(tmp_path)
+    httpd, base = crawl_site.serve_under(tmp_path)
     try:
         problems = read_in_chromium(base, ["planted", "clean"], tmp_path / "shots")
     finally:
@@ -552,7 +538,7 @@ def test_browser_check_catches_overflow_unfolded_code_and_a_late_figure(tmp_path
     (tmp_path / "book" / "intro.html").write_text(  # the root page, its figure below the first screen
         '<html><body><main><div style="height: 1200px">the headline</div><svg width="10" height="10"></svg>'
         '</main></body></html>')
-    httpd, base = serve(tmp_path)
+    httpd, base = crawl_site.serve_under(tmp_path)
     try:
         problems = read_in_chromium(base, ["book/chapters/planted", "book/intro"], tmp_path / "shots")
     finally:

@@ -20,6 +20,7 @@ package is not on PyPI), and ``site_config`` gives each page a Colab button onto
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -144,9 +145,9 @@ def description(nb) -> str:
     return ""
 
 
-def _figure_links(files: list[str], folder: str) -> str:
-    links = ", ".join(f"{{download}}`{name} <{folder}/{name}>`" for name in files)
-    return f"Data of the figure above (CSV): {links}"
+def _download_links(files: list[str], folder: str) -> str:
+    """MyST download links to ``files`` of ``folder``, each named by its file name."""
+    return ", ".join(f"{{download}}`{name} <{folder}/{name}>`" for name in files)
 
 
 def page_downloads(nb, page: str, source: str, *, bib: str | None = None, install_url: str | None = None,
@@ -180,7 +181,7 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
 
     name = page.rsplit("/", 1)[-1]
     folder = f"{FOLDER}/{name}"
-    new = iter(range(1, len(nb.cells) + 3))  # the cells added here, numbered for their ids
+    new = itertools.count(1)  # the cells added here, numbered for their ids
     files: dict[str, bytes] = {f"{folder}/{name}.py": source.encode()}
     figures: list[str] = []
     cells = []
@@ -198,7 +199,8 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
         figures += names
         cell.metadata.setdefault("mystnb", {})["image"] = {"alt": " ".join(figure["alt"] for figure in shown)}
         tags = cell.metadata.get("tags", [])
-        link = _markdown_cell(f"{name}-data-{next(new)}", _figure_links(names, folder),
+        link = _markdown_cell(f"{name}-data-{next(new)}",
+                              f"Data of the figure above (CSV): {_download_links(names, folder)}",
                               ["remove-cell"] if "remove-cell" in tags else [])
         cells.append(link)
     rows = [row for cell in nb.cells if cell.cell_type == "code" for out in cell.get("outputs", [])
@@ -210,8 +212,7 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
              f"was built from (its metadata names the model set), and {{download}}`its source <{folder}/{name}.py>` "
              "(a jupytext percent script)"]
     if figures:
-        lines.append("- the data behind each figure, as CSV: "
-                     + ", ".join(f"{{download}}`{csv} <{folder}/{csv}>`" for csv in figures))
+        lines.append(f"- the data behind each figure, as CSV: {_download_links(figures, folder)}")
     if rows:
         lines.append(f"- the verdicts of this chapter as JSON ({{download}}`{name}.verdicts.json "
                      f"<{folder}/{name}.verdicts.json>`), the rows `rankscale verdicts --json` prints")
@@ -220,7 +221,7 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
                   bibtex_entry(bib, PAPERS[name[0]]), "```"]
     cells.append(_markdown_cell(f"{name}-downloads", "\n".join(lines)))
     if prepares:
-        marked = [i for i, cell in enumerate(cells)
+        marked = [i for i, cell in enumerate(cells)  # papermill's parameter cells (build.HIDDEN_TAGS, which imports this)
                   if {"parameters", "injected-parameters"} & set(cell.metadata.get("tags", []))]
         if not marked:
             raise RankscaleError(f"page {name} has no cell tagged parameters, which names its model set (profile); "
@@ -229,8 +230,8 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
     if install_url:
         cells.insert(0, _code_cell(f"{name}-install", install_cell_source(install_url), ["remove-cell"]))
     nb.cells = cells
-    meta = {"description": description(nb)}
-    nb.metadata.setdefault("myst", {})["html_meta"] = {**meta, "property=og:description": meta["description"]}
+    text = description(nb)
+    nb.metadata.setdefault("myst", {})["html_meta"] = {"description": text, "property=og:description": text}
     return files
 
 

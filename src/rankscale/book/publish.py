@@ -138,9 +138,9 @@ def publish(html: Path, repo: Path, remote: str = "origin", branch: str = BRANCH
                                    ("GIT_COMMITTER_EMAIL", "user.email", "rankscale@localhost")):
         env.setdefault(key, _git(repo, "config", setting, check=False).stdout.strip() or fallback)
     # ghp-import commits the folder with git fast-import in the repository of its working directory
-    imported = subprocess.run([sys.executable, "-m", "ghp_import", "--no-jekyll", "--remote", remote, "--branch", branch,
-                           "--message", f"Site of model set {profile}, built from {source}", str(html.resolve())],
-                              cwd=repo, env=env, capture_output=True, text=True)
+    imported = subprocess.run([sys.executable, "-m", "ghp_import", "--no-jekyll", "--remote", remote, "--branch",
+                               branch, "--message", f"Site of model set {profile}, built from {source}",
+                               str(html.resolve())], cwd=repo, env=env, capture_output=True, text=True)
     if imported.returncode != 0 or "Failed" in imported.stdout:
         raise RankscaleError("ghp-import could not commit the site: "
                              f"{(imported.stderr or imported.stdout).strip()[-300:]}")
