@@ -100,7 +100,8 @@ plots.show(fig)
 # claim's side of its threshold the claim holds there, wholly on the other side it fails, across
 # the threshold the unit is undecided. *Undetermined* means the set measured the claim but the
 # measurement cannot decide it (intervals across the threshold, a fit at its bound, a curvature
-# through single-seed points), or decided it on fewer than half of the units measured; *not
+# through single-seed points), or decided it, all for the claim, on fewer than half of the units
+# measured (a decided counterexample counts however few units decide); *not
 # testable* means the set lacks what the claim needs. A unit whose interval ends within the
 # bootstrap's own noise of a threshold is named "at the edge of the threshold": another run may
 # read it otherwise. Every claim's rule (what is measured, the threshold and why)

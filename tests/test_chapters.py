@@ -14,7 +14,7 @@ from helpers import notebook_cells
 from rankscale.analysis import bootstrap
 from rankscale.book import build
 from rankscale.claims import chapters
-from rankscale.claims.base import CLAIMS, Unit, Verdict
+from rankscale.claims.base import CLAIMS, UNDETERMINED, Claim, Unit, Verdict, judge
 from rankscale.cli import main
 
 
@@ -125,3 +125,15 @@ def test_a_chapter_measures_with_one_blas_thread(monkeypatch):
         assert {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"} == {1}
     finally:
         threadpool_limits(before)
+
+
+@pytest.mark.parametrize("decided, verdict", [((True,), "undetermined"), ((False,), "not reproduced"),
+                                              ((True, False), "partly"), ((False, False), "not reproduced")])
+def test_a_minority_of_decided_units_confirms_nothing_but_its_counterexamples_stand(monkeypatch, decided, verdict):
+    monkeypatch.setitem(CLAIMS, "_t", Claim("_t", "x holds in nearly every setting", "empirical", "x > 0"))
+    outcomes = {Unit(f"c{i}"): outcome for i, outcome in enumerate(decided + (UNDETERMINED,) * 5)}
+    v = judge("_t", outcomes, "")
+    assert (v.verdict, v.tested, v.measured) == (verdict, len(decided), len(outcomes))
+    # decided on a majority, the same units grade as they always did
+    v = judge("_t", {unit: outcome for unit, outcome in outcomes.items() if not isinstance(outcome, str)}, "")
+    assert v.verdict == {(True,): "reproduced"}.get(decided, verdict)

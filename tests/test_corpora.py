@@ -21,6 +21,7 @@ from rankscale.corpora import (
     stdlib_files,
 )
 from rankscale.corpora.rst import section_labels, strip_rst, strip_rst_tree
+from rankscale.corpora.units import UNIT_MARK, UNITS_VERSION, marked_units, python_units
 from rankscale.corpora.windows import span_sizes, token_spans
 
 
@@ -43,7 +44,9 @@ def test_split_is_deterministic_and_follows_the_seed():
     assert first == again
     assert [k for k, _ in first["heldout"]] != [k for k, _ in other["heldout"]]
     # the registered corpus is exactly this split, and the fraction is roughly the one asked for
-    assert get_corpus("stdlib:heldout").load() == [text for _, text in first["heldout"]]
+    assert get_corpus("stdlib:train").load() == [text for _, text in first["train"]]
+    # and its held-out part is this split's, read one unit at a time: the same text but for blank lines between units
+    assert " ".join(get_corpus("stdlib:heldout").load()).split() == " ".join(t for _, t in first["heldout"]).split()
     assert abs(len(first["heldout"]) / len(docs) - source.heldout_fraction) < 0.1
 
 
@@ -232,9 +235,9 @@ def test_pydocs_reads_the_documentation_tree(monkeypatch, tmp_path):
         ".. _spam-mod:\n\nSpam\n====\n\nSee :ref:`eggs-mod`.\n")
     (tmp_path / "eggs.rst.txt").write_text(".. _eggs-mod:\n\nEggs and ham\n------------\n\nText.\n")
     monkeypatch.setattr(offline, "PYDOCS_DIR", tmp_path)
-    docs = dict(corpora.pydocs_documents())
-    assert docs == {"eggs.rst.txt": "Eggs and ham\n\nText.\n",
-                    "library/spam.rst.txt": "Spam\n\nSee Eggs and ham.\n"}
+    docs = dict(corpora.pydocs_documents())  # each section's start marked, for reading the held-out part by section
+    assert docs == {"eggs.rst.txt": f"{UNIT_MARK}Eggs and ham\n\nText.\n",
+                    "library/spam.rst.txt": f"{UNIT_MARK}Spam\n\nSee Eggs and ham.\n"}
     assert corpora.PYDOCS_PACKAGE in get_corpus("pydocs").description
     assert "fallback" not in get_corpus("pydocs").description
 
@@ -249,17 +252,17 @@ def test_the_stripped_documentation_is_remembered_by_its_sources(monkeypatch, tm
     monkeypatch.setattr(offline, "PYDOCS_DIR", tmp_path / "docs")
     monkeypatch.setenv("RANKSCALE_CACHE", str(tmp_path / "cache"))
     first = corpora.pydocs_documents()
-    assert first == [("spam.rst.txt", "Spam\n\neggs here.\n")]
+    assert first == [("spam.rst.txt", f"{UNIT_MARK}Spam\n\neggs here.\n")]
     assert len(list((tmp_path / "cache" / "pydocs").glob("*.json.gz"))) == 1
     stripped = []
     strip = rst.strip_rst_tree
-    monkeypatch.setattr(rst, "strip_rst_tree", lambda sources: stripped.append(1) or strip(sources))
+    monkeypatch.setattr(rst, "strip_rst_tree", lambda *args, **kw: stripped.append(1) or strip(*args, **kw))
     assert corpora.pydocs_documents() == first and stripped == []
     (tmp_path / "docs" / "spam.rst.txt").write_text("Spam\n====\n\nHam.\n")
-    assert corpora.pydocs_documents() == [("spam.rst.txt", "Spam\n\nHam.\n")] and stripped == [1]
+    assert corpora.pydocs_documents() == [("spam.rst.txt", f"{UNIT_MARK}Spam\n\nHam.\n")] and stripped == [1]
     assert len(list((tmp_path / "cache" / "pydocs").glob("*.json.gz"))) == 2
     monkeypatch.setenv("RANKSCALE_CACHE", str(tmp_path / "docs" / "spam.rst.txt" / "cannot-be-a-folder"))
-    assert corpora.pydocs_documents() == [("spam.rst.txt", "Spam\n\nHam.\n")] and stripped == [1, 1]
+    assert corpora.pydocs_documents() == [("spam.rst.txt", f"{UNIT_MARK}Spam\n\nHam.\n")] and stripped == [1, 1]
 
 
 @pytest.mark.slow  # reads the whole pydocs corpus
@@ -277,6 +280,45 @@ def test_pydocs_falls_back_to_docstrings(monkeypatch, tmp_path):
     code = split_documents(corpora.stdlib_documents(), stdlib.heldout_fraction, stdlib.seed)
     code_train = {key for key, _ in code["train"]}
     assert {key for key, _ in fallback["heldout"]}.isdisjoint(code_train)
+
+
+def test_sections_cut_the_stripped_text_without_changing_it():
+    sources = {"a.rst": "Intro text.\n\nSpam\n====\n\nOne.\n\nEggs\n----\n\nTwo.\n\nHam\n===\n\nThree.\n",
+               "b.rst": "No section at all.\n"}
+    marked = strip_rst_tree(sources, mark_sections=True)
+    assert {key: "".join(marked_units(text)) for key, text in marked.items()} == strip_rst_tree(sources)
+    assert [unit.split("\n")[0] for unit in marked_units(marked["a.rst"])] == ["Intro text.", "Spam", "Eggs", "Ham"]
+    assert marked_units(marked["b.rst"]) == ["No section at all.\n"]
+    assert UNIT_MARK not in strip_rst(sources["a.rst"]) and UNIT_MARK in strip_rst(sources["a.rst"], mark_sections=True)
+
+
+def test_a_module_is_cut_at_its_top_level_definitions_and_every_stdlib_file_losslessly():
+    code = ("import os\n\nX = 1\n\n\n# a helper\n# of two lines\n@decorated\n@twice\ndef f(\n    a):\n"
+            "    def inner():\n        pass\n\nY = f(1)\n\nclass C:\n    def m(self):\n        pass\n\x0c\n"
+            "async def g():\n    pass\n")
+    units = python_units(code)
+    assert "".join(units) == code
+    assert [unit.split("\n")[0] for unit in units] == ["import os", "# a helper", "class C:", "async def g():"]
+    assert "Y = f(1)" in units[1]  # a statement between two definitions stays with the one before
+    for key, text in corpora.stdlib_documents():
+        assert "".join(python_units(text)) == text, key
+
+
+def test_the_held_out_part_is_read_one_unit_per_document_and_the_training_part_whole(monkeypatch):
+    modules = [(f"m{i}.py", f"import os\n\ndef f{i}():\n    pass\n\n\nclass C{i}:\n    x = {i}\n") for i in range(30)]
+    monkeypatch.setitem(SOURCES, "toy", Source("toy", lambda: modules, "toy modules", 0.5, 1, units=python_units,
+                                               unit="top-level definition"))
+    train, heldout = get_corpus("toy:train"), get_corpus("toy:heldout")
+    whole = dict(modules)
+    assert set(train.load()) <= set(whole.values())  # whole documents, as the source gives them
+    held_out = [text for _, text in sorted(modules) if text not in train.load()]  # in key order
+    i = held_out[0].split("x = ")[1].strip()
+    assert len(heldout.load()) == 3 * len(held_out)
+    assert heldout.load()[:3] == ["import os\n", f"def f{i}():\n    pass\n", f"class C{i}:\n    x = {i}\n"]
+    # the cut is part of the held-out text's identity, never of the training text's (its models stay valid)
+    assert heldout.identity()["text"]["units"] == UNITS_VERSION and "units" not in train.identity()["text"]
+    assert "one top-level definition per document" in heldout.description
+    assert "per document" not in train.description
 
 
 def test_names_are_canonical_and_loading_is_lazy(monkeypatch):

@@ -598,9 +598,12 @@ def judge(key: str, outcomes: Mapping[Unit, Reading | bool | str | None], ours: 
     reproduced if on none (``grade``); units that cannot test it and units the measurement could
     not decide are named in ``ours``. With no deciding unit the verdict is "undetermined" where
     some unit was measured but undecided (``why_undetermined`` says why), else "not testable on
-    this set" (``why_not`` says why). A claim decided on fewer than half of the units measured is
-    undetermined too: a minority of units does not speak for the set. Units read at a threshold's
-    edge (``Reading.fragile``) are named in ``ours``.
+    this set" (``why_not`` says why). A claim decided on fewer than half of the units measured, all
+    of them for it, is undetermined too: a minority of units does not speak for the set. A decided
+    counterexample does, however few units decide: every claim of the book says that something holds
+    in every (or nearly every) setting, so a unit where it fails beyond noise stands whatever the
+    undecided units would say, and the verdict is graded on the decided units. Units read at a
+    threshold's edge (``Reading.fragile``) are named in ``ours``.
 
     Parameters
     ----------
@@ -649,6 +652,9 @@ def judge(key: str, outcomes: Mapping[Unit, Reading | bool | str | None], ours: 
     >>> v = judge("_doc", {Unit("pydocs"): True, Unit("stdlib"): UNDETERMINED, Unit("humaneval"): UNDETERMINED}, "+1")
     >>> v.verdict, v.ours
     ('undetermined', '+1 (decided on 1 of 3 units measured; undetermined on: stdlib, humaneval)')
+    >>> v = judge("_doc", {Unit("pydocs"): False, Unit("stdlib"): UNDETERMINED, Unit("humaneval"): UNDETERMINED}, "-1")
+    >>> v.verdict, v.ours
+    ('not reproduced', '-1 (decided on 1 of 3 units measured, a counterexample among them; undetermined on: stdlib, humaneval)')
     >>> v = judge("_doc", {Unit("pydocs"): read((-0.330, 0.004), sign=-1), Unit("stdlib"): read((-0.3, -0.1), sign=-1)}, "")
     >>> v.verdict, v.fragile, v.ours
     ('reproduced', (Unit(corpus='pydocs'),), ' (undetermined on: pydocs; at the edge of the threshold: pydocs)')
@@ -688,8 +694,10 @@ def judge(key: str, outcomes: Mapping[Unit, Reading | bool | str | None], ours: 
     untested = [_name(unit, notes) for unit, v in outcomes.items() if v is None]
     if decided:
         minority = 2 * len(decided) < measured
-        verdict = UNDETERMINED if minority else grade(decided)
-        parts = [f"decided on {len(decided)} of {measured} units measured"] if minority else []
+        # a minority that only confirms says nothing of the set; a decided counterexample refutes it anyway
+        verdict = UNDETERMINED if minority and all(decided) else grade(decided)
+        parts = ([f"decided on {len(decided)} of {measured} units measured"
+                  + ("" if all(decided) else ", a counterexample among them")] if minority else [])
         parts += [f"{label}: {', '.join(units)}" for label, units in
                   (("undetermined on", undecided), ("not tested on", untested), ("at the edge of the threshold",
                                                                                  [_name(u) for u in fragile]))

@@ -69,6 +69,7 @@ from rankscale.corpora.offline import (
 )
 from rankscale.corpora.splits import DEFAULT_SPLIT, SPLITS, Source, describe_split, load_split, split_documents
 from rankscale.corpora.windows import PAPER_SAMPLING, Sampling, Window, target_spans, token_windows
+from rankscale.corpora.units import UNITS_VERSION
 
 __all__ = [
     "Corpus", "get_corpus",
@@ -123,6 +124,13 @@ class Corpus:
         'pydocs:heldout'
         """
         return {"text": self.content(), "sampling": asdict(self.sampling)}
+
+
+def _units_identity(source: Source, split: str) -> dict:
+    """How a part's documents are cut (``rankscale.corpora.units.UNITS_VERSION``) where they are: a held-out part
+    read as units. A training part reads its documents whole, so its identity, and every model trained on it, stays
+    what it was."""
+    return {"units": UNITS_VERSION} if source.units is not None and split != "train" else {}
 
 
 def get_corpus(name: str, text_field: str = "text") -> Corpus:
@@ -180,7 +188,7 @@ def get_corpus(name: str, text_field: str = "text") -> Corpus:
         return Corpus(name=f"{base}:{split}", load=functools.partial(load_split, source, split),
                       description=describe_split(source, split), text_version=source.text_version,
                       content=lambda: {"name": f"{base}:{split}", "text_version": source.text_version,
-                                       "origin": source.origin()})
+                                       "origin": source.origin(), **_units_identity(source, split)})
     path = Path(name).expanduser()
     if path.is_file():
         return Corpus(name=str(path.resolve()), load=functools.partial(file_documents, path, text_field),

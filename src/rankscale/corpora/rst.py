@@ -24,6 +24,8 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, Parser, directives, roles
 from docutils.readers.standalone import Reader
 
+from rankscale.corpora.units import UNIT_MARK
+
 # Directives dropped with their whole block: code and other literal text, navigation and
 # metadata. Every other directive keeps its content (and its argument, see below).
 _DROP = {
@@ -279,6 +281,15 @@ def _children(node: nodes.Node) -> Paragraphs:
     return [p for child in node.children if not isinstance(child, nodes.Text) for p in _blocks(child)]
 
 
+def _section(node: nodes.section) -> Paragraphs:
+    """A section: the paragraphs of its children, the first line marked where the section starts
+    (``rankscale.corpora.units.UNIT_MARK``), so that a held-out document can be read section by section."""
+    paragraphs = _children(node)
+    if paragraphs:
+        paragraphs[0] = [UNIT_MARK + paragraphs[0][0], *paragraphs[0][1:]]
+    return paragraphs
+
+
 def _text(node: nodes.Node) -> Paragraphs:
     """A paragraph, title or rubric: one line."""
     line = _line(node)
@@ -380,7 +391,7 @@ _RENDER: dict[type, Callable[[nodes.Node], Paragraphs]] = {
     **dict.fromkeys(_SKIPPED, lambda node: []),  # code, comments, targets, metadata
     **dict.fromkeys((nodes.paragraph, nodes.title, nodes.subtitle, nodes.rubric, nodes.attribution,
                      nodes.caption), _text),
-    nodes.line_block: _line_block, nodes.table: _table, _Labelled: _labelled,
+    nodes.section: _section, nodes.line_block: _line_block, nodes.table: _table, _Labelled: _labelled,
     nodes.bullet_list: _list, nodes.enumerated_list: _list, nodes.field_list: _field_list,
     nodes.definition_list: _definition_list, nodes.option_list: _option_list,
 }
@@ -423,7 +434,7 @@ def section_labels(text: str) -> dict[str, str]:
     return _labels(_parse(text))
 
 
-def strip_rst(text: str, labels: Mapping[str, str] | None = None) -> str:
+def strip_rst(text: str, labels: Mapping[str, str] | None = None, mark_sections: bool = False) -> str:
     """Plain prose from a reStructuredText (Sphinx) document, as Sphinx shows it.
 
     Kept: paragraphs (one line each), section titles, list items after their markers, the text
@@ -444,6 +455,9 @@ def strip_rst(text: str, labels: Mapping[str, str] | None = None) -> str:
     labels : mapping, optional
         Section titles of ``:ref:`` targets, e.g. collected with ``section_labels`` over a
         whole documentation tree. Unknown targets show as the label with dashes as spaces.
+    mark_sections : bool
+        Put ``rankscale.corpora.units.UNIT_MARK`` where each section's text starts (its title's
+        line), for ``units.marked_units``; without, the text has no mark.
 
     Returns
     -------
@@ -469,16 +483,23 @@ def strip_rst(text: str, labels: Mapping[str, str] | None = None) -> str:
     New in version 3.2: The spam parameter.
     <BLANKLINE>
     """
-    return _resolve(_join(_blocks(_parse(text))), labels or {})
+    return _marked(_resolve(_join(_blocks(_parse(text))), labels or {}), mark_sections)
 
 
-def strip_rst_tree(sources: Mapping[str, str]) -> dict[str, str]:
+def _marked(text: str, mark_sections: bool) -> str:
+    """``text`` with its section marks, or without any."""
+    return text if mark_sections else text.replace(UNIT_MARK, "")
+
+
+def strip_rst_tree(sources: Mapping[str, str], mark_sections: bool = False) -> dict[str, str]:
     """``strip_rst`` over a documentation tree, resolving ``:ref:`` across it.
 
     Parameters
     ----------
     sources : mapping
         reST sources by key (a path); each is parsed once.
+    mark_sections : bool
+        As ``strip_rst``'s.
 
     Returns
     -------
@@ -491,4 +512,4 @@ def strip_rst_tree(sources: Mapping[str, str]) -> dict[str, str]:
         tree = _parse(text)
         labels.update(_labels(tree))
         rendered[key] = _join(_blocks(tree))
-    return {key: _resolve(text, labels) for key, text in rendered.items()}
+    return {key: _marked(_resolve(text, labels), mark_sections) for key, text in rendered.items()}

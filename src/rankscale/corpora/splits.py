@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rankscale import RankscaleError
 
@@ -40,6 +40,12 @@ class Source:
         Says, without reading the documents, which installed files and versions they are made
         from on this machine (a package's version, the Python version); with ``text_version``,
         it identifies the text.
+    units : callable or None
+        Cuts a document into its natural units, losslessly (``rankscale.corpora.units``); the
+        held-out part is read one unit per document, the training part whole. None: documents
+        are read whole in both.
+    unit : str
+        What a unit is, in words ("reST section"), for the description.
     """
 
     name: str
@@ -49,6 +55,8 @@ class Source:
     seed: int = 0
     text_version: int = 1
     origin: Callable[[], str] = lambda: ""
+    units: Callable[[str], list[str]] | None = None
+    unit: str = ""
 
 
 def split_documents(
@@ -108,7 +116,11 @@ def _parts(source: Source) -> dict[str, tuple[tuple[str, str], ...]]:
 def load_split(source: Source, split: str) -> list[str]:
     """Documents of one part of ``source``, in key order.
 
-    The source is read and split once per process; later calls copy the cached list.
+    The source is read and split once per process; later calls copy the cached list. Where the
+    source cuts its documents into units (``Source.units``), the held-out part holds each unit as
+    a document, in order, blank ones left out and each ending as a whole document does (one
+    newline), so that its intervals, which draw whole documents, rest on as many as the source's
+    structure gives; the training part holds the documents whole (their units joined).
 
     Parameters
     ----------
@@ -121,8 +133,20 @@ def load_split(source: Source, split: str) -> list[str]:
     -------
     list of str
         The part's documents.
+
+    Examples
+    --------
+    >>> source = Source("s", lambda: [("a", "one. two."), ("b", "three.")], "", 0.0,
+    ...                 units=lambda text: text.split(" "))
+    >>> load_split(source, "train"), load_split(replace(source, heldout_fraction=1.0), "heldout")
+    (['one.two.', 'three.'], ['one.\\n', 'two.\\n', 'three.\\n'])
     """
-    return [text for _, text in _parts(source)[split]]
+    documents = [text for _, text in _parts(source)[split]]
+    if source.units is None:
+        return documents
+    if split == "train":
+        return ["".join(source.units(text)) for text in documents]
+    return [unit.rstrip() + "\n" for text in documents for unit in source.units(text) if unit.strip()]
 
 
 def describe_split(source: Source, split: str) -> str:
@@ -142,5 +166,6 @@ def describe_split(source: Source, split: str) -> str:
     """
     what = source.description() if callable(source.description) else source.description
     part = "training" if split == "train" else "held-out"
+    read_as = f", read one {source.unit} per document" if source.units is not None and split != "train" else ""
     return (f"{what}; {part} part of a whole-document split (held-out fraction "
-            f"{source.heldout_fraction:g}, seed {source.seed})")
+            f"{source.heldout_fraction:g}, seed {source.seed}){read_as}")
