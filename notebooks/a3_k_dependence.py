@@ -288,10 +288,13 @@ else:
 # Every rule was fixed in `rankscale.claims.a3` before any data were seen and stands beside its
 # verdict; each is applied per corpus and family, on the families with at least three sizes (at
 # least four for the offset fit), and a family with fewer is named and left out. In short: the
-# $R^2$ bound and the exponents' sizes are graded against the paper's own numbers; where the
-# paper gives no number ("drops", "grows") a paired bootstrap interval decides by its side of
-# zero: wholly on the claim's side holds, wholly on the other fails, and across zero the unit is
-# undetermined and named apart (a unit whose interval ends within a tenth of its half-width of
+# $R^2$ bound reads, at every $k$ below it, the bootstrap interval of the fit's $R^2$ against the
+# paper's 0.9 and that of its slope against zero, the same three ways as below (the paper's
+# Table 1 gives point values, graded so in the paper column); the exponents' sizes are graded
+# against the paper's own numbers; where the paper gives no number ("drops", "grows") a paired
+# bootstrap interval decides by its side of zero: wholly on the claim's side holds, wholly on
+# the other fails, and across zero the unit is undetermined and named apart (a unit whose
+# interval ends within a tenth of its half-width of
 # a threshold is named too, at the edge of the threshold). Closeness ("comparable", "very close") is read one way in every chapter: the ratio's interval
 # inside the band `claims.A_CLOSE` (the spread of the slope ratio over the pairs of paper A's
 # Table 1 that the paper calls very close) holds, wholly outside fails, and across an edge the

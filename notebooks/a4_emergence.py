@@ -316,7 +316,10 @@ here.style.hide(axis="index").format(
 # With small models the long runs are rare: for small models and small $k$ a run of many correct
 # tokens may never occur in the evaluation text, and such cases cannot be fitted or bootstrapped;
 # each verdict counts them apart. The rules are fixed in `rankscale.claims.a4` and shown in the
-# table. The power-law claim uses paper A's own $R^2$ bar. The same exponent for every $N$
+# table. The power-law claim reads the bootstrap interval of each fit's $R^2$ against paper A's own
+# bar and that of its slope against zero: wholly on the claim's side holds, wholly on the other
+# fails, across a threshold (or without an interval, where a resample leaves a model without a
+# run) undetermined. The same exponent for every $N$
 # (eq. 7) and the $N$-fold amplification are read as the paper words them, "align closely" and
 # "linearly amplified": closeness, graded as every closeness claim of the book is, on the
 # ratio of the exponents and on the ratio of measured to predicted error (the ratio's interval

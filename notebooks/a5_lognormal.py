@@ -463,9 +463,12 @@ a5.dominance_table(evidence).style.hide(axis="index").format(precision=3).set_ca
 # Claims of a direction (A5.6: $\mu$ falls, $\sigma$ grows by less) read each slope's interval
 # against 0 the same three ways: wholly on the claimed side holds, wholly on the other fails, and
 # across 0 the unit is undetermined; A5.5 claims a change of $\mu/\sigma$ in either direction, so
-# its interval holds on either side of 0 and is undetermined across it (its line must also clear
-# the $R^2$ bar). The approximation and dominance rows check the mathematics of appendix C (kind
-# "analytic") and are not counted as replications.
+# its interval holds on either side of 0 and is undetermined across it (the interval of its line's
+# $R^2$ is also read against the bar: wholly below it fails, across it undetermined). The shared
+# exponent (A5.8 to A5.10) also asks both predicted series to be falling power laws, the interval
+# of each $R^2$ read against the same bar and that of each slope against 0. The approximation
+# and dominance rows check the mathematics of appendix C (kind "analytic") and are not counted as
+# replications.
 
 # %%
 display(Markdown(a5.fig8a_text(evidence, context)))

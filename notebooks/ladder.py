@@ -152,7 +152,7 @@ plots.show(fig)
 # read over a family whose CE barely moves says little about its form, and the tables below put
 # in numbers how far it moves here. The first sets each corpus's CE range against what
 # counting tokens alone reaches on the same held-out targets: add-$\alpha$ unigram and bigram
-# models counted on one half of the windows and scored on the other, and the other way round
+# models counted on one half of the documents and scored on the other, and the other way round
 # (`rankscale.analysis.baselines.count_baselines`, each at the best of a few smoothings, so the
 # baseline is as strong as counting can be). The second fits each family's main laws three ways:
 # the papers' power law in the non-embedding size $S$, a logarithmic law in $S$ (the quantity
@@ -174,8 +174,9 @@ baselines = set_regime.baseline_rows(family_runs)
 display(baselines.style.hide(axis="index").format(
     {"targets": "{:,}", "unigram CE": "{:.3f}", "bigram CE": "{:.3f}", "unigram alpha": "{:g}", "bigram alpha": "{:g}",
      "smallest model CE": "{:.3f}", "largest model CE": "{:.3f}"}).set_caption(
-    "What counting tokens reaches on each corpus's held-out targets (one row per tokenizer): cross-fitted add-alpha "
-    "unigram and bigram CE (nats) with the smoothing that scored best, beside the CE of the families' smallest "
+    "What counting tokens reaches on each corpus's held-out targets (one row per tokenizer): add-alpha unigram and "
+    "bigram CE (nats) counted on one half of the documents and scored on the other, with the smoothing that scored "
+    "best, beside the CE of the families' smallest "
     "models (the highest) and largest models (the lowest) on the same targets."))
 if set_laws.empty:
     display(Markdown(f"No family of model set `{model_set.name}` has {claims.MIN_SIZES} sizes: there is no law to fit."))
@@ -208,11 +209,13 @@ else:
 # same for the log-log slope of each family's CE, Error-Entropy and $-\log \mathrm{RBP}_1$
 # against size: its seed sd is the spread of the slope over every choice of one run per seeded
 # size (tokens held fixed), its text sd the spread over resamples of the documents (runs held fixed).
-# The size fits of chapters A2, A3, B3 and B4 draw one of a seeded size's runs at random in each
-# bootstrap replicate, so their intervals carry both; a size with a single run carries only the
-# text's scatter there. The bend of the CE law (B4.3, B4.4) is the one exception, since a seed's
-# luck at one size reads as curvature: its replicates also move each single-run size by the
-# largest scatter between runs measured in the family (B4's rule says how).
+# Every interval that reads a family's models (the size fits of chapters A2, A3, B3 and B4, and
+# A1.4's comparisons of two models) carries both at every size. A seeded size draws one of its runs
+# at random in each bootstrap replicate; a size trained once is moved in each replicate by one of
+# the seeded sizes' runs' relative deviations from their size's mean (widened by $\sqrt{R/(R-1)}$ for
+# $R$ runs, as deviations from a mean of $R$ runs are narrower than the runs' own scatter). The
+# scatter is thus modelled, not measured, at the sizes trained once: taken to be the same share of a
+# quantity at every size of the family as at its seeded sizes (`rankscale.analysis.bootstrap.resample`).
 
 # %%
 if seed_models.empty:
@@ -296,7 +299,7 @@ if not regime.empty:
            "the scatter between runs measured at the seeded sizes is carried, declared, to the others (the largest "
            "measured, taken to hold there too): a bend is read against it, not against a measured scatter at "
            "every size" if seeded else "one run per size, so these verdicts are undetermined here")
-        + ". The other size fits carry the seed scatter only at the seeded sizes (above).")
+        + ". Every other interval carries the seed scatter modelled on the seeded sizes (above).")
 limits.append(
     f"- **The large-$k$ regime needs a large vocabulary.** Paper A's $k$ = {claims.A2_LARGE_KS[0]:,} and "
     f"{claims.A2_LARGE_KS[1]:,} are fractions of a {claims.PAPER_A_VOCAB:,}-token vocabulary; on this set's "

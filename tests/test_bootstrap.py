@@ -175,3 +175,22 @@ def test_an_interval_widens_as_the_windows_of_a_document_grow_alike():
     assert 0.7 < ratio[0] < 1.3 and ratio[-1] > 4  # independent windows: alike; windows alike: far too narrow
     values = noise + 2.0 * level[document]
     assert half_width(values, "document", window) == half_width(values, "window", window)  # a window per document
+
+
+def test_a_size_trained_once_carries_the_scatter_its_family_s_seeded_sizes_show():
+    rng = np.random.default_rng(5)
+    text = {"v": rng.normal(3.0, 0.3, 200), "document": np.repeat(np.arange(40), 5)}
+    runs = [{**text, "v": text["v"] * factor} for factor in (0.9, 1.0, 1.1)]  # a seeded size: 3 runs, 10% apart
+    once = {**text, "v": text["v"] * 0.5}  # a larger size of the family, trained once
+
+    def spread(same_text, seeds):
+        out = bootstrap.resample([runs[0], once], lambda s: [s["v"].mean()], 2000, 1, same_text=same_text,
+                                 by="document", seeds=seeds)
+        return np.std(out[:, 1, 0] / out[:, 1, 0].mean())
+
+    text_only = spread(True, None)
+    carried = spread(True, [runs[1:], []])
+    # the runs' relative scatter is 10% (sd of 0.9, 1.0, 1.1 over their mean); it adds in quadrature to the text's
+    assert np.sqrt(carried**2 - text_only**2) == pytest.approx(0.1, rel=0.1)
+    # a model of another text (another family, a reference model) takes nothing from this family's seeds
+    assert spread(False, [runs[1:], []]) == pytest.approx(spread(False, None))

@@ -16,9 +16,10 @@ from helpers import notebook_cells
 
 from rankscale import claims
 from rankscale.analysis import fit, metrics
+from rankscale.analysis.bootstrap import INTERVAL, interval_text
 from rankscale.analysis.fit import PowerLawFit
 from rankscale.claims import a2
-from rankscale.claims.base import Reading, Unit
+from rankscale.claims.base import ONE_READING, UNDETERMINED, Reading, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.claims.reference import reference_table
 from rankscale.records.runs import Run
@@ -76,17 +77,41 @@ def outcomes(verdict):
 # ---------------------------------------------------------------------------------------------
 # The rules, one claim at a time
 
-def test_a2_1_k1_law_at_its_bar():
-    at_bar, below = regime(k_fits(k1=(-0.1, claims.A2_MIN_R2))), regime(k_fits(k1=(-0.1, claims.A2_MIN_R2 - 1e-9)))
-    v = a2.k1_law_verdict(evidence(at_bar, below), context(NeoX=5, Llama=2))
+def test_a2_1_k1_law_holds_above_the_bar_and_fails_below_it_on_r2s_interval():
+    bar = claims.A2_MIN_R2
+    above = regime(k_fits(k1=(-0.1, 0.95)), spread={1: (0.01, 0.02)})  # R^2 0.95 -+ 1.96 x 0.02: above 0.9
+    below = regime(k_fits(k1=(-0.1, 0.85)), spread={1: (0.01, 0.02)})  # 0.85 -+ 0.039: below it
+    assert above.r2_interval(1)[0] > bar and below.r2_interval(1)[1] < bar
+    v = a2.k1_law_verdict(evidence(above, below), context(NeoX=5, Llama=2))
     assert (v.key, v.verdict, outcomes(v)) == ("A2.1", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
-    assert v.ours.startswith("pydocs/NeoX: k=1 R^2 0.900 [0.900, 0.900] slope -0.100; stdlib/NeoX: k=1 R^2 0.900")
+    assert v.ours.startswith(f"pydocs/NeoX: k=1 R^2 0.950 {interval_text(above.r2_interval(1), sign='')} slope -0.100 "
+                             f"{interval_text(above.slope_interval(1), sign='')}; stdlib/NeoX: k=1 R^2 0.850 [")
     assert v.ours.endswith("; left out: Llama: 2 sizes, fewer than 3")
     assert v.paper == "Table 1, k = 1: R^2 0.990-0.990; 1 of 1 (dataset, family) pass this rule"
     rising = a2.k1_law_verdict(evidence(regime(k_fits(k1=(0.1, 0.99)))), context())
     assert (rising.verdict, outcomes(rising)) == ("not reproduced", {NEOX[0]: "fails"})
     v = a2.k1_law_verdict(evidence(regime(k_fits(k1=None))), context())
     assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
+
+
+def test_a2_1_an_r2_above_the_bar_whose_interval_crosses_it_is_undetermined():
+    bar = claims.A2_MIN_R2
+    across = regime(k_fits(k1=(-0.1, 0.92)), spread={1: (0.0, 0.05)})  # 0.92 -+ 0.098
+    lo, hi = across.r2_interval(1)
+    assert lo < bar < 0.92 < hi
+    assert fit.falling_law(across.fits[1], bar), "the point reading held it"
+    assert a2.k1_law(across).outcome == UNDETERMINED
+    v = a2.k1_law_verdict(evidence(regime(k_fits()), across), context())
+    assert (v.verdict, outcomes(v), v.units_text) == ("reproduced", {NEOX[0]: "holds", NEOX[1]: "undetermined"},
+                                                      "1 of 1, 1 of 2 decided")
+    v = a2.k1_law_verdict(evidence(across), context())
+    assert (v.verdict, v.ours.split(";")[0]) == ("undetermined", a2.ACROSS_LAW.split(";")[0])
+    assert a2.k1_law(regime(k_fits(k1=(-0.1, bar)))).outcome == UNDETERMINED, "an interval touching the bar"
+    flat = regime(k_fits(k1=(-0.01, 0.99)), spread={1: (0.02, 0.0)})  # slope -0.01 -+ 0.039: across 0
+    assert a2.k1_law(flat).outcome == UNDETERMINED, "a slope whose interval holds 0 does not show a fall"
+    unfitted = regime(k_fits(), spread={1: (0.0, np.nan)})  # a replicate without R^2
+    assert a2.k1_law(unfitted).outcome == UNDETERMINED
+    assert "k=1 R^2 0.990 [—]" in a2.k1_law_verdict(evidence(unfitted), context()).ours
 
 
 def test_a2_rules_test_only_the_families_with_enough_sizes():
@@ -97,34 +122,59 @@ def test_a2_rules_test_only_the_families_with_enough_sizes():
         ["not testable on this set"] * 6
 
 
-def test_a2_2_moderate_law_needs_every_moderate_k():
+def test_a2_2_moderate_law_needs_every_moderate_k_on_its_intervals():
     bar = claims.A2_MODERATE_R2
-    assert a2.moderate_law(regime(k_fits(r2=bar)))
-    assert not a2.moderate_law(regime(k_fits(r2=bar, k50=(-0.1, bar - 1e-9))))
-    assert a2.moderate_law(regime(k_fits(k4=(-0.1, 0.5)))), "the scaled k are not graded"
-    assert a2.moderate_law(regime(k_fits(k100=None))) is None
+    noisy = {k: (0.005, 0.005) for k in claims.A2_MODERATE_KS}  # R^2 -+ 0.0098
+    assert a2.moderate_law(regime(k_fits(r2=0.99), spread=noisy)) == Reading(True)
+    assert a2.moderate_law(regime(k_fits(r2=0.99, k50=(-0.1, 0.95)), spread=noisy)).outcome is False
+    across = regime(k_fits(r2=0.99, k50=(-0.1, 0.975)), spread=noisy)  # at k = 50, 0.975 -+ 0.0098 crosses 0.97
+    assert fit.falling_law(across.fits[50], bar), "the point reading held it"
+    assert a2.moderate_law(across).outcome == UNDETERMINED
+    assert a2.moderate_law(regime(k_fits(r2=0.99, k10=(-0.1, 0.9), k50=(-0.1, 0.975)), spread=noisy)).outcome is False, \
+        "one k wholly below the bar fails, whatever the others"
+    assert a2.moderate_law(regime(k_fits(k4=(-0.1, 0.5)))) == Reading(True), "the scaled k are not graded"
+    assert a2.moderate_law(regime(k_fits(k100=None))) == Reading(None)
     v = a2.moderate_verdict(evidence(regime(k_fits()), regime(k_fits(k10=(-0.1, 0.9)))),
                             context(table1_k(r2s=(0.99, 0.97, 0.96, 0.97))))
     assert (v.key, v.verdict, outcomes(v)) == ("A2.2", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"})
+    assert v.ours.startswith("pydocs/NeoX: k=10 R^2 0.990 [0.990, 0.990] slope -0.100 [-0.100, -0.100], k=50")
     assert "(at the paper's fractions, not graded: k=1 R^2 0.990 slope -0.100, k=4" in v.ours
     assert v.paper == ("R^2 ≥ 0.97; Table 1, k = 10 and 50 and 100: R^2 0.960-0.970; 0 of 1 (dataset, family) pass "
                        "this rule")
+    v = a2.moderate_verdict(evidence(across), context())
+    assert (v.verdict, outcomes(v)) == ("undetermined", {NEOX[0]: "undetermined"})
     v = a2.moderate_verdict(evidence(regime(k_fits(k50=None))), context())
     assert outcomes(v) == {NEOX[0]: "untested"}
 
 
 def test_a2_3_law_breaks_at_either_large_k():
-    bar = claims.A2_MIN_R2
-    assert not a2.law_breaks(regime(k_fits(r2=bar))), "a falling law at the bar holds"
-    assert a2.law_breaks(regime(k_fits(k2445=(-0.1, bar - 1e-9))))
-    assert a2.law_breaks(regime(k_fits(k1630=(0.05, 0.99)))), "a rising line is no falling law"
-    assert not a2.law_breaks(regime(k_fits(k2445=None))), "a k with nothing to fit is left out"
-    assert a2.law_breaks(regime(k_fits(k1630=None, k2445=None))) is None
+    assert a2.law_breaks(regime(k_fits())) == Reading(False), "a falling law above the bar at both k holds on"
+    assert a2.law_breaks(regime(k_fits(k2445=(-0.1, 0.8)), spread={2445: (0.0, 0.02)})) == Reading(True)
+    assert a2.law_breaks(regime(k_fits(k1630=(0.05, 0.99)))).outcome is True, "a rising line is no falling law"
+    assert a2.law_breaks(regime(k_fits(k2445=None))).outcome is False, "a k with nothing to fit is left out"
+    assert a2.law_breaks(regime(k_fits(k1630=None, k2445=None))) == Reading(None)
     v = a2.breakdown_verdict(evidence(regime(k_fits()), regime(k_fits(k1630=(-0.1, 0.5)))), context())
     assert (v.key, v.verdict, outcomes(v)) == ("A2.3", "partly", {NEOX[0]: "fails", NEOX[1]: "holds"})
-    assert v.ours.startswith("pydocs/NeoX: k=1,630 R^2 0.990 slope -0.100, k=2,445 R^2 0.990 slope -0.100")
+    assert v.ours.startswith("pydocs/NeoX: k=1,630 R^2 0.990 [0.990, 0.990] slope -0.100 [-0.100, -0.100], k=2,445 "
+                             "R^2 0.990 [0.990, 0.990] slope -0.100 [-0.100, -0.100]")
     v = a2.breakdown_verdict(evidence(regime(k_fits(k1630=None, k2445=None))), context())
     assert (v.verdict, outcomes(v)) == ("not testable on this set", {NEOX[0]: "untested"})
+
+
+def test_a2_3_an_r2_above_the_bar_whose_interval_crosses_it_is_undetermined():
+    bar = claims.A2_MIN_R2
+    across = regime(k_fits(k2445=(-0.1, 0.92)), spread={2445: (0.0, 0.05)})  # 0.92 -+ 0.098
+    assert fit.falling_law(across.fits[2445], bar), "the point reading held the law on (the claim failed)"
+    assert a2.law_breaks(across).outcome == UNDETERMINED
+    v = a2.breakdown_verdict(evidence(across, regime(k_fits(k1630=(-0.1, 0.5)))), context())
+    assert (v.verdict, outcomes(v)) == ("reproduced", {NEOX[0]: "undetermined", NEOX[1]: "holds"})
+    v = a2.breakdown_verdict(evidence(across), context())
+    assert (v.verdict, v.ours.split(";")[0]) == ("undetermined", a2.ACROSS_LAW.split(";")[0])
+    assert a2.law_breaks(regime(k_fits(k1630=(-0.1, 0.5), k2445=(-0.1, 0.92)), spread={2445: (0.0, 0.05)})) == \
+        Reading(True), "broken at one k, whatever the other"
+    assert a2.law_breaks(regime(k_fits(k1630=(-0.1, 0.5)), spread={2445: (0.0, np.nan)})) == Reading(True), \
+        "a k without an interval does not keep a broken one from deciding"
+    assert a2.law_breaks(regime(k_fits(), spread={2445: (0.0, np.nan)})).outcome == UNDETERMINED
 
 
 def test_a2_4_slope_rises_on_the_gpt2_family_only():
@@ -213,6 +263,10 @@ def test_the_rules_say_why_cite_the_paper_and_what_their_intervals_are():
         assert "percentile" not in claim.rule and "stretched" not in claim.rule
         if re.search(r"interval of .*(lies|exclude|does not lie)", claim.rule):
             assert "standard deviations of its bootstrap replicates" in claim.rule
+    for key, bar in (("A2.1", claims.A2_MIN_R2), ("A2.2", claims.A2_MODERATE_R2), ("A2.3", claims.A2_MIN_R2)):
+        rule = claims.CLAIMS[key].rule
+        assert INTERVAL in rule and ONE_READING in rule and a2.law_rule(bar) in rule, key
+        assert "point estimate" not in rule, f"{key} grades the interval of R^2, not its point"
 
 
 def test_scaled_k_and_judge_with_undecided_units():

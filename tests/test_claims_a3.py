@@ -14,10 +14,11 @@ import pytest
 
 from rankscale import RankscaleError, claims
 from rankscale.analysis import bootstrap, fit
+from rankscale.analysis.bootstrap import INTERVAL, interval_text
 from rankscale.analysis.fit import Bootstrap, OffsetBootstrap, OffsetPowerLawFit, PowerLawFit
 from rankscale.claims.reference import reference_table
-from rankscale.claims import a3
-from rankscale.claims.base import Reading, Unit, fittable
+from rankscale.claims import a2, a3
+from rankscale.claims.base import ONE_READING, Reading, Unit, fittable
 from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run
 from rankscale.records.store import Records
@@ -73,16 +74,41 @@ def outcomes(verdict):
 # ---------------------------------------------------------------------------------------------
 # The rules, one claim at a time
 
-def test_a3_1_r2_bound_holds_at_the_bar_and_fails_below_it_or_rising():
+def test_a3_1_r2_bound_holds_above_the_bar_and_fails_below_it_or_rising_on_the_intervals():
     bar = claims.A3_MIN_R2
-    v = a3.r2_bound_verdict({UNITS[0]: sweep({**GOOD, 10: (-0.1, bar)}), UNITS[1]: sweep(GOOD)}, context())
+    above = sweep({**GOOD, 10: (-0.1, 0.95)}, spread={10: (0.01, 0.02)})  # R^2 0.95 -+ 1.96 x 0.02: above 0.9
+    assert above.r2_interval(10)[0] > bar
+    v = a3.r2_bound_verdict({UNITS[0]: above, UNITS[1]: sweep(GOOD)}, context())
     assert (v.key, v.verdict, outcomes(v)) == ("A3.1", "reproduced", {NEOX[0]: "holds", NEOX[1]: "holds"}), \
-        "R^2 at the bar passes; k near |V| is not graded"
+        "R^2's interval above the bar passes; k near |V| is not graded"
+    assert v.ours.startswith(f"pydocs/NeoX: R^2 reaching lowest 0.950 {interval_text(above.r2_interval(10), sign='')} "
+                             f"(k=10) for k < 82")
     assert v.paper.endswith("Table 1 (k = 1-500): 1 of 1 (dataset, family) pass this rule")
-    below = a3.r2_bound_verdict({UNITS[0]: sweep({**GOOD, 10: (-0.1, bar - 1e-9)}), UNITS[1]: sweep(GOOD)}, context())
-    assert (below.verdict, outcomes(below)[NEOX[0]], below.units_text) == ("partly", "fails", "1 of 2")
+    below = sweep({**GOOD, 10: (-0.1, 0.85)}, spread={10: (0.01, 0.02)})  # 0.85 -+ 0.039: below the bar
+    assert below.r2_interval(10)[1] < bar
+    v = a3.r2_bound_verdict({UNITS[0]: below, UNITS[1]: sweep(GOOD)}, context())
+    assert (v.verdict, outcomes(v)[NEOX[0]], v.units_text) == ("partly", "fails", "1 of 2")
     for failing in (sweep({**GOOD, 1: (0.05, 0.99)}), sweep({**GOOD, 1: None})):  # rising; not fittable
         assert outcomes(a3.r2_bound_verdict({UNITS[0]: failing}, context()))[NEOX[0]] == "fails"
+
+
+def test_a3_1_an_r2_above_the_bar_whose_interval_crosses_it_is_undetermined():
+    bar = claims.A3_MIN_R2
+    across = sweep({**GOOD, 10: (-0.1, 0.92)}, spread={10: (0.0, 0.05)})  # 0.92 -+ 0.098
+    assert fit.falling_law(across.rbp[10], bar), "the point reading held it"
+    assert a3.r2_bound(across).outcome == claims.UNDETERMINED
+    v = a3.r2_bound_verdict({UNITS[0]: sweep(GOOD), UNITS[1]: across}, context())
+    assert (v.verdict, outcomes(v)) == ("reproduced", {NEOX[0]: "holds", NEOX[1]: "undetermined"})
+    assert f"stdlib/NeoX: R^2 reaching lowest 0.920 {interval_text(across.r2_interval(10), sign='')} (k=10)" in v.ours
+    v = a3.r2_bound_verdict({UNITS[0]: across}, context())
+    assert (v.verdict, v.ours.split(";")[0]) == ("undetermined", a2.ACROSS_LAW.split(";")[0])
+    assert a3.r2_bound(sweep({**GOOD, 10: (-0.1, bar)})).outcome == claims.UNDETERMINED, "an interval touching the bar"
+    flat = sweep({**GOOD, 1: (-0.01, 0.99)}, spread={1: (0.02, 0.0)})  # slope -0.01 -+ 0.039: across 0
+    assert a3.r2_bound(flat).outcome == claims.UNDETERMINED, "a slope whose interval holds 0 does not show a fall"
+    unfitted = sweep(GOOD, spread={10: (0.0, np.nan)})  # a replicate without R^2
+    assert a3.r2_bound(unfitted).outcome == claims.UNDETERMINED
+    assert a3.r2_bound(sweep({**GOOD, 10: (-0.1, 0.8)}, spread={1: (0.0, np.nan)})).outcome is False, \
+        "one k wholly below the bar fails, whatever the others"
     assert a3.r2_bound_verdict({UNITS[0]: sweep(GOOD)}, context(table1().assign(r2=0.5))).paper.endswith(
         "0 of 1 (dataset, family) pass this rule"), "the paper's own table under the same rule"
 
@@ -472,6 +498,8 @@ def test_the_rules_say_why_cite_the_paper_and_what_their_intervals_are():
         if claim.kind == "empirical":
             assert "§" in claim.text or "App." in claim.text, "an empirical claim says where the paper makes it"
         assert "percentile" not in claim.rule and "stretched" not in claim.rule and "central" not in claim.rule
+    rule = claims.CLAIMS["A3.1"].rule
+    assert INTERVAL in rule and ONE_READING in rule and a2.law_rule(claims.A3_MIN_R2) in rule
 
 
 def test_the_chapter_sets_no_threshold_builds_no_interval_and_names_its_figures():

@@ -16,9 +16,10 @@ from helpers import window_success
 from rankscale import claims
 from rankscale.analysis import bootstrap, fit, metrics
 from rankscale.analysis.emergence import SlopeGaps
+from rankscale.analysis.bootstrap import INTERVAL, interval_text
 from rankscale.analysis.fit import PowerLawFit
-from rankscale.claims import a4
-from rankscale.claims.base import Unit
+from rankscale.claims import a2, a4
+from rankscale.claims.base import ONE_READING, UNDETERMINED, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.records.runs import Run
 from rankscale.records.store import Records
@@ -84,6 +85,22 @@ def family(fits=None, exponents=None, ratios=None, laws=None, success=None, size
                               ratio, ratio_intervals)
 
 
+NEG_LOG_P = np.array([0.4, 0.2, 0.1])  # -log p of the three models: it halves with each tenfold size
+
+
+def bent(point, bends, k=1, n=2):
+    """A family whose case (k, N) falls along a power law but for its middle model, whose -log p is exp(point) times
+    the law's on the data and exp(point + bend) times it on each of the four resamples, one bend each: the bends
+    move R^2 (a point off the line), not the slope (the middle point of three sizes spaced evenly in log S)."""
+
+    def p(bend):
+        return np.exp(-NEG_LOG_P * np.exp([0.0, bend, 0.0]))
+
+    e = family({(k, n): fit.fit_power_law(SIZES, -np.log(p(point)))}, success={(k, n): p(point)})
+    e.replicates[:, :, NS.index(n), KS.index(k)] = [p(point + bend) for bend in bends]
+    return e
+
+
 def context(**sizes):
     """A context of families with these sizes (default NeoX, five sizes)."""
     return Context(sizes or {"NeoX": 5}, n_boot=2)
@@ -106,18 +123,63 @@ def everywhere(value):
 # ---------------------------------------------------------------------------------------------
 # The rules, one claim at a time
 
-def test_a4_1_power_law_at_the_bar_fails_below_it_or_rising():
+def test_a4_1_power_law_holds_above_the_bar_and_fails_below_it_or_rising_on_the_intervals():
     bar = a4.A4_MIN_R2
-    v = a4.power_laws_verdict({("pydocs", "NeoX"): family({(1, 2): PowerLawFit(-0.1, 0.0, bar, 3)})}, context())
+    above = bent(0.0, (0.0, 0.0, 0.1, -0.1))  # R^2 1 on the data, at least 0.99 on every resample
+    assert above.law_intervals(1, 2)[0][0] > bar
+    v = a4.power_laws_verdict({("pydocs", "NeoX"): above}, context())
     assert (v.key, v.verdict, v.units_text) == ("A4.1", "reproduced", f"{len(KS) * len(NS)} of {len(KS) * len(NS)}")
     assert outcomes(v)[case(1, 2)] == "holds" and case(1, 2).label == "pydocs/NeoX/k=1/N=2"
-    for failing in (PowerLawFit(-0.1, 0.0, bar - 1e-9, 3), PowerLawFit(0.1, 0.0, 0.99, 3)):  # below the bar; rising
-        v = a4.power_laws_verdict({("pydocs", "NeoX"): family({(1, 2): failing})}, context())
+    below = bent(0.8, (0.0, 0.0, 0.05, -0.05))  # the middle model far off the line on the data and every resample
+    assert below.law_intervals(1, 2)[0][1] < bar
+    rising = family({(1, 2): PowerLawFit(0.1, 0.0, 0.99, 3)})
+    for failing in (below, rising):
+        v = a4.power_laws_verdict({("pydocs", "NeoX"): failing}, context())
         assert (v.verdict, outcomes(v)[case(1, 2)]) == ("partly", "fails")
     v = a4.power_laws_verdict({("pydocs", "NeoX"): family({(1, 2): None})}, context())
     assert case(1, 2) not in outcomes(v), "a case with p = 0 for some model is counted, not named"
     v = a4.power_laws_verdict({("pydocs", "NeoX"): family(everywhere(None))}, context())
     assert (v.verdict, outcomes(v)) == ("not testable on this set", {Unit(family="NeoX"): "untested"})
+
+
+def test_a4_1_an_r2_above_the_bar_whose_interval_crosses_it_is_undetermined():
+    bar = a4.A4_MIN_R2
+    across = bent(0.0, (0.0, 0.0, 0.5, -0.5))  # R^2 1 on the data, 0.85 on half of the resamples
+    lo, hi = across.law_intervals(1, 2)[0]
+    assert lo < bar < across.fits[1, 2].r2 < hi
+    assert fit.falling_law(across.fits[1, 2], bar), "the point reading held it"
+    assert a4.power_law(across, 1, 2).outcome == UNDETERMINED
+    v = a4.power_laws_verdict({("pydocs", "NeoX"): across}, context())
+    cases = len(KS) * len(NS)
+    assert (v.verdict, outcomes(v)[case(1, 2)], v.units_text) == ("reproduced", "undetermined",
+                                                                  f"{cases - 1} of {cases - 1}, {cases - 1} of {cases} "
+                                                                  f"decided")
+    assert "across a threshold or without an interval (undetermined): 1" in v.ours
+    assert f"R^2 [interval] reaching lowest: NeoX 1.000 {interval_text((lo, hi), sign='')} (pydocs/NeoX/k=1/N=2)" \
+        in v.ours
+    at_bar = family({(1, 2): PowerLawFit(-0.1, 0.0, bar, 3)})  # no spread: an interval touching the bar
+    assert a4.power_law(at_bar, 1, 2).outcome == UNDETERMINED
+    no_run = family()
+    no_run.replicates[0, 0, NS.index(2), KS.index(1)] = 0.0  # a resample where the first model completes no run
+    assert no_run.law_intervals(1, 2) == (None, None) and a4.power_law(no_run, 1, 2).outcome == UNDETERMINED
+    everywhere_across = family(everywhere(PowerLawFit(-0.1, 0.0, bar, 3)))
+    v = a4.power_laws_verdict({("pydocs", "NeoX"): everywhere_across}, context())
+    assert (v.verdict, v.ours.split(";")[0]) == ("undetermined", a2.ACROSS_LAW.split(";")[0])
+
+
+def test_a4_1_r2s_interval_is_refitted_on_the_replicates_the_slopes_come_from():
+    e = bent(0.2, (0.0, 0.3, -0.2, 0.1))
+    i, j = NS.index(2), KS.index(1)
+    log_s = np.log(SIZES)
+    refits = [np.polyfit(log_s, np.log(-np.log(e.replicates[b, :, i, j])), 1) for b in range(4)]
+    r2 = [1 - np.var(np.log(-np.log(e.replicates[b, :, i, j])) - np.polyval(line, log_s))
+          / np.var(np.log(-np.log(e.replicates[b, :, i, j]))) for b, line in enumerate(refits)]
+    r2_bounds, slope_bounds = e.law_intervals(1, 2)
+    assert r2_bounds == pytest.approx(bootstrap.interval(e.fits[1, 2].r2, r2, bootstrap.LEVEL))
+    assert slope_bounds == pytest.approx(bootstrap.interval(e.fits[1, 2].slope, [line[0] for line in refits],
+                                                            bootstrap.LEVEL))
+    assert a4.CLAIMS_A4["A4.1"].rule.count(INTERVAL) == 1 and ONE_READING in a4.CLAIMS_A4["A4.1"].rule
+    assert a2.law_rule(bar=a4.A4_MIN_R2) in a4.CLAIMS_A4["A4.1"].rule
 
 
 def test_a4_size_claims_test_only_the_families_with_enough_sizes_and_name_the_others():

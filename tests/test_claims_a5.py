@@ -14,9 +14,10 @@ import pytest
 from scipy.special import logsumexp
 
 from rankscale import claims
-from rankscale.analysis import appendix_c, fit, metrics, rank_models
-from rankscale.claims import a5
-from rankscale.claims.base import Reading, Unit
+from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
+from rankscale.analysis.bootstrap import INTERVAL
+from rankscale.claims import a2, a5
+from rankscale.claims.base import ONE_READING, Reading, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.claims.reference import reference_table
 from rankscale.records.runs import Run
@@ -128,26 +129,50 @@ def test_a5_2_grades_the_reference_models_alone():
 # ---------------------------------------------------------------------------------------------
 # A5.5-A5.6: how mu and sigma move with size
 
-def trend(mu=(-2.0, -1.0), sigma=(0.1, 0.3), both=(-1.8, -0.8), ratio=(-0.5, -0.2), r2=0.95, corpus="pydocs",
-          family="NeoX"):
+def trend(mu=(-2.0, -1.0), sigma=(0.1, 0.3), both=(-1.8, -0.8), ratio=(-0.5, -0.2), r2=0.95, r2_spread=0.02,
+          corpus="pydocs", family="NeoX"):
+    """A row of ``RankEvidence.trends``: the slopes' intervals as given (each slope their middle), R^2 with the
+    interval r2 -+ r2_spread."""
     row = {"corpus": corpus, "family": family, "R^2 of mu/sigma": r2, "d mu/sigma / d ln S": sum(ratio) / 2,
            "d mu / d ln S": sum(mu) / 2, "d sigma / d ln S": sum(sigma) / 2}
-    for name, (low, high) in (("mu", mu), ("sigma", sigma), ("mu + sigma", both), ("mu/sigma", ratio)):
+    for name, (low, high) in (("mu", mu), ("sigma", sigma), ("mu + sigma", both), ("mu/sigma", ratio),
+                              ("R^2 of mu/sigma", (r2 - r2_spread, r2 + r2_spread))):
         row |= {f"{name}: low": low, f"{name}: high": high}
     return row
 
 
-def test_mu_sigma_steady_needs_the_r2_bar_and_a_slope_away_from_zero():
+def test_mu_sigma_steady_reads_r2s_interval_against_the_bar_and_the_slopes_against_zero():
     def steady(**kw):
         return a5.mu_sigma_steady(trend(**kw)).outcome
 
-    assert steady(r2=a5.A5_MIN_R2) is True, "R^2 at the bar passes"
-    assert steady(r2=a5.A5_MIN_R2 - 1e-9) is False, "below the bar it fails, whatever the interval"
-    assert steady(r2=a5.A5_MIN_R2 - 1e-9, ratio=(-0.2, 0.2)) is False
+    assert steady() is True, "R^2 0.95 -+ 0.02 wholly above the bar, the slope's interval wholly below 0"
+    assert steady(r2=0.8) is False, "R^2's interval wholly below the bar fails, whatever the slope's"
+    assert steady(r2=0.8, ratio=(-0.2, 0.2)) is False
     assert steady(ratio=(1e-9, 0.2)) is True, "a rising ratio is steady too"
     assert steady(ratio=(0.0, 0.2)) == claims.UNDETERMINED, "an interval reaching 0 does not decide"
     assert steady(ratio=(-0.2, 0.1)) == claims.UNDETERMINED, "across 0: neither shown nor refuted"
-    assert steady(r2=np.nan) is None and steady(ratio=(np.nan, np.nan)) is None
+    assert steady(r2=np.nan) is None
+    assert steady(ratio=(np.nan, np.nan)) == claims.UNDETERMINED, "fitted, but a replicate could not be"
+
+
+def test_mu_sigma_steady_is_undetermined_where_r2_is_above_the_bar_and_its_interval_across_it():
+    def steady(**kw):
+        return a5.mu_sigma_steady(trend(**kw)).outcome
+
+    bar = a5.A5_MIN_R2
+    assert steady(r2=0.92, r2_spread=0.05) == claims.UNDETERMINED, "0.92 >= 0.9 held under the point reading"
+    assert steady(r2=bar, r2_spread=0.0) == claims.UNDETERMINED, "an interval touching the bar decides nothing"
+    assert steady(r2=0.92, r2_spread=np.nan) == claims.UNDETERMINED, "a replicate without R^2"
+    assert steady(r2=0.92, r2_spread=0.05, ratio=(-0.2, 0.1)) == claims.UNDETERMINED
+    v = a5.steady_verdict(evidence(trends=pd.DataFrame([trend(), trend(corpus="stdlib", r2=0.92, r2_spread=0.05)])),
+                          context())
+    assert (v.verdict, outcomes(v), v.units_text) == ("reproduced", {NEOX[0]: "holds", NEOX[1]: "undetermined"},
+                                                      "1 of 1, 1 of 2 decided")
+    v = a5.steady_verdict(evidence(trends=pd.DataFrame([trend(r2=0.92, r2_spread=0.05)]), corpora=("pydocs",)),
+                          context())
+    assert (v.verdict, v.ours.split(";")[0]) == ("undetermined", a5.ACROSS_BAR_OR_ZERO.split(";")[0])
+    rule = claims.CLAIMS["A5.5"].rule
+    assert INTERVAL in rule and ONE_READING in rule and "R^2 >=" not in rule
 
 
 def test_mu_falls_sigma_mildly_needs_all_three_sides():
@@ -180,6 +205,8 @@ def test_a5_5_and_a5_6_per_corpus_and_family_with_the_pythia_fits_beside():
     v = a5.steady_verdict(evidence(trends=trends), context(NeoX=5, Llama=2))
     assert (v.key, v.verdict, outcomes(v)) == ("A5.5", "partly", {NEOX[0]: "holds", NEOX[1]: "fails"}), \
         "a family of two sizes is not graded"
+    assert v.ours.startswith("authors' fits, mu/sigma against ln S: pydocs/NeoX: R^2 0.950 [0.930, 0.970], slope "
+                             "-0.350 [-0.500, -0.200]; stdlib/NeoX: R^2 0.500 [0.480, 0.520]")
     assert v.ours.endswith("; left out: Llama: 2 sizes, fewer than 3")
     pythia = a5.pythia_laws(TABLES[a5.PYTHIA])["mu/sigma"]
     assert v.paper == f"Pythia (authors' fits): R^2 {pythia.r2:.3f}, slope {pythia.slope:.3f} per ln S"
@@ -207,11 +234,17 @@ def test_pythia_laws_are_the_authors_parameters_fitted_against_size():
 # A5.8-A5.13: the two scaling laws, predicted and measured
 
 def slope_row(version="powerlaw", ratio=(0.9, 1.1), ce_match=(0.9, 1.1), p1_match=(0.9, 1.1), r2=(0.99, 0.99),
-              slopes=(-0.1, -0.1), corpus="pydocs", family="NeoX"):
+              slopes=(-0.1, -0.1), r2_spread=(0.005, 0.005), slope_spread=(0.01, 0.01), corpus="pydocs",
+              family="NeoX"):
+    """A row of ``RankEvidence.slopes``: the ratios' intervals as given, and the R^2 and slope of CE and of -log p_1
+    (in this order) with the intervals value -+ spread."""
     row = {"corpus": corpus, "family": family, "version": version, "slope CE": slopes[0], "R^2 CE": r2[0],
            "slope -log p_1": slopes[1], "R^2 -log p_1": r2[1], "ratio p_1/CE": slopes[1] / slopes[0]}
     for name, (low, high) in (("ratio", ratio), ("CE pred/meas", ce_match), ("p_1 pred/meas", p1_match)):
         row |= {f"{name}: low": low, f"{name}: high": high}
+    for i, series in enumerate(("CE", "-log p_1")):
+        for name, value, spread in (("R^2", r2, r2_spread), ("slope", slopes, slope_spread)):
+            row |= {f"{name} {series}: low": value[i] - spread[i], f"{name} {series}: high": value[i] + spread[i]}
     return row
 
 
@@ -225,13 +258,36 @@ def test_shared_exponent_reads_the_band_and_the_laws():
     assert shared(ratio=(LOW - 1e-9, HIGH)) == claims.UNDETERMINED
     assert shared(ratio=(LOW - 0.3, LOW - 1e-9)) is False, "wholly below the band"
     assert shared(ratio=(HIGH + 1e-9, HIGH + 0.3)) is False, "wholly above the band"
-    assert shared(r2=(a5.A5_MIN_R2, 0.99)) is True
-    assert shared(r2=(0.99, a5.A5_MIN_R2 - 1e-9)) is False
+    assert shared(r2=(0.95, 0.99), r2_spread=(0.03, 0.005)) is True, "CE's R^2 interval [0.92, 0.98] above the bar"
+    assert shared(r2=(0.99, 0.8)) is False, "-log p_1's R^2 interval wholly below the bar"
     assert shared(slopes=(0.1, 0.1)) is False, "rising series share no falling law"
     assert a5.shared_exponent(slope_row(slopes=(0.1, 0.1), ratio=(LOW - 0.001, 1.0))) == Reading(False), \
         "no law fails whatever the interval, and is not named at the band's edge"
-    assert shared(r2=(np.nan, 0.99)) is None and shared(ratio=(np.nan, np.nan)) is None
+    assert shared(r2=(np.nan, 0.99)) is None, "a series without a law cannot test it"
+    assert shared(ratio=(np.nan, np.nan)) == claims.UNDETERMINED, "both fitted, but a replicate of the ratio not"
     assert a5.shared_exponent(slope_row(ratio=(LOW + 0.001, 1.0))) == Reading(True, fragile=True)
+
+
+def test_shared_exponent_is_undetermined_where_an_r2_above_the_bar_has_its_interval_across_it():
+    def shared(**kw):
+        return a5.shared_exponent(slope_row(**kw)).outcome
+
+    bar = a5.A5_MIN_R2
+    assert shared(r2=(0.99, 0.92), r2_spread=(0.005, 0.05)) == claims.UNDETERMINED, \
+        "-log p_1's R^2 0.92 held under the point reading; its interval [0.87, 0.97] crosses the bar"
+    assert shared(r2=(bar, 0.99)) == claims.UNDETERMINED, "an interval of CE's R^2 across the bar"
+    assert shared(r2_spread=(np.nan, 0.005)) == claims.UNDETERMINED, "a replicate without R^2"
+    assert shared(slopes=(-0.1, -0.005)) == claims.UNDETERMINED, "-log p_1's slope -0.005 -+ 0.01 holds 0"
+    assert shared(r2=(0.99, 0.92), r2_spread=(0.005, 0.05), ratio=(2.0, 3.0)) is False, \
+        "a ratio wholly outside the band fails, whatever the laws' undecided parts"
+    slopes = pd.DataFrame([slope_row(), slope_row(corpus="stdlib", r2=(0.99, 0.92), r2_spread=(0.005, 0.05))])
+    v = a5.shared_verdict(evidence(slopes=slopes), context(), "powerlaw")
+    assert (v.verdict, outcomes(v)) == ("reproduced", {NEOX[0]: "holds", NEOX[1]: "undetermined"})
+    v = a5.shared_verdict(evidence(slopes=slopes.iloc[1:], corpora=("stdlib",)), context(), "powerlaw")
+    assert v.verdict == "undetermined" and v.ours.startswith("in every unit an interval crosses its threshold")
+    for key in ("A5.8", "A5.9", "A5.10"):
+        rule = claims.CLAIMS[key].rule
+        assert INTERVAL in rule and a2.law_rule(bar) in rule and "R^2 >=" not in rule, key
 
 
 def test_a5_8_to_a5_10_grade_the_version_they_are_given():
@@ -239,9 +295,11 @@ def test_a5_8_to_a5_10_grade_the_version_they_are_given():
                            slope_row("1..V", corpus="stdlib"), slope_row(corpus="stdlib", ratio=(np.nan, np.nan)),
                            slope_row("1..inf", ratio=(1.2, 1.4)), slope_row("1..inf", corpus="stdlib")])
     v = a5.shared_verdict(evidence(slopes=slopes), context(), "powerlaw")
-    assert (v.key, v.verdict, outcomes(v)) == ("A5.8", "reproduced", {NEOX[0]: "holds", NEOX[1]: "untested"})
-    assert v.ours.endswith("stdlib/NeoX: slopes CE -0.100, p_1 -0.100 (R^2 0.99, 0.99), ratio 1.00 (no interval) "
-                           "(not tested on: stdlib/NeoX)")
+    assert (v.key, v.verdict, outcomes(v)) == ("A5.8", "reproduced", {NEOX[0]: "holds", NEOX[1]: "undetermined"}), \
+        "measured, but the ratio of some replicate could not be computed"
+    assert v.ours.endswith("stdlib/NeoX: slopes CE -0.100 [-0.110, -0.090] (R^2 0.990 [0.985, 0.995]), p_1 -0.100 "
+                           "[-0.110, -0.090] (R^2 0.990 [0.985, 0.995]), ratio 1.00 (no interval) (undetermined on: "
+                           "stdlib/NeoX)")
     assert v.paper.startswith("Pythia, authors' fits: slopes CE ")
     v = a5.shared_verdict(evidence(slopes=slopes), context(), "1..inf")
     assert (v.key, v.verdict, outcomes(v)) == ("A5.9", "reproduced", {NEOX[0]: "undetermined", NEOX[1]: "holds"})
@@ -492,6 +550,16 @@ def test_measure_trends_are_the_bootstrap_done_by_hand(synthetic, by_hand):
     assert slope["ratio p_1/CE"] == pytest.approx(ratio)
     assert (slope["ratio: low"], slope["ratio: high"]) == pytest.approx(bounds)
     assert slope["slope CE"] == pytest.approx(fit.fit_power_law(np.exp(log_s), ce).slope)
+    # the R^2 of A5.5's and A5.8's laws, refitted on the replicates their slopes come from (paired), by hand
+    ratio_replicates = mu / np.stack([b.params["powerlaw"][:, 1] for b in boots], axis=-1)
+    point = fit.fit_semilog(np.exp(log_s), [f.forms["powerlaw"].fit.mu / f.forms["powerlaw"].fit.sigma for f in fitted])
+    by_hand = [1 - np.var(y - np.polyval(np.polyfit(log_s, y, 1), log_s)) / np.var(y) for y in ratio_replicates]
+    assert (row["R^2 of mu/sigma: low"], row["R^2 of mu/sigma: high"]) == pytest.approx(
+        bootstrap.interval(point.r2, by_hand, bootstrap.LEVEL))
+    ce_replicates = np.log(measured[:, 0])
+    by_hand = [1 - np.var(y - np.polyval(np.polyfit(log_s, y, 1), log_s)) / np.var(y) for y in ce_replicates]
+    assert (slope["R^2 CE: low"], slope["R^2 CE: high"]) == pytest.approx(
+        bootstrap.interval(fit.fit_power_law(np.exp(log_s), ce).r2, by_hand, bootstrap.LEVEL))
 
 
 def test_measure_decides_from_records(synthetic):

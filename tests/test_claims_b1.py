@@ -4,6 +4,7 @@ explains."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -141,7 +142,7 @@ def records(seed, skill, n=300, vocab=VOCAB, gt=None):
     logp = (-np.log1p(gt) - rng.gamma(2.0, 0.3, len(gt))).astype(np.float32)
     ties = rng.random(len(gt)) < 0.1
     return Records(logp=logp, gt=gt, ge=(gt + ties).astype(np.int32), target=np.arange(len(gt), dtype=np.int32) % vocab,
-                   window=np.zeros(len(gt), np.int32), document=np.zeros(len(gt), np.int64),
+                   window=np.zeros(len(gt), np.int32), document=np.arange(len(gt), dtype=np.int64) // 10,
                    top_logp=np.zeros((len(gt), 1), np.float32),
                    manifest=SimpleNamespace(vocab_size=vocab))
 
@@ -196,6 +197,12 @@ def test_measure_tabulates_the_temperatures(synthetic):
     v = b1.decide(ev, chapter.context())[3]
     assert outcomes(v) == {Unit("pydocs", "NeoX", model="d32 at T = 0.5"): "holds",
                            Unit("pydocs", "NeoX", model="d32 at T = 2"): "fails"}
+    # the same runs with each target its own 10-target document, bar one that holds nearly all of pydocs' NeoX text
+    thin = Chapter.of({"pydocs": [run("NeoX", "d32", 1, recs=replace(records(30, 0.8), document=np.arange(300) > 5))]}, 2,
+                      temperatures=chapter.temperature_runs)
+    v = b1.decide(ev, thin.context())[3]
+    assert (v.verdict, set(outcomes(v).values())) == ("undetermined", {"undetermined"})
+    assert "too few documents for an interval, so undetermined: pydocs/NeoX: d32 at T = 0.5 (2 documents" in v.ours
 
 
 def test_measure_without_temperatures_or_checkpoints(synthetic):

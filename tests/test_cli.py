@@ -110,7 +110,7 @@ def write_result(folder: Path, seed: int, n_windows: int = 12, size: int = 20, f
               "target": rng.integers(0, 50, n).astype(np.int32),
               "window": np.repeat(np.arange(n_windows), size).astype(np.int32),
               "top_logp": np.full((n, store.TOP_K), -1.0, np.float32),
-              "document": np.zeros(n, np.int64), "char_start": ends - n_bytes, "char_end": ends,  # ASCII: a byte a char
+              "document": np.repeat(np.arange(n_windows) // 2, size), "char_start": ends - n_bytes, "char_end": ends,
               "n_bytes": n_bytes, "n_words": rng.integers(0, 2, n).astype(np.int32)}
     manifest = store.Manifest({"model": {"digest": str(seed)}, "dtype": "float32"},
                               {"model": f"runs/m{seed}", "corpus": "notes.txt"}, "notes", "0.1.0", vocab_size=50,
@@ -124,14 +124,14 @@ def write_result(folder: Path, seed: int, n_windows: int = 12, size: int = 20, f
 
 
 def sample(records: store.Records) -> dict:
-    """What ``rankscale metrics`` computes on: the per-target arrays with the windows, bytes and words."""
-    return {**records.arrays(), "n_bytes": records.n_bytes, "n_words": records.n_words}
+    """What ``rankscale metrics`` computes on: the per-target arrays with the documents, bytes and words."""
+    return {**records.arrays(), "document": records.document, "n_bytes": records.n_bytes, "n_words": records.n_words}
 
 
 def test_metrics_of_many_results_in_one_table_csv_and_json_lines(tmp_path, capsys):
     """One row per folder, under the same names in the table's header, the CSV's and the JSON's, each
     number with its standard error; bytes and words that older records lack are - in the table, empty in
-    the CSV and null in the JSON."""
+    the CSV and null in the JSON, and so are their standard errors, which resample documents they do not name."""
     folders = [write_result(tmp_path / "results" / name, seed, format=format)
                for seed, (name, format) in enumerate([("a", store.FORMAT), ("b", store.FORMAT), ("old", 3)])]
     assert main(["metrics", *map(str, folders), "--k", "1", "5", "--output", str(tmp_path / "all.csv")]) == 0
@@ -150,13 +150,14 @@ def test_metrics_of_many_results_in_one_table_csv_and_json_lines(tmp_path, capsy
                or name in ("result", "model", "revision", "corpus", "dtype") for name in lines[0])
     for folder, line, row in zip(folders, lines, rows):
         records = load_records(folder)
-        expected = summary_with_errors(sample(records), ks=[1, 5], n_boot=100)
+        expected = summary_with_errors(sample(records), ks=[1, 5], n_boot=0 if records.document is None else 100)
         assert {k: line[k] for k in expected} == expected
         assert line["result"] == str(folder) and line["model"] == records.manifest.source["model"]
-        assert float(row["ce_nats_se"]) == line["ce_nats_se"] > 0
         if records.n_bytes is None:
-            assert line["bits_per_byte"] is line["word_perplexity_se"] is None and row["bits_per_byte"] == ""
+            assert line["bits_per_byte"] is line["word_perplexity_se"] is line["ce_nats_se"] is None
+            assert row["bits_per_byte"] == row["ce_nats_se"] == "" and line["n_documents"] is None
         else:
+            assert float(row["ce_nats_se"]) == line["ce_nats_se"] > 0 and line["n_documents"] == 6
             assert float(row["bits_per_byte"]) == line["bits_per_byte"] > 0 and line["word_perplexity_se"] > 0
     assert main(["metrics", str(folders[0]), "--format", "csv", "--n-boot", "0"]) == 0
     assert capsys.readouterr().out.splitlines()[1].split(",")[:2] == [str(folders[0]), "runs/m0"]

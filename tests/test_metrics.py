@@ -116,9 +116,9 @@ def test_bytes_and_words_metrics_match_their_definitions():
     assert no_words["word_perplexity"] is None and no_words["bits_per_byte"] == s["bits_per_byte"]
 
 
-def test_standard_errors_are_the_spread_over_whole_windows():
-    """The bootstrap's standard error of a ratio over windows against its closed form (the delta method,
-    sqrt(sum_w (a_w - r b_w)^2) / sum_w b_w for r = sum a / sum b), on windows whose tokens share a loss
+def test_standard_errors_are_the_spread_over_whole_documents():
+    """The bootstrap's standard error of a ratio over documents against its closed form (the delta method,
+    sqrt(sum_d (a_d - r b_d)^2) / sum_d b_d for r = sum a / sum b), on documents whose tokens share a loss
     offset: an error over single tokens would be several times smaller, and is not what is reported."""
     rng = np.random.default_rng(0)
     n_windows, size = 200, 30
@@ -126,7 +126,7 @@ def test_standard_errors_are_the_spread_over_whole_windows():
     logp = -(rng.gamma(4.0, 0.5, n_windows)[window] + rng.exponential(0.3, len(window)))  # a level per window
     gt = np.minimum(rng.geometric(np.exp(logp / 4)) - 1, 500)
     n_bytes, n_words = rng.integers(1, 9, len(window)), rng.integers(0, 2, len(window))
-    sample = {"logp": logp, "gt": gt, "ge": gt, "window": window, "n_bytes": n_bytes, "n_words": n_words}
+    sample = {"logp": logp, "gt": gt, "ge": gt, "document": window, "n_bytes": n_bytes, "n_words": n_words}
     values = m.summary_with_errors(sample, ks=[1, 10], n_boot=2000, seed=1)
 
     def delta_method(per_token, denominator):

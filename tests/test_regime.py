@@ -68,8 +68,9 @@ def test_law_rows_fit_each_family_of_enough_sizes_three_ways(models):
 def test_baseline_rows_count_once_per_tokenizer(models):
     rows = regime.baseline_rows(FAMILY_RUNS)
     assert list(rows["families"]) == ["NeoX", "Llama"], "the two families predict other targets"
-    window = FAMILY_RUNS["pydocs"][0].records.window
-    assert rows.iloc[0]["bigram CE"] == pytest.approx(count_baselines(TEXT, window, VOCAB)["bigram"].ce)
+    records = FAMILY_RUNS["pydocs"][0].records
+    assert rows.iloc[0]["bigram CE"] == pytest.approx(
+        count_baselines(TEXT, records.window, records.document, VOCAB)["bigram"].ce)
     neox = models[models["family"] == "NeoX"]
     assert (rows.iloc[0]["smallest model CE"], rows.iloc[0]["largest model CE"]) == pytest.approx(
         (neox["CE"].iloc[0], neox["CE"].iloc[-1]))

@@ -87,17 +87,25 @@ def _metrics(args: argparse.Namespace) -> None:
 def _metrics_row(folder: str, records, args: argparse.Namespace) -> dict:
     """One result's row of ``rankscale metrics``: what it is, then each metric and its standard error."""
     from rankscale.analysis.metrics import summary_with_errors
+    from rankscale.claims.context import unit_counts
 
     manifest = records.manifest
-    sample = {"logp": records.logp, "gt": records.gt, "ge": records.ge, "window": records.window,
+    sample = {"logp": records.logp, "gt": records.gt, "ge": records.ge, "document": records.document,
               "n_bytes": records.n_bytes, "n_words": records.n_words}
     row = {"result": folder, "model": manifest.source["model"], "revision": manifest.source.get("revision"),
            "corpus": manifest.source["corpus"], "dtype": manifest.identity["dtype"],
            "params_non_embedding": manifest.params_non_embedding, "n_windows": manifest.n_windows,
+           "n_documents": None if records.document is None else unit_counts(records.document)[0],
            "n_tokens": len(records)}
-    _log.debug("%s: %d targets in %d windows, %d bootstrap replicates", folder, len(records), manifest.n_windows,
-               args.n_boot)
-    row |= summary_with_errors(sample, ks=args.k, n_boot=args.n_boot, seed=args.seed)
+    n_boot = args.n_boot
+    if records.document is None and n_boot:
+        # the errors resample whole documents, which these records do not name: none rather than errors too small
+        _log.warning("%s: made before rankscale recorded each target's document (format 3), so no standard errors; "
+                     "extract it again (--force) to have them", folder)
+        n_boot = 0
+    _log.debug("%s: %d targets in %d windows of %s documents, %d bootstrap replicates", folder, len(records),
+               manifest.n_windows, row["n_documents"], n_boot)
+    row |= summary_with_errors(sample, ks=args.k, n_boot=n_boot, seed=args.seed)
     if args.rank_fits:
         from rankscale.analysis.metrics import rank_1based
         from rankscale.analysis.rank_models import rank_fits_record
@@ -113,7 +121,7 @@ def _metrics_row(folder: str, records, args: argparse.Namespace) -> dict:
 RANK_FIT_COLUMNS = (("lognormal_authors", "mu"), ("lognormal_authors", "sigma"), ("lognormal_eq10", "mu"),
                     ("lognormal_eq10", "sigma"), ("power_law", "alpha"))
 # the table leaves out what names a result at length (the JSON and the CSV have it): its folder says which it is
-TABLE_LEAVES_OUT = ("model", "revision", "corpus", "dtype", "params_non_embedding", "n_windows")
+TABLE_LEAVES_OUT = ("model", "revision", "corpus", "dtype", "params_non_embedding", "n_windows", "n_documents")
 OUTPUT_FORMATS = {".csv": "csv", ".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl"}
 
 
@@ -431,10 +439,11 @@ def build_parser() -> argparse.ArgumentParser:
                                          "tokens ranked k or better (paper A); ee_nats, sa_nats, conf_nats: paper B's "
                                          "Error-Entropy, Self-Alignment and Confidence (CE = EE + SA - Conf). A "
                                          "standard error is the standard deviation over --n-boot bootstrap replicates "
-                                         "that resample whole windows (a window's tokens are not independent; for "
-                                         "the papers' corpora a window is a document, as lm-evaluation-harness "
-                                         "resamples). The table leaves out model, revision, corpus, dtype, "
-                                         "params_non_embedding and n_windows, which the CSV and JSON give.")
+                                         "that resample whole documents (the tokens of a document are not "
+                                         "independent; for the papers' corpora a window is a document, as "
+                                         "lm-evaluation-harness resamples). The table leaves out model, revision, "
+                                         "corpus, dtype, params_non_embedding, n_windows and n_documents, which the "
+                                         "CSV and JSON give.")
     me.add_argument("dir", nargs="+", help="results folders written by `extract` (a shell glob such as results/*)")
     me.add_argument("--k", type=_positive, nargs="+", default=[1, 10, 100, 1000],
                     help="k values for RBP_k, each at least 1 (the rank is 1-based)")

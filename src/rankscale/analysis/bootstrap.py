@@ -22,9 +22,10 @@ independent, which neighbouring tokens are not, and resampling the windows of a 
 documents as if they were independent came out several times too narrow too. Resampling the
 documents of one corpus still says nothing of another corpus, so an interval is the uncertainty
 that the choice of documents from this text brings. The scatter between
-training runs enters only where a model has other training runs (seeds) evaluated on the same
-text: ``resample``'s ``seeds`` then lets each replicate draw one of a model's runs before it
-resamples the text.
+training runs enters where a family has sizes trained with other seeds, evaluated on the same
+text: ``resample``'s ``seeds`` then lets each replicate draw one of such a model's runs before it
+resamples the text, and moves each size trained once by one of those runs' relative deviations,
+so that the scatter is carried at every size of the family, modelled on the sizes that measure it.
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ Z = NormalDist().inv_cdf((1 + LEVEL) / 2)  # an interval's half-width, in standa
 INTERVAL = (f"{LEVEL:.0%} bootstrap interval (the measured value ± {Z:.2f} standard deviations of its replicates; a "
             "replicate resamples the evaluation text's documents whole, with replacement, the set's n_boot times, once "
             "for every quantity computed from it and the same documents for every model evaluated on that text, so "
-            "that their differences are paired; in a size fit, a size trained with several seeds first draws one of "
-            "its runs)")
+            "that their differences are paired; where a family has sizes trained with several seeds, such a size "
+            "first draws one of its runs, and every other size of the family is moved by one of those runs' relative "
+            "deviations, so that every size carries the scatter between training runs)")
 
 Sample = Mapping[str, np.ndarray]
 
@@ -72,8 +74,12 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
         its own sample (so of its length); an empty sequence for a model without. Replicate ``b``
         then takes, for each model, one of its runs (its own sample or one of these, equally
         likely) and resamples that run's tokens, so that the replicates carry the scatter between
-        training runs as well as that of the text. The runs are drawn from a generator of their
-        own: the token resamples are those of the same call without ``seeds``.
+        training runs as well as that of the text. A model without other runs, of a text whose
+        models include some with (one family: ``same_text``), is moved instead by a scatter modelled
+        on theirs (``_modelled_scatter``): replicate ``b`` multiplies its metric by one plus one of
+        their runs' relative deviations, so that every size of a size fit carries the seed scatter,
+        not only the sizes trained more than once. The runs and deviations are drawn from a
+        generator of their own: the token resamples are those of the same call without ``seeds``.
 
     Returns
     -------
@@ -107,6 +113,16 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     >>> out = resample(samples, lambda s: [s["v"].mean()], n_boot=200, seeds=[[{"v": np.arange(4.0) + 100}], []])
     >>> bool(0.3 < (out[:, 0, 0] > 50).mean() < 0.7), bool((out[:, 1, 0] < 50).all())
     (True, True)
+
+    Of one text (one family), a model trained once takes on the scatter between the other's runs: those score
+    1.5 and 1.8 on the whole text, 9.1% either side of their mean, or 12.9% as the runs' own scatter (sqrt(2) times
+    wider), so a model scoring 10 on every token scores 8.71 or 11.29 in each replicate:
+
+    >>> flat = [{"v": np.arange(4.0)}, {"v": np.full(4, 10.0)}]
+    >>> out = resample(flat, lambda s: [s["v"].mean()], n_boot=200, same_text=True,
+    ...                seeds=[[{"v": np.arange(4.0) * 1.2}], []])
+    >>> sorted(np.unique(np.round(out[:, 1, 0], 2)).tolist())
+    [8.71, 11.29]
     """
     rng = np.random.default_rng(seed)
     lengths = [len(next(iter(s.values()))) for s in samples]
@@ -115,6 +131,7 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
     pick = np.random.default_rng([seed, 1])  # the runs' own generator
     draws = {text: _Draw(samples[i], lengths[i], by) for text, i in texts.items()}  # once per text, not per replicate
     labels = _labels(same_text, len(samples))
+    scatter = _modelled_scatter(runs, metric, labels)
     first = np.atleast_1d(metric(samples[0]))
     out = np.empty((n_boot, len(samples), len(first)))
     for b in range(n_boot):
@@ -125,7 +142,32 @@ def resample(samples: Sequence[Sample], metric: Callable[[Sample], np.ndarray], 
             if len(runs[i]) > 1:
                 sample = runs[i][pick.integers(len(runs[i]))]
             out[b, i] = metric({key: arr[drawn[labels[i]]] for key, arr in sample.items()})
+            if scatter[i] is not None:
+                out[b, i] *= 1 + scatter[i][pick.integers(len(scatter[i]))]
     return out
+
+
+def _modelled_scatter(runs: list[list[Sample]], metric: Callable[[Sample], np.ndarray],
+                      labels: list) -> list[np.ndarray | None]:
+    """For each model trained once, the relative deviations between runs of the models of its text that were trained
+    more than once (its family's seeded sizes): an (n, m) array, one row per run of theirs; None for a model with runs
+    of its own, or whose text has no model with other runs.
+
+    A run's deviation is its metric on the whole text over the mean of its model's runs, minus one, times
+    sqrt(R / (R - 1)) for R runs, since deviations from a mean of R runs are that much narrower than the runs'
+    own scatter. The scatter is modelled as the same share of the metric at every size: a size law is a line in
+    log-log, and a seed's luck moves a small model and a large one by a like fraction. A deviation that is not
+    finite (a metric a run cannot compute) counts as none.
+    """
+    pooled: dict = {}
+    for model_runs, label in zip(runs, labels):
+        if len(model_runs) > 1:
+            values = np.array([np.atleast_1d(metric(run)) for run in model_runs], np.float64)  # (R, m)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                deviation = (values / values.mean(axis=0) - 1) * np.sqrt(len(values) / (len(values) - 1))
+            pooled.setdefault(label, []).extend(np.where(np.isfinite(deviation), deviation, 0.0))
+    return [np.array(pooled[label]) if len(model_runs) == 1 and label in pooled else None
+            for model_runs, label in zip(runs, labels)]
 
 
 def _labels(same_text: bool | Sequence[Hashable], n: int) -> list:

@@ -282,20 +282,21 @@ def summary(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000)) -> dict[str
 def summary_with_errors(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000), n_boot: int = 100,
                         seed: int = 0) -> dict[str, float | None]:
     """``summary``, with each value's standard error beside it (``<name>_se``): the standard deviation
-    of the value over ``n_boot`` bootstrap replicates that resample whole windows with replacement
-    (``rankscale.analysis.bootstrap.resample`` with ``by="window"``).
+    of the value over ``n_boot`` bootstrap replicates that resample whole documents with replacement
+    (``rankscale.analysis.bootstrap.resample`` with ``by="document"``, as every interval of the book).
 
-    Whole windows, because the tokens of a window share their context and their document: their
-    losses are correlated, and a standard error over single tokens, which treats them as
-    independent, is too small. For the papers' corpora a window is a document (the first 512
-    tokens of each), so this is the bootstrap over documents by which lm-evaluation-harness gives
-    the standard errors of its perplexities. The bootstrap also carries the ratios (bits per byte,
-    the perplexities) and paper B's components, which have no closed-form error.
+    Whole documents, because the tokens of a document share its subject, style and vocabulary, and
+    its windows their context: their losses are correlated, and a standard error over single tokens,
+    or over the windows of a few long documents, treats them as independent and comes out too small.
+    For the papers' corpora a window is a document (the first 512 tokens of each), so this is the
+    bootstrap over documents by which lm-evaluation-harness gives the standard errors of its
+    perplexities. The bootstrap also carries the ratios (bits per byte, the perplexities) and paper
+    B's components, which have no closed-form error.
 
     Parameters
     ----------
     sample : mapping of str to ndarray
-        As ``summary`` takes it, with ``window`` (shape (n,)): the window of each target.
+        As ``summary`` takes it, with ``document`` (shape (n,)): the document of each target.
     ks : sequence of int
         The k of RBP_k.
     n_boot : int
@@ -307,13 +308,13 @@ def summary_with_errors(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000),
     -------
     dict of str to float or None
         Each key of ``summary`` followed by its ``_se``; None where the value is, without replicates, and where
-        some replicate has no value (a resample of windows without words, say).
+        some replicate has no value (a resample of documents without words, say).
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
     >>> gt = rng.integers(0, 9, 400)
-    >>> sample = {"logp": -rng.exponential(2.0, 400), "gt": gt, "ge": gt, "window": np.repeat(np.arange(20), 20)}
+    >>> sample = {"logp": -rng.exponential(2.0, 400), "gt": gt, "ge": gt, "document": np.repeat(np.arange(20), 20)}
     >>> values = summary_with_errors(sample, ks=[1], n_boot=50)
     >>> list(values)[:4], values["bits_per_byte_se"]
     (['ce_nats', 'ce_nats_se', 'bits_per_byte', 'bits_per_byte_se'], None)
@@ -323,12 +324,12 @@ def summary_with_errors(sample: Mapping[str, np.ndarray], ks=(1, 10, 100, 1000),
     values = summary(sample, ks)
     spread = [np.nan] * len(values)
     if n_boot:
-        keys = [key for key in ("logp", "gt", "ge", "n_bytes", "n_words", "window") if sample.get(key) is not None]
+        keys = [key for key in ("logp", "gt", "ge", "n_bytes", "n_words", "document") if sample.get(key) is not None]
 
         def as_row(resampled) -> list[float]:
             return [np.nan if v is None else v for v in summary(resampled, ks).values()]
 
-        spread = resample([{key: sample[key] for key in keys}], as_row, n_boot, seed, by="window")[:, 0].std(axis=0)
+        spread = resample([{key: sample[key] for key in keys}], as_row, n_boot, seed, by="document")[:, 0].std(axis=0)
     out = {}
     for (name, value), se in zip(values.items(), spread):
         # None, not NaN, where there is no error to give (no replicates, or a replicate without the unit's words)

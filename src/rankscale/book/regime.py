@@ -17,7 +17,7 @@ from rankscale.analysis.baselines import count_baselines
 from rankscale.analysis.bootstrap import span
 from rankscale.claims.a1 import same_targets
 from rankscale.claims.base import MIN_SIZES
-from rankscale.claims.context import sample
+from rankscale.claims.context import sample, text_units
 from rankscale.records import runs as runs_
 from rankscale.records.runs import Run
 
@@ -111,7 +111,7 @@ def baseline_rows(family_runs: Mapping[str, Sequence[Run]]) -> pd.DataFrame:
     for corpus, members in family_runs.items():
         for group in ([members[i] for i in idx] for idx in same_targets(members)):
             first = group[0].records
-            found = count_baselines(first.target, first.window, group[0].vocab_size)
+            found = count_baselines(first.target, first.window, text_units(first), group[0].vocab_size)
             by_family = runs_.by_family(group)
             ce = {family: [metrics.cross_entropy(run.records.logp) for run in sorted(fam, key=lambda r: r.non_embedding)]
                   for family, fam in by_family.items()}
@@ -125,7 +125,7 @@ def baseline_rows(family_runs: Mapping[str, Sequence[Run]]) -> pd.DataFrame:
 
 def regime_clause(models: pd.DataFrame, laws: pd.DataFrame, baselines: pd.DataFrame, corpus: str) -> str:
     """The set's regime in one clause, for the sentence that tallies its verdicts: how far CE moves on ``corpus``
-    against a bigram counted on the same text, how much -log RBP_1 and EE's part of CE move across a family, how a
+    against a bigram counted on other documents of the text, how much -log RBP_1 and EE's part of CE move across a family, how a
     logarithmic law fits beside the power law, and so what a pass can mean.
 
     Parameters
@@ -148,10 +148,10 @@ def regime_clause(models: pd.DataFrame, laws: pd.DataFrame, baselines: pd.DataFr
     >>> baselines = pd.DataFrame({"corpus": ["c"], "bigram CE": [5.9], "smallest model CE": [5.2],
     ...                           "largest model CE": [4.8]})
     >>> print(regime_clause(models, law_rows(models), baselines, "c"))  # doctest: +NORMALIZE_WHITESPACE
-    on models whose CE on `c` falls only from 5.20 to 4.80 nats (a bigram counted on the same held-out text scores
-    5.90), whose -log RBP_1 falls by 21% across a family and whose EE is 83% of CE, and on which a logarithmic law
-    fits CE with R² 1.000 against the power law's 1.000, so that a pass here says a law holds over this range and
-    does not confirm the paper at its scale
+    on models whose CE on `c` falls only from 5.20 to 4.80 nats (a bigram counted on other documents of the held-out
+    text scores 5.90), whose -log RBP_1 falls by 21% across a family and whose EE is 83% of CE, and on which a
+    logarithmic law fits CE with R² 1.000 against the power law's 1.000, so that a pass here says a law holds over this
+    range and does not confirm the paper at its scale
     """
     if laws.empty:
         return ""
@@ -162,7 +162,7 @@ def regime_clause(models: pd.DataFrame, laws: pd.DataFrame, baselines: pd.DataFr
     ce_moves = "falls only" if ce_large < ce_small else "goes"
     rbp_moves = f"falls by {span(-rbp, '.0%')}" if (rbp < 0).all() else f"changes by {span(rbp, '+.0%')}"
     return (f"on models whose CE on `{corpus}` {ce_moves} from {ce_small:.2f} to "
-            f"{ce_large:.2f} nats (a bigram counted on the same held-out text scores "
+            f"{ce_large:.2f} nats (a bigram counted on other documents of the held-out text scores "
             f"{span(here['bigram CE'], '.2f')}), whose -log RBP_1 {rbp_moves} across a family "
             f"and whose EE is {span(models['EE / CE'], '.0%')} of CE, and on which a logarithmic law fits CE "
             f"with R² {span(ce_laws['R² log law (S)'], '.3f')} against the power law's "

@@ -17,7 +17,7 @@ import pandas as pd
 from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.claims.base import UNDETERMINED, Claim, Unit, Verdict, index_claims, judge
-from rankscale.claims.context import BY, Chapter, Context, text_units
+from rankscale.claims.context import BY, Chapter, Context, sample, seed_samples, text_units
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
 
@@ -35,7 +35,7 @@ TABLE_KS = (1, 2, 5, 10, 100, 1000)
 # ``rank_models.rank_counts_by_probability`` with max_rank 10, whose last column is every rank above 10)
 RANK_GROUPS = {"rank 1": [0], "rank 2": [1], "rank 3": [2], "rank 4-10": list(range(3, 10)), "rank 11+": [10]}
 REFERENCE = "reference"  # a reference model's family in the chapter's tables
-READS = ("references", "checkpoints")  # the runs measure reads beside the families' final models (``load_chapter``)
+READS = ("references", "checkpoints", "seeds")  # the runs measure reads beside the families' final models (``load_chapter``)
 TABLES = ()  # the papers' tables decide reads (``Context.tables``): none
 
 CLAIMS_A1 = index_claims(
@@ -364,13 +364,16 @@ def final_pairs(finals: Sequence[Run], context: Context) -> tuple[FinalPairs, np
     return FinalPairs(len(finals), found, metrics.order_agreement(values[:, 0], values[:, 1])), values
 
 
+PAIR_KEYS = ("logp", "rank")  # the per-token arrays A1.4's statistic reads (``minus_ce_and_top1``)
+
+
 def minus_ce_and_top1(sample: Mapping[str, np.ndarray]) -> list[float]:
     """-CE and RBP_1 of one model's sample (both larger for the better model): the statistic A1.4 resamples.
 
-    >>> minus_ce_and_top1({"logp": np.log([0.5, 0.5]), "top1": np.array([True, False])})
+    >>> minus_ce_and_top1({"logp": np.log([0.5, 0.5]), "rank": np.array([1, 3])})
     [np.float64(-0.6931471805599453), np.float64(0.5)]
     """
-    return [sample["logp"].mean(), sample["top1"].mean()]
+    return [np.mean(sample["logp"], dtype=np.float64), np.mean(sample["rank"] == 1)]
 
 
 def same_targets(runs: Sequence[Run]) -> list[list[int]]:
@@ -393,9 +396,10 @@ def same_targets(runs: Sequence[Run]) -> list[list[int]]:
     return groups
 
 
-def pair_orders(finals: Sequence[Run], context: Context) -> PairOrders:
+def pair_orders(finals: Sequence[Run], context: Context, seed_runs: Sequence[Run] = ()) -> PairOrders:
     """A1.4's data on one corpus: every pair of ``finals`` that predict the same targets, compared on CE and RBP_1
-    with intervals from resampling whole documents, the same for both models (``bootstrap.pair_sides``).
+    with intervals from resampling whole documents, the same for both models (``bootstrap.pair_sides``), and
+    carrying the scatter between training runs: a model's order against another can be its seed's luck.
 
     Parameters
     ----------
@@ -403,6 +407,9 @@ def pair_orders(finals: Sequence[Run], context: Context) -> PairOrders:
         The families' final models on one corpus.
     context : Context
         The bootstrap's ``n_boot``, ``seed`` and ``level``.
+    seed_runs : sequence of Run
+        The other training runs of the corpus (``Chapter.seed_runs``): a replicate draws one run of a seeded size,
+        and moves the others by the seeded sizes' scatter (``bootstrap.resample``'s ``seeds``).
 
     Returns
     -------
@@ -412,11 +419,11 @@ def pair_orders(finals: Sequence[Run], context: Context) -> PairOrders:
     values = np.empty((len(finals), 2))
     for group in same_targets(finals):
         runs = [finals[i] for i in group]
-        samples = [{"logp": run.records.logp.astype(np.float64), BY: text_units(run.records),
-                    "top1": metrics.rank_1based(run.records.gt, run.records.ge) == 1} for run in runs]
-        full = np.array([minus_ce_and_top1(sample) for sample in samples])
+        samples = [sample(run, PAIR_KEYS) for run in runs]
+        full = np.array([minus_ce_and_top1(s) for s in samples])
         values[group] = full
         replicates = bootstrap.resample(samples, minus_ce_and_top1, context.n_boot, context.seed,
+                                        seeds=seed_samples(seed_runs, runs, PAIR_KEYS),
                                         **context.resampling(runs, across_families=True))
         for (i, j), (ce, top1) in bootstrap.pair_sides(full, replicates, context.level).items():
             pairs += 1
@@ -446,7 +453,7 @@ def measure(chapter: Chapter, context: Context, ks: Sequence[int] = TABLE_KS) ->
     """
     ties, bands, points, pairs, discordant, orders = [], [], [], {}, [], {}
     for corpus in chapter.corpora:
-        orders[corpus] = pair_orders(chapter.family_runs[corpus], context)
+        orders[corpus] = pair_orders(chapter.family_runs[corpus], context, chapter.seed_runs.get(corpus, ()))
         finals = chapter.family_runs[corpus] + chapter.reference_runs[corpus]
         for run in finals:
             ties.append(tie_row(corpus, run))
@@ -683,7 +690,7 @@ def decide(evidence: MetricTables, context: Context) -> list[Verdict]:
     -------
     list of rankscale.claims.base.Verdict
     """
-    return [rule(evidence, context) for rule in RULES]
+    return context.decide(RULES, evidence)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,21 +16,23 @@ import numpy as np
 import pandas as pd
 
 from rankscale.analysis import bootstrap, fit, metrics
-from rankscale.analysis.bootstrap import INTERVAL, LEVEL
+from rankscale.analysis.bootstrap import INTERVAL, LEVEL, interval_text
 from rankscale.claims.base import (
     MIN_SIZES,
     Claim,
     Reading,
     Unit,
     Verdict,
+    every,
     index_claims,
     judge,
     left_out,
     no_family,
     read,
+    undetermined,
 )
 from rankscale.claims.context import Chapter, Context, sample, seed_samples
-from rankscale.claims.paper_a import PAPER_A_VOCAB, scaled_k
+from rankscale.claims.paper_a import ACROSS_LAW, PAPER_A_VOCAB, law_reading, law_rule, scaled_k
 from rankscale.records.runs import Run, by_family, sizes
 from rankscale.sets.registry import REGISTRY
 
@@ -47,27 +49,32 @@ A2_NOISE_REPEATS = 20
 A2_NOISE_RATIO = (A2_NOISE_FRACTIONS[-1] / A2_NOISE_FRACTIONS[0]) ** -0.25
 
 SMALL_K = 1  # the k of §4.1: the top token
+
 TABLE1 = "rbp_paper_table1"  # the paper's table the rules read (``Context.table``): Table 1, appendix B
 READS = ("seeds",)  # the runs measure reads beside the families' final models (``load_chapter``'s keywords)
 TABLES = (TABLE1,)  # the papers' tables decide reads (``Context.tables``)
 # The chapter's regimes of k, by name: the k each draws (``RegimeFits.regime``), one figure each
 REGIMES = ("k = 1", "moderate", "moderate, the paper's fractions", "large")
 
+
 CLAIMS_A2 = index_claims(
     Claim("A2.1",
           "-log RBP_1 follows a power law in non-embedding size, for every family on every dataset (§4.1, Fig. 3)",
           "empirical",
-          f"Per corpus and family with at least {MIN_SIZES} sizes: the log-log fit of -log RBP_1 against size has "
-          f"R^2 ≥ {A2_MIN_R2} and a negative slope. Why: {A2_MIN_R2} is the paper's own bar for k < 1000 (§4.4), "
-          f"which includes k = 1; §4.1 gives no number of its own. The point estimate is graded, as the paper "
-          f"grades its fits; the {INTERVAL} of R^2 is shown beside it.",
+          f"Per corpus and family with at least {MIN_SIZES} sizes: the log-log fit of -log RBP_1 against size is a "
+          f"falling power law, its R^2 and its slope each with its {INTERVAL}: {law_rule(A2_MIN_R2)}. Why: "
+          f"{A2_MIN_R2} is the paper's own bar for k < 1000 (§4.4), which includes k = 1; §4.1 gives no number of "
+          f"its own. The paper grades point values, which carry no interval (its column grades Table 1's so); "
+          f"here the interval keeps resampling noise from deciding.",
           "", needs=("three sizes",)),
     Claim("A2.2",
           "For moderate k (10, 50, 100) the power law holds with R^2 ≥ 0.97 on every dataset (§4.2, Fig. 4)",
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes: the fits at k = "
-          f"{', '.join(map(str, A2_MODERATE_KS))} all have R^2 ≥ {A2_MODERATE_R2} and a negative slope. Why: these "
-          f"are the paper's absolute k and its own bar; k counts candidates for top-k sampling whatever the "
+          f"{', '.join(map(str, A2_MODERATE_KS))} are all falling power laws, each read as A2.1 reads one, its R^2 "
+          f"and its slope each with its {INTERVAL}, at the bar {A2_MODERATE_R2}: {law_rule(A2_MODERATE_R2)}. The "
+          f"unit holds where every k holds, fails where one fails, and is undetermined otherwise. Why: these are "
+          f"the paper's absolute k and its own bar; k counts candidates for top-k sampling whatever the "
           f"vocabulary, and stays far below it (100 is 2.4% of 4,096 tokens). The same fractions of the "
           f"vocabulary as the paper's (k x |V| / {PAPER_A_VOCAB:,}) are shown, not graded.",
           f"R^2 ≥ {A2_MODERATE_R2}", needs=("three sizes",)),
@@ -77,9 +84,11 @@ CLAIMS_A2 = index_claims(
           "empirical",
           f"Per corpus and family with at least {MIN_SIZES} sizes, at k = "
           f"{' and '.join(f'{k:,}' for k in A2_LARGE_KS)} scaled to the family's vocabulary (x |V| / "
-          f"{PAPER_A_VOCAB:,}: about 40% and 60% of it; absolute k would exceed a small vocabulary): the law breaks "
-          f"down if at either k the fit has R^2 below {A2_MIN_R2} or does not fall with size. Why: {A2_MIN_R2} is "
-          f"the paper's bar for a power law (§4.4); either k, because the paper itself finds 30,000 much more "
+          f"{PAPER_A_VOCAB:,}: about 40% and 60% of it; absolute k would exceed a small vocabulary): the fit at "
+          f"each k is read as A2.1 reads a falling power law, its R^2 and its slope each with its {INTERVAL}: "
+          f"{law_rule(A2_MIN_R2)}. The law breaks down, and the unit holds, where it fails at either k; the unit "
+          f"fails where the law holds at both, and is undetermined otherwise. Why: {A2_MIN_R2} is the paper's bar "
+          f"for a power law (§4.4); either k, because the paper itself finds 30,000 much more "
           f"scattered than 20,000, so it does not claim both break. A k where some model ranks every target "
           f"inside the top k has nothing to fit (-log RBP_k = 0) and is left out.",
           "points scatter at k = 20,000 and 30,000 (not tabulated)", needs=("three sizes",)),
@@ -181,13 +190,38 @@ class RegimeFits:
     vocab: int = PAPER_A_VOCAB
     scatter: np.ndarray | None = None
 
+    def r2_interval(self, k: int) -> tuple[float, float] | None:
+        """The interval of R^2 at ``k`` (needs the fit at ``k``); None where a replicate could not be fitted."""
+        return bootstrap.interval(self.fits[k].r2, self.r2[k], self.level)
+
+    def slope_interval(self, k: int) -> tuple[float, float] | None:
+        """The interval of the slope at ``k`` (needs the fit at ``k``); None where a replicate could not be fitted."""
+        return bootstrap.interval(self.fits[k].slope, self.slopes[k], self.level)
+
+    def law(self, k: int, bar: float) -> Reading:
+        """Whether the fit at ``k`` is a falling power law with R^2 of at least ``bar``, read on its intervals
+        (``law_reading``); ``Reading(None)`` where ``k`` has nothing to fit.
+
+        >>> from rankscale.analysis.fit import PowerLawFit
+        >>> r = RegimeFits({1: PowerLawFit(-0.1, 0.0, 0.95, 3), 4: None}, {1: np.array([-0.1, -0.1])},
+        ...                {1: np.array([0.9, 1.0])}, (1, 4, 8), (1630, 2445))
+        >>> r.law(1, 0.9).outcome, r.law(1, 0.8).outcome, r.law(4, 0.9)  # R^2 0.95 -+ 0.098
+        ('undetermined', True, Reading(outcome=None, fragile=False))
+        """
+        if self.fits[k] is None:
+            return Reading(None)
+        return law_reading(self.r2_interval(k), self.slope_interval(k), bar)
+
     def fit_text(self, k: int, interval: bool = False) -> str:
-        """"k=10 R^2 0.990 slope -0.059", with R^2's interval if ``interval``."""
+        """"k=10 R^2 0.990 slope -0.059", with the intervals of R^2 and of the slope if ``interval`` ("[—]" where a
+        replicate could not be fitted)."""
         f = self.fits[k]
         if f is None:
             return f"k={k:,} not fittable"
-        ci = bootstrap.interval(f.r2, self.r2[k], self.level) if interval else None
-        return f"k={k:,} R^2 {f.r2:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "") + f" slope {f.slope:.3f}"
+        if not interval:
+            return f"k={k:,} R^2 {f.r2:.3f} slope {f.slope:.3f}"
+        return (f"k={k:,} R^2 {f.r2:.3f} {interval_text(self.r2_interval(k), sign='')} slope {f.slope:.3f} "
+                f"{interval_text(self.slope_interval(k), sign='')}")
 
     def regime(self, name: str) -> list[int]:
         """The k of one of ``REGIMES``: k = 1, the paper's moderate k, the same at the paper's fractions of the
@@ -357,10 +391,10 @@ def table1_pass_text(table1: pd.DataFrame, ks: Sequence[int], bar: float) -> str
             f"pass this rule")
 
 
-def k1_law(regime: RegimeFits) -> bool | None:
-    """A2.1 on one unit: whether -log RBP_1 is a falling power law with R^2 >= ``A2_MIN_R2`` (``fit.falling_law``);
-    None where it cannot be fitted."""
-    return fit.falling_law(regime.fits[SMALL_K], A2_MIN_R2)
+def k1_law(regime: RegimeFits) -> Reading:
+    """A2.1 on one unit: whether -log RBP_1 is a falling power law with R^2 >= ``A2_MIN_R2``, read on the intervals
+    of its R^2 and slope (``RegimeFits.law``); ``Reading(None)`` where it cannot be fitted."""
+    return regime.law(SMALL_K, A2_MIN_R2)
 
 
 def k1_law_verdict(evidence: Regimes, context: Context) -> Verdict:
@@ -382,14 +416,14 @@ def k1_law_verdict(evidence: Regimes, context: Context) -> Verdict:
     return judge("A2.1", {Unit(*u): k1_law(r) for u, r in units.items()},
                  _ours([f"{Unit(*u).label}: {r.fit_text(SMALL_K, True)}" for u, r in units.items()], unusable),
                  paper=table1_pass_text(context.table(TABLE1), [SMALL_K], A2_MIN_R2),
-                 why_not=no_family(unusable))
+                 why_not=no_family(unusable), why_undetermined=ACROSS_LAW)
 
 
-def moderate_law(regime: RegimeFits) -> bool | None:
+def moderate_law(regime: RegimeFits) -> Reading:
     """A2.2 on one unit: whether the fits at every moderate k of ``A2_MODERATE_KS`` are falling power laws with
-    R^2 >= ``A2_MODERATE_R2``; None where one of them is not fitted."""
-    found = [fit.falling_law(regime.fits[k], A2_MODERATE_R2) for k in A2_MODERATE_KS]
-    return None if None in found else all(found)
+    R^2 >= ``A2_MODERATE_R2``, each read on its intervals (``RegimeFits.law``), all of which must hold (``every``);
+    ``Reading(None)`` where one of them is not fitted."""
+    return every(*(regime.law(k, A2_MODERATE_R2) for k in A2_MODERATE_KS))
 
 
 def moderate_verdict(evidence: Regimes, context: Context) -> Verdict:
@@ -406,22 +440,33 @@ def moderate_verdict(evidence: Regimes, context: Context) -> Verdict:
     """
     units, unusable = _testable(evidence, context), context.unusable()
     return judge("A2.2", {Unit(*u): moderate_law(r) for u, r in units.items()},
-                 _ours([f"{Unit(*u).label}: " + ", ".join(r.fit_text(k) for k in A2_MODERATE_KS)
+                 _ours([f"{Unit(*u).label}: " + ", ".join(r.fit_text(k, True) for k in A2_MODERATE_KS)
                         + " (at the paper's fractions, not graded: "
                         + ", ".join(r.fit_text(k) for k in r.moderate_scaled) + ")" for u, r in units.items()],
                        unusable),
                  paper=f"R^2 ≥ {A2_MODERATE_R2}; "
                        + table1_pass_text(context.table(TABLE1), A2_MODERATE_KS, A2_MODERATE_R2),
-                 why_not=no_family(unusable))
+                 why_not=no_family(unusable), why_undetermined=ACROSS_LAW)
 
 
-def law_breaks(regime: RegimeFits) -> bool | None:
-    """A2.3 on one unit: whether the power law breaks down near the vocabulary: at either large k the fit is not a
-    falling power law with R^2 >= ``A2_MIN_R2``; a k with nothing to fit is left out, and None where neither can
-    be fitted."""
-    found = [fit.falling_law(regime.fits[k], A2_MIN_R2) for k in regime.large]
-    tested = [ok for ok in found if ok is not None]
-    return not all(tested) if tested else None
+def law_breaks(regime: RegimeFits) -> Reading:
+    """A2.3 on one unit: whether the power law breaks down near the vocabulary, the law at each large k read as A2.1
+    reads it (``RegimeFits.law``, at ``A2_MIN_R2``): it breaks (True) where the law fails at either k, holds on
+    (False) where it holds at both, and is ``UNDETERMINED`` otherwise; a k with nothing to fit is left out, and
+    ``Reading(None)`` where neither can be fitted.
+
+    >>> from rankscale.analysis.fit import PowerLawFit
+    >>> fits = {1630: PowerLawFit(-0.1, 0.0, 0.95, 3), 2445: PowerLawFit(-0.1, 0.0, 0.5, 3)}
+    >>> r = RegimeFits(fits, {k: np.array([-0.1, -0.1]) for k in fits}, {k: np.array([0.9, 1.0]) for k in fits},
+    ...                (1, 4, 8), (1630, 2445))
+    >>> law_breaks(r).outcome  # at 2,445 R^2 0.5 -+ 0.098 lies wholly below 0.9, whatever 1,630's reading
+    True
+    """
+    laws = [regime.law(k, A2_MIN_R2) for k in regime.large if regime.fits[k] is not None]
+    if not laws:
+        return Reading(None)
+    holds = every(*laws)  # the law holds on near the vocabulary: the claim's opposite
+    return Reading(holds.outcome if undetermined(holds.outcome) else not holds.outcome, holds.fragile)
 
 
 def breakdown_verdict(evidence: Regimes, context: Context) -> Verdict:
@@ -438,8 +483,9 @@ def breakdown_verdict(evidence: Regimes, context: Context) -> Verdict:
     """
     units, unusable = _testable(evidence, context), context.unusable()
     return judge("A2.3", {Unit(*u): law_breaks(r) for u, r in units.items()},
-                 _ours([f"{Unit(*u).label}: " + ", ".join(r.fit_text(k) for k in r.large) for u, r in units.items()],
-                       unusable), why_not=no_family(unusable))
+                 _ours([f"{Unit(*u).label}: " + ", ".join(r.fit_text(k, True) for k in r.large)
+                        for u, r in units.items()], unusable), why_not=no_family(unusable),
+                 why_undetermined=ACROSS_LAW)
 
 
 def slope_rises(regime: RegimeFits) -> bool | None:
@@ -467,7 +513,7 @@ def gpt2_grows_verdict(evidence: Regimes, context: Context) -> Verdict:
         parts = []
         for k in r.large:
             f = r.fits[k]
-            ci = bootstrap.interval(f.slope, r.slopes[k], r.level) if f is not None else None
+            ci = r.slope_interval(k) if f is not None else None
             parts.append(f"k={k:,} not fittable" if f is None else
                          f"k={k:,} slope {f.slope:.3f}" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""))
         texts.append(f"{Unit(*u).label}: " + ", ".join(parts))
@@ -598,7 +644,7 @@ def decide(evidence: Regimes, context: Context) -> list[Verdict]:
     -------
     list of rankscale.claims.base.Verdict
     """
-    return [rule(evidence, context) for rule in RULES]
+    return context.decide(RULES, evidence)
 
 
 # ---------------------------------------------------------------------------------------------

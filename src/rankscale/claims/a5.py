@@ -18,10 +18,12 @@ import pandas as pd
 from scipy.special import logsumexp
 
 from rankscale.analysis import appendix_c, bootstrap, fit, metrics, rank_models
-from rankscale.analysis.bootstrap import INTERVAL
+from rankscale.analysis.bootstrap import INTERVAL, interval_text
 from rankscale.analysis.rank_models import FORMS
 from rankscale.claims.base import (
     MIN_SIZES,
+    ONE_READING,
+    UNDETERMINED,
     Claim,
     Reading,
     Unit,
@@ -34,7 +36,7 @@ from rankscale.claims.base import (
     read,
 )
 from rankscale.claims.context import BY, Chapter, Context, text_units
-from rankscale.claims.paper_a import A_CLOSE_READING, ACROSS_EDGE, close
+from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, ACROSS_EDGE, close, law_reading, law_rule
 from rankscale.records.runs import Run, by_family, sizes
 
 A5_MIN_R2 = 0.9  # paper A's own bar for a size law that holds (section 4.4)
@@ -79,11 +81,14 @@ def _a5_lognormal_rule(form: str, units: str) -> str:
 
 def _a5_shared_rule(form: str) -> str:
     return (f"For each corpus and family with at least {MIN_SIZES} sizes, with CE and -log p_1 predicted from "
-            f"{_A5_PREDICTED[form]}: both predicted series fit power laws in S with R^2 >= {A5_MIN_R2} (paper A's "
-            f"bar) and negative slopes (else it fails), and the bootstrap interval of slope(-log p_1) / slope(CE) is "
-            f"read against the closeness band: {A_CLOSE_READING}. Why: 'nearly identical' is a claim of closeness, "
-            f"graded with the book's one band and one reading for it (A3.5); an earlier rule let an interval that "
-            f"merely reached into a wider band pass. " + _A5_BOOT)
+            f"{_A5_PREDICTED[form]}: both predicted series are falling power laws in S, each read on the bootstrap "
+            f"intervals of its R^2 and slope ({law_rule(A5_MIN_R2)}; {A5_MIN_R2} is paper A's bar), and the "
+            f"bootstrap interval of slope(-log p_1) / slope(CE) is read against the closeness band: "
+            f"{A_CLOSE_READING}. The unit holds where all three hold, fails where a law fails (whatever the ratio) "
+            f"or the ratio lies wholly outside the band, and is undetermined otherwise, as where a replicate could "
+            f"not be fitted. Why: 'nearly identical' is a claim of closeness, graded with the book's one band and "
+            f"one reading for it (A3.5); an earlier rule let an interval that merely reached into a wider band pass. "
+            + _A5_BOOT)
 
 
 def _a5_match_rule(form: str) -> str:
@@ -113,10 +118,11 @@ CLAIMS_A5 = index_claims(
     Claim("A5.5", "mu/sigma of the fitted lognormal changes steadily, roughly linearly, with model size (review "
                   "version: §5.2, Fig. 8d, appendix B.4)", "empirical",
           f"For each corpus and family with at least {MIN_SIZES} sizes, with (mu, sigma) fitted as paper A's code "
-          f"does: the least-squares line of mu/sigma on ln S has R^2 >= {A5_MIN_R2} (paper A's bar; below it the "
-          f"unit fails) and the bootstrap interval of its slope is read against 0, in either direction (the paper "
-          f"says only that mu/sigma 'scales with model size'): wholly on one side of 0 the unit holds, and across "
-          f"(or touching) 0 the data do not decide (undetermined). " + _A5_BOOT, "", needs=("three sizes",)),
+          f"does, the least-squares line of mu/sigma on ln S: the bootstrap interval of its R^2 is read against "
+          f"{A5_MIN_R2} (paper A's bar; {ONE_READING}), and that of its slope against 0, in either direction (the "
+          f"paper says only that mu/sigma 'scales with model size'): wholly on one side of 0 it holds, and across "
+          f"(or touching) 0 the data do not decide. The unit holds where both hold, fails where the R^2 fails, and "
+          f"is undetermined otherwise. " + _A5_BOOT, "", needs=("three sizes",)),
     Claim("A5.6", "As models grow, mu falls while sigma grows only mildly (appendix C, after eq. 25)", "empirical",
           f"For each corpus and family with at least {MIN_SIZES} sizes, with (mu, sigma) fitted as paper A's code "
           "does, slopes against ln S: the bootstrap intervals of d mu / d ln S (claimed below 0), d sigma / d ln S "
@@ -217,10 +223,11 @@ class RankEvidence:
     trends : pandas.DataFrame
         One row per corpus and family of ``LINE_MIN_SIZES`` sizes: the slopes on ln S of the authors' fitted mu,
         sigma, mu/sigma and mu + sigma (``d <name> / d ln S``), each with its interval (``<name>: low``,
-        ``<name>: high``), and ``R^2 of mu/sigma``.
+        ``<name>: high``), and ``R^2 of mu/sigma`` with its interval (``R^2 of mu/sigma: low``, ``: high``).
     slopes : pandas.DataFrame
         One row per corpus, family of ``LINE_MIN_SIZES`` sizes and version (``VERSIONS``): the power-law slopes
-        and R^2 of CE and -log p_1 against size, ``ratio p_1/CE`` with its interval (``ratio: low/high``), and on
+        and R^2 of CE and -log p_1 against size, each with its interval (``slope CE: low/high``, ``R^2 CE: low/high``,
+        the same for ``-log p_1``), ``ratio p_1/CE`` with its interval (``ratio: low/high``), and on
         the fits' rows the intervals of slope(predicted) / slope(measured) (``CE pred/meas: low/high``,
         ``p_1 pred/meas: low/high``).
     laws : mapping of (str, str, str, int) to rankscale.analysis.fit.PowerLawFit or None
@@ -351,7 +358,8 @@ def replicates(boots: Sequence, version: str) -> np.ndarray:
 
 def trend_row(corpus: str, family: str, rows: pd.DataFrame, params: np.ndarray, level: float) -> dict:
     """One family's row of ``RankEvidence.trends``: the slopes on ln S of the authors' mu, sigma, mu/sigma and
-    mu + sigma, each with its bootstrap interval, and the R^2 of the mu/sigma line.
+    mu + sigma, each with its bootstrap interval, and the R^2 of the mu/sigma line with its interval, from the same
+    replicates as the slope's.
 
     Parameters
     ----------
@@ -373,12 +381,14 @@ def trend_row(corpus: str, family: str, rows: pd.DataFrame, params: np.ndarray, 
                          ("mu + sigma", params[:, 0] + params[:, 1])):
         point = rows[name] if name in rows else rows["mu"] + rows["sigma"]
         f = fit.fit_semilog(rows["S"], point) if point.notna().all() else None
-        replicate_slopes, _ = bootstrap.line_fits(log_sizes, values)
+        replicate_slopes, replicate_r2 = bootstrap.line_fits(log_sizes, values)
         bounds = bootstrap.interval(f.slope if f else np.nan, replicate_slopes, level) or (np.nan, np.nan)
         row.update({f"d {name} / d ln S": f.slope if f else np.nan, f"{name}: low": bounds[0],
                     f"{name}: high": bounds[1]})
         if name == "mu/sigma":
             row["R^2 of mu/sigma"] = f.r2 if f else np.nan
+            row.update(_interval_columns("R^2 of mu/sigma", bootstrap.interval(row["R^2 of mu/sigma"], replicate_r2,
+                                                                               level)))
     return row
 
 
@@ -388,8 +398,9 @@ def _interval_columns(name: str, bounds: tuple[float, float] | None) -> dict:
 
 def slope_row(corpus: str, family: str, version: str, sizes_, values: np.ndarray, boot: np.ndarray,
               measured: np.ndarray, measured_boot: np.ndarray, laws: tuple, level: float) -> dict:
-    """One family's row of ``RankEvidence.slopes`` for one version: the slopes of CE and -log p_1, their ratio
-    with its interval and, for a fit, the intervals of slope(predicted) / slope(measured).
+    """One family's row of ``RankEvidence.slopes`` for one version: the slopes and R^2 of CE and -log p_1, each with
+    its interval (refitted on ``boot``, the replicates of the ratio), their ratio with its interval and, for a fit,
+    the intervals of slope(predicted) / slope(measured).
 
     Parameters
     ----------
@@ -414,6 +425,12 @@ def slope_row(corpus: str, family: str, version: str, sizes_, values: np.ndarray
            "slope CE": ce.slope if ce else np.nan, "R^2 CE": ce.r2 if ce else np.nan,
            "slope -log p_1": p1.slope if p1 else np.nan, "R^2 -log p_1": p1.r2 if p1 else np.nan,
            "ratio p_1/CE": ratio, **_interval_columns("ratio", shared)}
+    log_sizes = np.log(np.asarray(sizes_, np.float64))
+    for i, (name, law) in enumerate(zip(("CE", "-log p_1"), laws)):
+        replicate_slopes, replicate_r2 = bootstrap.line_fits(log_sizes, bootstrap.log_or_nan(boot[:, i]))
+        for column, point, replicated in (("slope", "slope", replicate_slopes), ("R^2", "r2", replicate_r2)):
+            bounds = None if law is None else bootstrap.interval(getattr(law, point), replicated, level)
+            row.update(_interval_columns(f"{column} {name}", bounds))
     if version != "measured":
         for i, name in enumerate(("CE pred/meas", "p_1 pred/meas")):
             _, match = rank_models.exponent_ratio(sizes_, values[:, i], measured[:, i], boot[:, i],
@@ -727,38 +744,47 @@ def pythia_summary(pythia: pd.DataFrame) -> dict[str, float]:
 
 # Why A5.5 or A5.6 is undetermined where no unit decides it
 ACROSS_ZERO = "in every unit a slope's interval crosses or touches 0"
+ACROSS_BAR_OR_ZERO = (f"in every unit the interval of R^2 crosses {A5_MIN_R2} or the slope's crosses or touches 0, or "
+                      "a replicate could not be fitted")
 
 
 def mu_sigma_steady(trend: Mapping) -> Reading:
-    """Whether mu/sigma changes steadily with size in one family (A5.5): its line on ln S has R^2 >= ``A5_MIN_R2``
-    (else it fails) and the interval of its slope, read against 0 in either direction (``read`` on the side of
-    the interval's middle), lies wholly on one side of 0 (holds) or across it (undetermined).
+    """Whether mu/sigma changes steadily with size in one family (A5.5): the interval of its line's R^2 on ln S read
+    against ``A5_MIN_R2``, and that of its slope against 0 in either direction (``read`` on the side of the fitted
+    slope, the interval's middle: wholly on one side of 0 holds, across it undetermined), both of which must hold
+    (``every``).
 
     Parameters
     ----------
     trend : mapping
-        One row of ``RankEvidence.trends``: ``"R^2 of mu/sigma"``, ``"mu/sigma: low"``, ``"mu/sigma: high"``
-        (NaN where not computed).
+        One row of ``RankEvidence.trends``: ``"R^2 of mu/sigma"``, ``"d mu/sigma / d ln S"`` and the intervals
+        ``"R^2 of mu/sigma: low"``, ``": high"``, ``"mu/sigma: low"``, ``"mu/sigma: high"`` (NaN where not
+        computed).
 
     Returns
     -------
     Reading
-        Reading(None) where the fit or its interval is missing.
+        Reading(None) where the line is not fitted; ``UNDETERMINED`` where it is but an interval is missing (a
+        replicate could not be fitted).
 
     Examples
     --------
-    >>> row = {"R^2 of mu/sigma": 0.95, "mu/sigma: low": -0.3, "mu/sigma: high": -0.1}
+    >>> row = {"R^2 of mu/sigma": 0.95, "R^2 of mu/sigma: low": 0.92, "R^2 of mu/sigma: high": 0.98,
+    ...        "d mu/sigma / d ln S": -0.2, "mu/sigma: low": -0.3, "mu/sigma: high": -0.1}
     >>> mu_sigma_steady(row).outcome, mu_sigma_steady({**row, "mu/sigma: high": 0.1}).outcome
     (True, 'undetermined')
-    >>> mu_sigma_steady({**row, "R^2 of mu/sigma": 0.5}).outcome, mu_sigma_steady({**row, "mu/sigma: low": np.nan})
-    (False, Reading(outcome=None, fragile=False))
+    >>> mu_sigma_steady({**row, "R^2 of mu/sigma: low": 0.85}).outcome  # R^2 across the bar
+    'undetermined'
+    >>> mu_sigma_steady({**row, "R^2 of mu/sigma: low": 0.5, "R^2 of mu/sigma: high": 0.8}).outcome
+    False
+    >>> mu_sigma_steady({**row, "R^2 of mu/sigma": np.nan}), mu_sigma_steady({**row, "mu/sigma: low": np.nan}).outcome
+    (Reading(outcome=None, fragile=False), 'undetermined')
     """
-    bounds = _interval(trend, "mu/sigma")
-    if np.isnan(trend["R^2 of mu/sigma"]) or bounds is None:
+    if np.isnan(trend["R^2 of mu/sigma"]):
         return Reading(None)
-    if trend["R^2 of mu/sigma"] < A5_MIN_R2:
-        return Reading(False)  # no steady line, whatever its slope's interval
-    return read(bounds, 0.0, sign=1 if bounds[0] + bounds[1] > 0 else -1)
+    return every(read(_interval(trend, "R^2 of mu/sigma"), A5_MIN_R2, missing=UNDETERMINED),
+                 read(_interval(trend, "mu/sigma"), 0.0, sign=1 if trend["d mu/sigma / d ln S"] > 0 else -1,
+                      missing=UNDETERMINED))
 
 
 def steady_verdict(evidence: RankEvidence, context: Context) -> Verdict:
@@ -776,13 +802,14 @@ def steady_verdict(evidence: RankEvidence, context: Context) -> Verdict:
     rankscale.claims.base.Verdict
     """
     rows = {unit: _unit_row(evidence.trends, *unit) for unit in size_units(evidence, context)}
-    texts = [f"{Unit(*unit).label}: R^2 {r['R^2 of mu/sigma']:.3f}, slope {r['d mu/sigma / d ln S']:.3f} "
-             f"[{r['mu/sigma: low']:.3f}, {r['mu/sigma: high']:.3f}]" for unit, r in rows.items()]
+    texts = [f"{Unit(*unit).label}: R^2 {r['R^2 of mu/sigma']:.3f} "
+             f"{interval_text(_interval(r, 'R^2 of mu/sigma'), sign='')}, slope {r['d mu/sigma / d ln S']:.3f} "
+             f"{interval_text(_interval(r, 'mu/sigma'), sign='')}" for unit, r in rows.items()]
     ratio = pythia_laws(context.table(PYTHIA))["mu/sigma"]
     return _size_verdict("A5.5", {unit: mu_sigma_steady(r) for unit, r in rows.items()}, texts,
                          "authors' fits, mu/sigma against ln S: ", context,
                          paper=f"Pythia (authors' fits): R^2 {ratio.r2:.3f}, slope {ratio.slope:.3f} per ln S",
-                         why_undetermined=ACROSS_ZERO)
+                         why_undetermined=ACROSS_BAR_OR_ZERO)
 
 
 def mu_falls_sigma_mildly(trend: Mapping) -> Reading:
@@ -837,37 +864,45 @@ def drift_verdict(evidence: RankEvidence, context: Context) -> Verdict:
 
 
 def shared_exponent(slopes: Mapping) -> Reading:
-    """Whether CE and -log p_1 share their exponent in one family (A5.8-A5.10): both fit power laws with
-    R^2 >= ``A5_MIN_R2`` and negative slopes (else it fails, whatever the interval), and the interval of
-    slope(-log p_1) / slope(CE) read by ``close``.
+    """Whether CE and -log p_1 share their exponent in one family (A5.8-A5.10): both are falling power laws with
+    R^2 >= ``A5_MIN_R2``, each read on the intervals of its R^2 and slope (``law_reading``), and the interval of
+    slope(-log p_1) / slope(CE) read by ``close``, all of which must hold (``every``); a failed law fails whatever
+    the ratio's interval.
 
     Parameters
     ----------
     slopes : mapping
-        One row of ``RankEvidence.slopes``: ``"slope CE"``, ``"R^2 CE"``, ``"slope -log p_1"``,
-        ``"R^2 -log p_1"`` (NaN where not fitted), ``"ratio: low"`` and ``"ratio: high"``.
+        One row of ``RankEvidence.slopes``: ``"R^2 CE"`` and ``"R^2 -log p_1"`` (NaN where not fitted), and the
+        intervals ``"<name>: low"``, ``"<name>: high"`` of ``R^2 CE``, ``slope CE``, ``R^2 -log p_1``,
+        ``slope -log p_1`` and ``ratio`` (NaN where a replicate could not be fitted).
 
     Returns
     -------
     Reading
-        Reading(None) where a fit or the interval is missing; a failed law is Reading(False), never fragile (the
-        interval does not decide it).
+        Reading(None) where a law is not fitted; ``UNDETERMINED`` where both are but an interval is missing. A
+        failed law is never named at the band's edge (the ratio's interval does not decide it).
 
     Examples
     --------
-    >>> row = {"slope CE": -0.1, "R^2 CE": 0.99, "slope -log p_1": -0.12, "R^2 -log p_1": 0.95,
-    ...        "ratio: low": 1.1, "ratio: high": 1.3}
+    >>> row = {"R^2 CE": 0.99, "R^2 -log p_1": 0.95, "ratio: low": 1.1, "ratio: high": 1.3}
+    >>> for name, (low, high) in {"R^2 CE": (0.98, 1.0), "R^2 -log p_1": (0.93, 0.97), "slope CE": (-0.11, -0.09),
+    ...                           "slope -log p_1": (-0.13, -0.11)}.items():
+    ...     row |= {f"{name}: low": low, f"{name}: high": high}
     >>> shared_exponent(row).outcome, shared_exponent({**row, "ratio: low": 1.4, "ratio: high": 1.6}).outcome
     (True, False)
-    >>> shared_exponent({**row, "ratio: high": 1.4}).outcome, shared_exponent({**row, "R^2 -log p_1": 0.5}).outcome
-    ('undetermined', False)
+    >>> [shared_exponent({**row, **more}).outcome for more in ({"ratio: high": 1.4}, {"R^2 -log p_1: low": 0.85})]
+    ['undetermined', 'undetermined']
+    >>> shared_exponent({**row, "R^2 -log p_1: low": 0.5, "R^2 -log p_1: high": 0.8, "ratio: high": 1.4})
+    Reading(outcome=False, fragile=False)
     """
-    bounds = _interval(slopes, "ratio")
-    if np.isnan(slopes["R^2 CE"]) or np.isnan(slopes["R^2 -log p_1"]) or bounds is None:
+    if np.isnan(slopes["R^2 CE"]) or np.isnan(slopes["R^2 -log p_1"]):
         return Reading(None)
-    laws = (min(slopes["R^2 CE"], slopes["R^2 -log p_1"]) >= A5_MIN_R2 and slopes["slope CE"] < 0
-            and slopes["slope -log p_1"] < 0)
-    return close(bounds) if laws else Reading(False)
+    laws = every(*(law_reading(_interval(slopes, f"R^2 {name}"), _interval(slopes, f"slope {name}"), A5_MIN_R2)
+                   for name in ("CE", "-log p_1")))
+    if laws.outcome is False:
+        return laws  # no shared law, whatever the ratio's interval, and not named at the band's edge for it
+    bounds = _interval(slopes, "ratio")
+    return every(laws, close(bounds) if bounds is not None else Reading(UNDETERMINED))
 
 
 def shared_text(slopes: pd.DataFrame, version: str, units: Sequence[tuple[str, str]]) -> str:
@@ -889,20 +924,26 @@ def shared_text(slopes: pd.DataFrame, version: str, units: Sequence[tuple[str, s
 
     Examples
     --------
-    >>> slopes = pd.DataFrame([{"corpus": "c", "family": "F", "version": "measured", "slope CE": -0.1,
-    ...                         "R^2 CE": 0.99, "slope -log p_1": -0.1, "R^2 -log p_1": 0.99, "ratio p_1/CE": 1.0,
-    ...                         "ratio: low": 0.9, "ratio: high": 1.1}])
-    >>> shared_text(slopes, "measured", [("c", "F")])
-    'measured: c/F: slopes CE -0.100, p_1 -0.100 (R^2 0.99, 0.99), ratio 1.00 [0.90, 1.10]'
+    >>> row = {"corpus": "c", "family": "F", "version": "measured", "ratio p_1/CE": 1.0, "ratio: low": 0.9,
+    ...        "ratio: high": 1.1}
+    >>> for name in ("CE", "-log p_1"):
+    ...     row |= {f"slope {name}": -0.1, f"slope {name}: low": -0.12, f"slope {name}: high": -0.08,
+    ...             f"R^2 {name}": 0.99, f"R^2 {name}: low": np.nan, f"R^2 {name}: high": np.nan}
+    >>> text = shared_text(pd.DataFrame([row]), "measured", [("c", "F")])
+    >>> text[:text.index(", p_1")], text[text.index("ratio"):]  # an R^2 without an interval: a replicate unfitted
+    ('measured: c/F: slopes CE -0.100 [-0.120, -0.080] (R^2 0.990 [—])', 'ratio 1.00 [0.90, 1.10]')
     """
     return ("measured" if version == "measured" else A5_FORM_LABELS[version]) + ": " + "; ".join(
         _shared_part(_unit_row(slopes, *unit, version=version), unit) for unit in units)
 
 
 def _shared_part(r: Mapping, unit: tuple[str, str]) -> str:
+    """One unit of ``shared_text``: each series' slope and R^2 with their intervals, and the ratio with its."""
     bounds = _interval(r, "ratio")
-    return (f"{Unit(*unit).label}: slopes CE {r['slope CE']:.3f}, p_1 {r['slope -log p_1']:.3f} (R^2 "
-            f"{r['R^2 CE']:.2f}, {r['R^2 -log p_1']:.2f}), ratio {r['ratio p_1/CE']:.2f}"
+    laws = [f"{short} {r[f'slope {name}']:.3f} {interval_text(_interval(r, f'slope {name}'), sign='')} (R^2 "
+            f"{r[f'R^2 {name}']:.3f} {interval_text(_interval(r, f'R^2 {name}'), sign='')})"
+            for name, short in (("CE", "CE"), ("-log p_1", "p_1"))]
+    return (f"{Unit(*unit).label}: slopes {', '.join(laws)}, ratio {r['ratio p_1/CE']:.2f}"
             + (f" [{bounds[0]:.2f}, {bounds[1]:.2f}]" if bounds else " (no interval)"))
 
 
@@ -931,7 +972,9 @@ def shared_verdict(evidence: RankEvidence, context: Context, form: str) -> Verdi
         paper = f"Pythia, authors' fits: slopes CE {ce:.3f}, -log p_1 {p1:.3f}, ratio {p1 / ce:.2f}"
     return _size_verdict(_SHARED_KEYS[form], {unit: shared_exponent(r) for unit, r in rows.items()},
                          [_shared_part(r, unit) for unit, r in rows.items()], A5_FORM_LABELS[form] + ": ", context,
-                         paper)
+                         paper, why_undetermined=f"in every unit an interval crosses its threshold (R^2's {A5_MIN_R2}, "
+                                                 f"a slope's 0, the ratio's an edge of the closeness band "
+                                                 f"[{A_CLOSE[0]}, {A_CLOSE[1]}]), or a replicate could not be fitted")
 
 
 def exponents_match(slopes: Mapping) -> Reading:
@@ -1132,7 +1175,7 @@ def decide(evidence: RankEvidence, context: Context) -> list[Verdict]:
     -------
     list of rankscale.claims.base.Verdict
     """
-    return [rule(evidence, context) for rule in RULES]
+    return context.decide(RULES, evidence)
 
 
 # ---------------------------------------------------------------------------------------------

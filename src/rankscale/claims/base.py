@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -692,10 +692,9 @@ def judge(key: str, outcomes: Mapping[Unit, Reading | bool | str | None], ours: 
     measured = sum(v is not None for v in outcomes.values())
     undecided = [_name(unit, notes) for unit, v in outcomes.items() if undetermined(v)]
     untested = [_name(unit, notes) for unit, v in outcomes.items() if v is None]
+    verdict = _graded(decided, measured)
     if decided:
         minority = 2 * len(decided) < measured
-        # a minority that only confirms says nothing of the set; a decided counterexample refutes it anyway
-        verdict = UNDETERMINED if minority and all(decided) else grade(decided)
         parts = ([f"decided on {len(decided)} of {measured} units measured"
                   + ("" if all(decided) else ", a counterexample among them")] if minority else [])
         parts += [f"{label}: {', '.join(units)}" for label, units in
@@ -705,15 +704,71 @@ def judge(key: str, outcomes: Mapping[Unit, Reading | bool | str | None], ours: 
         if parts:
             ours = f"{ours} ({'; '.join(parts)})"
     elif undecided:
-        verdict = UNDETERMINED
         ours = "; ".join(part for part in (why_undetermined or "the measurement cannot decide", ours) if part)
     else:
-        verdict = NOT_TESTABLE
         ours = "; ".join(part for part in (why_not or "no unit of this set can test it", ours) if part)
     return Verdict(claim.text, claim.paper if paper is None else paper, ours, verdict, rule=claim.rule,
                    kind=claim.kind, key=claim.key, held=sum(decided), tested=len(decided),
                    finding=claim.finding, outcomes=tuple((unit, _in_words(v)) for unit, v in outcomes.items()),
                    measured=measured, fragile=fragile)
+
+
+def _graded(decided: Sequence[bool], measured: int) -> str:
+    """``judge``'s verdict from the outcomes of the units that decided and how many units were measured: graded on
+    the decided units (``grade``), undetermined where a minority decided and all for the claim, or where none
+    decided but some was measured, not testable where none was."""
+    if decided:
+        # a minority that only confirms says nothing of the set; a decided counterexample refutes it anyway
+        return UNDETERMINED if 2 * len(decided) < measured and all(decided) else grade(decided)
+    return UNDETERMINED if measured else NOT_TESTABLE
+
+
+def undecided_where(verdict: Verdict, thin: Mapping[tuple[str, str], str]) -> Verdict:
+    """``verdict`` with every decided unit whose evaluation text holds too few documents for an interval
+    (``thin``) made undetermined, and the verdict graded again as ``judge`` grades.
+
+    Parameters
+    ----------
+    verdict : Verdict
+    thin : mapping of (str, str) to str
+        (corpus, family or reference model) -> why its text is too thin
+        (``rankscale.claims.context.thin_texts``). A unit is on a thin text where its corpus and family, or
+        the family it is compared with, are; a unit of every family (pooled, or of no one family) where any
+        family of its corpus is.
+
+    Returns
+    -------
+    Verdict
+        The same where no decided unit is on a thin text; else with those units undetermined, ``held``,
+        ``tested`` and ``verdict`` graded again, and ``ours`` naming the units and why.
+
+    Examples
+    --------
+    >>> CLAIMS["_doc"] = Claim("_doc", "x grows", "empirical", "x rises")
+    >>> v = judge("_doc", {Unit("pydocs", "NeoX"): True, Unit("stdlib", "NeoX"): False}, "+1, -1")
+    >>> thin = undecided_where(v, {("stdlib", "NeoX"): "4 documents"})
+    >>> thin.verdict, thin.units_text, thin.ours
+    ('reproduced', '1 of 1, 1 of 2 decided', '+1, -1 (too few documents for an interval, so undetermined: stdlib/NeoX (4 documents))')
+    >>> undecided_where(v, {("humaneval", "NeoX"): "4 documents"}) is v
+    True
+    >>> del CLAIMS["_doc"]
+    """
+    def why(unit: Unit) -> str | None:
+        if unit.pooled or not unit.family:
+            reasons = [reason for (corpus, _), reason in thin.items() if corpus == unit.corpus]
+        else:
+            reasons = [thin[key] for key in ((unit.corpus, unit.family), (unit.corpus, unit.versus)) if key in thin]
+        return "; ".join(reasons) or None
+
+    hit = {unit: why(unit) for unit, outcome in verdict.outcomes if outcome in ("holds", "fails") and why(unit)}
+    if not hit:
+        return verdict
+    outcomes = tuple((unit, UNDETERMINED if unit in hit else outcome) for unit, outcome in verdict.outcomes)
+    decided = [outcome == "holds" for _, outcome in outcomes if outcome in ("holds", "fails")]
+    named = ", ".join(f"{unit.label} ({reason})" for unit, reason in hit.items())
+    return replace(verdict, verdict=_graded(decided, verdict.measured), held=sum(decided), tested=len(decided),
+                   outcomes=outcomes, ours=f"{verdict.ours} (too few documents for an interval, so undetermined: "
+                                           f"{named})")
 
 
 def _in_words(outcome: bool | str | None) -> str:

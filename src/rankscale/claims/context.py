@@ -12,7 +12,7 @@ two steps: ``measure(chapter, context)`` (the runs to the chapter's evidence) an
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 from rankscale import RankscaleError
 from rankscale.analysis import metrics
 from rankscale.analysis.bootstrap import LEVEL
-from rankscale.claims.base import MIN_SIZES, fittable, too_few_sizes, why_not_pooled
+from rankscale.claims.base import MIN_SIZES, Verdict, fittable, too_few_sizes, undecided_where, why_not_pooled
 from rankscale.claims.reference import reference_table
 from rankscale.records import runs
 from rankscale.records.runs import Run, by_family
@@ -58,6 +58,28 @@ def text_units(records) -> np.ndarray:
     return units
 
 
+# The fewest documents, counted by their weight (``effective_documents``), whose resamples an interval is read from.
+# Below it the spread of the resamples is itself too uncertain to read against a threshold: the standard deviation
+# of draws from G independent documents errs by about 1/sqrt(2(G - 1)) of itself, a quarter at 10, and a text of
+# one document gives every replicate the same text, an interval of zero width that would decide everything.
+MIN_DOCUMENTS = 10
+
+
+def effective_documents(units) -> float:
+    """How many equal documents the targets' documents weigh as: 1 / sum of squared shares of the targets (Kish's
+    effective sample size of a clustered sample). Equal documents count in full; one document that holds most of
+    the targets counts the rest for little.
+
+    Examples
+    --------
+    >>> effective_documents(np.repeat(np.arange(4), 5)), round(effective_documents(np.array([0] * 97 + [1, 2, 3])), 2)
+    (4.0, 1.06)
+    """
+    _, counts = np.unique(np.asarray(units), return_counts=True)
+    shares = counts / counts.sum()
+    return float(1 / np.sum(shares**2))
+
+
 def unit_counts(units) -> tuple[int, float]:
     """How many units of text (documents) a sample's targets come from, and the largest one's share of the
     targets: what bounds how much a bootstrap over them can say.
@@ -89,6 +111,9 @@ class Context:
     by : str or None
         The unit of evaluation text a replicate draws (``resampling``): ``BY``, whole documents, for the claims of the
         book, which are about the text in general; None draws single tokens (for comparison only).
+    thin : mapping of (str, str) to str
+        The evaluation texts of too few documents for an interval (``thin_texts``): their units are undetermined
+        in every verdict (``decide``).
 
     Examples
     --------
@@ -107,6 +132,7 @@ class Context:
     level: ClassVar[float] = LEVEL
     seed: int = 0
     by: str | None = BY
+    thin: Mapping[tuple[str, str], str] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, runs: Sequence[Run], n_boot: int, tables: Mapping[str, object] | None = None,
@@ -171,6 +197,12 @@ class Context:
             return {"same_text": True, "by": self.by}
         return {"same_text": [(run.family,) if run.family is not None else (None, run.name) for run in members],
                 "by": self.by}
+
+    def decide(self, rules: Sequence, evidence) -> list[Verdict]:
+        """A chapter's verdicts: each of its ``rules`` (callables of the evidence and this context, one per claim, in
+        order) on ``evidence``, every unit on a text of too few documents (``thin``) then undetermined
+        (``rankscale.claims.base.undecided_where``)."""
+        return [undecided_where(rule(evidence, self), self.thin) for rule in rules]
 
     def usable(self, min_sizes: int = MIN_SIZES) -> list[str]:
         """The families with at least ``min_sizes`` distinct sizes, in order: those a size claim is tested on."""
@@ -342,8 +374,36 @@ class Chapter:
     def context(self, *tables: str) -> Context:
         """What the chapter's rules need beside its evidence (``rankscale.claims.context.Context``): its
         families' sizes, the set's ``n_boot``, and the papers' ``tables`` named (``reference_table``)."""
-        return Context.of(self.family_runs[self.corpora[0]], self.n_boot,
-                          {name: reference_table(name) for name in tables})
+        return replace(Context.of(self.family_runs[self.corpora[0]], self.n_boot,
+                                  {name: reference_table(name) for name in tables}), thin=thin_texts(self))
+
+
+def thin_texts(chapter: Chapter, min_documents: int = MIN_DOCUMENTS) -> dict[tuple[str, str], str]:
+    """The evaluation texts of ``chapter`` that hold fewer than ``min_documents`` effective documents
+    (``effective_documents``), whose intervals mean nothing: by (corpus, family, or the reference model's name), why.
+
+    Every run the chapter reads counts (final models, references, checkpoints, seeds): a family's text is thin where
+    any of its runs' is.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> run = lambda family, docs: Run(family, "m", None, 1e3, 1e3, SimpleNamespace(document=np.array(docs)))
+    >>> chapter = Chapter.of({"pydocs": [run("NeoX", range(40)), run("Llama", [0] * 30 + [1, 2])]}, n_boot=10)
+    >>> thin_texts(chapter)
+    {('pydocs', 'Llama'): '3 documents, 1.1 by their weight, fewer than 10'}
+    """
+    thin: dict[tuple[str, str], tuple[float, int]] = {}
+    for corpus in chapter.corpora:
+        for run in (*chapter.family_runs[corpus], *chapter.reference_runs[corpus], *chapter.checkpoint_runs[corpus],
+                    *chapter.seed_runs[corpus]):
+            units = text_units(run.records)
+            weight = effective_documents(units)
+            key = (corpus, run.family if run.family is not None else run.name)
+            if weight < min_documents and weight < thin.get(key, (np.inf, 0))[0]:
+                thin[key] = (weight, unit_counts(units)[0])
+    return {key: f"{n} documents, {weight:.1f} by their weight, fewer than {min_documents}"
+            for key, (weight, n) in thin.items()}
 
 
 def load_chapter(model_set: ModelSet, corpora: Sequence[str] | None = None, *, references: bool = False,

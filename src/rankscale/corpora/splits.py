@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rankscale import RankscaleError
 
@@ -136,6 +136,7 @@ def load_split(source: Source, split: str) -> list[str]:
 
     Examples
     --------
+    >>> from dataclasses import replace
     >>> source = Source("s", lambda: [("a", "one. two."), ("b", "three.")], "", 0.0,
     ...                 units=lambda text: text.split(" "))
     >>> load_split(source, "train"), load_split(replace(source, heldout_fraction=1.0), "heldout")
