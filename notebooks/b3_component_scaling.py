@@ -53,7 +53,7 @@ from rankscale.analysis.bootstrap import LEVEL
 from rankscale.analysis.components import QUANTITIES
 from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
-from rankscale.claims import B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS, MIN_SIZES, b3
+from rankscale.claims import B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS, MIN_SIZES, b3, b5
 from rankscale.claims.base import POOLED
 
 chapter = open_chapter(profile, corpora, seeds=True, n_boot=n_boot)
@@ -201,7 +201,8 @@ display(b3.paper_table(context, b3.TABLE2).style.format("{:.4f}").set_caption(
 # every model's quantities are recomputed on nested subsamples of whole windows, from a few
 # windows up to all of them, each group's exponent is refitted on every subsample, and the
 # exponent counts as converged at the evaluated token count if its mean moved by at most a
-# fixed fraction of $|\alpha_{\mathrm{CE}}|$ over the last doubling of the tokens (stated below).
+# fixed fraction of its own magnitude over the last doubling of the tokens, or of a fixed share
+# of $|\alpha_{\mathrm{CE}}|$ where it is nearer zero than that (stated below).
 # A verdict that reads SA's exponent uses only the groups where it has converged, and the verdict
 # on how unstable Confidence's fits are only the fits whose Confidence exponent has; the verdicts
 # that compare exponents widen their intervals by this drift instead.
@@ -209,14 +210,17 @@ display(b3.paper_table(context, b3.TABLE2).style.format("{:.4f}").set_caption(
 # %%
 convergence = b3.convergence_table(evidence)
 for name, value in (("repeats", B5_N_REPEATS), ("grid", B5_N_GRID), ("min_tokens", f"{B5_MIN_TOKENS:,}"),
-                    ("tolerance", B5_EXPONENT_TOLERANCE), *zip(("converged", "converged_each"),
+                    ("tolerance", B5_EXPONENT_TOLERANCE), ("floor", b5.B5_EXPONENT_FLOOR),
+                    *zip(("converged", "converged_each"),
                                                               b3.converged_counts(convergence))):
     glue(f"b3_{name}", Markdown(str(value)), display=False)
 
 # %% [markdown]
 # Subsamples: {glue:md}`b3_repeats:myst` random orders of the windows, {glue:md}`b3_grid:myst` token
 # counts from {glue:md}`b3_min_tokens:myst` to every token; allowed drift over the last doubling:
-# {glue:md}`b3_tolerance:myst` × $|\alpha_{\mathrm{CE}}|$ of the same fit. Of the exponents in the
+# {glue:md}`b3_tolerance:myst` × the exponent's own magnitude, and no less than
+# {glue:md}`b3_tolerance:myst` × {glue:md}`b3_floor:myst` × $|\alpha_{\mathrm{CE}}|$ of the same fit
+# (relative to an exponent nearer zero no drift would be small). Of the exponents in the
 # table below, {glue:md}`b3_converged:myst` have converged at the evaluated token count
 # ({glue:md}`b3_converged_each:myst`).
 

@@ -80,9 +80,10 @@ glue("b4_left_out", Markdown("; ".join(context.unusable()) or "none"), display=F
 # Confidence is negative or zero, and differ only when it is positive. Fig. 8 plots "the relative
 # ratio of decomposed components", stacked to 100%: the magnitude shares, since a signed
 # contribution above 1 cannot be a part of a stacked whole. So the claim that EE's share falls
-# (B4.2, Fig. 8) is graded on the magnitude share, with $\mathrm{EE}/\mathrm{CE}$ beside it. The
-# signed contribution is the one that governs the CE law (see below), so the mechanism (B4.4) and
-# EE's dominance of small models (B4.1) read $\mathrm{EE}/\mathrm{CE}$; each choice is fixed in
+# (B4.2, Fig. 8) is graded on the magnitude share, with $\mathrm{EE}/\mathrm{CE}$ beside it, and
+# so is the mechanism (B4.4), through B4.2's own reading: paper B's §5 explains the slowing by "the
+# proportion of Error-Entropy" declining as Fig. 8 shows it. EE's dominance of small models (B4.1)
+# reads $\mathrm{EE}/\mathrm{CE}$, how much of the loss EE contributes; each choice is fixed in
 # `rankscale.claims` before any data were seen.
 
 # %%
@@ -97,8 +98,8 @@ display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]
 #
 # {numref}`fig-b4-stacked` is the analogue of the paper's Fig. 8, which puts 16 hub models from
 # 14M to 70B parameters side by side: the magnitude shares stacked to 100% for each model, all
-# families together in order of size; their trend is what B4.2 grades. {numref}`fig-b4-signed` shows
-# the signed contributions, which the mechanism reads, against size for each family.
+# families together in order of size; their trend is what B4.2 grades and B4.4 reads. {numref}`fig-b4-signed`
+# shows the signed contributions, which B4.1 reads for the smallest models, against size for each family.
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 8 analogue: the magnitude shares $|M| / (|\\mathrm{EE}| + |\\mathrm{SA}| + |\\mathrm{Conf}|)$ of each model stacked to 100%, one row per corpus, models in order of size (smallest on the left, the same models in every row) with their names, under the last row, in their family's colour.", "name": "fig-b4-stacked"}}
 colors = {"EE": "C0", "SA": "C2", "Conf": "C3"}
@@ -227,22 +228,23 @@ plots.show(fig)
 # $b + 2cx$ flattens as models grow, the slowing of §5, while $c < 0$ means it steepens. The
 # interval comes from the same resamples of the documents as above. A quadratic through three sizes fits
 # them exactly and turns any scatter between training runs into curvature, so the bend is
-# measured only on families with at least four sizes. The bootstrap sees that scatter only
-# at the sizes trained with several seeds (each replicate draws one of their runs; see
-# [the ladder page](ladder)); at the others it holds a single run fixed, so the interval adds
-# there, in each replicate, a draw of the scatter of log CE between runs measured at the seeded
-# sizes (the largest of them; its value is in the table's column). A curvature distinguishable
-# from zero is then distinguishable from that much roughness of a single ladder, not from any.
+# measured only on families with at least four sizes. The bootstrap carries that scatter at every
+# size: each replicate draws one of a seeded size's runs, and moves each size trained once by one of
+# those runs' relative deviations (see [the ladder page](ladder)); the largest scatter of log CE
+# between the runs of one size is in the table's column. A curvature distinguishable from zero is
+# then distinguishable from that much roughness of a single ladder, not from any.
 #
 # Paper B's explanation makes a second, sharper prediction: the law should bend the way EE's
-# share moves, slowing ($c > 0$) where EE/CE falls and steepening where it rises, because under
-# its hypothesis CE's local exponent is $\alpha_{\mathrm{EE}} \cdot \mathrm{EE}/\mathrm{CE}$ with
-# $\alpha_{\mathrm{EE}} < 0$. The table puts the two side by side.
+# share of Fig. 8 moves, slowing ($c > 0$) where it falls and steepening where it rises (under its
+# hypothesis, SA and Confidence fixed, that share and $\mathrm{EE}/\mathrm{CE}$ fall together, and
+# CE's local exponent $\alpha_{\mathrm{EE}} \cdot \mathrm{EE}/\mathrm{CE}$ with
+# $\alpha_{\mathrm{EE}} < 0$ shrinks). The table puts the curvature beside the share's trend as
+# B4.2 reads it.
 
 # %%
 display(b4.bend_table(evidence).style.format({"curvature c of log CE": "{:+.5f}"}).hide(axis="index").set_caption(
     f"Curvature c of log CE in log N per corpus and family of {B4_CURVATURE_MIN_SIZES} or more sizes, with its "
-    f"{LEVEL:.0%} interval, what it says of the CE law, and the trend of EE/CE beside it."))
+    f"{LEVEL:.0%} interval, what it says of the CE law, and the trend of EE's magnitude share (B4.2's) beside it."))
 
 # %%
 glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
@@ -280,9 +282,9 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 #   text.
 #
 # If EE's signed contribution rises with size, the decomposition predicts a CE law that steepens
-# over this range, the opposite of a slowdown, even where the magnitude share that Fig. 8 plots
-# falls; a verdict against the mechanism then holds *at this scale*, which does not test it at
-# the paper's scale. Likewise, where SA or
+# over this range, the opposite of a slowdown, even where the magnitude share that Fig. 8 plots,
+# and on which the mechanism (B4.4) is read, falls; a verdict against the mechanism then holds
+# *at this scale*, which does not test it at the paper's scale. Likewise, where SA or
 # Confidence change with size themselves ([chapter B3](b3_component_scaling)), the mechanism's premise does not hold,
 # and a bend of the CE law can come from them rather than from EE's share; the mechanism's verdict (B4.4)
 # records such a case as the mechanism not reproduced, and [chapter B3](b3_component_scaling)'s rows on SA and
@@ -293,7 +295,8 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # Each rule is fixed in `rankscale.claims.b4` (shown in the table) and decided there, by a
 # function of its own: *reproduced* if it holds on every unit tested, *partly* on some,
 # *not reproduced* on none. B4.2 grades EE's magnitude share, the quantity of Fig. 8, with the
-# trend of its signed contribution EE/CE beside it; B4.1 and the mechanism read EE/CE. Every rule
+# trend of its signed contribution EE/CE beside it, and the mechanism (B4.4) reads the same share
+# through B4.2's reading; B4.1 reads EE/CE. Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), read
 # on its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
 # standard deviations of its replicates over the paired resamples of the documents): wholly on the claimed
@@ -306,9 +309,9 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # not tested). A curvature needs more than the bootstrap of the text: at a size with one training run it
 # holds the model fixed, so the scatter between runs (a seed's luck) can read as a bend. The two
 # curvature rules carry that scatter at every size: a size with several runs draws one of them in
-# each replicate, and a size with one run is moved in each replicate by the largest scatter of
-# log CE between runs measured at the family's seeded sizes (declared: the scatter is taken to be
-# no larger elsewhere); a family with no seeded size leaves them *undetermined*.
+# each replicate, and a size with one run is moved in each replicate by one of those runs' relative
+# deviations (declared: the scatter is taken to be the same share of CE at every size); a family with
+# no seeded size leaves them *undetermined*.
 #
 # The paper's other statement about small models, that their CE "appears to follow a clean power
 # law", is B4.5: the $R^2$ of CE's log-log fit over a family's small models (no larger than the

@@ -82,6 +82,7 @@ glue("b5_graded", Markdown(
     "the figure shows SA of every model only."), display=False)
 glue("b5_value_tolerance", Markdown(f"{b5.B5_VALUE_TOLERANCE:.0%}"), display=False)
 glue("b5_exponent_tolerance", b5.B5_EXPONENT_TOLERANCE, display=False)
+glue("b5_exponent_floor", b5.B5_EXPONENT_FLOOR, display=False)
 
 # %% [markdown]
 # ## Subsampling
@@ -207,11 +208,13 @@ plots.show(fig)
 # $n$; `rankscale.analysis.sample_size.sample_size_error`). A figure needs $n$ tokens if this error is within
 # the tolerance at $n$ and at every larger size of the grid. The tolerances are fixed in
 # `rankscale.claims.b5`: for a component's value {glue:md}`b5_value_tolerance:myst` of CE, for an
-# exponent {glue:text}`b5_exponent_tolerance` × $|\alpha_{\mathrm{CE}}|$ of the same fit. The
-# exponents' tolerance is
-# relative to CE's exponent rather than to their own because paper B compares every exponent
-# with CE's (its Table 2), and a component that does not scale has an exponent near zero,
-# relative to which no error would count as small. For the values the table gives, per family,
+# exponent {glue:text}`b5_exponent_tolerance` × its own magnitude: a claim on an exponent (its
+# sign, the law it belongs to) is on that exponent, and a drift of a tenth of it changes
+# neither, however large or small the exponent is beside CE's. Near zero no drift is small
+# relative to the exponent, so one smaller in magnitude than {glue:text}`b5_exponent_floor` ×
+# $|\alpha_{\mathrm{CE}}|$ of the same fit is allowed {glue:text}`b5_exponent_tolerance` × that
+# instead: on the scale on which the loss scales it does not scale, and a drift that small cannot
+# make it. For the values the table gives, per family,
 # the largest requirement over the family's models; exponents are those of the graded fits above.
 # "more than available" means that the estimate was still moving over the last doubling up to
 # the full held-out set: the page's figure for it is not converged. [Chapter B3](b3_component_scaling) grades its claim

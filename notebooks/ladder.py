@@ -296,10 +296,10 @@ if not regime.empty:
         f"- **Curvature needs seeds.** {', '.join(claims_needing('two seeds'))} read a bend of the CE law, which one "
         f"training run per size cannot tell from one run's luck; this set has "
         + (f"{int(sizes_runs.max())} runs at {seeded} of its {len(sizes_runs)} sizes and one at the others, so "
-           "the scatter between runs measured at the seeded sizes is carried, declared, to the others (the largest "
-           "measured, taken to hold there too): a bend is read against it, not against a measured scatter at "
+           "the scatter between runs measured at the seeded sizes is carried, declared, to the others (the same "
+           "share of CE taken to hold there too): a bend is read against it, not against a measured scatter at "
            "every size" if seeded else "one run per size, so these verdicts are undetermined here")
-        + ". Every other interval carries the seed scatter modelled on the seeded sizes (above).")
+        + ". Every other interval carries the seed scatter in the same way (above).")
 limits.append(
     f"- **The large-$k$ regime needs a large vocabulary.** Paper A's $k$ = {claims.A2_LARGE_KS[0]:,} and "
     f"{claims.A2_LARGE_KS[1]:,} are fractions of a {claims.PAPER_A_VOCAB:,}-token vocabulary; on this set's "

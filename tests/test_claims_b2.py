@@ -49,18 +49,34 @@ def test_series_checks_on_a_series_that_follows_the_paper():
     assert ee.value == pytest.approx(2.4 - start) and ee.low < ee.value < ee.high < 0
 
 
-def test_noise_decides_between_a_flat_step_and_a_rise():
-    """A step within the noise is no rise, the same step with little noise is one, and a
-    Confidence change within the noise leaves it undetermined whether Confidence rose."""
+def test_noise_decides_whether_a_flat_step_is_a_fall_or_a_rise():
+    """A step within the noise shows no fall (undetermined), the same step with little noise is a rise (fails),
+    and a Confidence change within the noise leaves it undetermined whether Confidence rose."""
     flat = [5.0, 3.0, 3.02]
     values, boot = series(flat, [0.1, 0.3, 0.2], [0.0, 0.1, 0.05], noise=0.05)
     checks = b2.series_checks([10, 20, 30], values, boot, VOCAB, N)
-    assert checks["ee_falls"].holds and checks["ee_falls"].note == "no significant rise"
+    assert checks["ee_falls"].holds == UNDETERMINED and checks["ee_falls"].note == "no fall shown at 20→30"
     values, boot = series(flat, [0.1, 0.3, 0.2], [0.0, 0.1, 0.05], noise=0.001)
     checks = b2.series_checks([10, 20, 30], values, boot, VOCAB, N)
-    assert not checks["ee_falls"].holds and checks["ee_falls"].note == "significant rise 20→30"
+    assert checks["ee_falls"].holds is False and checks["ee_falls"].note == "rise at 20→30"
     values, boot = series([5.0, 3.0], [0.1, 0.3], [0.0, 0.01], noise=0.05)
     assert b2.series_checks([10, 20], values, boot, VOCAB, N)["conf_rises"].holds == UNDETERMINED
+
+
+@pytest.mark.parametrize("ee, expected, note", [
+    ([5.0, 4.0, 3.9, 3.8], True, "a fall at every step"),
+    ([5.0, 4.0, 3.99, 3.8], UNDETERMINED, "no fall shown at 16→128"),  # one step within the noise of 0
+    ([5.0, 4.0, 4.1, 3.8], False, "rise at 16→128"),  # one step wholly above 0
+    ([5.0, 4.0, 4.1, 4.09], False, "rise at 16→128; no fall shown at 128→1,000"),  # a rise outweighs a flat step
+    ([5.0, 5.015, 5.03, 5.045], False, "no fall shown at 0→16, 16→128, 128→1,000"),  # flat steps, a rise overall
+])
+def test_b2_1_reads_every_step_and_the_whole_on_their_intervals(ee, expected, note):
+    """B2.1 is an every-step rule: every step's change and the change from first to last read against 0 together
+    (``every``): all wholly below holds, one wholly above fails, else undetermined."""
+    values, boot = series(ee, [0.3, 0.2, 0.1, 0.05], [0.0, 0.1, 0.2, 0.3], noise=0.01)  # steps' half-width ~0.028
+    check = b2.series_checks([0, 16, 128, 1000], values, boot, VOCAB, N)["ee_falls"]
+    assert (check.holds, check.note) == (expected, note)
+    assert check.value == pytest.approx(ee[-1] - ee[0])
 
 
 def test_series_checks_failures_and_what_short_series_cannot_test():
@@ -267,6 +283,14 @@ def test_series_verdicts_fail_where_a_series_goes_the_other_way():
     assert v.verdict == "not reproduced"
 
 
+def test_b2_1_names_a_series_undecided_by_one_step_in_the_verdict():
+    falling, flat = (checkpoints("NeoX", model, [0, 16, 128], ee, [0.3, 0.2, 0.1], [0.0, 0.1, 0.2])
+                     for model, ee in (("d16", [5.0, 4.0, 3.9]), ("d40", [5.0, 4.0, 3.99])))
+    v = b2.ee_falls_verdict(dynamics_of(falling, flat, families=("NeoX",)), CONTEXT)
+    assert (v.key, v.verdict, outcomes(v)) == ("B2.1", "reproduced", {falling.unit: "holds", flat.unit: "undetermined"})
+    assert "series with a rise between neighbours: 0, with a step within noise: 1" in v.ours
+
+
 def test_series_verdicts_say_why_no_series_can_test_them():
     v = b2.ee_first_verdict(dynamics_of(), CONTEXT)
     assert (v.verdict, v.ours) == (NOT_TESTABLE, "no family of this set has training checkpoints")
@@ -320,8 +344,33 @@ def test_b2_6_is_undetermined_across_the_bar_and_untested_without_checkpoints_or
     v = b2.alignment_verdict(dynamics_of(one, families=("NeoX", "Llama")), CONTEXT)
     assert (v.verdict, outcomes(v)) == (NOT_TESTABLE, {one.unit: "untested", Unit(family="Llama"): "untested"})
     assert b2.alignment_verdict(dynamics_of(), CONTEXT).ours.startswith("no family of this set has training checkpoints")
-    reading, _ = b2.contrast([3 * bar, bar / 2], np.tile([[3 * bar, bar / 2]], (4, 1)), floor=bar)
+    reading, _ = b2.contrast([3 * bar, bar / 2], np.tile([[3 * bar, bar / 2]], (4, 1)), floors=[0.02, bar])
     assert reading.outcome is None, "a sample where even an aligned model measures the bar cannot test it"
+
+
+def test_b2_6_holds_where_step_0_is_as_close_as_the_end_and_training_parts_the_two_in_between(monkeypatch):
+    """At initialisation p_e and q_e are both nearly flat, so a step-0 TV as low as the last one is what the claim
+    expects; the early divergence the claim asks for is read at the checkpoint farthest apart."""
+    bar = claims.B2_MAX_TV
+    monkeypatch.setattr(b2.Series, "tv", lambda self: self.boot["TV"].mean(axis=0))
+    course = tv_series([bar / 2, 3 * bar, 2 * bar, bar / 2])
+    v = b2.alignment_verdict(dynamics_of(course, families=("NeoX",)), CONTEXT)
+    assert (v.verdict, outcomes(v), b2.series_contrast(course, CONTEXT)[1]) == ("reproduced", {course.unit: "holds"}, 1)
+    floor = course.floors()[0]
+    assert 0 < floor < bar and f"at step 0 (untrained, both nearly flat) TV 0.050, where sampling alone gives " \
+        f"{floor:.3f}" in v.ours
+
+
+@pytest.mark.parametrize("tv, floors, expected, early", [
+    ([0.3, 0.2, 0.05], [0.3, 0.02, 0.02], True, 1),  # step 0's TV is sampling's: the next checkpoint is read
+    ([0.3, 0.06, 0.05], [0.3, 0.02, 0.02], False, 1),  # ... and without it nothing was ever apart
+    ([0.3, 0.2, 0.05], [0.3, 0.1, 0.02], None, -1),  # no early checkpoint can show the two apart: untested
+    ([0.3, 0.2, 0.05], [0.02, 0.02, 0.02], True, 0),  # the farthest apart, wherever the floors allow it
+])
+def test_b2_6_reads_no_early_checkpoint_whose_sampling_floor_reaches_the_bar(tv, floors, expected, early):
+    replicates = np.array(tv) + np.array([[-0.005], [0.005]])  # intervals of half-width ~0.014
+    reading, read_at = b2.contrast(tv, replicates, floors)
+    assert (reading.outcome, read_at) == (expected, early)
 
 
 def test_b2_6_shows_every_final_model_beside_without_counting_it():

@@ -20,7 +20,7 @@ from rankscale.analysis import components, fit
 from rankscale.analysis.components import QUANTITIES
 from rankscale.analysis.sample_size import ExponentConvergence
 from rankscale.claims import b3
-from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, Unit
+from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, Reading, Unit
 from rankscale.claims.context import Chapter, Context
 from rankscale.claims.reference import reference_table
 from rankscale.records.runs import Run
@@ -149,19 +149,34 @@ def test_b3_2_reads_the_families_and_the_pooled_fits():
     assert outcomes(v) == {NEOX: "holds"}, "no pooled unit where the families cannot be pooled"
 
 
-def test_b3_3_and_b3_4_no_law_read_r2_only_and_are_not_gated_on_the_exponent():
+WIDTH = Z * 0.01  # the half-width of an R^2 interval whose replicates have sd 0.01 (``unit``)
+
+
+@pytest.mark.parametrize("shift, expected", [(-2 * WIDTH, "holds"), (2 * WIDTH, "fails"), (0.0, "undetermined")])
+def test_b3_3_reads_sas_r2_interval_below_the_threshold_and_is_not_gated_on_the_exponent(shift, expected):
     drifting = dict.fromkeys(QUANTITIES, False)
-    assert outcomes(b3.sa_no_law_verdict(evidence(unit(r2={"SA": 0.3}, converged=drifting)), context())) == \
-        {NEOX: "holds"}
-    assert outcomes(b3.sa_no_law_verdict(evidence(unit(r2={"SA": 0.6})), context())) == {NEOX: "fails"}
+    r2 = claims.B3_NO_LAW_R2 + shift
+    v = b3.sa_no_law_verdict(evidence(unit(r2={"SA": r2}, converged=drifting)), context())
+    assert (v.key, outcomes(v)) == ("B3.3", {NEOX: expected})
+    assert f"R²_SA [95% interval]: pydocs/NeoX {r2:.3f} [{r2 - WIDTH:.3f}, {r2 + WIDTH:.3f}]" in v.ours
+
+
+@pytest.mark.parametrize("r2, sd, expected", [
+    (claims.B3_NO_LAW_R2 - 2 * WIDTH, 0.01, "holds"),
+    (claims.B3_NO_LAW_R2 + 2 * WIDTH, 0.01, "fails"),
+    (0.241, 0.153, "undetermined"),  # a low point R^2 whose interval, [-0.06, 0.54], reaches past the threshold
+])
+def test_b3_4_reads_the_pooled_conf_r2_interval_below_the_threshold(r2, sd, expected):
     pooled = Unit("pydocs", pooled=True)
-    at = claims.B3_NO_LAW_R2
-    for r2, expected in ((at, "fails"), (at - 1e-9, "holds")):
-        v = b3.conf_no_law_verdict(evidence(unit(), unit(pooled, r2={"Conf": r2})), context())
-        assert (v.key, outcomes(v)) == ("B3.4", {pooled: expected})
-    no_fit = unit(pooled)
+    v = b3.conf_no_law_verdict(evidence(unit(), unit(pooled, r2={"Conf": r2}, r2_sd={"Conf": sd})), context())
+    assert (v.key, outcomes(v)) == ("B3.4", {pooled: expected})
+    assert f"pooled R²_Conf [95% interval]: pydocs/All {r2:.3f} [{r2 - Z * sd:.3f}, {r2 + Z * sd:.3f}]" in v.ours
+
+
+def test_b3_3_and_b3_4_take_a_quantity_that_cannot_be_fitted_for_no_law():
+    no_fit = unit(Unit("pydocs", pooled=True))
     no_fit.fits.points[QUANTITIES.index("Conf")] = None
-    assert b3.no_law(no_fit, "Conf") == (True, "not fittable (a value is 0)"), "no fit is no power law either"
+    assert b3.no_law(no_fit, "Conf") == (Reading(True), "not fittable (a value is 0)"), "no fit is no power law"
     v = b3.conf_no_law_verdict(evidence(unit()), context())
     assert (v.verdict, v.outcomes, v.ours) == (NOT_TESTABLE, (), ONE_FAMILY)
 
@@ -198,8 +213,7 @@ def test_b3_7_pooled_ee_law():
 
 def test_b3_11_pooled_sa_no_law_reads_its_r2_interval_below_the_threshold():
     pooled, at = Unit("pydocs", pooled=True), claims.B3_NO_LAW_R2
-    width = Z * 0.01  # the half-width of an R^2 interval whose replicates have sd 0.01 (``unit``)
-    for r2, expected in ((at - 2 * width, "holds"), (at + 2 * width, "fails"), (at, "undetermined")):
+    for r2, expected in ((at - 2 * WIDTH, "holds"), (at + 2 * WIDTH, "fails"), (at, "undetermined")):
         v = b3.pooled_sa_no_law_verdict(evidence(unit(), unit(pooled, r2={"SA": r2})), context())
         assert (v.key, v.kind, outcomes(v)) == ("B3.11", "empirical", {pooled: expected})
     table1 = reference_table(b3.TABLE1)
@@ -207,7 +221,7 @@ def test_b3_11_pooled_sa_no_law_reads_its_r2_interval_below_the_threshold():
     assert v.paper.startswith(f"R²_SA below {at} in {int((paper['r2'] < at).sum())}/3 datasets (All row)")
     no_fit = unit(pooled)
     no_fit.fits.points[QUANTITIES.index("SA")] = None
-    assert b3.no_law_read(no_fit, "SA")[0].outcome is True, "no fit is no power law either"
+    assert b3.no_law(no_fit, "SA")[0].outcome is True, "no fit is no power law either"
     v = b3.pooled_sa_no_law_verdict(evidence(unit()), context())
     assert (v.verdict, v.outcomes, v.ours) == (NOT_TESTABLE, (), ONE_FAMILY)
 
@@ -350,6 +364,12 @@ def test_measure_fits_what_a_fit_by_hand_gives(synthetic):
             assert (u.fit(q).slope, u.fit(q).r2) == pytest.approx((by_hand.slope, by_hand.r2))
             assert u.fit(q).ci[0] <= u.fit(q).slope <= u.fit(q).ci[1]
         assert u.fits.slopes.shape == (4, 6) and set(u.convergence) == set(QUANTITIES)
+        ce = abs(u.convergence["CE"].full)
+        for q, conv in u.convergence.items():  # chapter B5's allowance: a tenth of the exponent, or of the floor
+            assert conv.full == pytest.approx(u.fit(q).slope)
+            assert conv.tolerance == pytest.approx(claims.B5_EXPONENT_TOLERANCE * max(abs(conv.full),
+                                                                                     b3.B5_EXPONENT_FLOOR * ce))
+            assert conv.converged == (conv.error <= conv.tolerance)
         if group == POOLED:
             assert u.shares is None
             continue

@@ -16,6 +16,7 @@ from helpers import notebook_cells
 
 from rankscale import claims
 from rankscale.analysis import components, fit
+from rankscale.analysis.bootstrap import side
 from rankscale.claims import b4
 from rankscale.claims.reference import reference_table
 from rankscale.claims.base import NOT_TESTABLE, POOLED, UNDETERMINED, Unit
@@ -133,7 +134,7 @@ def test_b4_4_the_bend_must_follow_the_share_where_the_share_is_clear():
     unit = ("pydocs", "NeoX")
 
     def outcome(bend, trend, scatter=0.002):
-        v = b4.bend_follows_share_verdict(shares(signed={unit: trend}, bends={unit: bend}, scatter={unit: scatter}),
+        v = b4.bend_follows_share_verdict(shares(magnitude={unit: trend}, bends={unit: bend}, scatter={unit: scatter}),
                                           context())
         return v.key, outcomes(v)[NEOX]
     assert outcome(SLOWS, FALLS) == outcome(STEEPENS, RISES) == ("B4.4", "holds")
@@ -141,15 +142,30 @@ def test_b4_4_the_bend_must_follow_the_share_where_the_share_is_clear():
     assert outcome(SLOWS, FALLS, scatter=float("nan")) == ("B4.4", UNDETERMINED), "no scatter between runs measured"
     assert outcome(SLOWS, FLAT) == outcome(STEEPENS, FLAT) == ("B4.4", "untested"), "the mechanism predicts nothing"
     assert outcome(STRAIGHT, FALLS) == outcome(STRAIGHT, RISES) == ("B4.4", UNDETERMINED), "a bend within noise"
-    v = b4.bend_follows_share_verdict(shares(signed={unit: FALLS, ("stdlib", "NeoX"): FALLS},
+    v = b4.bend_follows_share_verdict(shares(magnitude={unit: FALLS, ("stdlib", "NeoX"): FALLS},
                                              bends={unit: SLOWS, ("stdlib", "NeoX"): STRAIGHT}), context())
     assert (v.verdict, "stdlib/NeoX (CE law straight within noise)" in v.ours) == ("reproduced", True)
-    v = b4.bend_follows_share_verdict(shares(signed={unit: FLAT, ("stdlib", "NeoX"): FALLS},
+    v = b4.bend_follows_share_verdict(shares(magnitude={unit: FLAT, ("stdlib", "NeoX"): FALLS},
                                              bends={unit: SLOWS, ("stdlib", "NeoX"): SLOWS}), context())
-    assert (v.verdict, "pydocs/NeoX (EE/CE flat within noise)" in v.ours) == ("reproduced", True), \
+    assert (v.verdict, "pydocs/NeoX (EE's share flat within noise)" in v.ours) == ("reproduced", True), \
         "the untested unit named with why"
-    v = b4.bend_follows_share_verdict(shares(signed={unit: FLAT}, bends={unit: SLOWS}), context())
+    v = b4.bend_follows_share_verdict(shares(magnitude={unit: FLAT}, bends={unit: SLOWS}), context())
     assert (v.verdict, v.ours.startswith("on no family is the share's trend clear")) == (NOT_TESTABLE, True)
+
+
+@pytest.mark.parametrize("magnitude, signed, bend, expected", [
+    (FALLS, RISES, SLOWS, "holds"),  # Fig. 8's share falls while EE/CE rises (Confidence growing): c > 0 predicted
+    (FALLS, RISES, STEEPENS, "fails"),  # the bend EE/CE would predict is against the mechanism on Fig. 8's share
+    (FLAT, FALLS, SLOWS, "untested"),  # EE/CE's clear fall predicts nothing where Fig. 8's share is flat
+])
+def test_b4_4_reads_the_share_b4_2_grades_not_ee_over_ce(magnitude, signed, bend, expected):
+    unit = ("pydocs", "NeoX")
+    evidence = shares(magnitude={unit: magnitude}, signed={unit: signed}, bends={unit: bend})
+    assert outcomes(b4.bend_follows_share_verdict(evidence, context()))[NEOX] == expected
+    premise = b4.share_falls_verdict(evidence, context())  # B4.2 reads the same share, with the same function
+    assert outcomes(premise)[NEOX] == {FALLS: "holds", FLAT: "undetermined"}[magnitude]
+    v = b4.bend_follows_share_verdict(evidence, context())
+    assert f"pydocs/NeoX {bend[0]:+.5f} [{bend[1][0]:+.5f}, {bend[1][1]:+.5f}] / {magnitude[0]:+.4f}" in v.ours
 
 
 def test_b4_5_clean_law_reads_ces_r2_over_the_small_models_against_the_law_threshold():
@@ -214,24 +230,22 @@ def synthetic_seeds():
             "stdlib": [run("NeoX", 1e3, 99, replica=1)]}
 
 
-def test_the_curvature_carries_the_measured_scatter_between_runs_at_the_sizes_with_one_run():
+def test_the_curvature_is_read_on_the_replicates_of_the_terms():
+    """The replicates carry the scatter between runs already (``bootstrap.resample``'s seeds, tested there): the
+    curvature's interval is the spread of the curvature over them, and adds nothing of its own."""
     from rankscale.claims.b3 import CorpusTerms
     rng = np.random.default_rng(4)
     x = np.log([1e3, 1e4, 1e5, 1e6])
     ce = np.exp(1.5 - 0.05 * x + 0.002 * (x - x.mean()) ** 2)
     members = tuple(Run("NeoX", f"m{i}", None, float(np.exp(v)), 0, None) for i, v in enumerate(x))
-    terms = CorpusTerms(members, np.column_stack([ce, ce, 0 * ce, 0 * ce]), np.tile(np.column_stack(
-        [ce, ce, 0 * ce, 0 * ce]), (400, 1, 1)))  # replicates that do not move: the token noise is nil
-    point, still = b4.bend(terms, "NeoX", 0.95)
-    assert point == pytest.approx(0.002) and still == pytest.approx((0.002, 0.002)), "no scatter: no width"
-    runs_per_size = {float(np.exp(v)): 2 if i == 0 else 1 for i, v in enumerate(x)}
-    _, carried = b4.bend(terms, "NeoX", 0.95, runs_per_size, 0.01, rng)
-    assert carried[0] < 0.002 < carried[1], "one run at three sizes: the scatter widens the interval"
-    assert b4.bend(terms, "NeoX", 0.95, runs_per_size, float("nan"), rng)[1] == pytest.approx(still)
-    seeded = dict.fromkeys(runs_per_size, 2)
-    assert b4.bend(terms, "NeoX", 0.95, seeded, 0.01, rng)[1] == pytest.approx(still), \
-        "sizes with two runs draw among them, and are not moved again"
-
+    full = np.column_stack([ce, ce, 0 * ce, 0 * ce])
+    still = CorpusTerms(members, full, np.tile(full, (400, 1, 1)))  # replicates that do not move
+    point, interval = b4.bend(still, "NeoX", 0.95)
+    assert point == pytest.approx(0.002) and interval == pytest.approx((0.002, 0.002)), "no scatter: no width"
+    moved = np.tile(full, (400, 1, 1)) * np.exp(rng.normal(0, 0.01, (400, 4, 1)))
+    point, interval = b4.bend(CorpusTerms(members, full, moved), "NeoX", 0.95)
+    by_hand = [components.curvature(np.exp(x), moved[b, :, 0]) for b in range(400)]
+    assert interval == pytest.approx((point - 1.959964 * np.std(by_hand), point + 1.959964 * np.std(by_hand)), rel=1e-5)
 
 def terms(runs):
     return np.array([components.terms_vector({"logp": r.records.logp, "gt": r.records.gt}) for r in runs])
@@ -296,7 +310,10 @@ def test_measure_then_decide_and_the_tables(synthetic):
     trends = b4.trend_table(evidence)
     assert len(trends) == 2 * 3 * 2 and list(trends["share"][:2]) == [b4.GRADED, b4.SIGNED]
     assert b4.trend_counts(trends)[0] == 6
-    assert list(b4.bend_table(evidence)["family"]) == ["NeoX", "NeoX"]
+    bends = b4.bend_table(evidence)
+    assert list(bends["family"]) == ["NeoX", "NeoX"]
+    assert bends[b4.SHARE_TREND].tolist() == [b4.TREND_WORDS[side(evidence.magnitude[c, "NeoX"][1])] for c in CORPORA], \
+        "beside the bend, the trend B4.2 grades and B4.4 reads"
     assert b4.summary(evidence, context).count("\n- `") == 6 and "Llama (2 sizes, not graded)" in \
         b4.summary(evidence, context)
     assert list(b4.shares_table(evidence).columns[:5]) == ["corpus", "family", "model", "params", "CE"]

@@ -266,9 +266,13 @@ def test_measure_fits_the_exponents_as_by_hand(synthetic):
     family_runs, _, evidence = synthetic
     for corpus_name, s in evidence.corpora.items():
         for group, idx in evidence.groups.items():
+            ce = abs(fit.fit_power_law(evidence.sizes[idx], s.full[idx, 0]).slope)
             for k, q in enumerate(QUANTITIES):
                 slope = fit.fit_power_law(evidence.sizes[idx], np.abs(s.full[idx, k])).slope
                 assert s.convergence[group][q].full == pytest.approx(slope)
+                # the drift allowed: a tenth of the exponent itself, or of the floor's share of CE's nearer zero
+                assert s.convergence[group][q].tolerance == pytest.approx(
+                    b5.B5_EXPONENT_TOLERANCE * max(abs(slope), b5.B5_EXPONENT_FLOOR * ce))
                 tenth = s.tenth[group]
                 assert (tenth.smaller, tenth.larger) == (10, 100)
                 assert tenth.exponents[1, k] == pytest.approx(slope), "every repeat of all windows is the full set"

@@ -11,6 +11,7 @@ from helpers import random_records
 
 from rankscale.analysis import metrics as m
 from rankscale.analysis import sample_size
+from rankscale.analysis.components import QUANTITIES
 
 
 def test_subsampled_decompositions_brute_force():
@@ -118,3 +119,43 @@ def test_tokens_needed():
         ok = [all(e <= tol for e in err[i:]) for i in range(len(grid))]
         expected = grid[ok.index(True)] if any(ok) else np.nan
         np.testing.assert_equal(sample_size.tokens_needed(grid, noisy, tol), expected)
+
+
+def drifting(exponents, drifts):
+    """Two models (sizes 1e4 and 1e5) on a grid of two counts, one repeat each, whose size exponent of each quantity
+    is ``exponents`` on every token (the larger count) and that less ``drifts`` on half of them: the drift over the
+    last doubling is ``drifts`` exactly. Returns the sizes, the subsamples and the quantities on all tokens."""
+    exponents, drifts = np.asarray(exponents, float), np.asarray(drifts, float)
+    small = np.ones(4)  # every quantity 1 at the smaller size, so the exponent is log10 of the larger's value
+    larger = {500: 10.0 ** (exponents - drifts), 1000: 10.0 ** exponents}
+    subs = [{"n_tokens": np.array([[500.0], [1000.0]]),
+             **{q: np.array([[v[i]] for v in values]) for i, q in enumerate(QUANTITIES)}}
+            for values in ([small, small], [larger[500], larger[1000]])]
+    return [1e4, 1e5], subs, np.array([small, larger[1000]])
+
+
+@pytest.mark.parametrize("conf, conf_drift, converged", [
+    (-0.06, 0.004, True),  # 7% of itself, twice a tenth of |alpha_CE|: the drift allowed is its own tenth
+    (-0.06, 0.007, False),  # 12% of itself
+    (0.0005, 0.0001, True),  # near zero: 20% of itself, within a tenth of 0.1 * |alpha_CE| = 0.0002
+    (0.0005, 0.0003, False),  # near zero, beyond that floor
+    (-0.01, 0.0009, True),  # half CE's exponent, above the floor: a tenth of itself, 0.001
+    (-0.01, 0.0011, False),
+])
+def test_exponent_convergence_allows_each_exponent_a_tenth_of_itself_and_no_less_than_of_the_floor(
+        conf, conf_drift, converged):
+    sizes, subs, full = drifting([-0.02, -0.021, 0.03, conf], [0.0, 0.001, 0.0, conf_drift])
+    conv = sample_size.exponent_convergence(sizes, subs, full, tolerance=0.1, floor=0.1)
+    assert conv["Conf"].full == pytest.approx(conf) and conv["Conf"].error == pytest.approx(conf_drift)
+    assert conv["Conf"].tolerance == pytest.approx(0.1 * max(abs(conf), 0.1 * 0.02))
+    assert conv["Conf"].converged is converged
+    assert np.isnan(conv["Conf"].needed) is not converged, "a drift beyond the allowance needs more tokens"
+    assert conv["EE"].converged and conv["EE"].tolerance == pytest.approx(0.0021), "EE: a tenth of its own 0.021"
+
+
+def test_an_exponent_of_zero_in_a_group_whose_loss_does_not_scale_is_allowed_no_drift():
+    sizes, subs, full = drifting([0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 1e-4])
+    conv = sample_size.exponent_convergence(sizes, subs, full, tolerance=0.1, floor=0.1)
+    assert [conv[q].tolerance for q in QUANTITIES] == [0.0] * 4
+    assert conv["CE"].converged and not conv["Conf"].converged
+    assert np.isnan(sample_size.allowed_drift([np.nan, 0.1, 0.0, 0.0], 0.1, 0.1)).all(), "no CE exponent, no scale"

@@ -230,9 +230,10 @@ class ExponentConvergence:
     grid : (g,) token counts; exponents : (g, repeats) the exponent fitted on each repeat's
     subsample; full : the exponent on all tokens; error : ``sample_size_error`` of the
     exponent at the largest count (its drift over the last doubling of the tokens: every
-    repeat holds all tokens there); tolerance : the allowed error; needed : the smallest count
-    from which the error stays within the tolerance (NaN: more than available); converged :
-    whether the error at the evaluated count is within the tolerance.
+    repeat holds all tokens there); tolerance : the drift allowed, in the exponent's units
+    (``exponent_convergence``); needed : the smallest count from which the error stays within
+    the tolerance (NaN: more than available); converged : whether the error at the evaluated
+    count is within the tolerance.
     """
 
     grid: np.ndarray
@@ -242,6 +243,34 @@ class ExponentConvergence:
     tolerance: float
     needed: float
     converged: bool
+
+
+def allowed_drift(exponents, tolerance: float, floor: float) -> np.ndarray:
+    """The drift each size exponent of one group may show and still count as converged:
+    ``tolerance`` of its own magnitude, and of ``floor`` times CE's where it is nearer zero.
+
+    Parameters
+    ----------
+    exponents : (4,) array
+        The group's exponents of CE, EE, SA and Conf on all tokens (``QUANTITIES`` order).
+    tolerance : float
+        The allowed drift, as a fraction of the exponent's magnitude.
+    floor : float
+        The magnitude, as a fraction of |alpha_CE|, below which an exponent is near zero.
+
+    Returns
+    -------
+    ndarray of shape (4,)
+        In the exponents' units; 0 where CE's exponent and the quantity's are both 0 (only no
+        drift is allowed), NaN where an exponent is not finite (nothing converges).
+
+    Examples
+    --------
+    >>> allowed_drift([-0.02, -0.021, 0.05, 0.0005], 0.1, 0.1).round(4).tolist()  # Conf's near zero
+    [0.002, 0.0021, 0.005, 0.0002]
+    """
+    exponents = np.abs(np.asarray(exponents, np.float64))
+    return tolerance * np.maximum(exponents, floor * exponents[0])
 
 
 def subsample_models(records: Sequence, grid, n_repeats: int, seed: int = 0) -> list[dict[str, np.ndarray]]:
@@ -276,15 +305,19 @@ def subsample_models(records: Sequence, grid, n_repeats: int, seed: int = 0) -> 
 
 
 def exponent_convergence(sizes, subsamples: Sequence[Mapping[str, np.ndarray]], full_terms,
-                         tolerance: float) -> dict[str, ExponentConvergence]:
+                         tolerance: float, floor: float) -> dict[str, ExponentConvergence]:
     """Whether each quantity's size exponent (paper B's eq. 9) has converged at the evaluated
     token count, for one group of models (a family, or every model pooled).
 
     The error at a count is the spread of the exponent over repeats combined with the change of
     its mean over the last doubling (``sample_size_error``); at the evaluated count only
-    the change remains. The tolerance is relative to CE's exponent, not the component's own,
-    because paper B compares every component's exponent with CE's (Table 2) and a component that
-    does not scale has an exponent near zero, relative to which no error is small.
+    the change remains. The drift allowed is relative to the exponent itself
+    (``allowed_drift``): a claim about an exponent (its sign, the law it belongs to) is about
+    that exponent, and a drift of a small part of it changes neither its sign nor its size much,
+    however large or small it is beside CE's. Near zero no drift is small relative to the
+    exponent (at exactly zero none would be allowed), so an exponent smaller in magnitude than
+    ``floor`` times CE's is allowed ``tolerance`` of that instead: it is near zero on the scale
+    on which the group's loss scales, and a drift of that size cannot make it one that scales.
 
     Parameters
     ----------
@@ -296,7 +329,10 @@ def exponent_convergence(sizes, subsamples: Sequence[Mapping[str, np.ndarray]], 
     full_terms : (m, 4) array
         CE, EE, SA, Conf on all tokens (``QUANTITIES`` order).
     tolerance : float
-        The allowed error, as a fraction of |alpha_CE| on all tokens.
+        The allowed drift, as a fraction of the exponent's magnitude on all tokens.
+    floor : float
+        The magnitude, as a fraction of |alpha_CE| on all tokens, below which an exponent is
+        near zero and its drift is allowed ``tolerance`` of that magnitude instead.
 
     Returns
     -------
@@ -309,26 +345,26 @@ def exponent_convergence(sizes, subsamples: Sequence[Mapping[str, np.ndarray]], 
     >>> grid = np.array([[500.0], [1000.0]])  # two counts, one repeat each
     >>> subs = [{"n_tokens": grid, **{q: np.full((2, 1), v) for q, v in zip(QUANTITIES, t)}} for t in full]
     >>> subs[0]["SA"] = np.array([[1.9], [1.5]])  # the small model's SA still falls as tokens are added
-    >>> conv = exponent_convergence([1e4, 1e5], subs, full, tolerance=0.1)
-    >>> conv["CE"].converged, conv["SA"].converged, round(conv["SA"].error, 4)
-    (True, False, 0.1027)
+    >>> conv = exponent_convergence([1e4, 1e5], subs, full, tolerance=0.1, floor=0.1)
+    >>> conv["CE"].converged, conv["SA"].converged, round(conv["SA"].error, 4), round(conv["SA"].tolerance, 4)
+    (True, False, 0.1027, 0.0028)
     """
     grid = np.asarray(subsamples[0]["n_tokens"].mean(axis=1))
     full = _size_slopes(sizes, full_terms)  # (4,)
-    allowed = tolerance * abs(float(full[0]))
+    allowed = allowed_drift(full, tolerance, floor)
     out = {}
     for q, quantity in enumerate(QUANTITIES):
         exps = _size_slopes(sizes, np.stack([s[quantity] for s in subsamples]))  # (grid, repeats)
         finite = bool(np.isfinite(exps).all())
         error = float(sample_size_error(grid, exps)[-1]) if finite else float("nan")
-        needed = tokens_needed(grid, exps, allowed) if finite else float("nan")
-        out[quantity] = ExponentConvergence(grid, exps, float(full[q]), error, allowed, needed,
-                                            bool(np.isfinite(error) and error <= allowed))
+        needed = tokens_needed(grid, exps, allowed[q]) if finite else float("nan")
+        out[quantity] = ExponentConvergence(grid, exps, float(full[q]), error, float(allowed[q]), needed,
+                                            bool(np.isfinite(error) and error <= allowed[q]))
     return out
 
 
 def convergence_by_group(sizes, records: Sequence, groups: Mapping[str, Sequence[int]], *, min_tokens: int,
-                         n_grid: int, n_repeats: int, tolerance: float, seed: int = 0,
+                         n_grid: int, n_repeats: int, tolerance: float, floor: float, seed: int = 0,
                          ) -> dict[str, dict[str, ExponentConvergence]]:
     """``exponent_convergence`` of every group of one corpus's models: the check chapter B5
     reports and chapter B3 applies to its verdicts on SA and Confidence.
@@ -343,7 +379,7 @@ def convergence_by_group(sizes, records: Sequence, groups: Mapping[str, Sequence
         Group name -> indices of its models (each with at least two distinct sizes).
     min_tokens, n_grid : int
         The grid ``token_grid(fewest tokens of any model, min_tokens, n_grid)``.
-    n_repeats, tolerance, seed
+    n_repeats, tolerance, floor, seed
         As for ``subsample_models`` and ``exponent_convergence``.
 
     Returns
@@ -358,7 +394,7 @@ def convergence_by_group(sizes, records: Sequence, groups: Mapping[str, Sequence
     >>> recs = [SimpleNamespace(logp=-np.log1p(g) - 0.1, gt=g, window=np.arange(2000) // 20)
     ...         for g in (rng.geometric(1 / s, 2000) - 1 for s in (30.0, 10.0))]
     >>> conv = convergence_by_group([1e4, 1e5], recs, {"A": [0, 1]}, min_tokens=250, n_grid=4, n_repeats=3,
-    ...                             tolerance=0.1)
+    ...                             tolerance=0.1, floor=0.1)
     >>> sorted(conv["A"]), bool(conv["A"]["CE"].converged)
     (['CE', 'Conf', 'EE', 'SA'], True)
     """
@@ -366,7 +402,8 @@ def convergence_by_group(sizes, records: Sequence, groups: Mapping[str, Sequence
     grid = token_grid(min(len(r.logp) for r in records), min_tokens, n_grid)
     subsamples = subsample_models(records, grid, n_repeats, seed)
     full = np.array([terms_vector({"logp": r.logp, "gt": r.gt}) for r in records])
-    return {name: exponent_convergence(sizes[list(idx)], [subsamples[i] for i in idx], full[list(idx)], tolerance)
+    return {name: exponent_convergence(sizes[list(idx)], [subsamples[i] for i in idx], full[list(idx)], tolerance,
+                                       floor)
             for name, idx in groups.items()}
 
 

@@ -49,6 +49,7 @@ from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap, PowerLawFit
 from rankscale.analysis.sample_size import ExponentConvergence
 from rankscale.claims.b5 import (
+    B5_EXPONENT_FLOOR,
     B5_EXPONENT_TOLERANCE,
     B5_MIN_TOKENS,
     B5_N_GRID,
@@ -95,6 +96,11 @@ PAPER_FAMILIES = ("Qwen", "Pythia", "GPT2")  # the rows of paper B's Tables 1-2,
 PAPER_POOLED = "All"
 PAPER_DATASETS = ("Wikipedia", "C4", "GitHub")  # its columns, in its order
 
+# Chapter B5's convergence check as B3.8's and B3.10's rules state it
+_CONVERGED = (f"its drift over the last doubling of the evaluation tokens is at most {B5_EXPONENT_TOLERANCE:.0%} "
+              f"of its own magnitude, or of {B5_EXPONENT_FLOOR} × |α_CE| where it is nearer zero than that, relative "
+              "to which no drift would be small: chapter B5's check")
+
 CLAIMS_B3 = index_claims(
     Claim("B3.1", "Error-Entropy follows a power law in size within each family, with R² “close to 0.9” "
                   "(paper B §4.2 (i), Table 1)", "empirical",
@@ -110,12 +116,16 @@ CLAIMS_B3 = index_claims(
           needs=("three sizes",)),
     Claim("B3.3", "Self-Alignment lacks a power law in size (paper B §4.2 (ii), Table 1; the paper excepts Qwen)",
           "empirical",
-          f"R² of the fit of log |SA| below {B3_NO_LAW_R2} (in the gap between the paper's strong and weak SA fits), "
-          "per corpus and family.", needs=("three sizes",)),
+          f"R² of the fit of log |SA|, its {INTERVAL} read against {B3_NO_LAW_R2}, the claim's side below it "
+          f"({ONE_READING}), per corpus and family; {B3_NO_LAW_R2} lies in the gap between the paper's strong and "
+          "weak SA fits, and an SA that cannot be fitted (a value of 0) has no power law either. (An earlier rule "
+          "read the point R² alone.)", needs=("three sizes",)),
     Claim("B3.4", "Confidence has no power law across families pooled (paper B §4.2 (iii): R² “extremely low” in "
                   "the mixed-model case; Table 1 “All”)", "empirical",
-          f"R² of the pooled fit of log |Conf| below {B3_NO_LAW_R2}, per corpus. Per-family Conf fits, which the "
-          "paper calls “unstable”, not low, are shown, not graded.", needs=("three sizes", "two families")),
+          f"R² of the pooled fit of log |Conf|, its {INTERVAL} read against {B3_NO_LAW_R2} (B3.3's threshold), the "
+          f"claim's side below it ({ONE_READING}), per corpus; a Conf that cannot be fitted (a value of 0) has no "
+          "power law either. Per-family Conf fits, which the paper calls “unstable”, not low, are not graded here "
+          "(B3.10). (An earlier rule read the point R² alone.)", needs=("three sizes", "two families")),
     Claim("B3.5", "EE's size exponent is the closest to CE's (paper B §4.2, Table 2: smallest |Δ| “across all "
                   "cases”)", "empirical",
           f"|Δ_SA| − |Δ_EE| and |Δ_Conf| − |Δ_EE| (Δ_M = α_M − α_CE), each with its paired {INTERVAL} widened by both "
@@ -132,7 +142,9 @@ CLAIMS_B3 = index_claims(
           "needs two families, one with at least three sizes.", needs=("three sizes", "two families")),
     Claim("B3.8", "Self-Alignment does not improve with size but trends upwards (paper B §4.1, Fig. 7)", "empirical",
           f"SA's size exponent α_SA, its {INTERVAL} read against 0 ({ONE_READING}), per corpus and family and for "
-          "the pooled fit (Fig. 7 mixes families), where SA's exponent has converged (chapter B5's check).",
+          f"the pooled fit (Fig. 7 mixes families), where α_SA has converged: {_CONVERGED}. (An earlier check "
+          "allowed a tenth of |α_CE| whatever the exponent, and so refused SA exponents larger than CE's that "
+          "drifted by a few percent of themselves.)",
           needs=("three sizes",)),
     Claim("B3.9", "Self-Alignment and Confidence stay largely invariant as models grow (paper B, abstract; §6: "
                   "they “do not scale”)", "empirical",
@@ -149,8 +161,8 @@ CLAIMS_B3 = index_claims(
           "Table 1, a quantity it calls robust), and the lowest and the highest R² differ beyond the noise (their "
           f"intervals, each a {INTERVAL}, do not overlap; where they overlap the spread is undetermined, not "
           "refuted). One unit: the set of per-family fits; needs two of them. Only fits whose Confidence exponent "
-          "has converged at the evaluated token count (chapter B5's check, as B3.8) enter it: an R² of a law whose "
-          "exponent still drifts as tokens are added describes the sample, not the family, so its instability "
+          "has converged at the evaluated token count enter it (as in B3.8, " + _CONVERGED + "): an R² of a law "
+          "whose exponent still drifts as tokens are added describes the sample, not the family, so its instability "
           "would be the sample's; the others are shown with their drift and not counted, and with fewer than two "
           "converged fits the claim is not tested.",
           "R² 0.12–0.94 across 9 family-dataset cells", needs=("three sizes",)),
@@ -400,7 +412,7 @@ def measure_corpus(corpus: str, terms: CorpusTerms, groups: Sequence[str], conte
     index = {g: idx for g, idx in index.items() if len(np.unique(terms.sizes[idx])) > 1}
     convergence = sample_size.convergence_by_group(
         terms.sizes, [run.records for run in terms.runs], index, min_tokens=B5_MIN_TOKENS, n_grid=B5_N_GRID,
-        n_repeats=B5_N_REPEATS, tolerance=B5_EXPONENT_TOLERANCE, seed=context.seed)
+        n_repeats=B5_N_REPEATS, tolerance=B5_EXPONENT_TOLERANCE, floor=B5_EXPONENT_FLOOR, seed=context.seed)
     units = {}
     for g, idx in index.items():
         fits = components.group_bootstrap(terms.sizes[idx], terms.full[idx], terms.replicates[:, idx], context.level)
@@ -457,23 +469,15 @@ def ee_fits_better(unit: ComponentUnit) -> tuple[Reading, str]:
     return read(lo_hi, missing=UNDETERMINED), f"{point:+.3f} {interval_text(lo_hi)}"
 
 
-def no_law(unit: ComponentUnit, quantity: str) -> tuple[bool, str]:
-    """B3.3 (SA per family) and B3.4 (Conf pooled): the R^2 of ``quantity``'s fit below ``B3_NO_LAW_R2``; a quantity
-    that cannot be fitted (a value of zero) has no power law either."""
-    fitted = unit.fit(quantity)
-    if fitted is None:
-        return True, "not fittable (a value is 0)"
-    return fitted.r2 < B3_NO_LAW_R2, f"{fitted.r2:.3f}"
-
-
-def no_law_read(unit: ComponentUnit, quantity: str) -> tuple[Reading, str]:
-    """B3.11 (SA pooled): the R^2 of ``quantity``'s fit, its interval read below ``B3_NO_LAW_R2`` (``read``); a quantity
-    that cannot be fitted (a value of zero) has no power law either.
+def no_law(unit: ComponentUnit, quantity: str) -> tuple[Reading, str]:
+    """B3.3 (SA per family), B3.4 (Conf pooled) and B3.11 (SA pooled): the R^2 of ``quantity``'s fit, its interval
+    read below ``B3_NO_LAW_R2`` (``read``: wholly below holds, wholly above fails, across it or not defined
+    undetermined); a quantity that cannot be fitted (a value of zero) has no power law either.
 
     >>> u = ComponentUnit(Unit("pydocs", pooled=True),
     ...                   Bootstrap([PowerLawFit(0.1, 0.0, r2, 5) for r2 in (0.9, 0.9, 0.2, 0.9)], np.zeros((4, 2)),
     ...                             np.array([[0.9, 0.9]] * 2 + [[0.1, 0.3], [0.9, 0.9]])), {})
-    >>> no_law_read(u, "SA")
+    >>> no_law(u, "SA")
     (Reading(outcome=True, fragile=False), '0.200 [0.004, 0.396]')
     """
     fitted = unit.fit(quantity)
@@ -576,11 +580,11 @@ def _named(unit: Unit, notes: Mapping[Unit, str]) -> str:
 
 
 def _component_verdict(key: str, units: Sequence[ComponentUnit],
-                       rule: Callable[[ComponentUnit], tuple[Reading | bool, str]], *, label: str, paper: str,
+                       rule: Callable[[ComponentUnit], tuple[Reading, str]], *, label: str, paper: str,
                        untested: Mapping[Unit, str], needs: Sequence[str] = (), why_not: str = "") -> Verdict:
     """Grade ``key``: ``rule(unit)`` gives (outcome, text) on each unit whose exponents of ``needs`` have converged,
-    the outcome a ``Reading`` of an interval (its fragile units named by ``judge``) or a bool; the others, and
-    ``untested`` (e.g. a family with too few sizes, with why), are named as untested."""
+    the outcome a ``Reading`` of an interval (its fragile units named by ``judge``); the others, and ``untested``
+    (e.g. a family with too few sizes, with why), are named as untested."""
     outcomes, notes, texts = dict.fromkeys(untested), dict(untested), []
     for unit in units:
         drifting = [f"α_{q} drifts {unit.convergence[q].error:.4f}, allowed {unit.convergence[q].tolerance:.4f}"
@@ -588,8 +592,7 @@ def _component_verdict(key: str, units: Sequence[ComponentUnit],
         if drifting:
             outcomes[unit.unit], notes[unit.unit] = None, "; ".join(drifting)
             continue
-        outcome, text = rule(unit)
-        outcomes[unit.unit] = outcome if isinstance(outcome, Reading) else bool(outcome)
+        outcomes[unit.unit], text = rule(unit)
         texts.append(f"{unit.unit.label} {text}")
     if not texts:
         reasons = [_named(u, notes) for u in outcomes] or [why_not or f"no family has {MIN_SIZES} or more sizes"]
@@ -659,7 +662,7 @@ def sa_no_law_verdict(evidence: ComponentScaling, context: Context) -> Verdict:
     """B3.3: ``no_law`` of SA on every family of ``MIN_SIZES`` sizes. Parameters as ``ee_law_verdict``."""
     r2, _ = paper_cells(context)
     return _component_verdict("B3.3", evidence.family_units(context), partial(no_law, quantity="SA"),
-                              label="R²_SA", paper=f"R² below {B3_NO_LAW_R2} in {cells_text(r2['SA'] < B3_NO_LAW_R2)}",
+                              label="R²_SA [95% interval]", paper=f"R² below {B3_NO_LAW_R2} in {cells_text(r2['SA'] < B3_NO_LAW_R2)}",
                               untested=too_few(context))
 
 
@@ -667,7 +670,7 @@ def conf_no_law_verdict(evidence: ComponentScaling, context: Context) -> Verdict
     """B3.4: ``no_law`` of Conf on every pooled fit. Parameters as ``ee_law_verdict``."""
     r2, _ = paper_cells(context, [PAPER_POOLED])
     return _component_verdict("B3.4", evidence.pooled_units(), partial(no_law, quantity="Conf"),
-                              label="pooled R²_Conf",
+                              label="pooled R²_Conf [95% interval]",
                               paper=f"R² below {B3_NO_LAW_R2} in {cells_text(r2['Conf'] < B3_NO_LAW_R2, [PAPER_POOLED])}",
                               untested={}, why_not=evidence.pooled_reason or "")
 
@@ -743,11 +746,11 @@ def conf_unstable_verdict(evidence: ComponentScaling, context: Context) -> Verdi
 
 
 def pooled_sa_no_law_verdict(evidence: ComponentScaling, context: Context) -> Verdict:
-    """B3.11: ``no_law_read`` of SA on every pooled fit, the paper's pooled SA R^2 (Table 1's "All" row) beside it.
+    """B3.11: ``no_law`` of SA on every pooled fit, the paper's pooled SA R^2 (Table 1's "All" row) beside it.
     Parameters as ``ee_law_verdict``."""
     r2, _ = paper_cells(context, [PAPER_POOLED])
     every = ", ".join(f"{d} {r2.loc[(PAPER_POOLED, d), 'SA']:.2f}" for d in PAPER_DATASETS)
-    return _component_verdict("B3.11", evidence.pooled_units(), partial(no_law_read, quantity="SA"),
+    return _component_verdict("B3.11", evidence.pooled_units(), partial(no_law, quantity="SA"),
                               label="pooled R²_SA [95% interval]",
                               paper=f"R²_SA below {B3_NO_LAW_R2} in {cells_text(r2['SA'] < B3_NO_LAW_R2, [PAPER_POOLED])}: "
                                     + every, untested={}, why_not=evidence.pooled_reason or "")
@@ -773,7 +776,7 @@ def decide(evidence: ComponentScaling, context: Context) -> list[Verdict]:
     -------
     list of rankscale.claims.base.Verdict
     """
-    return [rule(evidence, context) for rule in RULES]
+    return context.decide(RULES, evidence)
 
 
 # ---------------------------------------------------------------------------------------------

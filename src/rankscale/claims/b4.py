@@ -8,11 +8,13 @@ and figures' data.
 
 Two shares, each fixed before the data for what it is read for. B4.2, "EE's share falls" (Fig. 8), grades the
 quantity Fig. 8 plots: "the relative ratio of decomposed components", stacked to 100%, i.e. the magnitude share
-|EE| / (|EE| + |SA| + |Conf|); EE's signed contribution EE / CE is shown beside it. B4.1 and the mechanism (B4.4) read
-EE / CE: §5 speaks of how much of the loss EE "contributes", and under the paper's hypothesis (only EE scales) CE's
-local exponent is alpha_EE * EE / CE, so this is the share that governs the slowing. The two are equal whenever
-Conf <= 0, as for the paper's large models; where Confidence is positive, EE / CE exceeds 1 and cannot be a part of
-a stacked 100%. Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
+|EE| / (|EE| + |SA| + |Conf|); EE's signed contribution EE / CE is shown beside it. The mechanism (B4.4) reads the
+same share through B4.2's own reading (``falls``): §5's explanation is that "the proportion of Error-Entropy
+declines" as Fig. 8 shows it, so the share whose fall is to slow the CE law is Fig. 8's. B4.1 reads EE / CE: §5
+speaks of how much of the loss EE "contributes". The two are equal whenever Conf <= 0, as for the paper's large
+models; where Confidence is positive, EE / CE exceeds 1 and cannot be a part of a stacked 100%, and it can rise with
+size while Fig. 8's share falls (Confidence growing in magnitude takes a larger part of the stack and a smaller
+part of CE). Intervals (the value -+ z standard deviations of its replicates, from the same resamples of every
 model's tokens as B3) and how they decide: as in B3, one reading (``rankscale.claims.base.read``): wholly on the
 claim's side of the threshold holds, wholly on the other side fails, across the threshold (or not defined) is
 undetermined, an end within the bootstrap's noise of the threshold named as fragile.
@@ -59,17 +61,16 @@ B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-9
 B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
 # fits exactly, and the scatter between training runs would read as curvature
 B4_MIN_SEEDS = MIN_SEEDS  # a curvature through one training run per size cannot tell a seed's luck from a bend: the
-# bootstrap of the text holds the runs fixed, so the scatter between runs is measured where a size has this many runs and
-# carried into the curvature's interval at every size (``seed_scatter``, ``with_seed_scatter``)
+# scatter between runs is measured where a size has this many runs (``seed_scatter``), and every interval carries it at
+# every size (``rankscale.analysis.bootstrap.resample``'s ``seeds``)
 WHY_SEEDS = (f"no size with {B4_MIN_SEEDS} training runs: the scatter between runs is not measured, and a curvature "
              f"through single-run points cannot tell it from a bend")
 # How the curvature's interval carries the scatter between training runs, said once in B4.3's and B4.4's rules
-_SEED_SCATTER = (f"The replicates carry the scatter between training runs at every size: a size with {B4_MIN_SEEDS} "
-                 "runs or more draws one of them in each replicate (as every size fit of the book), and a size with "
-                 "one run has its log CE moved in each replicate by a normal draw whose standard deviation is the "
-                 "largest scatter of log CE between the runs of one size measured at the family's sizes with several "
-                 "runs on that corpus (declared: the scatter between runs is taken to be no larger at the other "
-                 "sizes than at the worst one measured). Undetermined where no size of the family has "
+_SEED_SCATTER = (f"The replicates carry the scatter between training runs at every size, as every interval of the "
+                 f"book does: a size with {B4_MIN_SEEDS} runs or more draws one of them in each replicate, and a size "
+                 "with one run is moved by one of those runs' relative deviations from their size's mean (declared: "
+                 "the scatter between runs is taken to be the same share of CE at every size of the family as at "
+                 "its seeded sizes). Undetermined where no size of the family has "
                  f"{B4_MIN_SEEDS} runs, so that the scatter is not measured.")
 READS = ("seeds",)  # the runs measure reads beside the families' final models (``load_chapter``'s keywords)
 TABLE4 = "ce_paper_table4_models"  # paper B's Table 4: the models it evaluates, with their non-embedding sizes
@@ -101,11 +102,15 @@ CLAIMS_B4 = index_claims(
           needs=("four sizes", "two seeds")),
     Claim("B4.4", "CE's law bends the way EE's share moves: it slows where EE's share falls (paper B §5's "
                   "explanation)", "empirical",
-          "Where the slope of log(EE/CE) (shown in B4.2; EE/CE sets CE's local exponent under the paper's hypothesis) "
-          "has an interval (as there) wholly on one side of 0, CE's curvature (B4.3) "
-          "has the sign the paper's mechanism predicts (positive where EE/CE falls, negative where it rises), read "
-          f"on its interval against 0 ({ONE_READING}); units whose share is flat within noise are untested (the "
-          "mechanism predicts nothing there). The curvature's interval as B4.3's: " + _SEED_SCATTER,
+          "Where EE's share of Fig. 8, |EE| / (|EE| + |SA| + |Conf|), falls or rises with size as B4.2 reads it "
+          "(the slope of its log on log size, its interval wholly below or wholly above 0), CE's curvature (B4.3) "
+          "has the sign the paper's mechanism predicts (positive, a slowing law, where the share falls; negative "
+          f"where it rises), read on its interval against 0 ({ONE_READING}); units whose share is flat within noise "
+          "are untested (the mechanism predicts nothing there). Why: §5 explains the slowing by “the proportion of "
+          "Error-Entropy” declining as Fig. 8 shows it, the share B4.2 grades (an earlier rule read EE/CE, which "
+          "rises where a positive Confidence grows with size even as Fig. 8's share falls). The curvature's "
+          "interval as "
+          "B4.3's: " + _SEED_SCATTER,
           "EE's falling share explains the slowing (qualitative)", needs=("four sizes", "two seeds")),
     Claim("B4.5", "For small models cross-entropy follows a clean power law (paper B §5: with EE about 90% of CE, "
                   "“the overall loss therefore appears to follow a clean power law”)", "empirical",
@@ -174,8 +179,8 @@ class Shares:
     pooled_reason : str or None
         Why the families cannot be pooled (``Chapter.pooled_reason``); None where they can.
     scatter : mapping of (str, str) to float, optional
-        Per unit of ``bends``, the scatter between training runs carried into its curvature (``seed_scatter``), NaN
-        where the family has no size with ``B4_MIN_SEEDS`` runs; None: no unit has one.
+        Per unit of ``bends``, the largest scatter of log CE between training runs at one size (``seed_scatter``),
+        NaN where the family has no size with ``B4_MIN_SEEDS`` runs; None: no unit has one.
     small : mapping of (str, str) to SmallLaw, optional
         Per corpus and family, CE's laws over its small models (``small_law``); None: none measured.
     small_limit : float
@@ -249,8 +254,9 @@ def share_trends(terms: CorpusTerms, group: str, level: float) -> tuple[Estimate
 
 
 def seed_scatter(log_ce: Mapping[float, Sequence[float]]) -> float:
-    """The scatter between training runs that B4's curvature carries: over the sizes with ``B4_MIN_SEEDS`` runs or
-    more, the largest standard deviation (ddof 1) of log CE between the runs of one size; NaN where no size has them.
+    """The scatter between training runs measured for B4's curvature, shown beside it and saying whether it was
+    measured at all: over the sizes with ``B4_MIN_SEEDS`` runs or more, the largest standard deviation (ddof 1) of
+    log CE between the runs of one size; NaN where no size has them (and the curvature is undetermined).
 
     >>> seed_scatter({1e3: [1.0, 1.04], 1e4: [0.9, 0.9, 0.93], 1e5: [0.8]}) == float(np.std([1.0, 1.04], ddof=1))
     True
@@ -261,33 +267,14 @@ def seed_scatter(log_ce: Mapping[float, Sequence[float]]) -> float:
     return max(spreads) if spreads else float("nan")
 
 
-def with_seed_scatter(values: np.ndarray, single: Sequence[bool], scatter: float, rng: np.random.Generator
-                      ) -> np.ndarray:
-    """``values`` (n_boot, models) of CE on the replicates, each model of a ``single`` training run moved by a factor
-    exp(N(0, ``scatter``^2)) in every replicate (log CE moved by the scatter between runs), the others as they are
-    (their replicates draw among their runs); unchanged where ``scatter`` is NaN.
-
-    >>> moved = with_seed_scatter(np.ones((2000, 2)), [True, False], 0.01, np.random.default_rng(0))
-    >>> round(float(np.log(moved[:, 0]).std()), 2), float(moved[:, 1].std())
-    (0.01, 0.0)
-    """
-    values = np.asarray(values, np.float64)
-    if not np.isfinite(scatter):
-        return values
-    return values * np.exp(rng.normal(0.0, scatter, values.shape) * np.asarray(single, bool))
-
-
-def bend(terms: CorpusTerms, family: str, level: float, runs_per_size: Mapping[float, int] | None = None,
-         scatter: float = float("nan"), rng: np.random.Generator | None = None) -> Estimate:
+def bend(terms: CorpusTerms, family: str, level: float) -> Estimate:
     """The curvature of log CE in log size over ``family``'s models (``components.curvature``), with its interval,
-    whose replicates carry ``scatter`` at the sizes with fewer than ``B4_MIN_SEEDS`` runs (``with_seed_scatter``)."""
+    from the replicates of ``terms``, which carry the scatter between training runs at every size
+    (``rankscale.analysis.bootstrap.resample``'s ``seeds``)."""
     idx = terms.index(family)
     sizes = terms.sizes[idx]
     point = float(components.curvature(sizes, terms.full[idx, 0]))
-    single = [(runs_per_size or {}).get(size, 1) < B4_MIN_SEEDS for size in sizes]
-    replicates = with_seed_scatter(terms.replicates[:, idx, 0], single, scatter,
-                                   rng if rng is not None else np.random.default_rng(0))
-    return point, interval(point, components.curvature(sizes, replicates), level)
+    return point, interval(point, components.curvature(sizes, terms.replicates[:, idx, 0]), level)
 
 
 def small_limit(table4: pd.DataFrame) -> float:
@@ -362,7 +349,7 @@ def measure(chapter: Chapter, context: Context) -> Shares:
     curved = context.usable(B4_CURVATURE_MIN_SIZES)
     models, smallest, signed, magnitude, bends, seeds, scatter, small = {}, {}, {}, {}, {}, {}, {}, {}
     limit = small_limit(context.table(TABLE4))
-    for c, corpus in enumerate(chapter.corpora):
+    for corpus in chapter.corpora:
         terms = corpus_terms(chapter, corpus, context)
         models[corpus] = models_table(terms)
         for family in chapter.families:
@@ -371,11 +358,9 @@ def measure(chapter: Chapter, context: Context) -> Shares:
         for g in groups:
             if len(np.unique(terms.sizes[terms.index(g)])) > 1:
                 signed[corpus, g], magnitude[corpus, g] = share_trends(terms, g, context.level)
-        for f, family in enumerate(curved):
-            log_ce = training_runs(chapter, corpus, family)
-            scatter[corpus, family] = seed_scatter(log_ce)
-            bends[corpus, family] = bend(terms, family, context.level, {n: len(v) for n, v in log_ce.items()},
-                                         scatter[corpus, family], np.random.default_rng([context.seed, c, f]))
+        for family in curved:
+            scatter[corpus, family] = seed_scatter(training_runs(chapter, corpus, family))
+            bends[corpus, family] = bend(terms, family, context.level)
             seeds[corpus, family] = fewest_runs(chapter, corpus, family)
     return Shares(models, smallest, signed, magnitude, bends, seeds, n_sizes, chapter.pooled_reason, scatter, small,
                   limit)
@@ -395,8 +380,8 @@ def dominates(share_interval: tuple[float, float] | None) -> Reading:
 
 
 def falls(trend: Estimate) -> Reading:
-    """B4.2: the slope of log(EE/CE) on log size, its interval read against 0: wholly below holds, wholly above
-    fails, across 0 undetermined.
+    """B4.2 (and B4.4's premise): the slope of log(EE's magnitude share) on log size, its interval read against 0:
+    wholly below holds, wholly above fails, across 0 undetermined.
 
     >>> [falls((0.0, ci)).outcome for ci in ((-0.03, -0.01), (0.01, 0.03), (-0.01, 0.01))]
     [True, False, 'undetermined']
@@ -418,10 +403,12 @@ def slows(curvature: Estimate, scatter: float) -> Reading:
 
 
 def bend_follows(curvature: Estimate, trend: Estimate, scatter: float) -> Reading:
-    """B4.4: where the slope of log(EE/CE) is clear of 0 (its interval wholly on one side), the curvature of log
-    CE has the opposite sign, read on its interval (wholly on that side holds, wholly on the other fails, across 0
-    undetermined); None (untested) where the share's slope is within noise (the mechanism predicts nothing),
-    ``UNDETERMINED`` as ``slows``. Fragile where an end of either interval lies at 0's edge.
+    """B4.4: where EE's magnitude share falls or rises with size as B4.2 reads it (``falls`` of ``trend``, the slope
+    of its log on log size), the curvature of log CE has the sign that predicts, read on its interval: positive (a
+    slowing law) where the share falls, negative where it rises (wholly on that side holds, wholly on the other
+    fails, across 0 undetermined); None (untested) where ``falls`` is undetermined, the share flat within noise (the
+    mechanism predicts nothing), ``UNDETERMINED`` as ``slows``. Fragile where an end of either interval lies at 0's
+    edge.
 
     >>> slowing, falling, flat = (0.01, (0.005, 0.015)), (-0.02, (-0.03, -0.01)), (0.0, (-0.01, 0.01))
     >>> [bend_follows(slowing, t, 0.002).outcome for t in (falling, (0.02, (0.01, 0.03)), flat)]
@@ -429,12 +416,12 @@ def bend_follows(curvature: Estimate, trend: Estimate, scatter: float) -> Readin
     >>> bend_follows(flat, falling, 0.002).outcome, bend_follows(slowing, falling, float("nan")).outcome
     ('undetermined', 'undetermined')
     """
-    premise = read(trend[1], missing=UNDETERMINED)
-    if premise.outcome is None or undetermined(premise.outcome):
+    premise = falls(trend)
+    if undetermined(premise.outcome):
         return Reading(None)
     if not np.isfinite(scatter):
         return Reading(UNDETERMINED)
-    bend = read(curvature[1], sign=-1 if premise.outcome else 1, missing=UNDETERMINED)  # a rising share predicts c < 0, a falling c > 0
+    bend = read(curvature[1], sign=1 if premise.outcome else -1, missing=UNDETERMINED)  # a falling share predicts c > 0
     return Reading(bend.outcome, bend.fragile or premise.fragile)
 
 
@@ -519,14 +506,16 @@ def bend_follows_share_verdict(evidence: Shares, context: Context) -> Verdict:
     untested = too_few(context, B4_CURVATURE_MIN_SIZES)
     outcomes, notes = dict.fromkeys(untested), dict(untested)
     for u, b in evidence.bends.items():
-        outcomes[Unit(*u)] = bend_follows(b, evidence.signed[u], evidence.scatter_of(u))
+        outcomes[Unit(*u)] = bend_follows(b, evidence.magnitude[u], evidence.scatter_of(u))
         if outcomes[Unit(*u)].outcome is None:
-            notes[Unit(*u)] = "EE/CE flat within noise"
+            notes[Unit(*u)] = "EE's share flat within noise"
         elif undetermined(outcomes[Unit(*u)].outcome) and np.isfinite(evidence.scatter_of(u)):
             notes[Unit(*u)] = STRAIGHT
     undecided = [u for u in evidence.bends if undetermined(outcomes[Unit(*u)].outcome)]
-    text = "; ".join(f"{Unit(*u).label} {b[0]:+.5f} / {evidence.signed[u][0]:+.4f}" for u, b in evidence.bends.items())
-    return judge("B4.4", outcomes, "curvature of log CE / slope of log(EE/CE): " + text if evidence.bends else "",
+    text = "; ".join(f"{Unit(*u).label} {b[0]:+.5f} {interval_text(b[1], 5)} / {evidence.magnitude[u][0]:+.4f} "
+                     f"{interval_text(evidence.magnitude[u][1], 4)}" for u, b in evidence.bends.items())
+    return judge("B4.4", outcomes, "curvature of log CE [95% interval] / slope of log(|EE| / (|EE| + |SA| + |Conf|)) "
+                                   "on log N [95% interval]: " + text if evidence.bends else "",
                  why_not=_no_bend(context) if not evidence.bends else
                  "on no family is the share's trend clear", why_undetermined=_why_undetermined(evidence, undecided),
                  notes=notes)
@@ -580,7 +569,7 @@ def decide(evidence: Shares, context: Context) -> list[Verdict]:
     -------
     list of rankscale.claims.base.Verdict
     """
-    return [rule(evidence, context) for rule in RULES]
+    return context.decide(RULES, evidence)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -589,6 +578,7 @@ def decide(evidence: Shares, context: Context) -> list[Verdict]:
 GRADED, SIGNED = "EE share of |terms| (graded)", "EE / CE (signed, shown)"  # the trend table's two shares
 TREND_WORDS = {1: "rises", -1: "falls", 0: "flat within noise"}  # a share trend's interval, by its side of 0
 BEND_WORDS = {1: "slows (c > 0)", -1: "steepens (c < 0)", 0: "straight within noise"}  # a curvature's, likewise
+SHARE_TREND = "EE's share of |terms| (B4.2)"  # the bend table's column of the trend B4.4 holds the bend against
 
 
 def shares_table(evidence: Shares) -> pd.DataFrame:
@@ -629,15 +619,15 @@ def trend_counts(table: pd.DataFrame) -> tuple[int, str, str]:
 
 def bend_table(evidence: Shares) -> pd.DataFrame:
     """The curvature of log CE per corpus and family of ``B4_CURVATURE_MIN_SIZES`` sizes, with its interval (carrying
-    the scatter between training runs, shown), what it says of the CE law (``BEND_WORDS``), and the trend of EE/CE
-    beside it."""
+    the scatter between training runs, shown), what it says of the CE law (``BEND_WORDS``), and beside it the trend
+    of EE's magnitude share as B4.2 reads it, which B4.4 holds the bend against."""
     return pd.DataFrame([{"corpus": c, "family": fam, "sizes": evidence.n_sizes[fam], "curvature c of log CE": point,
                           "95% interval": interval_text(ci, 5), "scatter of log CE between runs":
                           evidence.scatter_of((c, fam)), "CE law": BEND_WORDS[side(ci)],
-                          "EE/CE trend": TREND_WORDS[side(evidence.signed[c, fam][1])]}
+                          SHARE_TREND: TREND_WORDS[side(evidence.magnitude[c, fam][1])]}
                          for (c, fam), (point, ci) in evidence.bends.items()],
                         columns=["corpus", "family", "sizes", "curvature c of log CE", "95% interval",
-                                 "scatter of log CE between runs", "CE law", "EE/CE trend"])
+                                 "scatter of log CE between runs", "CE law", SHARE_TREND])
 
 
 @dataclass(frozen=True)

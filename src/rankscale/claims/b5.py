@@ -33,9 +33,14 @@ B5_N_GRID = 8  # token counts from B5_MIN_TOKENS to every token, evenly spaced i
 B5_N_REPEATS = 10  # random subsamples per count
 B5_VALUE_TOLERANCE = 0.01  # a component's value: allowed error, as a fraction of CE (a hundredth of the loss it
 # decomposes: the precision to which the chapters read a component off a figure)
-B5_EXPONENT_TOLERANCE = 0.1  # a size exponent: allowed error, as a fraction of |alpha_CE| (paper B compares each
-# exponent with CE's, Table 2; an error of a tenth of CE's exponent cannot turn a component that scales like CE into
-# one that does not, and a non-scaling component's own exponent is near 0, relative to which nothing is small)
+B5_EXPONENT_TOLERANCE = 0.1  # a size exponent: allowed drift, as a fraction of its own magnitude (a claim on an
+# exponent is on that exponent, its sign or its law: a drift of a tenth of it changes neither; an earlier rule allowed
+# a tenth of |alpha_CE| whatever the exponent, and so refused components whose exponents, larger than CE's, drifted by
+# a few percent of themselves)
+B5_EXPONENT_FLOOR = 0.1  # an exponent smaller in magnitude than this fraction of |alpha_CE| is near zero: relative
+# to it no drift is small (at 0 none would be allowed), so its drift is allowed B5_EXPONENT_TOLERANCE of this
+# fraction of |alpha_CE| instead; over the set's sizes such a quantity moves by less than a tenth of CE's change in
+# log, not scaling on the scale the loss scales on, and a drift that small cannot make it scale
 B5_PAPER_INSTANCES = (1_000, 10_000)  # App. A.1: 1k instances evaluated, "identical trends" with 10k
 B5_SET_FRACTION = 10  # this set's analogue of App. A.1: a tenth of its instances against all of them
 B5_TREND_QUANTITIES = ("CE", "EE", "SA")  # the §4 trends: CE and EE fall, SA rises; Conf has none (§4.1)
@@ -68,8 +73,9 @@ CLAIMS_B5 = index_claims(
           "App. A.1 checks 1k against 10k instances only", needs=("three sizes",)),
     Claim("B5.5", "The set's held-out data suffice for every reported value and exponent", "beyond the paper",
           f"Every model's CE, EE, SA and Conf within {B5_VALUE_TOLERANCE:.0%} of CE, and every graded fit's "
-          f"exponents within {B5_EXPONENT_TOLERANCE} × |α_CE|, at the evaluated token count (spread plus drift "
-          "over the last doubling, sample_size.sample_size_error); per corpus.",
+          f"exponents each within {B5_EXPONENT_TOLERANCE:.0%} of its own magnitude (of {B5_EXPONENT_FLOOR} × |α_CE| "
+          "where it is nearer zero, relative to which no drift would be small), at the evaluated token count "
+          "(spread plus drift over the last doubling, sample_size.sample_size_error); per corpus.",
           "not addressed (1,000 instances per dataset, App. A.2)"),
 )
 
@@ -114,7 +120,7 @@ class CorpusSample:
         Each model's evaluation tokens and windows (instances).
     convergence : mapping of str to mapping of str to ExponentConvergence
         Graded fit (``SampleSizes.groups``) -> quantity -> how its size exponent moves with the tokens
-        (``sample_size.exponent_convergence``, tolerance ``B5_EXPONENT_TOLERANCE``).
+        (``sample_size.exponent_convergence``, tolerance ``B5_EXPONENT_TOLERANCE``, floor ``B5_EXPONENT_FLOOR``).
     tenth : mapping of str to Trends
         Graded fit -> its exponents on 1/``B5_SET_FRACTION`` of its fewest windows against all of them.
     instances : mapping of str to Trends
@@ -247,7 +253,7 @@ def measure_corpus(corpus: str, runs: Sequence[Run], groups: Mapping[str, np.nda
     small_paper, large_paper = B5_PAPER_INSTANCES
     for group, idx in groups.items():
         convergence[group] = sample_size.exponent_convergence(model_sizes[idx], [subsamples[m] for m in idx],
-                                                              full[idx], B5_EXPONENT_TOLERANCE)
+                                                              full[idx], B5_EXPONENT_TOLERANCE, B5_EXPONENT_FLOOR)
         members = [records[m] for m in idx]
         fewest = int(windows[idx].min())
         if fewest >= large_paper:
@@ -518,7 +524,7 @@ def decide(evidence: SampleSizes, context: Context) -> list[Verdict]:
     -------
     list of rankscale.claims.base.Verdict
     """
-    return [rule(evidence, context) for rule in RULES]
+    return context.decide(RULES, evidence)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -528,7 +534,7 @@ def requirements(evidence: SampleSizes) -> pd.DataFrame:
     """The evaluation tokens each figure needs before its estimate settles within its tolerance
     (``sample_size.tokens_needed``), per corpus: each family's values of CE, EE, SA and Conf (the largest need of
     its models, within ``B5_VALUE_TOLERANCE`` of the model's CE), then each graded fit's exponents (within
-    ``B5_EXPONENT_TOLERANCE`` of |alpha_CE|).
+    ``B5_EXPONENT_TOLERANCE`` of their own magnitude, ``sample_size.allowed_drift``).
 
     Returns
     -------

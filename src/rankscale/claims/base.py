@@ -777,6 +777,7 @@ def _in_words(outcome: bool | str | None) -> str:
 
 
 def _name(unit: Unit, notes: Mapping[Unit, str] | None = None) -> str:
-    """A unit as the "ours" text names it, with its note in brackets where it has one."""
-    name = unit.label
+    """A unit as the "ours" text names it, with its note in brackets where it has one; a unit of no corpus, family or
+    model (a claim measured once on the whole set) is "the set"."""
+    name = unit.label or "the set"
     return f"{name} ({notes[unit]})" if notes and unit in notes else name
