@@ -68,13 +68,16 @@ def test_a_model_retrained_in_place_is_another_result(retrainable, corpus_file, 
     assert ce(extract(retrainable, corpus_file, out, force=True)) == ce(fresh) != old_ce
 
 
-def test_a_corpus_edited_in_place_is_another_result(model_dir, corpus_file, tmp_path, capsys):
+def test_a_corpus_edited_in_place_is_another_result(model_dir, corpus_file, tmp_path, capsys, tokenizer):
     """Before: the same --out returned the records of the old text, and `plan` said 0 extractions."""
     corpus = tmp_path / "notes.jsonl"
     shutil.copy(corpus_file, corpus)
     out = extract(model_dir, corpus, tmp_path / "run")
+    other = other_weights(tmp_path / "other", tokenizer)
+    # a copy of the model, as a reference beside the family: the same weights, one result
     (tmp_path / "set.toml").write_text(f'[corpora]\n"{corpus}" = {N}\n[[families]]\nname = "F"\n'
-                                       f'models = [{{ model = "{model_dir}" }}, {{ model = "{model_dir}-b" }}]\n')
+                                       f'models = [{{ model = "{model_dir}" }}, {{ model = "{other}" }}]\n'
+                                       f'[[references]]\nmodel = "{model_dir}-b"\n')
     shutil.copytree(model_dir, f"{model_dir}-b", dirs_exist_ok=True)
     model_set = get(str(tmp_path / "set.toml"))
     jobs.prepare(model_set, tmp_path / "home", log=lambda *_: None, progress=False)
@@ -83,11 +86,12 @@ def test_a_corpus_edited_in_place_is_another_result(model_dir, corpus_file, tmp_
     corpus.write_text("\n".join(reversed(lines)) + "\n")  # the same rows in another order: another text
     with pytest.raises(RankscaleError, match=r"differs in: corpus\.text\.file"):
         extract(model_dir, corpus, out)
-    assert len(jobs.plan_commands(model_set, tmp_path / "home")) == 1  # both models are one result: one command
+    # the model and its copy are one result, the other model another: two commands
+    assert len(jobs.plan_commands(model_set, tmp_path / "home")) == 2
 
 
 def test_a_changed_text_field_seed_or_revision_is_never_taken_for_the_old_result(model_dir, corpus_file, tmp_path,
-                                                                                 capsys):
+                                                                                 capsys, tokenizer):
     """Before: --text-field was in neither identity nor manifest (reused); `seed = 7` added to a
     set said "0 extractions to run"; --revision on a local directory was ignored but recorded."""
     corpus = tmp_path / "qa.jsonl"
@@ -101,19 +105,20 @@ def test_a_changed_text_field_seed_or_revision_is_never_taken_for_the_old_result
     assert status == 1 and "--revision step1000 names a version of a hub model" in err
     assert not (tmp_path / "rev").exists()
 
-    copy = shutil.copytree(model_dir, tmp_path / "copy")  # the same weights: one result for both
+    copy = shutil.copytree(model_dir, tmp_path / "copy")  # the same weights as a reference: one result for both
+    other = other_weights(tmp_path / "other", tokenizer)
     body = (f'[corpora]\n"{corpus_file}" = {N}\n[[families]]\nname = "F"\n'
-            f'models = [{{ model = "{model_dir}" }}, {{ model = "{copy}" }}]\n')
+            f'models = [{{ model = "{model_dir}" }}, {{ model = "{other}" }}]\n[[references]]\nmodel = "{copy}"\n')
     (tmp_path / "a.toml").write_text(body)
     (tmp_path / "b.toml").write_text("seed = 7\n" + body)
     home = tmp_path / "home"
     jobs.prepare(get(str(tmp_path / "a.toml")), home, log=lambda *_: None, progress=False)
     assert jobs.plan_commands(get(str(tmp_path / "a.toml")), home) == []
-    (seeded,) = jobs.plan_commands(get(str(tmp_path / "b.toml")), home)
-    assert "--seed 7" in seeded
+    seeded = jobs.plan_commands(get(str(tmp_path / "b.toml")), home)
+    assert len(seeded) == 2 and all("--seed 7" in command for command in seeded)  # the copy's is the model's
     jobs.prepare(get(str(tmp_path / "b.toml")), home, log=lambda *_: None, progress=False)
-    (job,) = {j.out: j for j in jobs.jobs(get(str(tmp_path / "b.toml")), home)}.values()
-    assert load_records(job.out).manifest.identity["seed"] == 7
+    outs = {j.out for j in jobs.jobs(get(str(tmp_path / "b.toml")), home)}
+    assert len(outs) == 2 and {load_records(out).manifest.identity["seed"] for out in outs} == {7}
 
 
 def test_a_second_writer_is_refused_and_a_shard_of_another_result_is_never_taken(model_dir, corpus_file, tmp_path,

@@ -7,24 +7,31 @@ too, and transformers' and datasets' informational ones), and so does an error, 
 
 Exit status: 0 done; 1 a runtime error (bad input found while running, a file that cannot be read or
 written: one line on stderr, ``error: ...``, naming the cause and the fix); 2 a usage error (an unknown
-option or a malformed value, reported by argparse with the usage line); 130 interrupted (Ctrl-C).
+option or a malformed value, reported by argparse with the usage line); 130 interrupted (Ctrl-C); 141,
+silently, when the reader of stdout closed it first (``rankscale verdicts ... | head -1``).
+
+Every path argument has ``~`` expanded, as a shell does where it is not quoted; ``--json`` output is
+strict JSON, a number that is not finite (an infinite perplexity) written as null.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
+import math
 import os
 import sys
 import time
 from pathlib import Path
 
-from rankscale import RankscaleError, __version__, sets
+from rankscale import RankscaleError, __version__, processes, sets
 
 _log = logging.getLogger(__name__)
 
 RUNTIME_ERROR, INTERRUPTED = 1, 130  # exit statuses besides 0; a usage error exits 2, from argparse itself
+BROKEN_PIPE = 141  # 128 + SIGPIPE: a program whose reader closed its output (| head -1), as a shell reports it
 # --quiet, neither, --verbose: the level of rankscale's loggers, then of transformers' and datasets', which
 # are one step quieter (their INFO is a flood of loading details)
 LOG_LEVELS = {"quiet": (logging.WARNING, logging.ERROR), "default": (logging.INFO, logging.WARNING),
@@ -38,9 +45,39 @@ def _extract(args: argparse.Namespace) -> None:
     out = extract(args.model, args.corpus, args.tokens, args.out, dtype=args.dtype, device=args.device,
                   device_map=args.device_map, revision=args.revision, load=parse_load_options(args.model_args),
                   batch_size=args.batch_size,
-                  window_len=args.window, seed=args.seed, text_field=args.text_field,
+                  window_len=args.window, seed=args.seed, text_field=_text_field(args.corpus, args.text_field),
                   force=args.force, progress=_progress(args), temperature=args.temperature)
     print(f"records in {out}")
+
+
+def _text_field(corpus: str, text_field: str | None) -> str:
+    """The field ``--text-field`` names (``text`` where it is not given), refused for a corpus whose rows have no
+    fields: a text file is one document, and a named corpus is read by rankscale's own recipe, so that the field
+    would otherwise be ignored, and a result reused for another field."""
+    from rankscale.corpora import get_corpus
+    from rankscale.corpora.files import file_format
+
+    if text_field is None:
+        return "text"
+    name = get_corpus(corpus).name  # a file's resolved path, an hf: dataset, or a named corpus's own name
+    if name.startswith("hf:") or (Path(name).is_file() and file_format(Path(name)) is not None):
+        return text_field
+    what = "a text file, read as one document" if Path(name).is_file() else "a named corpus, read by its own recipe"
+    raise RankscaleError(f"--text-field {text_field} names a field of the rows of a data file (.parquet, .json, "
+                         f".jsonl) or an hf: dataset, but corpus {corpus} is {what}, which has none: leave "
+                         "--text-field out")
+
+
+def _path(value: str) -> str:
+    """A path argument, ``~`` expanded as a shell expands it where it is not quoted (``--out=~/x`` and
+    ``--out "~/x"`` reach rankscale as they are)."""
+    return os.path.expanduser(value)
+
+
+def _tokens(value: str) -> int | None:
+    """A number of target tokens: a whole number, 0 (None) for every token the corpus's sampling gives, as 0 means
+    in a model set's ``[corpora]``."""
+    return _whole(value) or None
 
 
 def _batch_size(value: str) -> int | None:
@@ -157,8 +194,35 @@ def metrics_csv(rows: list[dict]) -> str:
 
 
 def metrics_jsonl(rows: list[dict]) -> str:
-    """Rows as JSON lines, one object per row; a missing value is null."""
-    return "".join(json.dumps(row) + "\n" for row in rows)
+    """Rows as JSON lines, one object per row; a missing value is null, and so is a number that is not finite.
+
+    Examples
+    --------
+    >>> print(metrics_jsonl([{"result": "runs/a", "ce_nats": 3.5, "word_perplexity": float("inf")}]), end="")
+    {"result": "runs/a", "ce_nats": 3.5, "word_perplexity": null}
+    """
+    return "".join(to_json(row) + "\n" for row in rows)
+
+
+def to_json(value, **kwargs) -> str:
+    """``json.dumps(value, **kwargs)`` as strict JSON: a float that is not finite (an infinite perplexity, a NaN)
+    is null, where Python would write ``Infinity`` or ``NaN``, which JSON has not and its readers refuse.
+
+    Examples
+    --------
+    >>> to_json({"a": [1.5, float("nan")], "b": float("-inf")})
+    '{"a": [1.5, null], "b": null}'
+    """
+    def finite(item):
+        if isinstance(item, float):
+            return item if math.isfinite(item) else None
+        if isinstance(item, dict):
+            return {key: finite(v) for key, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [finite(v) for v in item]
+        return item
+
+    return json.dumps(finite(value), allow_nan=False, **kwargs)
 
 
 WRITERS = {"table": metrics_table, "csv": metrics_csv, "jsonl": metrics_jsonl}
@@ -210,7 +274,7 @@ def _verdicts(args: argparse.Namespace) -> None:
                  desc="verdicts", disable=True if not _progress(args) else None, file=sys.stderr)
     rows = [verdict.row(label(page)) for page, verdicts in found for verdict in verdicts]
     if args.json:
-        print(json.dumps(rows, indent=1, ensure_ascii=False))
+        print(to_json(rows, indent=1, ensure_ascii=False))
         return
     for row in rows:
         held = f"{row['held']} of {row['tested']}" if row["tested"] else ""
@@ -318,15 +382,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     ex = commands.add_parser("extract", parents=common,
                              help="record log-probabilities and ranks of a model on a corpus")
-    ex.add_argument("--model", required=True, help="local model directory, .gguf file or hub id")
-    ex.add_argument("--corpus", required=True,
+    ex.add_argument("--model", required=True, type=_path, help="local model directory, .gguf file or hub id")
+    ex.add_argument("--corpus", required=True, type=_path,
                     help="a corpus name; a local .parquet, .json or .jsonl file (optionally .gz, .bz2, .xz, .zst: "
-                         "one document per row) or any other text file (one document); or hf:org/name[:config]:split "
-                         "for a hub dataset")
-    ex.add_argument("--tokens", type=int, default=None,
-                    help="number of target tokens to record (default: all that the corpus's sampling "
-                         "gives; for the papers' corpora, the first 512 tokens of 1000 documents)")
-    ex.add_argument("--out", required=True, help="directory for the shards and manifest")
+                         "one document per row; suffixes in any case, checked against the content) or any other "
+                         "UTF-8 text file (one document); or hf:org/name[:config]:split for a hub dataset")
+    ex.add_argument("--tokens", type=_tokens, default=None,
+                    help="number of target tokens to record (0 or left out: all that the corpus's sampling "
+                         "gives, as 0 in a model set's [corpora]; for the papers' corpora, the first 512 tokens of "
+                         "1000 documents)")
+    ex.add_argument("--out", required=True, type=_path, help="directory for the shards and manifest")
     ex.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"],
                     help="dtype of the model body; the head is always fp32 "
                          "(default auto: bfloat16 on GPUs, float32 on CPU)")
@@ -346,18 +411,21 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--window", type=int, default=None,
                     help="tokens per window (default: 512, or the model's maximum length if shorter)")
     ex.add_argument("--seed", type=int, default=42, help="seed for the document order (default 42)")
-    ex.add_argument("--text-field", default="text",
-                    help="field holding the text of a .parquet, .json(l) or hf: corpus (default text)")
+    ex.add_argument("--text-field", default=None,
+                    help="field holding the text of a .parquet, .json(l) or hf: corpus (default text); refused for "
+                         "a corpus without fields (a text file, a named corpus)")
     ex.add_argument("--temperature", type=float, default=1.0,
-                    help="divide the logits by this T > 0 before the softmax and the rank counts "
+                    help="divide the logits by this T, from 0.01 to 100, before the softmax and the rank counts "
                          "(default 1: the model's own distribution)")
     ex.add_argument("--force", action="store_true", help="recompute even if --out holds results")
     ex.set_defaults(run=_extract)
 
     la = commands.add_parser("ladder", parents=common, help="train the offline model ladder (skips models that exist)")
-    la.add_argument("--profile", default="tiny", help="a model set with ladder families: smoke or tiny (default)")
-    la.add_argument("--home", default=None, help="folder for models/ and results/ (default: $RANKSCALE_HOME, else "
-                                                 "the repository root of a checkout, else the working directory)")
+    la.add_argument("--profile", default="tiny", type=_path,
+                    help="a model set with ladder families: smoke or tiny (default)")
+    la.add_argument("--home", default=None, type=_path,
+                    help="folder for models/ and results/ (default: $RANKSCALE_HOME, else the repository root of "
+                         "a checkout, else the working directory)")
     la.add_argument("--workers", type=int, help="models trained at once on the CPU, each with its share of the cores "
                     "(default: 2 on a machine of 2 cores or more)")
     la.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
@@ -365,9 +433,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     bo = commands.add_parser("book", parents=common,
                              help="execute the chapters under a profile and build the HTML book")
-    bo.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
-    bo.add_argument("--out", default=None, help="folder that receives _build/ (default: the repository root of a "
-                                                "checkout, else the working directory)")
+    bo.add_argument("--profile", default="tiny", type=_path, help=SETS_HELP + " (default tiny)")
+    bo.add_argument("--out", default=None, type=_path,
+                    help="folder that receives _build/ (default: the repository root of a checkout, else the "
+                         "working directory)")
     bo.add_argument("--device", default="auto", help=DEVICE_HELP + " for extraction; the ladders train on "
                                                                   "--train-device")
     bo.add_argument("--train-device", default="cpu", help=TRAIN_DEVICE_HELP)
@@ -386,8 +455,9 @@ def build_parser() -> argparse.ArgumentParser:
                                          "again makes no commit. Prints the address GitHub Pages serves it at.")
     pu.add_argument("--remote", default="origin", help="a git remote of the repository (default origin)")
     pu.add_argument("--branch", default="gh-pages", help="the branch the site goes to (default gh-pages)")
-    pu.add_argument("--out", default=None, help="the folder whose _build/html is published and whose git "
-                                                "repository knows the remote (default: as rankscale book)")
+    pu.add_argument("--out", default=None, type=_path,
+                    help="the folder whose _build/html is published and whose git repository knows the remote "
+                         "(default: as rankscale book)")
     pu.set_defaults(run=_publish)
 
     ve = commands.add_parser("verdicts", parents=common,
@@ -396,12 +466,13 @@ def build_parser() -> argparse.ArgumentParser:
                              description="Measure and decide every chapter's claims on a model set's results "
                                          "(extracting what is missing first), as the book's verdict tables show "
                                          "them: one line per claim, or JSON rows with each unit's outcome.")
-    ve.add_argument("--profile", default="tiny", help=SETS_HELP + " (default tiny)")
+    ve.add_argument("--profile", default="tiny", type=_path, help=SETS_HELP + " (default tiny)")
     # the chapters are checked where they are listed (rankscale.claims.chapters): the parser imports no numpy
     ve.add_argument("--chapter", nargs="+", metavar="PAGE",
                     help="only these chapters, by the name of their page (a1_metric, a3_k_dependence, ...)")
     ve.add_argument("--json", action="store_true", help="print JSON rows: chapter, key, claim, rule, paper, ours, "
-                                                       "verdict, held, tested, finding and every unit's outcome")
+                                                       "verdict, held, tested, finding and every unit's outcome "
+                                                       "(a number that is not finite is null)")
     ve.add_argument("--device", default="auto", help=DEVICE_HELP)
     ve.set_defaults(run=_verdicts)
 
@@ -411,15 +482,16 @@ def build_parser() -> argparse.ArgumentParser:
                              description="Check a model set: a TOML file is read and validated, and a set of hub "
                                          "models needs the hub or its local cache. The TOML layout is in "
                                          "README.md ('Your own models').")
-    ch.add_argument("profile", help=SETS_HELP)
+    ch.add_argument("profile", type=_path, help=SETS_HELP)
     ch.set_defaults(run=_check_profile)
 
     pl = commands.add_parser("plan", parents=common,
                              help="print one extract command per result a model set still needs (the tasks of a "
                                   "cluster job array)")
-    pl.add_argument("profile", help=SETS_HELP)
-    pl.add_argument("--results", default=None, help="write the results under this folder instead of "
-                                                    "$RANKSCALE_HOME/results (copy it there afterwards)")
+    pl.add_argument("profile", type=_path, help=SETS_HELP)
+    pl.add_argument("--results", default=None, type=_path,
+                    help="write the results under this folder instead of $RANKSCALE_HOME/results (copy it there "
+                         "afterwards)")
     pl.add_argument("--gpu-memory-gb", type=float, default=80.0,
                     help="memory of one GPU of the cluster, in GB (default 80): a model whose weights take more "
                          "gets --device-map auto, spread over the node's GPUs")
@@ -444,7 +516,8 @@ def build_parser() -> argparse.ArgumentParser:
                                          "lm-evaluation-harness resamples). The table leaves out model, revision, "
                                          "corpus, dtype, params_non_embedding, n_windows and n_documents, which the "
                                          "CSV and JSON give.")
-    me.add_argument("dir", nargs="+", help="results folders written by `extract` (a shell glob such as results/*)")
+    me.add_argument("dir", nargs="+", type=_path,
+                    help="results folders written by `extract` (a shell glob such as results/*)")
     me.add_argument("--k", type=_positive, nargs="+", default=[1, 10, 100, 1000],
                     help="k values for RBP_k, each at least 1 (the rank is 1-based)")
     me.add_argument("--n-boot", type=_whole, default=100,
@@ -457,8 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
     me.add_argument("--format", choices=list(WRITERS), default=None,
                     help="table, csv or jsonl (JSON lines): the form of --output, else of stdout (default: a "
                          "table on stdout; for --output, by its name: .csv, or .jsonl, .ndjson, .json)")
-    me.add_argument("--json", action="store_true", help="the same as --format jsonl")
-    me.add_argument("--output", metavar="FILE", default=None,
+    me.add_argument("--json", action="store_true", help="the same as --format jsonl (a number that is not finite, "
+                                                       "an infinite perplexity, is null)")
+    me.add_argument("--output", metavar="FILE", default=None, type=_path,
                     help="write the rows to FILE (CSV or JSON lines), and the table to stdout")
     me.set_defaults(run=_metrics, usage=me.error)
     return parser
@@ -475,9 +549,11 @@ def main(argv: list[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0; ``RUNTIME_ERROR`` (1) after a RankscaleError or an OSError;
-        ``INTERRUPTED`` (130) after Ctrl-C. A usage error returns nothing: argparse prints the usage
-        and raises ``SystemExit(2)`` before anything runs.
+        The exit status: 0; ``RUNTIME_ERROR`` (1) after a RankscaleError or an OSError (``os_error``);
+        ``INTERRUPTED`` (130) after Ctrl-C; 143 after SIGTERM and 129 after SIGHUP
+        (``rankscale.processes.Terminated``), the command's workers ended first; ``BROKEN_PIPE``
+        (141), with no message, where the reader of stdout closed it first. A usage error returns nothing: argparse prints the usage and
+        raises ``SystemExit(2)`` before anything runs.
 
     Examples
     --------
@@ -492,16 +568,75 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if getattr(args, "profile", None) is not None:  # the one place a command's model set is resolved
             args.model_set = sets.get(args.profile)
-        args.run(args)
+        with processes.interruptible():  # SIGTERM unwinds as Ctrl-C does: clean-up runs, workers end
+            args.run(args)
+        sys.stdout.flush()  # here, where a closed pipe is seen, not at the interpreter's exit
     except RankscaleError as err:
         print(f"error: {err}", file=sys.stderr)
         return RUNTIME_ERROR
-    except OSError as err:  # what no step foresaw (a disk failing mid-read, say): one line, not a traceback
-        print(f"error: {err.strerror or err}" + (f": {err.filename}" if err.filename else "")
-              + "; check that the file can be read and its disk has space, then run the same command again",
-              file=sys.stderr)
+    except BrokenPipeError:  # the reader of stdout has what it wanted (| head -1) and closed it: nothing to say
+        _stdout_to_devnull()
+        return BROKEN_PIPE
+    except OSError as err:  # what no step foresaw (a missing folder, a disk failing mid-read): one line
+        print(f"error: {os_error(err)}", file=sys.stderr)
         return RUNTIME_ERROR
     except KeyboardInterrupt:
-        print("interrupted; finished shards are kept and the same command resumes", file=sys.stderr)
+        print("interrupted; what was finished is kept and the same command resumes", file=sys.stderr)
         return INTERRUPTED
+    except processes.Terminated as stop:
+        print("terminated; what was finished is kept and the same command resumes", file=sys.stderr)
+        return stop.code
     return 0
+
+
+# the fix for an OSError, by its errno; ENOENT is told apart in os_error (a missing folder, or file)
+OS_ERROR_FIXES = {
+    errno.ENOENT: "check the path",
+    errno.ENOTDIR: "a part of the path is a file, not a folder: correct the path",
+    errno.EISDIR: "it is a folder: name a file",
+    errno.EACCES: "check its permissions, or choose a path you can read or write",
+    errno.EPERM: "check its permissions, or choose a path you can read or write",
+    errno.EROFS: "choose a path on a file system you can write to",
+    errno.ENOSPC: "free some space, then run the same command again",
+    errno.EDQUOT: "free some space within your quota, then run the same command again",
+    errno.EIO: "the disk or the network file system failed: check it, then run the same command again",
+}
+
+
+def os_error(err: OSError) -> str:
+    """The one line of an OSError that no step turned into a RankscaleError: its cause, by its errno, the path,
+    and the fix (``OS_ERROR_FIXES``).
+
+    Parameters
+    ----------
+    err : OSError
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> os_error(FileNotFoundError(errno.ENOENT, "No such file or directory", "/no/such/folder/rows.csv"))
+    'the folder /no/such/folder does not exist: create it, or give a path in a folder that does'
+    >>> os_error(OSError(errno.ENOSPC, "No space left on device", "rows.csv"))
+    'No space left on device: rows.csv; free some space, then run the same command again'
+    """
+    path = Path(err.filename) if err.filename else None
+    if err.errno == errno.ENOENT and path is not None and not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist: create it, or give a path in a folder that does"
+    fix = OS_ERROR_FIXES.get(err.errno, "check that the file can be read and its disk has space, then run the "
+                                        "same command again")
+    return f"{err.strerror or err}" + (f": {err.filename}" if err.filename else "") + f"; {fix}"
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout's file descriptor at /dev/null, so that the interpreter's last flush of what is still
+    buffered for a closed pipe does not fail again, as Python's documentation of SIGPIPE advises."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream with no descriptor (a test's capture): nothing to flush
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from rankscale import RankscaleError, paths
-from rankscale.processes import run_in_processes
+from rankscale.processes import interruptible, run_in_processes
 from rankscale.sets import require_available
 from rankscale.sets.schema import ModelSet
 
@@ -649,9 +649,11 @@ def build_site(source: Path, out: Path, profile: str, stamp: str) -> Path:
     html, building, report = out / "_build" / "html", out / "_build" / "site.building", out / "_build" / "site.log"
     shutil.rmtree(building, ignore_errors=True)
     # --all: a page whose own source is unchanged still shows every chapter title in its
-    # navigation, so Sphinx's incremental build would leave stale titles behind
-    result = subprocess.run([str(JUPYTER_BOOK), "build", str(source), "--path-output", str(building), "--all",
-                             "-W", "--keep-going", "-q"], capture_output=True, text=True)
+    # navigation, so Sphinx's incremental build would leave stale titles behind; a SIGTERM unwinds this process
+    # (interruptible), and subprocess.run kills jupyter-book on the way out rather than leave it building
+    with interruptible():
+        result = subprocess.run([str(JUPYTER_BOOK), "build", str(source), "--path-output", str(building), "--all",
+                                 "-W", "--keep-going", "-q"], capture_output=True, text=True)
     built = building / "_build" / "html"
     if result.returncode != 0 or not (built / "index.html").exists():
         output = result.stdout + result.stderr

@@ -27,7 +27,7 @@ from rankscale import RankscaleError
 from rankscale.hub import cached_file, hub_reachable, is_hub_id
 from rankscale.models.gguf import GGUFInfo, check_gguf, gguf_config, gguf_info, is_gguf
 from rankscale.sets.registry import REGISTRY
-from rankscale.sets.schema import check_load_options
+from rankscale.sets.schema import MODEL_OPTIONS, check_load_options
 
 if TYPE_CHECKING:
     import torch
@@ -253,7 +253,7 @@ def _tokenizer(source: str, options: dict, **kwargs):
 
 def _model_options(options: dict) -> dict:
     """The load options ``from_pretrained`` of the model takes (all but rankscale's own)."""
-    return {k: v for k, v in options.items() if k not in ("tokenizer", "adapter")}
+    return {k: v for k, v in options.items() if k not in MODEL_OPTIONS}
 
 
 def _from_gguf(info: GGUFInfo, dtype: torch.dtype, device_map: str | dict, options: dict):

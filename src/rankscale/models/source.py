@@ -7,9 +7,12 @@ anything is loaded or written, and named for what it is: a path that does not ex
 given to a local model, a directory without a config or a tokenizer.
 
 ``ModelSource.identity`` is the model's part of a result's identity (``rankscale.records.identity``):
-a directory by the content of its files (weights, config, tokenizer; ``rankscale.hashing``), a GGUF
-file by its content, a hub model by its id and commit. A path is never part of it: a model
-copied elsewhere is the same model, and a model retrained in place is another.
+a directory by the content of the files a loader reads at its top level (weights, config,
+tokenizer; ``rankscale.sets.schema.directory_identity``), a GGUF file by its content, a hub model
+by its id and commit. A path is never part of it: a model copied elsewhere is the same model, and a
+model retrained in place is another. The files its load options name (a ``subfolder``, a
+tokenizer, an adapter) are the identity's too, by their content
+(``rankscale.sets.schema.load_identity``).
 """
 
 from __future__ import annotations
@@ -20,43 +23,12 @@ from pathlib import Path
 from rankscale import RankscaleError
 from rankscale.hashing import file_sha256
 from rankscale.hub import is_hub_id, resolve_commit
+from rankscale.sets.schema import directory_identity, hub_identity
 
-# files of a model directory that no loader reads: this project's own training log (a retrained
-# model with bitwise the same weights keeps its results) and documentation
-NOT_READ = frozenset({"ladder.json", "README.md", ".gitattributes", "LICENSE", "LICENSE.txt", "NOTICE"})
 # a directory holding none of these has no tokenizer: transformers would then build an empty one,
 # which encodes every text as no tokens at all
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer.model", "vocab.json", "vocab.txt", "spiece.model",
                    "sentencepiece.bpe.model", "*.tiktoken")
-
-
-def directory_identity(path: Path) -> dict:
-    """The content of a model directory: every file at its top level but ``NOT_READ``, by SHA-256.
-
-    Sub-folders (a ladder model's ``checkpoints/``) are models of their own and are left out.
-
-    Parameters
-    ----------
-    path : pathlib.Path
-        A ``save_pretrained`` directory (or any folder a loader reads: a tokenizer, an adapter).
-
-    Returns
-    -------
-    dict
-        ``{"files": {name: sha256, ...}}``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     _ = (Path(folder) / "config.json").write_text("{}")
-    ...     _ = (Path(folder) / "ladder.json").write_text('{"train_seconds": 3.1}')
-    ...     (Path(folder) / "checkpoints").mkdir()
-    ...     list(directory_identity(Path(folder))["files"])
-    ['config.json']
-    """
-    return {"files": {f.name: file_sha256(f) for f in sorted(path.iterdir())
-                      if f.is_file() and f.name not in NOT_READ}}
 
 
 def has_tokenizer(path: Path) -> bool:
@@ -110,9 +82,7 @@ class ModelSource:
             return {"directory": directory_identity(Path(self.name))}
         if self.kind == "gguf":
             return {"gguf": file_sha256(self.name)}
-        if self.commit is None:
-            return {"hub": self.name, "commit": None, "revision": self.revision}
-        return {"hub": self.name, "commit": self.commit}
+        return hub_identity(self.name, self.revision, self.commit)
 
     @property
     def load_revision(self) -> str | None:
@@ -175,36 +145,3 @@ def locate(model: str, revision: str | None = None, tokenizer_given: bool = Fals
                              "tokenizer beside the model (tokenizer.save_pretrained on the same folder), or name "
                              "one with --model-args tokenizer=PATH_OR_HUB_ID")
     return ModelSource(str(path.resolve()), "directory")
-
-
-MODEL_OPTIONS = ("tokenizer", "adapter")  # load options that name another model's files (schema.LOAD_OPTIONS)
-
-
-def load_identity(options: dict) -> dict:
-    """Load options as a result's identity takes them: a tokenizer or adapter by its content (a
-    folder's files, a file's hash, a hub id's commit), every other option as it is.
-
-    Parameters
-    ----------
-    options : dict
-        Checked load options (``rankscale.sets.schema.check_load_options``).
-
-    Returns
-    -------
-    dict
-
-    Examples
-    --------
-    >>> load_identity({"attn_implementation": "eager", "trust_remote_code": True})
-    {'attn_implementation': 'eager', 'trust_remote_code': True}
-    """
-    return {key: _named_files(value) if key in MODEL_OPTIONS else value for key, value in options.items()}
-
-
-def _named_files(value: str):
-    path = Path(value).expanduser()
-    if path.is_dir():
-        return {"directory": directory_identity(path)}
-    if path.is_file():
-        return {"file": file_sha256(path)}
-    return {"hub": value, "commit": resolve_commit(value)} if is_hub_id(value) else value

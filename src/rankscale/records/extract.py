@@ -74,6 +74,11 @@ from rankscale.records.store import (
 )
 
 CPU_BATCH = 8  # default windows per forward pass on CPU, where larger batches gain nothing
+# The temperatures extract takes: the head divides the float32 logits by T, so that below 0.01 a target a few nats
+# below the best token is hundreds of nats below it (its probability underflows, the perplexities, exp of the mean,
+# overflow: the argmax, whose ranks T = 1 gives already), and above 100 every probability is within a few percent
+# of 1/V (logits some nats apart, divided by T); chapter B1 uses 0.5 to 2
+TEMPERATURE_RANGE = (0.01, 100.0)
 
 
 @contextlib.contextmanager
@@ -290,7 +295,10 @@ def rank_records(
                 if not np.isfinite(logp).all():
                     raise RankscaleError(
                         "the model produced non-finite log-probabilities; its body overflows in this "
-                        "dtype. Extract with --dtype float32."
+                        "dtype. Extract with --dtype float32." if model.dtype != torch.float32 else
+                        "the model produced non-finite log-probabilities in float32: its weights or its activations "
+                        "are not finite (a damaged checkpoint, or a model that overflows even in float32); check the "
+                        "model's files, or load another checkpoint"
                     )
                 src = 0
                 for i in idx:
@@ -452,8 +460,8 @@ def extract(
         Show a progress bar of the tokens; ``bar`` is an open bar to advance instead of a new one
         (one bar over many extractions), ``label`` what it shows as running.
     temperature : float
-        Divide the logits by this T > 0 before the softmax and the rank counts (default 1: the
-        model's own distribution).
+        Divide the logits by this T before the softmax and the rank counts (default 1: the
+        model's own distribution), within ``TEMPERATURE_RANGE``.
 
     Returns
     -------
@@ -473,8 +481,13 @@ def extract(
     >>> extract("EleutherAI/pythia-1b", "wikipedia", None, "results/pythia-1b-wikipedia")  # doctest: +SKIP
     """
     model, corpus, out_dir = str(model), str(corpus), Path(out_dir)
-    if not (np.isfinite(temperature) and temperature > 0):
-        raise RankscaleError(f"temperature must be a positive number, got {temperature}")
+    low, high = TEMPERATURE_RANGE
+    if not low <= temperature <= high:  # NaN too
+        raise RankscaleError(f"temperature must be a positive number from {low:g} to {high:g}, where it gives finite "
+                             f"and telling numbers, got {temperature:g}: the head divides float32 logits by it, so "
+                             f"that below {low:g} a target a few nats below the best token is hundreds of nats below "
+                             f"it (the perplexities overflow) and above {high:g} every probability is within a few "
+                             "percent of 1/V; give --temperature in that range (chapter B1 uses 0.5 to 2)")
     if n_tokens is not None and n_tokens < 1:
         raise RankscaleError(f"--tokens must be a positive number of target tokens, got {n_tokens}")
     if window_len is not None and window_len < 2:

@@ -6,7 +6,9 @@ is asked for: ``rankscale extract``, ``rankscale.records.extract.extract``, a mo
 
 - the model by its content (``rankscale.models.source.ModelSource.identity``): a directory's
   weights, config and tokenizer files, a GGUF file, a hub repository's commit; and the load
-  options, a tokenizer or adapter they name by its content too;
+  options, with whatever files they name by their content too (``rankscale.sets.schema.load_identity``:
+  a ``subfolder`` of the model, a tokenizer, an adapter, a revision of its code), so that every
+  file the load reads is in it;
 - the corpus by its content (``rankscale.corpora.Corpus.identity``): a file's hash and the field
   read, an offline text's version and origin, a hub dataset's commit; and how windows are
   sampled from it (``rankscale.corpora.windows.Sampling``, the first-token rule of
@@ -29,9 +31,9 @@ from collections.abc import Mapping
 
 from rankscale.corpora import Corpus
 from rankscale.models.loading import default_window
-from rankscale.models.source import ModelSource, load_identity
+from rankscale.models.source import ModelSource
 from rankscale.records.store import FORMAT
-from rankscale.sets.schema import check_load_options
+from rankscale.sets.schema import check_load_options, load_identity
 
 AUTO = "auto"
 
@@ -49,7 +51,8 @@ def result_identity(model: ModelSource, corpus: Corpus, n_tokens: int | None, *,
     n_tokens : int or None
         Target tokens (None: every window the corpus's sampling gives).
     load : mapping
-        Load options (``rankscale.sets.schema.check_load_options``).
+        Load options (``rankscale.sets.schema.check_load_options``); what they name is identified
+        relative to ``model`` (``rankscale.sets.schema.load_identity``).
     window_len : int or None
         Tokens per window; None: the model's default (``rankscale.models.loading.default_window``),
         resolved here so that asking for the default and for its value is the same result.
@@ -76,8 +79,9 @@ def result_identity(model: ModelSource, corpus: Corpus, n_tokens: int | None, *,
     >>> identity["model"], identity["corpus"]["text"]["name"], identity["format"] == FORMAT
     ({'hub': 'EleutherAI/pythia-70m', 'commit': 'abababababababababababababababababababab'}, 'pydocs:heldout', True)
     """
-    return {"model": model.identity(), "load": load_identity(check_load_options(load)), "corpus": corpus.identity(),
-            "n_tokens": n_tokens, "window_len": default_window(model.name, model.load_revision, window_len),
+    return {"model": model.identity(), "load": load_identity(check_load_options(load), model.name, model.kind),
+            "corpus": corpus.identity(), "n_tokens": n_tokens,
+            "window_len": default_window(model.name, model.load_revision, window_len),
             "seed": seed, "dtype": dtype, "temperature": float(temperature), "format": FORMAT}
 
 

@@ -6,16 +6,23 @@ A ``ModelSet`` names its ``Family`` objects, each either an ordered list of ``Mo
 are ``Model`` objects outside every fit. A model may carry load options (``LOAD_OPTIONS``,
 checked by ``check_load_options``), which reach ``from_pretrained``. Which sets exist, and reading
 a user's set from a TOML file, are ``rankscale.sets.builtin``'s (which exports these names too).
-Standard library only.
+
+What a model's files are is said here too, for a set's checks and a result's identity alike
+(``rankscale.records.identity``): a model directory by the files a loader reads
+(``directory_identity``), and its load options with the files they name (``FILE_OPTIONS``,
+``load_identity``), each by its content. A family's name may not be one the chapters give to a
+group of their own (``RESERVED_FAMILY_NAMES``). Standard library only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from rankscale import RankscaleError
-from rankscale.hub import is_hub_id
+from rankscale.hashing import file_sha256
+from rankscale.hub import is_hub_id, resolve_commit
 
 LOAD_OPTIONS = {
     "trust_remote_code": "run the model's own code from its repository (true or false)",
@@ -24,8 +31,32 @@ LOAD_OPTIONS = {
     "adapter": "a PEFT adapter (directory or hub id) applied to the model and merged into it; needs peft",
 }
 # set by rankscale itself from its own options; a load option may not override them
-_RESERVED = {"dtype": "--dtype", "torch_dtype": "--dtype", "device_map": "--device-map", "revision": "--revision",
-             "local_files_only": "HF_HUB_OFFLINE", "gguf_file": "--model", "config": "--model"}
+SET_BY_RANKSCALE = {"dtype": "--dtype", "torch_dtype": "--dtype", "device_map": "--device-map",
+                    "revision": "--revision", "local_files_only": "HF_HUB_OFFLINE", "gguf_file": "--model",
+                    "config": "--model", "pretrained_model_name_or_path": "--model"}
+# Load options that name files a load reads, or a revision of them: a result is identified by what they name, never
+# by the name (``load_identity``). Each says how it names them:
+#   "model": another model, as a directory, a file or a hub id (at its main branch): rankscale's own options, the
+#            tokenizer (AutoTokenizer.from_pretrained's pretrained_model_name_or_path) and the adapter (peft's
+#            PeftModel.from_pretrained's model_id, given nothing else);
+#   "inside": a folder of the model's own, read in place of its top level (its weights and config);
+#   "revision": a revision of the model's hub repository (the one its remote code is read at).
+# Where the list comes from: every argument of the installed transformers' loaders that load options reach
+# (AutoModelForCausalLM.from_pretrained, PreTrainedModel.from_pretrained, the config's
+# PreTrainedConfig._get_config_dict, AutoTokenizer.from_pretrained) that names files or a revision, less the ones
+# rankscale sets itself (SET_BY_RANKSCALE: config, gguf_file, revision, the model) and transformers' private ones
+# (check_load_options refuses them). tests/test_faults_identity.py reads the installed signatures and fails on an
+# argument it finds neither here nor among those that name no file, so a new one is classified before it is used.
+FILE_OPTIONS = {"tokenizer": "model", "adapter": "model", "subfolder": "inside", "code_revision": "revision"}
+# rankscale's own, which from_pretrained is never given
+MODEL_OPTIONS = tuple(key for key, kind in FILE_OPTIONS.items() if kind == "model")
+# files of a model directory that no loader reads: this project's own training log (a retrained
+# model with bitwise the same weights keeps its results) and documentation
+NOT_READ = frozenset({"ladder.json", "README.md", ".gitattributes", "LICENSE", "LICENSE.txt", "NOTICE"})
+# names the chapters give to groups of their own, in the tables, fits and legends where families are named: the fit
+# over every family pooled (rankscale.analysis.fit.POOLED, paper B's "All"), and the models outside every family
+# (the REFERENCE of chapters A1, A5 and B1, and of the book's scorecard); "" is a reference's family
+RESERVED_FAMILY_NAMES = {"All": "the fit over every family pooled", "reference": "the models outside every family"}
 
 
 def check_load_options(options: Mapping) -> dict:
@@ -46,8 +77,10 @@ def check_load_options(options: Mapping) -> dict:
     Raises
     ------
     RankscaleError
-        For a value that is not a scalar, a known option of the wrong type, or an option that
-        rankscale sets itself (``dtype``, ``device_map``, ``revision``...).
+        For a value that is not a scalar, a known option of the wrong type, an option that
+        rankscale sets itself (``SET_BY_RANKSCALE``: ``dtype``, ``device_map``, ``revision``...), or
+        a private argument of transformers (``_commit_hash``...: it would load other files than
+        the result's identity names).
 
     Examples
     --------
@@ -56,15 +89,20 @@ def check_load_options(options: Mapping) -> dict:
     >>> check_load_options({"trust_remote_code": "yes"})
     Traceback (most recent call last):
     rankscale.RankscaleError: load option trust_remote_code: expected true or false, got 'yes'
+    >>> check_load_options({"_commit_hash": "ab" * 20})
+    Traceback (most recent call last):
+    rankscale.RankscaleError: load option _commit_hash: a private argument of transformers, not a load option; remove it
     """
     for key, value in options.items():
-        if key in _RESERVED:
-            raise RankscaleError(f"load option {key}: rankscale sets it itself; use {_RESERVED[key]} instead")
+        if key in SET_BY_RANKSCALE:
+            raise RankscaleError(f"load option {key}: rankscale sets it itself; use {SET_BY_RANKSCALE[key]} instead")
+        if key.startswith("_"):
+            raise RankscaleError(f"load option {key}: a private argument of transformers, not a load option; remove it")
         if not isinstance(value, (str, bool, int, float)):
             raise RankscaleError(f"load option {key}: expected a string, number or true/false, got {value!r}")
         if key == "trust_remote_code" and not isinstance(value, bool):
             raise RankscaleError(f"load option {key}: expected true or false, got {value!r}")
-        if key in LOAD_OPTIONS and key != "trust_remote_code" and not isinstance(value, str):
+        if (key in LOAD_OPTIONS or key in FILE_OPTIONS) and key != "trust_remote_code" and not isinstance(value, str):
             raise RankscaleError(f"load option {key}: expected a string, got {value!r}")
     return dict(sorted(options.items()))
 
@@ -76,7 +114,8 @@ def parse_load_options(text: str) -> dict:
     ----------
     text : str
         Comma-separated ``key=value`` pairs; ``true``/``false`` become booleans, whole numbers
-        ints, other numbers floats, anything else stays a string.
+        ints, other numbers floats, anything else stays a string, as does every value of an
+        option that names files (``FILE_OPTIONS``: ``subfolder=2024`` is a folder).
 
     Returns
     -------
@@ -89,15 +128,15 @@ def parse_load_options(text: str) -> dict:
 
     Examples
     --------
-    >>> parse_load_options("trust_remote_code=true,attn_implementation=eager,max_memory_gb=7.5")
-    {'attn_implementation': 'eager', 'max_memory_gb': 7.5, 'trust_remote_code': True}
+    >>> parse_load_options("trust_remote_code=true,attn_implementation=eager,max_memory_gb=7.5,subfolder=2024")
+    {'attn_implementation': 'eager', 'max_memory_gb': 7.5, 'subfolder': '2024', 'trust_remote_code': True}
     """
     options = {}
     for pair in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise RankscaleError(f"--model-args: expected key=value pairs separated by commas, got {pair!r}")
-        options[key.strip()] = _scalar(value.strip())
+        options[key.strip()] = value.strip() if key.strip() in FILE_OPTIONS else _scalar(value.strip())
     return check_load_options(options)
 
 
@@ -110,6 +149,111 @@ def _scalar(value: str) -> str | bool | int | float:
         except ValueError:
             pass
     return value
+
+
+def directory_identity(path: Path, fingerprint: Callable[[Path], object] = file_sha256) -> dict:
+    """The content of a model directory: every file at its top level but ``NOT_READ``.
+
+    Sub-folders (a ladder model's ``checkpoints/``) are models of their own and are left out: a
+    loader reads one only where a load option names it (``FILE_OPTIONS``'s ``subfolder``), and
+    ``load_identity`` then holds its files.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        A ``save_pretrained`` directory (or any folder a loader reads: a tokenizer, an adapter).
+    fingerprint : callable
+        What a file is identified by: its SHA-256 (``rankscale.hashing.file_sha256``, read once
+        and remembered); a set's check first compares sizes, which need no reading.
+
+    Returns
+    -------
+    dict
+        ``{"files": {name: fingerprint, ...}}``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = (Path(folder) / "config.json").write_text("{}")
+    ...     _ = (Path(folder) / "ladder.json").write_text('{"train_seconds": 3.1}')
+    ...     (Path(folder) / "checkpoints").mkdir()
+    ...     directory_identity(Path(folder), fingerprint=lambda f: f.stat().st_size)
+    {'files': {'config.json': 2}}
+    """
+    return {"files": {f.name: fingerprint(f) for f in sorted(path.iterdir())
+                      if f.is_file() and f.name not in NOT_READ}}
+
+
+def hub_identity(hub_id: str, revision: str | None, commit: str | None) -> dict:
+    """A hub repository as a result's identity holds it: its id and the commit its revision names
+    now; where no commit can be had, the revision stands in for it, so that two revisions are never
+    one result.
+
+    Examples
+    --------
+    >>> hub_identity("org/lm", "step100", "ab" * 20), hub_identity("org/lm", "step100", None)
+    ({'hub': 'org/lm', 'commit': 'abababababababababababababababababababab'}, {'hub': 'org/lm', 'commit': None, 'revision': 'step100'})
+    """
+    if commit is None:
+        return {"hub": hub_id, "commit": None, "revision": revision}
+    return {"hub": hub_id, "commit": commit}
+
+
+def load_identity(options: Mapping, model: str, kind: str, *, fingerprint: Callable[[Path], object] = file_sha256,
+                  resolve: bool = True) -> dict:
+    """Load options as a result's identity takes them: an option of ``FILE_OPTIONS`` by the content
+    of what it names, every other option as it is.
+
+    What an option names: for ``tokenizer`` and ``adapter``, a folder's files
+    (``directory_identity``), a file's hash, or a hub id's commit; for ``subfolder``, the files of
+    that folder of a local model (a hub model's commit holds its folders); for ``code_revision``,
+    the commit it names in a hub model's repository. A value that names nothing here stays as it
+    is: loading then says why it cannot be had.
+
+    Parameters
+    ----------
+    options : mapping
+        Checked load options (``check_load_options``).
+    model : str
+        The model they load: a directory's or GGUF file's path, or a hub id.
+    kind : str
+        ``"directory"``, ``"gguf"`` or ``"hub"`` (``rankscale.models.source.ModelSource.kind``).
+    fingerprint : callable
+        What a file is identified by (``directory_identity``).
+    resolve : bool
+        Whether a hub id is identified by the commit its revision names now
+        (``rankscale.hub.resolve_commit``, which may ask the hub); False: by the revision, for a
+        set's check, which asks no network.
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> load_identity({"attn_implementation": "eager", "trust_remote_code": True}, "org/lm", "hub")
+    {'attn_implementation': 'eager', 'trust_remote_code': True}
+    >>> load_identity({"code_revision": "v2"}, "org/lm", "hub", resolve=False)
+    {'code_revision': {'hub': 'org/lm', 'commit': None, 'revision': 'v2'}}
+    """
+    def named(key: str, value: str):
+        how = FILE_OPTIONS[key]
+        if how == "revision" and kind == "hub":  # a revision of the model's own repository
+            return hub_identity(model, value, resolve_commit(model, value) if resolve else None)
+        if how == "revision" or (how == "inside" and kind == "hub"):  # a local model has one version, its files;
+            return value  # a hub model's commit, in its identity, holds its folders
+        base = Path(model) if kind == "directory" else Path(model).parent  # a GGUF file's folder is its model's
+        path = base / value if how == "inside" else Path(value).expanduser()
+        if path.is_dir():
+            return {"directory": directory_identity(path, fingerprint)}
+        if path.is_file():
+            return {"file": fingerprint(path)}
+        if how == "model" and is_hub_id(value):
+            return hub_identity(value, None, resolve_commit(value) if resolve else None)
+        return value
+
+    return {key: named(key, value) if key in FILE_OPTIONS else value for key, value in options.items()}
 
 
 @dataclass(frozen=True)
@@ -321,16 +465,55 @@ class Family:
     Parameters
     ----------
     name : str
-        Shown in every table and legend.
+        Shown in every table and legend; not empty, nor one of ``RESERVED_FAMILY_NAMES`` in any
+        case (``check_family_name``).
     models : tuple of Model
         The listed models, smallest first; empty for a ladder.
     ladder : Ladder, optional
         The ladder this project trains, for a family of no listed models.
+
+    Examples
+    --------
+    >>> Family("all", (Model("70m", "EleutherAI/pythia-70m"), Model("160m", "EleutherAI/pythia-160m")))
+    Traceback (most recent call last):
+    rankscale.RankscaleError: family name 'all': the chapters name the fit over every family pooled 'All'; give the family another name
     """
 
     name: str
     models: tuple[Model, ...] = ()
     ladder: Ladder | None = None
+
+    def __post_init__(self):
+        check_family_name(self.name)
+
+
+def check_family_name(name: str) -> None:
+    """Refuse a family name that the chapters use for a group of their own: a family of that name
+    would be taken for it (the pooled fit replaced by the family, or a key met twice).
+
+    Parameters
+    ----------
+    name : str
+
+    Raises
+    ------
+    RankscaleError
+        For ``""`` (a reference model's family) and ``RESERVED_FAMILY_NAMES``, whatever their case.
+
+    Examples
+    --------
+    >>> check_family_name("NeoX ladder")
+    >>> check_family_name("Reference")
+    Traceback (most recent call last):
+    rankscale.RankscaleError: family name 'Reference': the chapters name the models outside every family 'reference'; give the family another name
+    """
+    if not name:
+        raise RankscaleError("a family has no name, which the chapters give the models outside every family; "
+                             "give it a name")
+    for reserved, what in RESERVED_FAMILY_NAMES.items():
+        if name.casefold() == reserved.casefold():
+            raise RankscaleError(f"family name {name!r}: the chapters name {what} {reserved!r}; give the family "
+                                 "another name")
 
 
 @dataclass(frozen=True)

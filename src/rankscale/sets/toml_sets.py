@@ -39,10 +39,12 @@ Load options (``rankscale.sets.schema.LOAD_OPTIONS``: ``trust_remote_code``,
 ``attn_implementation``, ``tokenizer``, ``adapter``; any other key goes to ``from_pretrained`` as
 it is) are given per family or per model, a model's own overriding its family's. Relative paths
 (models, corpora, and a ``tokenizer`` or ``adapter`` that exists there) are read from the TOML
-file's folder. Everything that would fail, or quietly mean something else, once models run is
-refused here: a corpus that is neither a name rankscale knows nor a file, a negative budget, a
+file's folder, a ``subfolder`` from its model's. Everything that would fail, or quietly mean
+something else, once models run is refused here: a corpus that is neither a name rankscale knows nor a file, a negative budget, a
 setting out of its range (``SETTINGS``), two models of a family (or two references) of one name,
-and one model listed twice in a family.
+one model listed twice in a family (the same files, under one path or two), and a family named
+as the chapters name a group of their own (``rankscale.sets.schema.check_family_name``: ``All``,
+``reference``).
 
 Standard library only: the corpus names are checked where ``rankscale.corpora`` can be imported
 (not in ``make book``'s first check, before anything is installed), but a key that can only be a
@@ -63,9 +65,11 @@ import tomllib
 from pathlib import Path
 
 from rankscale import RankscaleError
+from rankscale.hashing import file_sha256
 from rankscale.hub import is_hub_id
 from rankscale.sets.builtin import BUILT_IN
-from rankscale.sets.schema import LOAD_OPTIONS, Checkpoint, Family, Model, ModelSet, check_load_options
+from rankscale.sets.schema import (LOAD_OPTIONS, MODEL_OPTIONS, Checkpoint, Family, Model, ModelSet, check_family_name,
+                                   check_load_options, directory_identity, load_identity)
 
 _TOP_KEYS = {"name", "corpora", "families", "references", "window", "n_boot", "checkpoint_tokens", "dtype",
              "seed", "temperature_tokens"}
@@ -104,6 +108,10 @@ class _Where:
     def error(self, entry: str, problem: str, fix: str) -> RankscaleError:
         return RankscaleError(f"{self.path}: {entry}: {problem}; {fix}")
 
+    def within(self, entry: str, err: RankscaleError) -> RankscaleError:
+        """``err``, a check's one line naming the problem and the fix, placed at ``entry``."""
+        return RankscaleError(f"{self.path}: {entry}: {err}")
+
     def keys(self, table: dict, known: set[str], entry: str) -> None:
         unknown = sorted(set(table) - known)
         if unknown:
@@ -134,9 +142,10 @@ def load_toml(path: Path) -> ModelSet:
         With one line naming the file, the entry and the fix, for every problem: no such file,
         invalid TOML, an unknown key, no corpus, a corpus that is neither a known name nor a file,
         a negative budget, a setting below its least value (``SETTINGS``), no families, a family
-        of fewer than two models, two models of a family (or two references) of one name, one
-        model twice in a family, a local model that does not exist, a malformed checkpoint. Hub
-        ids are checked later, by ``require_available``.
+        of fewer than two models or of a reserved name, two models of a family (or two
+        references) of one name, one model twice in a family (by its files' content: a copied
+        folder too), a local model that does not exist, a malformed checkpoint. Hub ids are
+        checked later, by ``require_available``.
 
     Examples
     --------
@@ -201,6 +210,10 @@ def load_toml(path: Path) -> ModelSet:
         name = where.typed(family.get("name", ""), str, f"{entry}.name", "a string")
         if not name:
             raise where.error(entry, "no name", 'give it a name = "..." (shown in every table and legend)')
+        try:
+            check_family_name(name)
+        except RankscaleError as err:
+            raise where.within(f"{entry}.name", err) from None
         entry = f"families[{i}] ({name!r})"
         models = where.typed(family.get("models", []), list, f"{entry}.models", "an array of tables")
         if len(models) < 2:
@@ -209,7 +222,8 @@ def load_toml(path: Path) -> ModelSet:
                               "(add models, or list a single model under [[references]])")
         shared = _toml_load(where, base, family.get("load", {}), f"{entry}.load")
         members = tuple(_toml_model(where, base, m, f"{entry}.models[{j}]", shared) for j, m in enumerate(models))
-        _distinct(where, members, f"{entry}.", "models", "model of the family", same_model=True)
+        _listed_once(where, members, f"{entry}.")
+        _distinct(where, members, f"{entry}.", "models", "model of the family")
         parsed.append(Family(name, members))
     names = [f.name for f in parsed]
     if len(set(names)) < len(names):
@@ -217,7 +231,7 @@ def load_toml(path: Path) -> ModelSet:
     references = tuple(_toml_model(where, base, m, f"references[{i}]")
                        for i, m in enumerate(where.typed(data.get("references", []), list, "[[references]]",
                                                          "an array of tables")))
-    _distinct(where, references, "", "references", "reference", same_model=False)
+    _distinct(where, references, "", "references", "reference")
     options = {}
     for key, (least, what, default) in SETTINGS.items():
         if key in data:
@@ -322,25 +336,69 @@ def _toml_corpus(where: _Where, base: Path, corpus: str, entry: str) -> str:
                       "hf:org/name[:config]:split, or the path of a data file")
 
 
-def _distinct(where: _Where, models: tuple[Model, ...], prefix: str, listed: str, what: str, same_model: bool) -> None:
+def _distinct(where: _Where, models: tuple[Model, ...], prefix: str, listed: str, what: str) -> None:
     """Refuse two of ``models`` (the entries ``<prefix><listed>[j]``) of one name, which tables,
-    legends and fits tell apart by name, and, with ``same_model``, one model listed twice (same
-    source, revision and load options), which has no size of its own to fit. A hub model's
-    revision is ``main`` unless given."""
-    named, seen = {}, {}
+    legends and fits tell apart by name."""
+    named = {}
     for j, model in enumerate(models):
-        revision = model.revision or ("main" if is_hub_id(model.source) else None)
-        identity = (model.source, revision, model.load)
-        if same_model and identity in seen:
-            raise where.error(f"{prefix}{listed}[{j}]", f"the same model as {listed}[{seen[identity]}] ({model.source}"
-                                                        f"{'@' + revision if revision else ''}, same revision and load "
-                                                        "options)", "list each model once")
         if model.name in named:
             raise where.error(f"{prefix}{listed}[{j}]", f"named {model.name!r}, as {listed}[{named[model.name]}] is",
                               f'give each {what} a name = "..." (a model is named after the last part of its path '
                               "unless given one)")
         named.setdefault(model.name, j)
-        seen.setdefault(identity, j)
+
+
+def _listed_once(where: _Where, models: tuple[Model, ...], prefix: str) -> None:
+    """Refuse one model listed twice in a family (the entries ``<prefix>models[j]``), which has no
+    size of its own to fit: the same files (``_made_of``) under one path or two, at the same
+    revision, with load options that name the same files.
+
+    Hashing every model here would read every weight each time a set is read: a model is first
+    identified by the sizes of its files (a ``stat`` each), and hashed (``file_sha256``, read once
+    and remembered for its extractions) only where another of the family agrees in every size."""
+    by_size = [_made_of(model, _size) for model in models]
+    by_content = {}
+
+    def content(i: int) -> dict:
+        if i not in by_content:
+            by_content[i] = _made_of(models[i], file_sha256)
+        return by_content[i]
+
+    for j, model in enumerate(models):
+        twin = next((i for i in range(j) if by_size[i] == by_size[j] and content(i) == content(j)), None)
+        if twin is None:
+            continue
+        first = models[twin]
+        if first.source == model.source:
+            revision = model.revision or ("main" if is_hub_id(model.source) else None)
+            how = f"{model.source}{'@' + revision if revision else ''}, same revision and load options"
+        else:
+            how = f"{first.source} and {model.source} hold the same files, loaded with the same options"
+        raise where.error(f"{prefix}models[{j}]", f"the same model as models[{twin}] ({how})",
+                          "list each model once (a copy of a model's folder is the same model)")
+
+
+def _size(path: Path) -> int:
+    return path.stat().st_size
+
+
+def _made_of(model: Model, fingerprint) -> dict:
+    """What a model of a set loads, as a result's identity holds it (``rankscale.models.source.ModelSource.identity``
+    and ``rankscale.sets.schema.load_identity``, each file by ``fingerprint``), but asking no network: a directory
+    holding ``config.json`` by its files, a GGUF file by its content, a hub model by its id and revision (``main``
+    unless given). Any other path is no model (listing its jobs refuses it, naming why) and stands for itself."""
+    path, hub = Path(model.source), is_hub_id(model.source)
+    revision = model.revision or ("main" if hub else None)
+    if hub:
+        kind, made = "hub", {"hub": model.source, "revision": revision}
+    elif path.suffix == ".gguf" and path.is_file():
+        kind, made = "gguf", {"gguf": fingerprint(path)}
+    elif (path / "config.json").is_file():
+        kind, made = "directory", {"directory": directory_identity(path, fingerprint)}
+    else:
+        return {"path": model.source, "revision": revision, "load": dict(model.load)}
+    return {"model": made, "load": load_identity(dict(model.load), model.source, kind, fingerprint=fingerprint,
+                                                 resolve=False)}
 
 
 def _toml_load(where: _Where, base: Path, table, entry: str) -> dict:
@@ -352,7 +410,7 @@ def _toml_load(where: _Where, base: Path, table, entry: str) -> dict:
     except RankscaleError as err:
         raise where.error(entry, str(err), f"the options rankscale reads are {', '.join(LOAD_OPTIONS)}; "
                                            "others go to from_pretrained as they are") from None
-    for key in ("tokenizer", "adapter"):
+    for key in MODEL_OPTIONS:
         if key in options and (base / options[key]).exists():
             options[key] = str((base / options[key]).resolve())
     return options
