@@ -329,7 +329,9 @@ here.style.hide(axis="index").format(
 # themselves trace an S (A4.5) is asked of each corpus and family, on its cases of $N \ge 2$ whose
 # success rates cross eq. 8's inflection, $p = 1/e$: below it the curve is convex in $\ln S$ and
 # above it concave, so points on one side show one arm of the S, not the S, and a family whose
-# every case lies on one arm is undetermined. $N = 1$ is top-$k$ accuracy itself, not a task of
+# every case lies on one arm is undetermined. A case that crosses it is read on its intervals: each
+# step up in size must rise beyond noise and eq. 8's line must be a falling law on its $R^2$ and
+# slope intervals, as A4.1 reads it. $N = 1$ is top-$k$ accuracy itself, not a task of
 # several tokens, so its cases are shown and not counted. A ratio of A4.3 measured on the data but
 # with a resample where some model completes no run (its error infinite there) has no interval
 # to bound its noise: it is named with its ratio and left undetermined.

@@ -81,10 +81,10 @@ glue("b4_left_out", Markdown("; ".join(context.unusable()) or "none"), display=F
 # ratio of decomposed components", stacked to 100%: the magnitude shares, since a signed
 # contribution above 1 cannot be a part of a stacked whole. So the claim that EE's share falls
 # (B4.2, Fig. 8) is graded on the magnitude share, with $\mathrm{EE}/\mathrm{CE}$ beside it, and
-# so is the mechanism (B4.4), through B4.2's own reading: paper B's §5 explains the slowing by "the
-# proportion of Error-Entropy" declining as Fig. 8 shows it. EE's dominance of small models (B4.1)
-# reads $\mathrm{EE}/\mathrm{CE}$, how much of the loss EE contributes; each choice is fixed in
-# `rankscale.claims` before any data were seen.
+# so are the mechanism (B4.4), through B4.2's own reading (paper B's §5 explains the slowing by "the
+# proportion of Error-Entropy" declining as Fig. 8 shows it), and EE's dominance of small models
+# (B4.1), whose "about 80–90%" is read off Fig. 8; each choice is fixed in `rankscale.claims`
+# before any data were seen.
 
 # %%
 shares_table = b4.shares_table(evidence)
@@ -99,7 +99,7 @@ display(shares_table.style.format({c: "{:.4f}" for c in shares_table.columns[4:]
 # {numref}`fig-b4-stacked` is the analogue of the paper's Fig. 8, which puts 16 hub models from
 # 14M to 70B parameters side by side: the magnitude shares stacked to 100% for each model, all
 # families together in order of size; their trend is what B4.2 grades and B4.4 reads. {numref}`fig-b4-signed`
-# shows the signed contributions, which B4.1 reads for the smallest models, against size for each family.
+# shows the signed contributions, shown beside the graded shares, against size for each family.
 
 # %% mystnb={"figure": {"caption": "Paper B, Fig. 8 analogue: the magnitude shares $|M| / (|\\mathrm{EE}| + |\\mathrm{SA}| + |\\mathrm{Conf}|)$ of each model stacked to 100%, one row per corpus, models in order of size (smallest on the left, the same models in every row) with their names, under the last row, in their family's colour.", "name": "fig-b4-stacked"}}
 colors = {"EE": "C0", "SA": "C2", "Conf": "C3"}
@@ -296,7 +296,7 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # function of its own: *reproduced* if it holds on every unit tested, *partly* on some,
 # *not reproduced* on none. B4.2 grades EE's magnitude share, the quantity of Fig. 8, with the
 # trend of its signed contribution EE/CE beside it, and the mechanism (B4.4) reads the same share
-# through B4.2's reading; B4.1 reads EE/CE. Every rule
+# through B4.2's reading, as does EE's dominance of the smallest models (B4.1). Every rule
 # here claims a difference or a direction (EE dominates, its share falls, the law slows), read
 # on its 95% interval (as in [chapter B3](b3_component_scaling): the value on all tokens plus or minus 1.96
 # standard deviations of its replicates over the paired resamples of the documents): wholly on the claimed

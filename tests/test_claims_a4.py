@@ -289,6 +289,21 @@ def test_a4_5_sigmoid_holds_on_a_family_whose_cases_of_n_2_or_more_across_the_in
         "a family holds only where every case across 1/e holds"
 
 
+def test_a4_5_reads_every_step_and_the_law_on_their_intervals():
+    """A rise whose interval crosses 0 is within noise: the case, and the family, undetermined, where the point
+    reading held them; a fall beyond noise fails it, whatever the noise elsewhere."""
+    unit, p = Unit("pydocs", "NeoX"), np.array([0.1, 0.5, 0.9])
+    e = family(fits={(1, 2): fit.fit_power_law(SIZES, -np.log(p))}, success={(1, 2): p})
+    assert outcomes(a4.sigmoid_verdict({("pydocs", "NeoX"): e}, context())) == {unit: "holds"}
+    e.replicates[:, 1, NS.index(2), KS.index(1)] = [0.05, 0.95, 0.1, 0.9]  # the middle model's p all over the place
+    v = a4.sigmoid_verdict({("pydocs", "NeoX"): e}, context())
+    assert (v.verdict, outcomes(v)) == ("undetermined", {unit: "undetermined"})
+    assert "within noise" in v.ours
+    falling = family(success={(1, 2): (0.1, 0.9, 0.8)})
+    falling.replicates[:, 0, NS.index(2), KS.index(1)] = [0.05, 0.2, 0.1, 0.15]  # the first step's noise
+    assert outcomes(a4.sigmoid_verdict({("pydocs", "NeoX"): falling}, context())) == {unit: "fails"}
+
+
 def test_a4_5_n_1_is_not_counted_and_one_arm_leaves_the_family_undetermined():
     inflection, unit = np.exp(-1), Unit("pydocs", "NeoX")
     token_level = family(success={(10, 1): (0.1, 0.5, 0.9)})  # top-10 accuracy crosses 1/e; no N >= 2 case does

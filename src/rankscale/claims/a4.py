@@ -28,11 +28,13 @@ from rankscale.claims.base import (
     Reading,
     Unit,
     Verdict,
+    every,
     index_claims,
     judge,
     left_out,
     no_family,
     outcome_of,
+    read,
     undetermined,
 )
 from rankscale.claims.context import Chapter, Context, text_units
@@ -108,10 +110,12 @@ CLAIMS_A4 = index_claims(
           f"N in {A4_WINDOW_LENGTHS[1:]}: a case can show the S only if its measured p_N,k span eq. 8's inflection, "
           f"p = 1/e (some model below it and some above); a case on one arm of the S, or with a model that never "
           f"completes a run (no eq. 8 fit), cannot. A case that spans it holds if the measured p_N,k rise with size "
-          f"at every step and eq. 8 fitted to the measured points (A4.1's line of log(-log p_N,k) on log S) has "
-          f"R^2 >= {A4_MIN_R2} and falls. The unit holds if every case of it that spans 1/e holds, fails if one "
-          f"fails, and is undetermined where its cases were measured but none spans 1/e (its models lie on one arm "
-          f"of the S at every N >= 2). Why: in ln S eq. 8 is a Gumbel curve whose inflection is at -ln p = 1; "
+          f"at every step, each step's {INTERVAL} read against 0 (the claim's side above), and eq. 8 fitted to the "
+          f"measured points (A4.1's line of log(-log p_N,k) on log S) is a falling law on its intervals, refitted "
+          f"on the same replicates: {law_rule(A4_MIN_R2)}; all of these must hold, one failing fails the case, one "
+          f"undecided leaves it undetermined. The unit holds if every case of it that spans 1/e holds, fails if "
+          f"one fails, and is undetermined where one is undecided or where its cases were measured but none spans "
+          f"1/e (its models lie on one arm of the S at every N >= 2). Why: in ln S eq. 8 is a Gumbel curve whose inflection is at -ln p = 1; "
           f"below it the curve is convex and above it concave, so only points on both sides show an S rather than "
           f"one arm of it; {A4_MIN_R2} is paper A's own bar for a law (§4.4). Emergence is the jump of a task of "
           f"several tokens: N = 1 is the token level, top-k accuracy itself (RBP_k), so its cases are shown, not "
@@ -576,48 +580,59 @@ def sharpens_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], contex
                  why_not="no family has a falling token-level law")
 
 
-def measured_sigmoid(sizes, success, law) -> bool | None:
-    """A4.5 on one case: whether its measured success rates show eq. 8's S: they span p = 1/e, rise with size at
-    every step, and ``law`` (the fit of log(-log p) on log S) is a falling law with R^2 >= ``A4_MIN_R2``.
+def measured_sigmoid(e: SequenceSuccess, k: int, n: int) -> Reading | None:
+    """A4.5 on one case (k, N) of ``e``: whether its measured success rates show eq. 8's S, read on their intervals:
+    every step between neighbouring sizes rises (the step's interval over ``e.replicates`` read against 0, the
+    claim's side above), and eq. 8's line (A4.1's fit of log(-log p) on log S) is a falling law of R^2 at least
+    ``A4_MIN_R2`` (``law_reading`` of ``e.law_intervals``), all of which must hold (``every``).
 
     Parameters
     ----------
-    sizes, success : array_like, shape (models,)
-        The family's sizes and measured p_{N,k} (NaN for an N longer than every window).
-    law : rankscale.analysis.fit.PowerLawFit or None
-        None where some model has p = 0.
+    e : SequenceSuccess
+    k, n : int
+        The case.
 
     Returns
     -------
-    bool or None
-        None where the points do not span 1/e, some are missing, or there is no fit.
+    Reading or None
+        None where the measured points do not span p = 1/e (the case cannot show the S), some are missing, or
+        there is no fit (a model without a run); a missing interval is undetermined.
 
     Examples
     --------
-    >>> law = PowerLawFit(-0.5, 0.0, 0.99, 3)
-    >>> measured_sigmoid([1e6, 1e7, 1e8], [0.1, 0.4, 0.8], law), measured_sigmoid([1e6, 1e7, 1e8], [0.1, 0.5, 0.4], law)
-    (True, False)
-    >>> measured_sigmoid([1e6, 1e7, 1e8], [0.01, 0.1, 0.3], law) is None  # one arm of the S only
+    >>> p = np.array([0.1, 0.5, 0.9])[:, None, None]  # (models, N, k)
+    >>> law = fit.fit_power_law([1e6, 1e7, 1e8], -np.log(p[:, 0, 0]))
+    >>> e = SequenceSuccess(("a", "b", "c"), np.array([1e6, 1e7, 1e8]), p, np.stack([p, p * 0.99, p * 1.01]), {},
+    ...                     {(1, 2): law}, None, None, None, ns=(2,), ks=(1,))
+    >>> measured_sigmoid(e, 1, 2).outcome
     True
     """
-    order = np.argsort(np.asarray(sizes, np.float64))
-    p = np.asarray(success, np.float64)[order]
+    p = e.at(k, n)
+    law = e.fits.get((k, n))
     if np.isnan(p).any() or not p.min() < np.exp(-1) < p.max() or law is None:
         return None
-    return bool((np.diff(p) > 0).all() and fit.falling_law(law, A4_MIN_R2))
+    order = np.argsort(e.sizes)
+    replicates = e.replicates[:, order, e.ns.index(n), e.ks.index(k)]
+    steps = [read(bootstrap.interval(float(hi - lo), replicates[:, b + 1] - replicates[:, b], e.level),
+                  missing=UNDETERMINED) for b, (lo, hi) in enumerate(zip(p[order][:-1], p[order][1:]))]
+    return every(*steps, law_reading(*e.law_intervals(k, n), A4_MIN_R2))
 
 
-def sigmoid_unit(cases: Mapping[int, bool | None], measured: bool) -> bool | str | None:
-    """A4.5 on one corpus and family, from ``measured_sigmoid`` of its cases of N >= 2: True if every case that
-    spans 1/e holds, False if one fails, ``UNDETERMINED`` where none spans it but some was ``measured``, else None.
+def sigmoid_unit(cases: Mapping[tuple[int, int], Reading | None], measured: bool) -> Reading:
+    """A4.5 on one corpus and family, from ``measured_sigmoid`` of its cases of N >= 2: every case that spans 1/e
+    read together (``every``); ``UNDETERMINED`` where none spans it but some was ``measured``, else None.
 
-    >>> sigmoid_unit({1: True, 2: None}, True), sigmoid_unit({1: True, 2: False}, True)
-    (True, False)
-    >>> sigmoid_unit({1: None}, True), sigmoid_unit({1: None}, False)
+    >>> sigmoid_unit({(1, 2): Reading(True), (1, 4): None}, True), sigmoid_unit({(1, 2): Reading(False)}, True).outcome
+    (Reading(outcome=True, fragile=False), False)
+    >>> sigmoid_unit({(1, 2): None}, True).outcome, sigmoid_unit({(1, 2): None}, False).outcome
     ('undetermined', None)
     """
-    decided = [ok for ok in cases.values() if ok is not None]
-    return all(decided) if decided else UNDETERMINED if measured else None
+    spanning = [reading for reading in cases.values() if reading is not None]
+    return every(*spanning) if spanning else Reading(UNDETERMINED if measured else None)
+
+
+# a case's reading in words, in A4.5's "ours"
+_SIGMOID_WORDS = {True: "holds", False: "fails", UNDETERMINED: "within noise", None: ""}
 
 
 def sigmoid_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> Verdict:
@@ -639,15 +654,16 @@ def sigmoid_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context
         for n in e.ns:
             for k in e.ks:
                 p = e.at(k, n)
-                ok = measured_sigmoid(e.sizes, p, e.fits[k, n])
-                text = f"{c}/{fam}/k={k}/N={n}: p {p.min():.2f}-{p.max():.2f} ({'holds' if ok else 'fails'})"
+                reading = measured_sigmoid(e, k, n)
+                text = (f"{c}/{fam}/k={k}/N={n}: p {p.min():.2f}-{p.max():.2f} "
+                        f"({_SIGMOID_WORDS[reading.outcome] if reading is not None else ''})")
                 if n == 1:
-                    if ok is not None:
+                    if reading is not None:
                         token_level.append(text)
                     continue
-                cases[k, n] = ok
+                cases[k, n] = reading
                 measured |= bool(np.isfinite(p).all())
-                if ok is not None:
+                if reading is not None:
                     spans.append(text)
         units[Unit(c, fam)] = sigmoid_unit(cases, measured)
     shown = (f"; N = 1 (top-k accuracy, not counted): {'; '.join(token_level)}" if token_level else "")

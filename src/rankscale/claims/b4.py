@@ -79,8 +79,10 @@ TABLES = (TABLE4,)  # the paper gives its shares as a figure only; its Table 4 s
 CLAIMS_B4 = index_claims(
     Claim("B4.1", "Error-Entropy dominates cross-entropy for small models (paper B §5, Fig. 8: “about 80–90%”)",
           "empirical",
-          f"EE/CE of each family's smallest model, its {INTERVAL} read against {B4_DOMINANT_SHARE} "
-          f"(the lower end of the paper's range; {ONE_READING}), per corpus and family.",
+          f"EE's share of Fig. 8, |EE| / (|EE| + |SA| + |Conf|) (the stacked percentage B4.2 grades), of each "
+          f"family's smallest model, its {INTERVAL} read against {B4_DOMINANT_SHARE} (the lower end of the paper's "
+          f"range; {ONE_READING}), per corpus and family. EE/CE, EE's signed contribution, is above 1 wherever "
+          "Confidence is positive and is no share of a whole (an earlier rule graded it).",
           "about 80–90% (“nearly 90%” in §5)"),
     Claim("B4.2", "EE's share of CE falls as models grow (paper B §5, Fig. 8)", "empirical",
           f"The slope of log(|EE| / (|EE| + |SA| + |Conf|)) on log size, its {INTERVAL} read against 0 (wholly "
@@ -234,11 +236,23 @@ def models_table(terms: CorpusTerms) -> pd.DataFrame:
     return table
 
 
+def magnitude_share(terms) -> np.ndarray:
+    """EE's share of Fig. 8, |EE| / (|EE| + |SA| + |Conf|), of terms (..., 4) in ``QUANTITIES`` order (CE, EE, SA,
+    Conf; ``metrics.ce_shares`` unsigned): shape (...).
+
+    >>> float(magnitude_share(np.array([3.0, 2.7, 0.6, 0.3])))
+    0.75
+    """
+    terms = np.asarray(terms, np.float64)
+    return metrics.ce_shares(terms[..., 1], terms[..., 2], terms[..., 3], signed=False)["EE"]
+
+
 def smallest_share(terms: CorpusTerms, family: str, level: float) -> tuple[str, float, tuple[float, float] | None]:
-    """The smallest model of ``family`` (the first of that size), its EE/CE and that share's interval."""
+    """The smallest model of ``family`` (the first of that size), EE's share of Fig. 8 (``magnitude_share``) and
+    that share's interval."""
     i = min(terms.index(family), key=lambda j: terms.runs[j].non_embedding)
-    share = terms.full[i, 1] / terms.full[i, 0]
-    return terms.runs[i].name, share, interval(share, terms.replicates[:, i, 1] / terms.replicates[:, i, 0], level)
+    share = float(magnitude_share(terms.full[i]))
+    return terms.runs[i].name, share, interval(share, magnitude_share(terms.replicates[:, i]), level)
 
 
 def share_trends(terms: CorpusTerms, group: str, level: float) -> tuple[Estimate, Estimate]:
@@ -370,7 +384,8 @@ def measure(chapter: Chapter, context: Context) -> Shares:
 # The rules, each read on one unit, and their verdicts
 
 def dominates(share_interval: tuple[float, float] | None) -> Reading:
-    """B4.1: EE/CE's interval read against ``B4_DOMINANT_SHARE``: wholly above holds, wholly below fails, across
+    """B4.1: the interval of EE's share of Fig. 8 read against ``B4_DOMINANT_SHARE``: wholly above holds, wholly
+    below fails, across
     the threshold (or not defined) undetermined.
 
     >>> [dominates(ci).outcome for ci in ((0.85, 0.95), (0.7, 0.79), (0.8, 0.9), None)]
@@ -441,7 +456,8 @@ def ee_dominates_verdict(evidence: Shares, context: Context) -> Verdict:
     outcomes = {Unit(c, fam): dominates(ci) for (c, fam), (_, _, ci) in evidence.smallest.items()}
     texts = [f"{Unit(c, fam).label} ({model}) {share:.3f} {interval_text(ci, sign='')}"
              for (c, fam), (model, share, ci) in evidence.smallest.items()]
-    return judge("B4.1", outcomes, "EE/CE of the smallest model [95% interval]: " + "; ".join(texts))
+    return judge("B4.1", outcomes, "EE's share |EE| / (|EE| + |SA| + |Conf|) of the smallest model [95% interval]: "
+                 + "; ".join(texts))
 
 
 def _unit(corpus: str, group: str) -> Unit:
