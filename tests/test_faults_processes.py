@@ -142,6 +142,15 @@ def signal_when_ready(argv: list, signum: int, ready, **popen) -> tuple[int, flo
             left.kill()
 
 
+NO_BAR = """
+class Bar:  # the progress bar run_in_processes updates, drawing nothing
+    def update(self, n=1):
+        pass
+
+    def set_postfix_str(self, text):
+        pass
+"""
+
 TASKS = """
 import subprocess, sys, time
 from pathlib import Path
@@ -162,14 +171,7 @@ def task(n, bar):
         time.sleep(n)
         (folder / f"cleaned-{n}").touch()
 
-
-class Bar:
-    def update(self, n=1):
-        pass
-
-    def set_postfix_str(self, text):
-        pass
-
+""" + NO_BAR + """
 
 if __name__ == "__main__":
     try:
@@ -220,14 +222,7 @@ def page(folder, i):
         papermill.execute_notebook(nb, str(folder / f"{i}.ipynb"), kernel_name="python3", cwd=str(folder),
                                    progress_bar=False, config=build.kernel_config(pathlib.Path(sockets)))
 
-
-class Bar:
-    def update(self, n=1):
-        pass
-
-    def set_postfix_str(self, text):
-        pass
-
+""" + NO_BAR + """
 
 if __name__ == "__main__":
     folder = pathlib.Path(sys.argv[1])
