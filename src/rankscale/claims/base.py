@@ -723,7 +723,7 @@ def _graded(decided: Sequence[bool], measured: int) -> str:
     return UNDETERMINED if measured else NOT_TESTABLE
 
 
-def undecided_where(verdict: Verdict, thin: Mapping[tuple[str, str], str]) -> Verdict:
+def undecided_where(verdict: Verdict, thin: Mapping[tuple[str, str], str], families: Sequence[str] = ()) -> Verdict:
     """``verdict`` with every decided unit whose evaluation text holds too few documents for an interval
     (``thin``) made undetermined, and the verdict graded again as ``judge`` grades.
 
@@ -734,7 +734,9 @@ def undecided_where(verdict: Verdict, thin: Mapping[tuple[str, str], str]) -> Ve
         (corpus, family or reference model) -> why its text is too thin
         (``rankscale.claims.context.thin_texts``). A unit is on a thin text where its corpus and family, or
         the family it is compared with, are; a unit of every family (pooled, or of no one family) where any
-        family of its corpus is.
+        of ``families`` is on its corpus.
+    families : sequence of str
+        The set's families (not its reference models, which no unit of every family reads).
 
     Returns
     -------
@@ -751,11 +753,17 @@ def undecided_where(verdict: Verdict, thin: Mapping[tuple[str, str], str]) -> Ve
     ('reproduced', '1 of 1, 1 of 2 decided', '+1, -1 (too few documents for an interval, so undetermined: stdlib/NeoX (4 documents))')
     >>> undecided_where(v, {("humaneval", "NeoX"): "4 documents"}) is v
     True
+    >>> v = judge("_doc", {Unit("stdlib"): True, Unit("pydocs"): True}, "+1")  # units of every family on a corpus
+    >>> undecided_where(v, {("stdlib", "Smol"): "4 documents"}, families=["NeoX"]) is v  # a reference's text
+    True
+    >>> undecided_where(v, {("stdlib", "NeoX"): "4 documents"}, families=["NeoX"]).ours
+    '+1 (too few documents for an interval, so undetermined: stdlib (NeoX: 4 documents))'
     >>> del CLAIMS["_doc"]
     """
     def why(unit: Unit) -> str | None:
         if unit.pooled or not unit.family:
-            reasons = [reason for (corpus, _), reason in thin.items() if corpus == unit.corpus]
+            reasons = [f"{name}: {reason}" for (corpus, name), reason in thin.items()
+                       if corpus == unit.corpus and name in families]
         else:
             reasons = [thin[key] for key in ((unit.corpus, unit.family), (unit.corpus, unit.versus)) if key in thin]
         return "; ".join(reasons) or None

@@ -202,7 +202,7 @@ class Context:
         """A chapter's verdicts: each of its ``rules`` (callables of the evidence and this context, one per claim, in
         order) on ``evidence``, every unit on a text of too few documents (``thin``) then undetermined
         (``rankscale.claims.base.undecided_where``)."""
-        return [undecided_where(rule(evidence, self), self.thin) for rule in rules]
+        return [undecided_where(rule(evidence, self), self.thin, list(self.sizes)) for rule in rules]
 
     def usable(self, min_sizes: int = MIN_SIZES) -> list[str]:
         """The families with at least ``min_sizes`` distinct sizes, in order: those a size claim is tested on."""
