@@ -110,6 +110,14 @@ def workers(lines: list[str]) -> list[str]:
     return [line for line in lines if "multiprocessing.spawn" in line]
 
 
+def default_signals() -> None:
+    """The signals' default handling in a child, as in a shell's command: a pytest-xdist worker ignores SIGINT
+    (and may ignore SIGHUP), and an ignored signal stays ignored across exec, so that a command started from it
+    would never see the signal sent."""
+    for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_DFL)
+
+
 def signal_when_ready(argv: list, signum: int, ready, **popen) -> tuple[int, float, list[str], list[str], str]:
     """Start ``argv``; once ``ready(command lines of its descendants, stderr)`` holds, send it ``signum``.
 
@@ -117,7 +125,8 @@ def signal_when_ready(argv: list, signum: int, ready, **popen) -> tuple[int, flo
     had started by then and of those still running 5 s after it exited, and its stderr. Whatever
     is left is killed.
     """
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **popen)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=default_signals, **popen)
     err: list[str] = []
     threading.Thread(target=lambda: err.extend(iter(lambda: proc.stderr.read(200), "")), daemon=True).start()
     tree, descendants = psutil.Process(proc.pid), []
