@@ -768,7 +768,8 @@ def undecided_where(verdict: Verdict, thin: Mapping[tuple[str, str], str], famil
             reasons = [thin[key] for key in ((unit.corpus, unit.family), (unit.corpus, unit.versus)) if key in thin]
         return "; ".join(reasons) or None
 
-    hit = {unit: why(unit) for unit, outcome in verdict.outcomes if outcome in ("holds", "fails") and why(unit)}
+    reasons = {unit: why(unit) for unit, outcome in verdict.outcomes if outcome in ("holds", "fails")}
+    hit = {unit: reason for unit, reason in reasons.items() if reason}
     if not hit:
         return verdict
     outcomes = tuple((unit, UNDETERMINED if unit in hit else outcome) for unit, outcome in verdict.outcomes)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from rankscale import RankscaleError
+from rankscale.corpora.units import UNIT_MARK
 
 SPLITS = ("train", "heldout")
 DEFAULT_SPLIT = "heldout"
@@ -41,7 +42,8 @@ class Source:
         from on this machine (a package's version, the Python version); with ``text_version``,
         it identifies the text.
     units : callable or None
-        Cuts a document into its natural units, losslessly (``rankscale.corpora.units``); the
+        Cuts a document into its natural units, losslessly: joined, they give the document
+        without any ``UNIT_MARK`` a source put in it (``rankscale.corpora.units``); the
         held-out part is read one unit per document, the training part whole. None: documents
         are read whole in both.
     unit : str
@@ -120,7 +122,9 @@ def load_split(source: Source, split: str) -> list[str]:
     source cuts its documents into units (``Source.units``), the held-out part holds each unit as
     a document, in order, blank ones left out and each ending as a whole document does (one
     newline), so that its intervals, which draw whole documents, rest on as many as the source's
-    structure gives; the training part holds the documents whole (their units joined).
+    structure gives; the training part holds the documents whole, without the marks a source may
+    have put where its units start (``rankscale.corpora.units.UNIT_MARK``): since a cut is
+    lossless, that is the units joined, without cutting them.
 
     Parameters
     ----------
@@ -137,16 +141,16 @@ def load_split(source: Source, split: str) -> list[str]:
     Examples
     --------
     >>> from dataclasses import replace
-    >>> source = Source("s", lambda: [("a", "one. two."), ("b", "three.")], "", 0.0,
-    ...                 units=lambda text: text.split(" "))
+    >>> from rankscale.corpora.units import marked_units
+    >>> source = Source("s", lambda: [("a", "one. \\x05two."), ("b", "three.")], "", 0.0, units=marked_units)
     >>> load_split(source, "train"), load_split(replace(source, heldout_fraction=1.0), "heldout")
-    (['one.two.', 'three.'], ['one.\\n', 'two.\\n', 'three.\\n'])
+    (['one. two.', 'three.'], ['one.\\n', 'two.\\n', 'three.\\n'])
     """
     documents = [text for _, text in _parts(source)[split]]
     if source.units is None:
         return documents
     if split == "train":
-        return ["".join(source.units(text)) for text in documents]
+        return [text.replace(UNIT_MARK, "") for text in documents]
     return [unit.rstrip() + "\n" for text in documents for unit in source.units(text) if unit.strip()]
 
 
