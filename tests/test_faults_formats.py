@@ -197,6 +197,16 @@ def test_a_parquet_row_that_is_not_utf8_is_named(tmp_path):
                                                          "not UTF-8 in its 'text' column")
 
 
+def test_a_parquet_footer_naming_a_column_in_bytes_that_are_not_utf8_is_one_line(tmp_path):
+    """Found by the full fuzz run: one flipped byte in the footer's column name made pyarrow raise
+    UnicodeDecodeError while opening the table."""
+    data = parquet(ROWS)
+    at = data.find(b"\x18\x04text") + 2  # the footer's schema: the column's name, four bytes long
+    (tmp_path / "notes.parquet").write_bytes(data[:at] + b"\xe9" + data[at + 1:])
+    assert refused(tmp_path / "notes.parquet").startswith(f"cannot load {tmp_path / 'notes.parquet'}: "
+                                                          "UnicodeDecodeError")
+
+
 @pytest.mark.parametrize("name, data, message", [
     ("rows.jsonl", b'{"text": "a"}\n{"text": "b"}\n\n{"text": "c"}\n{"text": "caf\xe9"}\n',
      r"row 3 of .*rows.jsonl \(line 5, byte 56\) is not UTF-8: byte 0xe9 \(invalid continuation byte\); save the "

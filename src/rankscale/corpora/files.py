@@ -353,12 +353,13 @@ def _check_parquet(path: Path, fields: tuple[str, ...], head: bytes) -> None:
 
     try:
         table = pq.ParquetFile(path, page_checksum_verification=True)
-    except (pa.ArrowException, OSError) as err:
+        schema = table.schema_arrow
+    # UnicodeDecodeError: a footer whose column names are not UTF-8, which pyarrow decodes as it opens the table
+    except (pa.ArrowException, OSError, UnicodeDecodeError) as err:
         raise unreadable(err, "its footer") or err from None
     if not head.startswith(b"PAR1"):
         raise RankscaleError(f"cannot load {path}: it does not begin with PAR1, as a parquet table does (it begins "
                              f"with {head!r}); copy it again, or write it anew")
-    schema = table.schema_arrow
     missing = [f for f in fields if f not in schema.names]
     if missing:
         raise _no_field(str(path), missing[0], schema.names)
