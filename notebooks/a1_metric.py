@@ -318,3 +318,116 @@ verdicts = pages.verdict_table("A1", a1.decide(evidence, context), model_set.nam
 
 # %%
 pages.run_it_yourself("A1", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them.
+#
+# ```{exercise} a1.1 · RBP$_k$ by hand
+# :label: ex-a1-1
+# :nonumber:
+# Take the largest model of the first family on the first corpus,
+# `run = teaching.largest_run(chapter)`. Its records hold, for each target, `ge`: how many tokens
+# scored at or above the target. Compute RBP$_5$ with paper A's eq. 3 ranks, $R = \mathrm{ge} + 1$,
+# using numpy only, and check it with `teaching.check("a1.1", answer, chapter)`. Then compare it
+# with `rankscale.analysis.metrics.rbp`.
+# ```
+#
+# ```{exercise} a1.2 · What the tie convention moves
+# :label: ex-a1-2
+# :nonumber:
+# For the same model, compute RBP$_1$ once with the released code's ranks ($R = \mathrm{gt} + 1$) and
+# once with eq. 3's ($R = \mathrm{ge} + 1$), and give the first minus the second. Is the gap larger or
+# smaller than RBP$_1$'s binomial standard error $\sqrt{\mathrm{RBP}_1(1-\mathrm{RBP}_1)/n}$? Say why
+# a head computed in fp32 keeps it small, and what bf16 logits would do.
+# ```
+#
+# ```{exercise} a1.3 · A probability does not fix a rank
+# :label: ex-a1-3
+# :nonumber:
+# Among the same model's targets whose probability $p = e^{\mathrm{logp}}$ lies in $[0.1, 0.5)$,
+# what share is ranked first? Then change the band to $[0.5, 1)$ and to $[0.01, 0.1)$: what moves,
+# and why can a target with $p = 0.3$ still be the top token while one with $p = 0.45$ is not?
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a1-1
+# :class: dropdown
+# ```
+#
+# A target is within the top 5 when at most four other tokens score at or above it:
+
+# %%
+import numpy as np
+
+from rankscale import teaching
+from rankscale.analysis import metrics
+
+run = teaching.largest_run(chapter)
+answer = np.mean(run.records.ge + 1 <= 5)
+glue("ex_a1_1", float(answer), display=False)
+glue("ex_a1_1_package", float(metrics.rbp(metrics.rank_1based(run.records.gt, run.records.ge), 5)[0]), display=False)
+teaching.check("a1.1", answer, chapter)
+
+# %% [markdown]
+# By hand, RBP$_5$ = {glue:text}`ex_a1_1:.4f`; `metrics.rbp` gives {glue:text}`ex_a1_1_package:.4f`, the
+# same count sorted and searched.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a1-2
+# :class: dropdown
+# ```
+
+# %%
+gap = np.mean(run.records.gt + 1 <= 1) - np.mean(run.records.ge + 1 <= 1)
+rbp1 = np.mean(run.records.ge + 1 <= 1)
+glue("ex_a1_2", float(gap), display=False)
+glue("ex_a1_2_se", float(np.sqrt(rbp1 * (1 - rbp1) / len(run.records))), display=False)
+teaching.check("a1.2", gap, chapter)
+
+# %% [markdown]
+# The gap is {glue:text}`ex_a1_2:.5f`, against a standard error of {glue:text}`ex_a1_2_se:.5f`. The
+# `gt` rank can only be smaller than or equal to the `ge` rank, so the gap is never negative; it is
+# non-zero only for a target tied with another token. In fp32 exact ties between distinct tokens are
+# rare; bf16 keeps 8 bits of mantissa, so about a third of targets tie with some other token (the
+# extraction ranks in fp32 for that reason) and the gap would grow to many standard errors.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a1-3
+# :class: dropdown
+# ```
+
+# %%
+p = np.exp(run.records.logp.astype(np.float64))
+first = run.records.ge == 0
+inside = (p >= 0.1) & (p < 0.5)
+share = np.mean(first[inside])
+glue("ex_a1_3", float(share), display=False)
+glue("ex_a1_3_n", int(inside.sum()), display=False)
+glue("ex_a1_3_high", float(np.mean(first[p >= 0.5])) if (p >= 0.5).any() else float("nan"), display=False)
+glue("ex_a1_3_low", float(np.mean(first[(p >= 0.01) & (p < 0.1)])), display=False)
+teaching.check("a1.3", share, chapter)
+
+# %% [markdown]
+# Of the {glue:text}`ex_a1_3_n` targets in the band, a share of {glue:text}`ex_a1_3:.3f` is ranked
+# first; in $[0.5, 1)$ the share is {glue:text}`ex_a1_3_high:.3f` (nan where no target is that sure), and
+# in $[0.01, 0.1)$ it is {glue:text}`ex_a1_3_low:.3f`. Above 0.5 no other token can score higher than the
+# target (the others share less than 0.5), so only an exact tie at 0.5 keeps it from first place. Below,
+# the rank depends on how the rest of the probability is spread: a target with $p = 0.3$ is first when
+# no other token gets more than 0.3, and one with $p = 0.45$ is second when another token gets 0.5. A
+# model that seldom gives any token much probability ranks many targets of small $p$ first, which is
+# why the shares depend on the model as much as on the band: paper A's Fig. 1 on real predictions.
+#
+# ```{solution-end}
+# ```

@@ -191,3 +191,161 @@ verdicts = pages.verdict_table("A2", a2.decide(evidence, context), model_set.nam
 
 # %%
 pages.run_it_yourself("A2", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page, and `evidence` the chapter's fits. Where the answer is a number,
+# `rankscale.teaching.check` says whether yours is right on the set you run, and why not. The solutions
+# are folded under the exercises and were computed by this build; the chapter's exercise notebook (under
+# Downloads) holds the set-up and the exercises without them.
+#
+# ```{exercise} a2.1 · The k = 1 law by hand
+# :label: ex-a2-1
+# :nonumber:
+# Take the models of the first family on the first corpus, smallest first:
+# `runs = teaching.family_models(chapter)`. For each, compute $-\log \mathrm{RBP}_1$ with paper A's
+# eq. 3 ranks, $R = \mathrm{ge} + 1$, from `run.records.ge`, and fit a straight line to
+# $\log(-\log \mathrm{RBP}_1)$ against $\log S$, with $S$ = `run.non_embedding` and natural logarithms,
+# using `numpy.polyfit` only. Give the slope to `teaching.check("a2.1", answer, chapter)` (tolerance
+# $10^{-6}$). Compare it with the chapter's own fit for the same corpus and family,
+# `evidence.units[corpus, family].fits[1]`. What exponent $\alpha$ does your slope give, and what does
+# it say about the error of greedy decoding when the model grows tenfold?
+# ```
+#
+# ```{exercise} a2.2 · A count of candidates or a share of the vocabulary
+# :label: ex-a2-2
+# :nonumber:
+# For the same models, fit the law at $k = 100$ taken as it is, and give the line's $R^2$, computed in
+# log space as one minus the residual sum of squares over the total sum of squares of
+# $\log(-\log \mathrm{RBP}_{100})$ (`teaching.check("a2.2", answer, chapter)`, tolerance $10^{-6}$).
+# Then change $k$ to the same share of the family's vocabulary $V$ (`run.vocab_size`) as 100 is of
+# paper A's 50,257 tokens, $k = \mathrm{round}(100\,V / 50257)$ (at least 1), and fit again. Which
+# moved, the slope, the $R^2$ or both? Which of the two readings of $k$ does the chapter's verdict A2.2
+# grade, and why does the choice matter more for a small vocabulary than for the paper's?
+# ```
+#
+# ```{exercise} a2.3 · How far the points scatter near the vocabulary
+# :label: ex-a2-3
+# :nonumber:
+# Near the vocabulary the paper sees the points scatter about the line and suspects noise. Take
+# $k = \mathrm{round}(30000\,V / 50257)$, about 60% of the vocabulary, and the same models (the
+# exercise needs at least three sizes). Fit $\log(-\log \mathrm{RBP}_k)$ against $\log S$ on all of each
+# model's targets and give the residual standard deviation $\sqrt{\sum_i r_i^2 / (m - 2)}$, where
+# $r_i$ are the residuals of the $m$ models (`teaching.check("a2.3", answer, chapter)`, tolerance
+# $10^{-6}$). Then change the budget: keep only the first half of each model's targets
+# (`run.records.ge[: len(run.records.ge) // 2]`) and compute the scatter again. If noise were all there
+# is, by how much should it grow? How many targets lie outside the top $k$, and why does that count,
+# rather than the number of all targets, set the noise of $-\log \mathrm{RBP}_k$ here?
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a2-1
+# :class: dropdown
+# ```
+#
+# $-\log \mathrm{RBP}_1$ is minus the log of the share of targets whose rank is 1; the fit is a
+# straight line through the points on log-log axes:
+
+# %%
+import numpy as np
+
+from rankscale import teaching
+
+runs = teaching.family_models(chapter)
+size = np.array([run.non_embedding for run in runs], dtype=np.float64)
+neg_log_rbp1 = np.array([-np.log(np.mean(run.records.ge + 1 <= 1)) for run in runs])
+slope, intercept = np.polyfit(np.log(size), np.log(neg_log_rbp1), 1)
+glue("ex_a2_1", float(slope), display=False)
+glue("ex_a2_1_alpha", float(-slope), display=False)
+glue("ex_a2_1_tenfold", float(10 ** slope), display=False)
+glue("ex_a2_1_package", float(evidence.units[chapter.corpora[0], runs[0].family].fits[1].slope), display=False)
+teaching.check("a2.1", slope, chapter)
+
+# %% [markdown]
+# By hand the slope is {glue:text}`ex_a2_1:.4f`; the chapter's fit for the same corpus and family has
+# {glue:text}`ex_a2_1_package:.4f`, the same least-squares line. The exponent is minus the slope,
+# $\alpha$ = {glue:text}`ex_a2_1_alpha:.4f`. On the line, a model ten times larger has
+# $-\log \mathrm{RBP}_1$ multiplied by $10^{-\alpha}$ = {glue:text}`ex_a2_1_tenfold:.4f`: a factor below 1
+# shrinks the log of the top-1 share, so greedy decoding is right more often; a factor above 1 would
+# say the opposite. The line describes only the range of sizes fitted.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a2-2
+# :class: dropdown
+# ```
+#
+# The same fit at $k = 100$, with $R^2$ written out, and again at the vocabulary's share:
+
+# %%
+vocab = min(run.vocab_size for run in runs)
+fits_by_k = {}
+for k in (100, max(1, round(100 * vocab / 50257))):
+    y = np.log([-np.log(np.mean(run.records.ge + 1 <= k)) for run in runs])
+    k_slope, k_intercept = np.polyfit(np.log(size), y, 1)
+    residual = y - (k_intercept + k_slope * np.log(size))
+    fits_by_k[k] = (k_slope, 1 - residual @ residual / np.sum((y - y.mean()) ** 2))
+k_share = max(1, round(100 * vocab / 50257))
+glue("ex_a2_2", float(fits_by_k[100][1]), display=False)
+glue("ex_a2_2_slope", float(fits_by_k[100][0]), display=False)
+glue("ex_a2_2_k", k_share, display=False)
+glue("ex_a2_2_vocab", vocab, display=False)
+glue("ex_a2_2_share_r2", float(fits_by_k[k_share][1]), display=False)
+glue("ex_a2_2_share_slope", float(fits_by_k[k_share][0]), display=False)
+teaching.check("a2.2", fits_by_k[100][1], chapter)
+
+# %% [markdown]
+# At $k = 100$ the line has $R^2$ = {glue:text}`ex_a2_2:.4f` and slope {glue:text}`ex_a2_2_slope:.4f`.
+# With a vocabulary of {glue:text}`ex_a2_2_vocab` tokens the same share is $k$ =
+# {glue:text}`ex_a2_2_k`, where the line has $R^2$ = {glue:text}`ex_a2_2_share_r2:.4f` and slope
+# {glue:text}`ex_a2_2_share_slope:.4f`. Both numbers can move, because a different $k$ counts a
+# different set of targets as hits; where the vocabulary is the paper's size the two $k$ coincide and
+# nothing moves. Verdict A2.2 grades $k$ as it is (a top-$k$ sampling setting does not change with the
+# vocabulary) and shows the share beside it. On a small vocabulary $k = 100$ is a larger share of
+# the tokens than in the paper, so the two readings are further apart there.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a2-3
+# :class: dropdown
+# ```
+#
+# The residual standard deviation divides by $m - 2$, since the line used two of the $m$ points'
+# degrees of freedom; the half budget keeps the first half of each model's targets:
+
+# %%
+k_large = max(1, round(30000 * vocab / 50257))
+scatter_by_budget = {}
+for budget in ("all", "half"):
+    ge_kept = [run.records.ge if budget == "all" else run.records.ge[: len(run.records.ge) // 2] for run in runs]
+    y = np.log([-np.log(np.mean(ge + 1 <= k_large)) for ge in ge_kept])
+    line = np.polyval(np.polyfit(np.log(size), y, 1), np.log(size))
+    scatter_by_budget[budget] = np.sqrt(np.sum((y - line) ** 2) / (len(y) - 2))
+outside = [int(np.sum(run.records.ge + 1 > k_large)) for run in runs]
+glue("ex_a2_3", float(scatter_by_budget["all"]), display=False)
+glue("ex_a2_3_half", float(scatter_by_budget["half"]), display=False)
+glue("ex_a2_3_ratio", float(scatter_by_budget["half"] / scatter_by_budget["all"]), display=False)
+glue("ex_a2_3_k", k_large, display=False)
+glue("ex_a2_3_outside", Markdown(", ".join(f"{n:,}" for n in outside)), display=False)
+teaching.check("a2.3", scatter_by_budget["all"], chapter)
+
+# %% [markdown]
+# At $k$ = {glue:text}`ex_a2_3_k` the scatter is {glue:text}`ex_a2_3:.4f` on all the targets and
+# {glue:text}`ex_a2_3_half:.4f` on the first half of them, a ratio of {glue:text}`ex_a2_3_ratio:.3f`.
+# Noise alone would make it about $\sqrt 2 \approx 1.41$ times larger on half the targets; a ratio near 1
+# points to a departure from the line that more tokens do not remove. The models have
+# {glue:md}`ex_a2_3_outside:myst` targets outside the top $k$, smallest model first. $-\log
+# \mathrm{RBP}_k \approx$ (targets outside) / (all targets) when few are outside, so its relative
+# error is that of a count, about one over the square root of the count outside: a few hundred
+# targets give a point noisier than the number of all targets suggests. One half is a single draw
+# (and a block of the text rather than a random sample), which is why A2.6 averages 20 random
+# subsamples at each fraction.
+#
+# ```{solution-end}
+# ```

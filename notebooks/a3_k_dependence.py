@@ -326,3 +326,152 @@ verdicts = pages.verdict_table("A3", a3.decide(sweeps, context), model_set.name,
 
 # %%
 pages.run_it_yourself("A3", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page, and `sweeps` the chapter's fits per corpus and family. Where the answer is a number,
+# `rankscale.teaching.check` says whether yours is right on the set you run, and why not. The solutions
+# are folded under the exercises and were computed by this build; the chapter's exercise notebook (under
+# Downloads) holds the set-up and the exercises without them.
+#
+# ```{exercise} a3.1 · An exponent the sweep skipped
+# :label: ex-a3-1
+# :nonumber:
+# Take the models of the first family on the first corpus, smallest first:
+# `runs = teaching.family_models(chapter)`. Refit the law at $k = 50$, one of paper A's moderate $k$
+# that its Table 1 does not list: compute $-\log \mathrm{RBP}_{50}$ of each model with eq. 3's ranks
+# ($R = \mathrm{ge} + 1$), fit $\log(-\log \mathrm{RBP}_{50})$ against $\log S$ ($S$ =
+# `run.non_embedding`, natural logarithms) with `numpy.polyfit`, and give the exponent
+# $\alpha = -\text{slope}$ to `teaching.check("a3.1", answer, chapter)` (tolerance $10^{-6}$). Where
+# does it sit on the exponent panel of the sweep figure, whose horizontal axis is $k$ over the
+# vocabulary size? Compare it with the exponents at the two neighbouring $k$ of the family's grid,
+# from `sweeps[corpus, family].rbp[k]`.
+# ```
+#
+# ```{exercise} a3.2 · Top-1 against top-100
+# :label: ex-a3-2
+# :nonumber:
+# For the same models, fit the law at $k = 1$ and at $k = 100$ (both as they are) and give
+# $\alpha_{100} - \alpha_1$ (`teaching.check("a3.2", answer, chapter)`, tolerance $10^{-6}$). Paper A
+# reads a positive gap off its Fig. 6b: top-100 accuracy improves faster with scale than top-1. Then
+# change the family and the corpus: compute the same gap for every family with at least two sizes on
+# every corpus (`teaching.family_models(chapter, family, corpus)`). Does the sign move? Compare the
+# first family's gap with the chapter's paired bootstrap interval of it,
+# `sweeps[corpus, family].alpha_difference(100, 1)`: is its sign decided?
+# ```
+#
+# ```{exercise} a3.3 · Cross-entropy and the top token
+# :label: ex-a3-3
+# :nonumber:
+# For the first family on the first corpus, fit cross-entropy (the mean of $-\mathrm{logp}$ over the
+# targets, in nats) and $-\log \mathrm{RBP}_1$ against size on log-log axes, and give the slope of
+# $-\log \mathrm{RBP}_1$ divided by that of CE (`teaching.check("a3.3", answer, chapter)`, tolerance
+# $10^{-6}$). Appendix B of paper A finds the two slopes very close, a ratio near 1. Then leave out
+# the smallest model (where the family has more than two sizes) and fit again: how far does the ratio
+# move, and what does that say about the weight of one model in a fit through a few sizes?
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a3-1
+# :class: dropdown
+# ```
+#
+# The exponent at $k = 50$ by hand, then the chapter's exponents at the grid's $k$ on either side:
+
+# %%
+from rankscale import teaching
+
+runs = teaching.family_models(chapter)
+log_size = np.log(np.array([run.non_embedding for run in runs], dtype=np.float64))
+neg_log_rbp50 = np.array([-np.log(np.mean(run.records.ge + 1 <= 50)) for run in runs])
+alpha50 = -np.polyfit(log_size, np.log(neg_log_rbp50), 1)[0]
+sweep = sweeps[chapter.corpora[0], runs[0].family]
+k_below, k_above = max(k for k in sweep.grid if k < 50), min(k for k in sweep.grid if k > 50)
+glue("ex_a3_1", float(alpha50), display=False)
+glue("ex_a3_1_x", 50 / sweep.vocab, display=False)
+for name, k in (("below", k_below), ("above", k_above)):
+    glue(f"ex_a3_1_{name}_k", k, display=False)
+    glue(f"ex_a3_1_{name}", float(-sweep.rbp[k].slope) if sweep.rbp[k] is not None else float("nan"), display=False)
+teaching.check("a3.1", alpha50, chapter)
+
+# %% [markdown]
+# At $k = 50$ the exponent is $\alpha$ = {glue:text}`ex_a3_1:.4f`, a point at $k$ / vocabulary =
+# {glue:text}`ex_a3_1_x:.4f` on the exponent panel. The grid's neighbours give
+# {glue:text}`ex_a3_1_below:.4f` at $k$ = {glue:text}`ex_a3_1_below_k` and
+# {glue:text}`ex_a3_1_above:.4f` at $k$ = {glue:text}`ex_a3_1_above_k` (nan where that fit is not
+# possible). Where the new point lies between the two, the sweep's curve was a fair guide between its
+# points; where it lies outside them, the curve is not smooth at this scale, and the bands of the figure
+# show how much of that the resampling noise alone explains.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a3-2
+# :class: dropdown
+# ```
+#
+# Each exponent is minus the slope of its line; the gap for every family with two sizes or more, on
+# every corpus:
+
+# %%
+gaps = {}
+for corpus in chapter.corpora:
+    for family in chapter.families:
+        members = teaching.family_models(chapter, family, corpus)
+        if len({run.non_embedding for run in members}) >= 2:
+            x = np.log(np.array([run.non_embedding for run in members], dtype=np.float64))
+            alphas = [-np.polyfit(x, np.log([-np.log(np.mean(run.records.ge + 1 <= k)) for run in members]), 1)[0]
+                      for k in (1, 100)]
+            gaps[corpus, family] = alphas[1] - alphas[0]
+first_gap = gaps[chapter.corpora[0], runs[0].family]
+glue("ex_a3_2", float(first_gap), display=False)
+glue("ex_a3_2_interval", Markdown(bootstrap.interval_text(sweep.alpha_difference(100, 1), 4)), display=False)
+all_gaps = "; ".join(f"{family} on {corpus}: {gap:+.4f}" for (corpus, family), gap in gaps.items())
+glue("ex_a3_2_all", Markdown(all_gaps), display=False)
+teaching.check("a3.2", first_gap, chapter)
+
+# %% [markdown]
+# For the first family on the first corpus $\alpha_{100} - \alpha_1$ = {glue:text}`ex_a3_2:.4f`, and
+# the chapter's paired bootstrap interval of it is {glue:md}`ex_a3_2_interval:myst` ("[—]" where some
+# resample could not be fitted). The sign is decided only where the interval lies wholly on one side
+# of zero. Over every family and corpus of the set: {glue:md}`ex_a3_2_all:myst`. A sign that changes
+# from one corpus to another says the ordering of the two exponents depends on the text, not only on
+# $k$; this is what verdict A3.3 weighs, unit by unit, with the intervals.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a3-3
+# :class: dropdown
+# ```
+#
+# Cross-entropy in nats is the mean of $-\mathrm{logp}$; both lines on the same log sizes, then again
+# without the smallest model:
+
+# %%
+ratios_by_models = {}
+for label, members in (("all", runs), ("without the smallest", runs[1:] if len(runs) > 2 else runs)):
+    x = np.log(np.array([run.non_embedding for run in members], dtype=np.float64))
+    ce = np.array([-np.mean(run.records.logp.astype(np.float64)) for run in members])
+    top1 = np.array([-np.log(np.mean(run.records.ge + 1 <= 1)) for run in members])
+    ratios_by_models[label] = np.polyfit(x, np.log(top1), 1)[0] / np.polyfit(x, np.log(ce), 1)[0]
+glue("ex_a3_3", float(ratios_by_models["all"]), display=False)
+glue("ex_a3_3_dropped", float(ratios_by_models["without the smallest"]), display=False)
+glue("ex_a3_3_interval", Markdown(bootstrap.interval_text(sweep.slope_ratio(), 3)), display=False)
+teaching.check("a3.3", ratios_by_models["all"], chapter)
+
+# %% [markdown]
+# With every model the ratio is {glue:text}`ex_a3_3:.4f`, and the chapter's paired bootstrap interval of it
+# is {glue:md}`ex_a3_3_interval:myst`; without the smallest model it is
+# {glue:text}`ex_a3_3_dropped:.4f` (the same number where the family has only two sizes, and nothing was
+# left out). The bootstrap interval carries the noise of the evaluation text; the change from leaving
+# out one model carries the choice of sizes, which the bootstrap does not resample. Where the second
+# moves the ratio more than the interval is wide, the ratio on this set rests on which models were
+# trained more than on the text they were evaluated on.
+#
+# ```{solution-end}
+# ```

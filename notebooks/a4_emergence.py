@@ -360,3 +360,154 @@ table = pages.verdict_table("A4", a4.decide(evidence, context), model_set.name, 
 
 # %%
 pages.run_it_yourself("A4", table);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them.
+#
+# ```{exercise} a4.1 · Eq. 6 for one model
+# :label: ex-a4-1
+# :nonumber:
+# Take the largest model of the first family on the first corpus,
+# `run = teaching.largest_run(chapter)`, and its ranks in paper A's eq. 3 convention,
+# $R = \mathrm{ge} + 1$ (`run.records.ge`). Compute RBP$_{10}$ with numpy, then eq. 6's prediction
+# for a task of $N = 4$ tokens, $p_{4,10} = (\mathrm{RBP}_{10})^4$, and check it with
+# `teaching.check("a4.1", answer, chapter)`. What does eq. 7 make of the same number?
+# ```
+#
+# ```{exercise} a4.2 · Count the runs
+# :label: ex-a4-2
+# :nonumber:
+# For the same model, measure $p_{4,10}$: over every run of 4 consecutive targets that lies inside one
+# evaluation window (`run.records.window`; runs slide by one target and never cross a window), the share
+# whose 4 targets all rank within the top 10. Check it with `teaching.check("a4.2", answer, chapter)`
+# and compare it with your answer to the previous exercise: is the measured rate above or below eq. 6's,
+# and what does that say about the independence of neighbouring positions? Compare with
+# `rankscale.analysis.emergence.window_runs`.
+# ```
+#
+# ```{exercise} a4.3 · Where eq. 8 puts a task
+# :label: ex-a4-3
+# :nonumber:
+# Take every final model of the first family on the first corpus, `teaching.family_models(chapter)`
+# (their sizes are `run.non_embedding`). Fit the token-level law $-\ln \mathrm{RBP}_{10} = e^{b} S^{s}$
+# by least squares of $\ln(-\ln \mathrm{RBP}_{10})$ on $\ln S$ (`numpy.polyfit`), and solve eq. 8,
+# $p_{N,k} = \exp(-N e^{b} S^{s})$, for the size at which a task of $N = 4$ tokens succeeds half the
+# time. Give $\log_{10} S$ and check it with `teaching.check("a4.3", answer, chapter)`. Then change
+# $N$ to 16, and separately $k$ to 100: how far does the 50% point move in decades of size, and which
+# number of the fit sets that distance? Compare the sizes with those of the measured models.
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a4-1
+# :class: dropdown
+# ```
+#
+# RBP$_{10}$ is the share of targets within the top 10; eq. 6 multiplies four such chances:
+
+# %%
+import numpy as np
+
+from rankscale import teaching
+
+run = teaching.largest_run(chapter)
+rank = run.records.ge + 1  # paper A's eq. 3
+rbp10 = np.mean(rank <= 10)
+predicted = rbp10**4
+glue("ex_a4_1", float(predicted), display=False)
+glue("ex_a4_1_rbp", float(rbp10), display=False)
+glue("ex_a4_1_error", float(-np.log(predicted)), display=False)
+glue("ex_a4_1_token_error", float(-np.log(rbp10)), display=False)
+teaching.check("a4.1", predicted, chapter)
+
+# %% [markdown]
+# RBP$_{10}$ = {glue:text}`ex_a4_1_rbp:.4f`, so eq. 6 gives $p_{4,10}$ = {glue:text}`ex_a4_1:.6f`. Eq. 7
+# is the same statement in logarithms: the sequence-level error $-\ln p_{4,10}$ =
+# {glue:text}`ex_a4_1_error:.4f` is 4 times the token-level error $-\ln \mathrm{RBP}_{10}$ =
+# {glue:text}`ex_a4_1_token_error:.4f`, which is why eq. 7 expects the same size exponent at every $N$.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a4-2
+# :class: dropdown
+# ```
+#
+# A sliding view of 4 targets at a time gives every run; a run lies inside one window when its first and
+# last targets share a window (each window's targets are contiguous):
+
+# %%
+from numpy.lib.stride_tricks import sliding_window_view
+
+from rankscale.analysis import emergence
+
+all_in_top = sliding_window_view(rank <= 10, 4).all(axis=1)
+ends = sliding_window_view(run.records.window, 4)
+inside = ends[:, 0] == ends[:, -1]
+measured = np.mean(all_in_top[inside])
+glue("ex_a4_2", float(measured), display=False)
+glue("ex_a4_2_runs", int(inside.sum()), display=False)
+glue("ex_a4_2_ratio", float(measured / predicted), display=False)
+glue("ex_a4_2_package", float(emergence.window_runs(rank, run.records.window, [4], [10]).success()[0, 0]),
+     display=False)
+teaching.check("a4.2", measured, chapter)
+
+# %% [markdown]
+# Of the {glue:text}`ex_a4_2_runs` runs of 4 targets inside a window, a share of
+# {glue:text}`ex_a4_2:.6f` has all four in the top 10 (`emergence.window_runs` counts
+# {glue:text}`ex_a4_2_package:.6f`, window by window). That is {glue:text}`ex_a4_2_ratio:.3f` times
+# eq. 6's prediction. A ratio above 1 means that whole runs succeed more often than four independent
+# draws at rate RBP$_{10}$ would: a correct token makes the next one more likely to be correct too
+# (successes cluster in predictable stretches of text). A ratio below 1 would mean successes avoid one
+# another; a ratio near 1 is what independent positions give.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a4-3
+# :class: dropdown
+# ```
+#
+# Eq. 8 solved for the size: $N e^{b} S^{s} = \ln 2$ gives $\ln S = (\ln(\ln 2 / N) - b) / s$, which
+# stays in logarithms (a shallow law puts the size beyond floating point):
+
+# %%
+members = teaching.family_models(chapter)
+log_sizes = np.log([member.non_embedding for member in members])
+laws = {k: np.polyfit(log_sizes, np.log([-np.log(np.mean(member.records.ge + 1 <= k)) for member in members]), 1)
+        for k in (10, 100)}
+half = {(k, n): (np.log(np.log(2) / n) - laws[k][1]) / laws[k][0] / np.log(10) for k in laws for n in (4, 16)}
+glue("ex_a4_3", float(half[10, 4]), display=False)
+glue("ex_a4_3_alpha", float(-laws[10][0]), display=False)
+glue("ex_a4_3_alpha_100", float(-laws[100][0]), display=False)
+glue("ex_a4_3_n16", float(half[10, 16]), display=False)
+glue("ex_a4_3_shift", float(half[10, 16] - half[10, 4]), display=False)
+glue("ex_a4_3_shift_formula", float(np.log10(4) / -laws[10][0]), display=False)
+glue("ex_a4_3_k100", float(half[100, 4]), display=False)
+glue("ex_a4_3_measured_low", float(log_sizes.min() / np.log(10)), display=False)
+glue("ex_a4_3_measured_high", float(log_sizes.max() / np.log(10)), display=False)
+teaching.check("a4.3", half[10, 4], chapter)
+
+# %% [markdown]
+# The family's token-level exponent at $k = 10$ is $\alpha = -s$ = {glue:text}`ex_a4_3_alpha:.4f`, and
+# eq. 8 gives a task of 4 tokens 50% success at $\log_{10} S$ = {glue:text}`ex_a4_3:.2f`; the measured
+# models span $\log_{10} S$ from {glue:text}`ex_a4_3_measured_low:.2f` to
+# {glue:text}`ex_a4_3_measured_high:.2f`. With $N = 16$ the point moves to {glue:text}`ex_a4_3_n16:.2f`,
+# a shift of {glue:text}`ex_a4_3_shift:.2f` decades, which is $\log_{10}(16/4) / \alpha$ =
+# {glue:text}`ex_a4_3_shift_formula:.2f`: $N$ only slides the curve along the size axis, by an amount
+# that the exponent alone sets, so the flatter the token-level law, the farther a longer task lies. With
+# $k = 100$ both numbers of the fit change: the exponent becomes {glue:text}`ex_a4_3_alpha_100:.4f` and
+# the 50% point of a 4-token task {glue:text}`ex_a4_3_k100:.2f`. A larger $k$ lowers every model's
+# token-level error, but where the point lands also depends on how fast that error falls with size (a
+# negative exponent would mean an error that grows with size, and eq. 8's curve would fall instead of
+# rise).
+#
+# ```{solution-end}
+# ```

@@ -531,3 +531,177 @@ table = pages.verdict_table("A5", verdicts, model_set.name, a5.headline(evidence
 
 # %%
 pages.run_it_yourself("A5", table);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them.
+#
+# ```{exercise} a5.1 · Predict CE with appendix C
+# :label: ex-a5-1
+# :nonumber:
+# Take the largest model of the first family on the first corpus, `run = teaching.largest_run(chapter)`,
+# and its rank histogram with eq. 3's ranks,
+# `counts = np.bincount(run.records.ge + 1, minlength=run.vocab_size + 1)`. Fit eq. 10 as written
+# (normalised over ranks 1 to infinity) with `rank_models.fit_lognormal_eq10(counts)`
+# (`from rankscale.analysis import rank_models`), which gives `.mu` and `.sigma`. From these two numbers
+# alone compute, with numpy and `scipy.stats.norm`: $P = \Phi(\mu/\sigma)$ (eq. 13), eq. 20's
+# $c \approx \varphi(\mu/\sigma)/(2\sigma) + P$, eq. 16's $-\ln p_1$, and eq. 21's CE,
+# $-\ln p_1 + \frac{1}{c}\big[P\big(\frac{\sigma^2-\mu^2}{2\sigma^2} + \mu\big) + \varphi(\mu/\sigma)\big(\sigma - \frac{\mu}{2\sigma}\big)\big]$.
+# Check the CE with `teaching.check("a5.1", answer, chapter)` and compare it with the model's measured CE,
+# the mean of `-run.records.logp`. What does eq. 21 compute, if not the model's CE?
+# ```
+#
+# ```{exercise} a5.2 · Keep the ranks inside the vocabulary
+# :label: ex-a5-2
+# :nonumber:
+# Change the support of the fit: for the same model, fit $p_r = \psi(r) / \sum_{j=1}^{V} \psi(j)$ over
+# the vocabulary's ranks $1..V$ only, by maximum likelihood on `counts`. (In $\theta_1 = \mu/\sigma^2$ and
+# $\theta_2 = -1/(2\sigma^2)$, $\ln p_r = \theta_1 \ln r + \theta_2 \ln^2 r - \ln r - \ln Z$: the fit
+# makes the model's means of $\ln r$ and $\ln^2 r$ equal to the data's, which a few Newton steps
+# solve.) Give the exact entropy $-\sum_{r=1}^{V} p_r \ln p_r$ of the fitted distribution and check it
+# with `teaching.check("a5.2", answer, chapter)`. How far does it move from the previous exercise's
+# answer, and how much of the move is eq. 21's approximation and how much the support? How much of the
+# eq. 10 fit's mass lay beyond rank $V$?
+# ```
+#
+# ```{exercise} a5.3 · One exponent for two quantities?
+# :label: ex-a5-3
+# :nonumber:
+# For every final model of the first family on the first corpus, `teaching.family_models(chapter)`,
+# fit eq. 10 as in the first exercise and predict $-\ln p_1$ and CE with eqs. 16 and 21
+# (`rankscale.analysis.appendix_c.approx(mu, sigma)` gives both as `.neg_log_p1` and `.ce`). Fit each
+# against size as a power law (`numpy.polyfit` of the log of the value on $\ln S$, with
+# `run.non_embedding` as $S$) and give the slope of $-\ln p_1$ divided by the slope of CE; check it
+# with `teaching.check("a5.3", answer, chapter)`. Then replace the predictions by the measured CE and
+# $-\ln \mathrm{RBP}_1$ (paper A's Fig. 8a against its Fig. 8b): does the lognormal reproduce the
+# measured ratio?
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a5-1
+# :class: dropdown
+# ```
+#
+# Eq. 21 needs only $\mu$, $\sigma$ and the standard normal's density and distribution function:
+
+# %%
+import numpy as np
+from scipy.special import logsumexp
+from scipy.stats import norm
+
+from rankscale import teaching
+from rankscale.analysis import appendix_c, rank_models
+
+run = teaching.largest_run(chapter)
+counts = np.bincount(run.records.ge + 1, minlength=run.vocab_size + 1)
+eq10 = rank_models.fit_lognormal_eq10(counts)
+mu, sigma = eq10.mu, eq10.sigma
+big_p, phi = norm.cdf(mu / sigma), norm.pdf(mu / sigma)  # eq. 13's P, and phi(a) (the density is even)
+c = phi / (2 * sigma) + big_p  # eq. 20
+neg_log_p1 = np.log(c) + np.log(np.sqrt(2 * np.pi) * sigma) + mu**2 / (2 * sigma**2)  # eq. 16
+ce_21 = neg_log_p1 + (big_p * ((sigma**2 - mu**2) / (2 * sigma**2) + mu) + phi * (sigma - mu / (2 * sigma))) / c
+glue("ex_a5_1", float(ce_21), display=False)
+glue("ex_a5_1_mu", float(mu), display=False)
+glue("ex_a5_1_sigma", float(sigma), display=False)
+glue("ex_a5_1_p1", float(neg_log_p1), display=False)
+glue("ex_a5_1_measured", float(-np.mean(run.records.logp.astype(np.float64))), display=False)
+glue("ex_a5_1_rbp1", float(-np.log(np.mean(run.records.ge == 0))), display=False)
+teaching.check("a5.1", ce_21, chapter)
+
+# %% [markdown]
+# The fit gives $\mu$ = {glue:text}`ex_a5_1_mu:.3f` and $\sigma$ = {glue:text}`ex_a5_1_sigma:.3f`; eq. 16
+# gives $-\ln p_1$ = {glue:text}`ex_a5_1_p1:.4f` (measured $-\ln \mathrm{RBP}_1$:
+# {glue:text}`ex_a5_1_rbp1:.4f`) and eq. 21 a CE of {glue:text}`ex_a5_1:.4f` nats, against a measured
+# CE of {glue:text}`ex_a5_1_measured:.4f`. Eq. 21 is the entropy of the fitted rank distribution,
+# $-\sum_r p_r \ln p_r$: it equals the model's CE only if the model gave every target of rank $r$ the
+# probability $p_r$, the share of targets at that rank. A real model spreads its probabilities
+# differently from target to target, so the two need not agree, and their gap is not an error of the
+# fit.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a5-2
+# :class: dropdown
+# ```
+#
+# The likelihood is convex in $(\theta_1, \theta_2)$, with gradient the model's means of $(\ln r,
+# \ln^2 r)$ minus the data's and Hessian their covariance under the model, so Newton's method from the
+# data's own moments converges in a few steps:
+
+# %%
+log_r = np.log(np.arange(1, run.vocab_size + 1))
+stats = np.stack([log_r, log_r**2])  # the sufficient statistics of each rank
+target = stats @ counts[1:] / counts.sum()  # the data's means of ln r and ln^2 r
+theta = np.array([target[0], -0.5]) / (target[1] - target[0] ** 2)  # start: a lognormal with the data's moments
+for _ in range(30):
+    log_p = theta @ stats - log_r
+    log_p -= logsumexp(log_p)
+    p = np.exp(log_p)
+    mean = stats @ p
+    theta -= np.linalg.solve((stats * p) @ stats.T - np.outer(mean, mean), mean - target)
+log_p = theta @ stats - log_r
+log_p -= logsumexp(log_p)
+entropy = -np.exp(log_p) @ log_p
+glue("ex_a5_2", float(entropy), display=False)
+glue("ex_a5_2_nll", float(-(counts[1:] @ log_p) / counts.sum()), display=False)
+glue("ex_a5_2_sigma", float(np.sqrt(-0.5 / theta[1])), display=False)
+glue("ex_a5_2_mu", float(theta[0] * -0.5 / theta[1]), display=False)
+glue("ex_a5_2_exact", float(appendix_c.exact(mu, sigma).ce), display=False)
+glue("ex_a5_2_beyond", float(-np.expm1(logsumexp(eq10.log_pmf()))), display=False)
+teaching.check("a5.2", entropy, chapter)
+
+# %% [markdown]
+# Over ranks $1..V$ the fit lands at $\mu$ = {glue:text}`ex_a5_2_mu:.3f` and $\sigma$ =
+# {glue:text}`ex_a5_2_sigma:.3f`, and its entropy is {glue:text}`ex_a5_2:.4f` nats. At the maximum the
+# entropy equals the mean negative log-likelihood per target, {glue:text}`ex_a5_2_nll:.4f`, because the
+# fit matches the means of $\ln r$ and $\ln^2 r$ on which $\ln p_r$ depends. The unbounded eq. 10 fit
+# of the first exercise put a share {glue:text}`ex_a5_2_beyond:.4f` of its mass beyond rank $V$. Its
+# exact entropy, summed over ranks 1 to infinity, is {glue:text}`ex_a5_2_exact:.4f`: the difference
+# from eq. 21's {glue:text}`ex_a5_1:.4f` is the approximation of appendix C, and the difference from
+# {glue:text}`ex_a5_2:.4f` is what changing the support did, through both the ranks that can no longer
+# be counted and the other lognormal the bounded fit chooses.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-a5-3
+# :class: dropdown
+# ```
+
+# %%
+members = teaching.family_models(chapter)
+log_sizes = np.log([member.non_embedding for member in members])
+closed = [appendix_c.approx(f.mu, f.sigma) for f in
+          (rank_models.fit_lognormal_eq10(np.bincount(m.records.ge + 1, minlength=m.vocab_size + 1)) for m in members)]
+predicted_slopes = {name: np.polyfit(log_sizes, np.log(values), 1)[0] for name, values in
+                    (("-ln p_1", [a.neg_log_p1 for a in closed]), ("CE", [a.ce for a in closed]))}
+measured_slopes = {name: np.polyfit(log_sizes, np.log(values), 1)[0] for name, values in
+                   (("-ln RBP_1", [-np.log(np.mean(m.records.ge == 0)) for m in members]),
+                    ("CE", [-np.mean(m.records.logp.astype(np.float64)) for m in members]))}
+ratio = predicted_slopes["-ln p_1"] / predicted_slopes["CE"]
+glue("ex_a5_3", float(ratio), display=False)
+glue("ex_a5_3_p1", float(predicted_slopes["-ln p_1"]), display=False)
+glue("ex_a5_3_ce", float(predicted_slopes["CE"]), display=False)
+glue("ex_a5_3_measured", float(measured_slopes["-ln RBP_1"] / measured_slopes["CE"]), display=False)
+glue("ex_a5_3_models", len(members), display=False)
+teaching.check("a5.3", ratio, chapter)
+
+# %% [markdown]
+# Over the family's {glue:text}`ex_a5_3_models` models, the predicted $-\ln p_1$ has a log-log slope of
+# {glue:text}`ex_a5_3_p1:.4f` and the predicted CE one of {glue:text}`ex_a5_3_ce:.4f`: a ratio of
+# {glue:text}`ex_a5_3:.3f`, where a shared exponent would give 1. The measured $-\ln \mathrm{RBP}_1$
+# and CE give a ratio of {glue:text}`ex_a5_3_measured:.3f`. The lognormal reproduces the measured
+# exponents only as far as these two ratios agree. Where the models span a narrow range of sizes, or
+# a quantity hardly changes with size, its slope is small and the ratio moves a lot with a small change
+# of either slope, which is why the chapter reads such ratios with bootstrap intervals.
+#
+# ```{solution-end}
+# ```

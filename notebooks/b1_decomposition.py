@@ -377,3 +377,160 @@ verdicts = pages.verdict_table("B1", b1.decide(evidence, context), model_set.nam
 
 # %%
 pages.run_it_yourself("B1", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them.
+#
+# ```{exercise} b1.1 · The identity to the last digit
+# :label: ex-b1-1
+# :nonumber:
+# Take the largest model of the first family on the first corpus, `run = teaching.largest_run(chapter)`.
+# Group its targets by paper B's RBE $e$ = `run.records.gt` and, with numpy only (`np.bincount` helps),
+# compute $p_e$, $\log Q_e$ (the mean of `run.records.logp` over the targets of group $e$), $C = \sum_e Q_e$,
+# and from them Error-Entropy, Self-Alignment and Confidence, in nats. Give Self-Alignment to
+# `teaching.check("b1.1", answer, chapter)`. Then compute CE as the mean of `-run.records.logp` and the
+# residual CE $-$ (EE + SA $-$ Conf): how many digits agree, and what limits the rest?
+# ```
+#
+# ```{exercise} b1.2 · How far below its ceiling
+# :label: ex-b1-2
+# :nonumber:
+# A target at RBE $e$ has $e$ tokens at least as probable as itself, so its probability, and the
+# geometric mean $Q_e$ of its group, is at most $1/(e+1)$; hence Conf $\le \log \sum_e 1/(e+1)$, the sum
+# running over the RBE values that occur. For the same model, give that bound minus its Confidence
+# (nats) to `teaching.check("b1.2", answer, chapter)`. Then change the model to the family's smallest,
+# `teaching.family_models(chapter)[0]`: how do the bound, Confidence and the number of distinct RBE values
+# move, and why would the bound grow if the same model were evaluated on more tokens?
+# ```
+#
+# ```{exercise} b1.3 · What a temperature moves
+# :label: ex-b1-3
+# :nonumber:
+# `chapter.temperature_runs` maps a temperature $T$ to one model's predictions on the same tokens with
+# its logits divided by $T$ before the softmax (it is empty where the set extracts none). Give
+# Self-Alignment at $T = 2$ minus Self-Alignment at $T = 1$ (nats, each run grouped by its own `gt`) to
+# `teaching.check("b1.3", answer, chapter)`. Then change the temperature to $T = 0.5$: which of CE, EE,
+# SA and Conf move, in which direction, and which one stays put to the last digit, and why?
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b1-1
+# :class: dropdown
+# ```
+#
+# `np.bincount` counts the targets of each RBE value and, with the log-probabilities as weights, sums
+# them; the groups that occur are the non-zero counts:
+
+# %%
+from rankscale import teaching
+
+run = teaching.largest_run(chapter)
+rbe, logp = run.records.gt, run.records.logp.astype(np.float64)
+counts = np.bincount(rbe)
+held = counts > 0
+p_e = counts[held] / len(rbe)
+log_Q = np.bincount(rbe, weights=logp)[held] / counts[held]
+log_C = np.log(np.sum(np.exp(log_Q)))
+ee = -np.sum(p_e * np.log(p_e))
+sa = np.sum(p_e * (np.log(p_e) - (log_Q - log_C)))
+ce = -np.mean(logp)
+for name, value in {"sa": sa, "ee": ee, "conf": log_C, "ce": ce, "residual": ce - (ee + sa - log_C)}.items():
+    glue(f"ex_b1_1_{name}", float(value), display=False)
+teaching.check("b1.1", sa, chapter)
+
+# %% [markdown]
+# By hand, EE = {glue:text}`ex_b1_1_ee:.6f`, SA = {glue:text}`ex_b1_1_sa:.6f` and Conf =
+# {glue:text}`ex_b1_1_conf:.6f` nats, against CE = {glue:text}`ex_b1_1_ce:.6f`; the residual is
+# {glue:text}`ex_b1_1_residual:.1e`. The identity is exact in real numbers, so whatever is left comes
+# from rounding in double precision: sums over many targets and the logarithms each carry errors of
+# about $10^{-16}$ relative to the numbers involved, which is why the agreement stops around the 15th
+# or 16th digit (a zero residual only means those errors happened to cancel).
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b1-2
+# :class: dropdown
+# ```
+#
+# The distinct RBE values are where the counts are non-zero; the smallest model is decomposed with the
+# package to compare:
+
+# %%
+e_values = np.flatnonzero(counts)
+room = np.log(np.sum(1 / (e_values + 1))) - log_C
+smallest = teaching.family_models(chapter)[0]
+small = metrics.ce_decomposition(smallest.records.logp, smallest.records.gt)
+glue("ex_b1_2", float(room), display=False)
+glue("ex_b1_2_bound", float(np.log(np.sum(1 / (e_values + 1)))), display=False)
+glue("ex_b1_2_distinct", len(e_values), display=False)
+glue("ex_b1_2_small_bound", float(np.log(np.sum(1 / (small.e + 1)))), display=False)
+glue("ex_b1_2_small_conf", float(small.confidence), display=False)
+glue("ex_b1_2_small_distinct", len(small.e), display=False)
+teaching.check("b1.2", room, chapter)
+
+# %% [markdown]
+# The largest model's {glue:text}`ex_b1_2_distinct` distinct RBE values give a bound of
+# {glue:text}`ex_b1_2_bound:.4f` nats, {glue:text}`ex_b1_2:.4f` above its Confidence. The smallest
+# model has {glue:text}`ex_b1_2_small_distinct` distinct values, a bound of
+# {glue:text}`ex_b1_2_small_bound:.4f` and a Confidence of {glue:text}`ex_b1_2_small_conf:.4f` nats.
+# The bound depends only on which ranks occur: every new RBE value adds $1/(e+1)$ to the sum and none
+# removes anything, so more tokens can only raise it, towards $\log H_V$ with
+# $H_V = \sum_{j=1}^{V} 1/j \approx \ln V + 0.577$, reached once every rank has occurred. Confidence
+# depends on the probabilities: a rank seen once contributes just that one target's probability, at
+# most its ceiling. The gap between the two says how far the targets' probabilities are from the most
+# that their ranks allow.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b1-3
+# :class: dropdown
+# ```
+#
+# The same computation as in the first exercise, once per temperature, with `dynamics.terms_of` (which
+# returns CE, EE, SA and Conf of one sample) as the tool:
+
+# %%
+from rankscale.analysis import dynamics
+
+tempered_terms = {t: dynamics.terms_of(r.records.logp, r.records.gt) for t, r in chapter.temperature_runs.items()}
+has_both = {1.0, 2.0} <= set(tempered_terms)
+sa_change = tempered_terms[2.0]["SA"] - tempered_terms[1.0]["SA"] if has_both else float("nan")
+glue("ex_b1_3", float(sa_change), display=False)
+for t in (0.5, 1.0, 2.0):
+    for quantity in ("CE", "EE", "SA", "Conf"):
+        glue(f"ex_b1_3_{quantity}_{t:g}".replace(".", ""), float(tempered_terms.get(t, {}).get(quantity, np.nan)),
+             display=False)
+(teaching.check("b1.3", sa_change, chapter) if has_both else
+ display(Markdown("This set extracts no tempered predictions, so the exercise has no data here.")))
+
+# %% [markdown]
+# From $T = 1$ to $T = 2$ Self-Alignment changes by {glue:text}`ex_b1_3:.4f` nats. In nats, at $T$ = 0.5,
+# 1 and 2:
+#
+# | | $T = 0.5$ | $T = 1$ | $T = 2$ |
+# |---|---|---|---|
+# | CE | {glue:text}`ex_b1_3_CE_05:.4f` | {glue:text}`ex_b1_3_CE_1:.4f` | {glue:text}`ex_b1_3_CE_2:.4f` |
+# | EE | {glue:text}`ex_b1_3_EE_05:.6f` | {glue:text}`ex_b1_3_EE_1:.6f` | {glue:text}`ex_b1_3_EE_2:.6f` |
+# | SA | {glue:text}`ex_b1_3_SA_05:.4f` | {glue:text}`ex_b1_3_SA_1:.4f` | {glue:text}`ex_b1_3_SA_2:.4f` |
+# | Conf | {glue:text}`ex_b1_3_Conf_05:.4f` | {glue:text}`ex_b1_3_Conf_1:.4f` | {glue:text}`ex_b1_3_Conf_2:.4f` |
+#
+# Dividing the logits by a positive $T$ keeps their order, so every target keeps its RBE: the groups,
+# $p_e$ and Error-Entropy are the same at every temperature, to the last digit. The target's
+# probability changes, so $\log Q_e$, $C$, $q_e$, and with them Self-Alignment, Confidence and CE,
+# move; which way each moves depends on the model, and the table says it for this one. A target
+# ranked first never loses probability when the distribution sharpens ($T < 1$) and never gains any
+# when it flattens ($T > 1$); a target ranked lower can go either way, depending on how far its logit lies
+# from the ones above it, so the normalised scores $q_e$ can move towards $p_e$ or away from it.
+#
+# ```{solution-end}
+# ```

@@ -444,3 +444,167 @@ verdicts = pages.verdict_table("B2", b2.decide(evidence, context), model_set.nam
 
 # %%
 pages.run_it_yourself("B2", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them.
+#
+# ```{exercise} b2.1 · When does Self-Alignment peak?
+# :label: ex-b2-1
+# :nonumber:
+# The three exercises of this chapter read one model's checkpoints:
+# `series = teaching.b2.checkpoints(chapter)` gives them, earliest first, for the largest checkpointed
+# model of the first family that has checkpoints on the first corpus (each is a run with its training
+# step `run.step` and its records `run.records`; the call raises an error on a set without
+# checkpoints). Decompose every checkpoint of `series` into CE, EE, SA and Conf (by hand as in chapter
+# B1, or with `rankscale.analysis.metrics.ce_decomposition(run.records.logp, run.records.gt)`), and
+# give the training step at which Self-Alignment is largest to `teaching.check("b2.1", answer, chapter)`.
+# Is the peak at the first checkpoint, the last or in between, and what would each say about the
+# order in which training works on the terms?
+# ```
+#
+# ```{exercise} b2.2 · Who carries the drop of CE?
+# :label: ex-b2-2
+# :nonumber:
+# For the same checkpoints, `series`, give Error-Entropy's part of CE's drop from the first checkpoint to the
+# last, $(\mathrm{EE}_\mathrm{first} - \mathrm{EE}_\mathrm{last}) / (\mathrm{CE}_\mathrm{first} -
+# \mathrm{CE}_\mathrm{last})$, to `teaching.check("b2.2", answer, chapter)`. Then change the interval:
+# take only the first two checkpoints, then only the last two. How does EE's part move, and what
+# carries the rest of the drop in each?
+# ```
+#
+# ```{exercise} b2.3 · How close is close, and over which ranks?
+# :label: ex-b2-3
+# :nonumber:
+# At the last checkpoint of `series`, keep the RBE values held by at least `claims.B2_MIN_GROUP`
+# targets, renormalise $p_e$ and $q_e$ over them, and give the total-variation distance
+# $\tfrac12 \sum_e |p_e - q_e|$ to `teaching.check("b2.3", answer, chapter)`. Then change the threshold
+# to 1 (every rank that occurs) and to ten times `claims.B2_MIN_GROUP`: how do the distance and the
+# share of targets it compares move, and why do ranks seen only once or twice pull $p_e$ and $q_e$
+# apart?
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b2-1
+# :class: dropdown
+# ```
+#
+# `dynamics.terms_of` gives CE, EE, SA, Conf (and the distance of the third exercise) of one sample;
+# one row per checkpoint:
+
+# %%
+import pandas as pd
+
+from rankscale import RankscaleError, teaching
+
+try:
+    series = teaching.b2.checkpoints(chapter)
+except RankscaleError as missing:
+    series = []
+    display(Markdown(f"The exercises have no data on this set: {missing}."))
+terms = [dynamics.terms_of(run.records.logp, run.records.gt, claims.B2_MIN_GROUP) for run in series]
+by_step = pd.DataFrame([{"step": run.step, **t} for run, t in zip(series, terms)], columns=["step", *dynamics.TERMS])
+peak = float(by_step["step"][by_step["SA"].idxmax()]) if series else float("nan")
+glue("ex_b2_1", peak, display=False)
+glue("ex_b2_1_model", Markdown(f"{series[-1].family} {series[-1].name}" if series else "none"), display=False)
+display(by_step.style.format({term: "{:.4f}" for term in dynamics.TERMS}).hide(axis="index"))
+teaching.check("b2.1", peak, chapter) if series else None
+
+# %% [markdown]
+# The model is {glue:md}`ex_b2_1_model:myst`, and its Self-Alignment is largest at step
+# {glue:text}`ex_b2_1:,.0f` (the table gives every checkpoint). An untrained model ranks its targets
+# nearly at random and scores the tokens nearly alike, so both $p_e$ and $q_e$ start close to uniform
+# and leave SA little to measure. A peak in between fits paper B's reading of its Fig. 3: $p_e$
+# concentrates first, the scores lag behind, and SA grows while they lag and falls as they catch up. A peak at the last
+# checkpoint means that the scores had not yet caught up when training stopped; a peak at the first,
+# that SA fell all along. The checkpoints are few, so the true peak may lie anywhere between the
+# neighbours of the one found.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b2-2
+# :class: dropdown
+# ```
+#
+# By hand for the two ends: CE is the mean of $-\log s$, EE the entropy of the RBE counts. Then every
+# interval with `dynamics.interval_parts`:
+
+# %%
+ends = []
+for run in series[:1] + series[-1:]:
+    counts = np.bincount(run.records.gt)
+    p = counts[counts > 0] / len(run.records.gt)
+    ends.append((-np.mean(run.records.logp.astype(np.float64)), -np.sum(p * np.log(p))))
+ee_part = (ends[0][1] - ends[1][1]) / (ends[0][0] - ends[1][0]) if series else float("nan")
+parts = dynamics.interval_parts(by_step["EE"], by_step["SA"], by_step["Conf"]) if series else {}
+glue("ex_b2_2", float(ee_part), display=False)
+for where, i in (("first", 0), ("last", -1)):
+    for component in metrics.COMPONENTS:
+        value = float(parts[component][i]) if series else float("nan")
+        glue(f"ex_b2_2_{where}_{component}", value, display=False)
+teaching.check("b2.2", ee_part, chapter) if series else None
+
+# %% [markdown]
+# From the first checkpoint to the last, Error-Entropy carries a part {glue:text}`ex_b2_2:.3f` of
+# CE's drop; Self-Alignment's drop and Confidence's rise carry the rest (the three parts add up to 1,
+# and a negative part worked against the drop). Over the first interval alone the parts are EE
+# {glue:text}`ex_b2_2_first_EE:.3f`, SA {glue:text}`ex_b2_2_first_SA:.3f` and Conf
+# {glue:text}`ex_b2_2_first_Conf:.3f`; over the last interval EE {glue:text}`ex_b2_2_last_EE:.3f`, SA
+# {glue:text}`ex_b2_2_last_SA:.3f` and Conf {glue:text}`ex_b2_2_last_Conf:.3f`. Paper B's account
+# expects EE's part to be largest early and SA and Confidence to take a larger part later; over an
+# interval where CE barely moves, the parts can lie far outside $[0, 1]$ because they divide by a
+# small drop.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b2-3
+# :class: dropdown
+# ```
+#
+# At the last checkpoint, by hand: the counts and mean log-probabilities of each RBE value, then the
+# distance over the values held often enough, for three thresholds:
+
+# %%
+thresholds = (1, claims.B2_MIN_GROUP, 10 * claims.B2_MIN_GROUP)
+distances, compared = {m: float("nan") for m in thresholds}, {m: float("nan") for m in thresholds}
+if series:
+    last = series[-1].records
+    counts = np.bincount(last.gt)
+    held = counts > 0
+    p_e = counts[held] / len(last.gt)
+    log_Q = np.bincount(last.gt, weights=last.logp.astype(np.float64))[held] / counts[held]
+    q_e = np.exp(log_Q - log_Q.max())  # q_e up to a constant factor, which the renormalisation removes
+    for m in thresholds:
+        kept = counts[held] >= m
+        if kept.any():
+            distances[m] = 0.5 * np.sum(np.abs(p_e[kept] / p_e[kept].sum() - q_e[kept] / q_e[kept].sum()))
+            compared[m] = p_e[kept].sum()
+for i, m in enumerate(thresholds):
+    glue(f"ex_b2_3_min_{i}", m, display=False)
+    glue(f"ex_b2_3_tv_{i}", float(distances[m]), display=False)
+    glue(f"ex_b2_3_share_{i}", float(compared[m]), display=False)
+glue("ex_b2_3", float(distances[claims.B2_MIN_GROUP]), display=False)
+teaching.check("b2.3", distances[claims.B2_MIN_GROUP], chapter) if series else None
+
+# %% [markdown]
+# Over the ranks held by at least {glue:text}`ex_b2_3_min_1` targets the distance is
+# {glue:text}`ex_b2_3:.4f`, comparing a share {glue:text}`ex_b2_3_share_1:.3f` of the targets. With
+# every rank that occurs (threshold {glue:text}`ex_b2_3_min_0`) it is {glue:text}`ex_b2_3_tv_0:.4f`
+# over all of them; with a threshold of {glue:text}`ex_b2_3_min_2` it is {glue:text}`ex_b2_3_tv_2:.4f`
+# over a share {glue:text}`ex_b2_3_share_2:.3f` (NaN where no rank is held that often). A rank seen
+# once gets $p_e = 1/N$ whatever its true frequency, while its $q_e$ is that one target's probability
+# over $C$, so over the tail the two differ by sampling alone; a higher threshold leaves those ranks
+# out and compares the distributions where the counts measure them, at the price of comparing fewer
+# targets.
+#
+# ```{solution-end}
+# ```

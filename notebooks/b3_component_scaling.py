@@ -341,3 +341,146 @@ table = pages.verdict_table("B3", b3.decide(evidence, context), model_set.name, 
 
 # %%
 pages.run_it_yourself("B3", table);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them.
+#
+# ```{exercise} b3.1 · Error-Entropy's power law by hand
+# :label: ex-b3-1
+# :nonumber:
+# Take the final models of the first family on the first corpus, `runs = teaching.family_models(chapter)`
+# (smallest first). For each model compute EE from its records with numpy only: group the targets by
+# their 0-based strict rank-based error $e$ = `run.records.gt`, let $p_e$ be the share of targets with
+# error $e$, and take $\mathrm{EE} = -\sum_e p_e \log p_e$ (natural logarithm). Then fit
+# $\log \mathrm{EE} = c + \alpha_{\mathrm{EE}} \log N$ with `numpy.polyfit`, $N$ = `run.non_embedding`,
+# and check $\alpha_{\mathrm{EE}}$ with `teaching.check("b3.1", answer, chapter)`. Compare it with the
+# exponent of EE in the chapter's table of exponents, for the same family and corpus.
+# ```
+#
+# ```{exercise} b3.2 · Does EE fit better than CE?
+# :label: ex-b3-2
+# :nonumber:
+# For the same models compute CE, the mean of $-$`logp`, and fit $\log \mathrm{CE}$ against $\log N$
+# the same way. Compute each line's $R^2$ on the log-log axes,
+# $R^2 = 1 - \sum (y - \hat y)^2 / \sum (y - \bar y)^2$ with $y$ the logarithm of the quantity, and give
+# $R^2_{\mathrm{EE}} - R^2_{\mathrm{CE}}$ (the family needs at least three sizes: a line through two
+# points has $R^2 = 1$). Paper B's Table 1 finds this difference positive for its families. Is it
+# here, and is it large next to how far each $R^2$ is from 1?
+# ```
+#
+# ```{exercise} b3.3 · Where CE's change goes
+# :label: ex-b3-3
+# :nonumber:
+# Decompose the first family's smallest and largest models on the first corpus with
+# `rankscale.analysis.metrics.ce_decomposition(run.records.logp, run.records.gt)` (its `.terms()` gives
+# CE, EE, SA and Conf). Give SA's share of CE's change,
+# $(\mathrm{SA}_{\mathrm{largest}} - \mathrm{SA}_{\mathrm{smallest}}) /
+# (\mathrm{CE}_{\mathrm{largest}} - \mathrm{CE}_{\mathrm{smallest}})$, and check that the shares of EE,
+# SA and $-$Conf add up to 1. Then change the family to the last one,
+# `teaching.family_models(chapter, chapter.families[-1])`: which share moved most, and did SA's share
+# keep its sign? A negative share is a component moving against CE.
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b3-1
+# :class: dropdown
+# ```
+#
+# EE needs only the counts of each error value: $p_e$ is a histogram of `gt`, normalised.
+
+# %%
+from rankscale import teaching
+from rankscale.analysis import metrics
+
+runs = teaching.family_models(chapter)
+sizes = np.array([run.non_embedding for run in runs], dtype=float)
+ee = []
+for run in runs:
+    p_e = np.bincount(run.records.gt) / len(run.records)
+    p_e = p_e[p_e > 0]
+    ee.append(-np.sum(p_e * np.log(p_e)))
+ee = np.array(ee)
+alpha_ee = np.polyfit(np.log(sizes), np.log(ee), 1)[0]
+glue("ex_b3_1", float(alpha_ee), display=False)
+glue("ex_b3_1_page", float(evidence.fit(chapter.corpora[0], chapter.families[0], "EE").slope), display=False)
+glue("ex_b3_1_models", len(runs), display=False)
+teaching.check("b3.1", alpha_ee, chapter)
+
+# %% [markdown]
+# Over the family's {glue:text}`ex_b3_1_models` models, the line through $(\log N, \log \mathrm{EE})$
+# has slope $\alpha_{\mathrm{EE}}$ = {glue:text}`ex_b3_1:.4f`; the chapter's fit gives
+# {glue:text}`ex_b3_1_page:.4f`, the same least squares on the same values, since EE is positive for
+# every model. A negative $\alpha_{\mathrm{EE}}$ means the distribution of errors concentrates (its entropy
+# falls) as models grow; the line is the one drawn in the EE row of the figure of components against
+# size, first column, in the family's colour.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b3-2
+# :class: dropdown
+# ```
+
+# %%
+ce = np.array([-np.mean(run.records.logp.astype(np.float64)) for run in runs])
+x = np.log(sizes)
+r2 = {}
+for name, values in (("EE", ee), ("CE", ce)):
+    y = np.log(values)
+    residual = y - np.polyval(np.polyfit(x, y, 1), x)
+    r2[name] = 1 - residual @ residual / np.sum((y - y.mean()) ** 2)
+glue("ex_b3_2", float(r2["EE"] - r2["CE"]), display=False)
+glue("ex_b3_2_ee", float(r2["EE"]), display=False)
+glue("ex_b3_2_ce", float(r2["CE"]), display=False)
+teaching.check("b3.2", r2["EE"] - r2["CE"], chapter)
+
+# %% [markdown]
+# $R^2_{\mathrm{EE}}$ = {glue:text}`ex_b3_2_ee:.4f` and $R^2_{\mathrm{CE}}$ = {glue:text}`ex_b3_2_ce:.4f`,
+# a difference of {glue:text}`ex_b3_2:.4f`. Its sign is what Table 1 compares, but with a handful of
+# sizes a single model that sits off the line can decide it, which is why the chapter reads the
+# difference on its bootstrap interval (rule B3.2) rather than on its sign alone. Since no $R^2$ exceeds
+# 1, the difference can be no larger than $1 - R^2_{\mathrm{CE}}$: where CE already fits almost
+# perfectly, EE has little room to fit better.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b3-3
+# :class: dropdown
+# ```
+
+# %%
+change_shares = {}
+for family in (chapter.families[0], chapter.families[-1]):
+    pair = teaching.family_models(chapter, family)
+    first, last = (metrics.ce_decomposition(run.records.logp, run.records.gt).terms() for run in (pair[0], pair[-1]))
+    delta = {q: last[q] - first[q] for q in first}
+    change_shares[family] = {"EE": delta["EE"] / delta["CE"], "SA": delta["SA"] / delta["CE"],
+                             "Conf": -delta["Conf"] / delta["CE"]}
+sa_share = change_shares[chapter.families[0]]["SA"]
+for name, family in (("first", chapter.families[0]), ("last", chapter.families[-1])):
+    for q, share in change_shares[family].items():
+        glue(f"ex_b3_3_{name}_{q}", float(share), display=False)
+glue("ex_b3_3_sum", float(sum(change_shares[chapter.families[0]].values())), display=False)
+teaching.check("b3.3", sa_share, chapter)
+
+# %% [markdown]
+# In the first family, EE carries a share {glue:text}`ex_b3_3_first_EE:.4f` of CE's change, SA
+# {glue:text}`ex_b3_3_first_SA:.4f` and $-$Conf {glue:text}`ex_b3_3_first_Conf:.4f`; they add up to
+# {glue:text}`ex_b3_3_sum:.6f`, because CE = EE + SA $-$ Conf holds exactly for every model and so for
+# the difference of two. In the last family (the same family where the set has only one) the shares are
+# {glue:text}`ex_b3_3_last_EE:.4f`, {glue:text}`ex_b3_3_last_SA:.4f` and
+# {glue:text}`ex_b3_3_last_Conf:.4f`. A share is a ratio to CE's change, so a family whose CE moves
+# little across its sizes has shares that swing widely; the table of shares above gives their intervals
+# on every corpus.
+#
+# ```{solution-end}
+# ```

@@ -333,3 +333,170 @@ verdicts = pages.verdict_table("B4", b4.decide(evidence, context), model_set.nam
 
 # %%
 pages.run_it_yourself("B4", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them.
+#
+# ```{exercise} b4.1 · EE's share of a small model
+# :label: ex-b4-1
+# :nonumber:
+# Take the final models of the first family on the first corpus, `runs = teaching.family_models(chapter)`
+# (smallest first), and decompose each with
+# `rankscale.analysis.metrics.ce_decomposition(run.records.logp, run.records.gt)` (its attributes `ce`,
+# `error_entropy`, `self_alignment`, `confidence`). For the smallest model give EE's magnitude share
+# $|\mathrm{EE}| / (|\mathrm{EE}| + |\mathrm{SA}| + |\mathrm{Conf}|)$ and check it with
+# `teaching.check("b4.1", answer, chapter)`. Put its signed contribution $\mathrm{EE}/\mathrm{CE}$ beside
+# it: when are the two equal, and which is larger when they are not? Paper B reads "about 80-90%" off its
+# Fig. 8 for small models.
+# ```
+#
+# ```{exercise} b4.2 · Is EE's share falling?
+# :label: ex-b4-2
+# :nonumber:
+# Over the same models, fit the slope of $\log$ (EE's magnitude share) against $\log N$, with $N$ =
+# `run.non_embedding` and natural logarithms, using `numpy.polyfit`, and check it. Then change the share
+# to the signed contribution $\mathrm{EE}/\mathrm{CE}$ and fit again. Did the slope change sign or size?
+# Count the models whose Confidence is positive and say what that count has to do with the answer.
+# ```
+#
+# ```{exercise} b4.3 · Does the CE law bend?
+# :label: ex-b4-3
+# :nonumber:
+# Fit $\log \mathrm{CE} = a + b\,x + c\,x^2$ with $x = \log N$ over the same models with
+# `numpy.polyfit(x, y, 2)` and give $c$ (the family needs at least three sizes, and with exactly three
+# the quadratic passes through every point). Is the law slowing ($c > 0$) or steepening over this
+# family? Then change the corpus: fit the same family on every corpus,
+# `teaching.family_models(chapter, corpus=corpus)` for `corpus` in `chapter.corpora`. Does the sign of
+# $c$ hold from one corpus to the next?
+# ```
+#
+# ```{exercise} b4.4 · CE's exponent if only EE scales
+# :label: ex-b4-4
+# :nonumber:
+# Fit $\alpha_{\mathrm{EE}}$, the slope of $\log \mathrm{EE}$ against $\log N$, over the same models. Under
+# paper B's hypothesis that only EE scales, CE's local exponent at a size is
+# $\alpha_{\mathrm{EE}} \cdot \mathrm{EE}/\mathrm{CE}$: give it at the family's largest model and check it.
+# Then let every component scale: fit $\alpha_{\mathrm{SA}}$ and $\alpha_{\mathrm{Conf}}$ to
+# $|\mathrm{SA}|$ and $|\mathrm{Conf}|$ the same way and add
+# $\alpha_{\mathrm{SA}}\,\mathrm{SA}/\mathrm{CE} - \alpha_{\mathrm{Conf}}\,\mathrm{Conf}/\mathrm{CE}$.
+# Which of the two predictions is nearer the slope of a single power law fitted to CE over the family?
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b4-1
+# :class: dropdown
+# ```
+
+# %%
+from rankscale import teaching
+
+runs = teaching.family_models(chapter)
+parts = [metrics.ce_decomposition(run.records.logp, run.records.gt) for run in runs]
+terms = np.array([[d.ce, d.error_entropy, d.self_alignment, d.confidence] for d in parts])  # CE, EE, SA, Conf
+magnitude = np.abs(terms[:, 1]) / np.abs(terms[:, 1:]).sum(axis=1)
+signed = terms[:, 1] / terms[:, 0]
+glue("ex_b4_1", float(magnitude[0]), display=False)
+glue("ex_b4_1_signed", float(signed[0]), display=False)
+glue("ex_b4_1_conf", float(terms[0, 3]), display=False)
+teaching.check("b4.1", magnitude[0], chapter)
+
+# %% [markdown]
+# The smallest model's EE is a share {glue:text}`ex_b4_1:.4f` of $|\mathrm{EE}| + |\mathrm{SA}| +
+# |\mathrm{Conf}|$, and its signed contribution is {glue:text}`ex_b4_1_signed:.4f`; its Confidence is
+# {glue:text}`ex_b4_1_conf:.4f` nats. The two shares have the same numerator and differ in the
+# denominator only by Confidence's term: $\mathrm{CE} = \mathrm{EE} + \mathrm{SA} - \mathrm{Conf}$
+# against $\mathrm{EE} + \mathrm{SA} + |\mathrm{Conf}|$. They are equal where Confidence is zero or
+# negative, and where it is positive CE is the smaller denominator, so the signed contribution is the
+# larger share.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b4-2
+# :class: dropdown
+# ```
+
+# %%
+x = np.log(np.array([run.non_embedding for run in runs], dtype=float))
+slope_magnitude = np.polyfit(x, np.log(magnitude), 1)[0]
+slope_signed = np.polyfit(x, np.log(signed), 1)[0]
+glue("ex_b4_2", float(slope_magnitude), display=False)
+glue("ex_b4_2_signed", float(slope_signed), display=False)
+glue("ex_b4_2_positive", int((terms[:, 3] > 0).sum()), display=False)
+glue("ex_b4_2_models", len(runs), display=False)
+teaching.check("b4.2", slope_magnitude, chapter)
+
+# %% [markdown]
+# EE's magnitude share moves by {glue:text}`ex_b4_2:+.5f` per unit of $\log N$ and its signed
+# contribution by {glue:text}`ex_b4_2_signed:+.5f`. Of the family's {glue:text}`ex_b4_2_models` models,
+# {glue:text}`ex_b4_2_positive` have a positive Confidence. Where none has, the two shares are the same
+# numbers and so are their slopes; where some have, the two can part, and a Confidence that grows with
+# size can even turn one slope up and the other down, since it enlarges the magnitude share's
+# denominator and shrinks CE. This is why the chapter grades Fig. 8's magnitude share and shows the
+# signed one beside it.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b4-3
+# :class: dropdown
+# ```
+
+# %%
+bend = np.polyfit(x - x.mean(), np.log(terms[:, 0]), 2)[0]
+bends = []
+for corpus in chapter.corpora:
+    other = teaching.family_models(chapter, corpus=corpus)
+    log_size = np.log(np.array([run.non_embedding for run in other], dtype=float))
+    log_ce = np.log([-np.mean(run.records.logp.astype(np.float64)) for run in other])
+    bends.append(f"{corpus} {np.polyfit(log_size, log_ce, 2)[0]:+.5f}")
+glue("ex_b4_3", float(bend), display=False)
+glue("ex_b4_3_corpora", Markdown(", ".join(bends)), display=False)
+teaching.check("b4.3", bend, chapter)
+
+# %% [markdown]
+# On the first corpus $c$ = {glue:text}`ex_b4_3:+.5f`; centring $x$, as the chapter does, changes $a$
+# and $b$ but not $c$. Per corpus: {glue:md}`ex_b4_3_corpora:myst`. The family's models are the same
+# on every corpus, so where the sign changes between corpora it is the text that moved it. The chapter measures
+# a bend only on families of at least four sizes and reads it on an interval that carries the scatter
+# between training runs: a quadratic through three points has no residual, so its $c$ cannot be told
+# from that scatter.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b4-4
+# :class: dropdown
+# ```
+
+# %%
+alpha = {name: np.polyfit(x, np.log(np.abs(terms[:, i])), 1)[0] for i, name in ((1, "EE"), (2, "SA"), (3, "Conf"))}
+largest = terms[-1]
+ee_only = alpha["EE"] * largest[1] / largest[0]
+every = ee_only + alpha["SA"] * largest[2] / largest[0] - alpha["Conf"] * largest[3] / largest[0]
+ce_law = np.polyfit(x, np.log(terms[:, 0]), 1)[0]
+glue("ex_b4_4", float(ee_only), display=False)
+for name, value in (("every", every), ("law", ce_law), ("alpha", alpha["EE"])):
+    glue(f"ex_b4_4_{name}", float(value), display=False)
+teaching.check("b4.4", ee_only, chapter)
+
+# %% [markdown]
+# With $\alpha_{\mathrm{EE}}$ = {glue:text}`ex_b4_4_alpha:+.4f`, the EE-only prediction at the largest
+# model is {glue:text}`ex_b4_4:+.4f`; letting SA and Confidence scale with their fitted exponents gives
+# {glue:text}`ex_b4_4_every:+.4f`, and one power law through CE has slope
+# {glue:text}`ex_b4_4_law:+.4f`. The relation is exact for local derivatives; with fitted exponents it
+# holds only as well as each component follows its own power law, so neither prediction needs to match
+# the law. The gap between the two predictions is what SA and Confidence contribute by moving with size:
+# where it is small compared with the EE-only value, EE carries CE's scaling, as paper B's §5 assumes.
+#
+# ```{solution-end}
+# ```

@@ -303,3 +303,165 @@ verdicts = pages.verdict_table("B5", b5.decide(evidence, context), model_set.nam
 
 # %%
 pages.run_it_yourself("B5", verdicts);  # the semicolon: the Markdown is displayed, not its text echoed
+
+# %% [markdown]
+# ## Exercises
+#
+# Each exercise works on this chapter's runs with the package; `chapter` is the chapter opened at the
+# top of the page. Where the answer is a number, `rankscale.teaching.check` says whether yours is right
+# on the set you run, and why not. The solutions are folded under the exercises and were computed by
+# this build; the chapter's exercise notebook (under Downloads) holds the set-up and the exercises
+# without them. Every subsample here is a prefix of one fixed, seeded shuffle of a model's windows, so
+# the checker draws the same windows as you do.
+#
+# ```{exercise} b5.1 · Self-Alignment on a thousand tokens
+# :label: ex-b5-1
+# :nonumber:
+# Take the largest model of the first family on the first corpus, `run = teaching.largest_run(chapter)`.
+# Shuffle its windows, `ids = np.unique(run.records.window)` and
+# `order = ids[np.random.default_rng(0).permutation(len(ids))]`, and keep the fewest whole windows from the
+# start of `order` that hold at least 1,000 targets. With numpy only, decompose CE on those targets and on all
+# of them (paper B's 0-based strict RBE $e$ = `gt`; $p_e = N_e/N$, $\log Q_e$ the mean `logp` of the
+# targets of rank $e$, $q_e = Q_e / \sum_e Q_e$, $\mathrm{SA} = \sum_e p_e \log(p_e/q_e)$), and give SA on
+# the subsample minus SA on all tokens; check it with `teaching.check("b5.1", answer, chapter)`. Then
+# change two things: do the same for EE, and keep 4,000 targets instead of 1,000. Which way did each term
+# move, and by how much less with four times the tokens?
+# ```
+#
+# ```{exercise} b5.2 · Ranks seen only once
+# :label: ex-b5-2
+# :nonumber:
+# For the same model, on all its tokens, what share of the distinct RBE values (distinct values of `gt`)
+# occurs exactly once? Check it with `teaching.check("b5.2", answer, chapter)`. Then compute the same
+# share on the 1,000-target subsample of the previous exercise. Why does a rank seen once make its term of
+# SA a matter of chance, and why does Confidence tend to grow as the sample sees more ranks?
+# ```
+#
+# ```{exercise} b5.3 · How many windows until the SA exponent keeps its sign
+# :label: ex-b5-3
+# :nonumber:
+# Take the first family on the first corpus, `runs = teaching.family_models(chapter)` (smallest first).
+# For $n$ = 1, 2, 4, 8, ... windows (the powers of two below the fewest windows of any of its models, then
+# all of those windows), give every model the first $n$ windows of its own shuffle (made as in exercise
+# b5.1, from its own window ids), compute its SA, and fit the size exponent $\alpha_{\mathrm{SA}}$ as the
+# slope of $\log \mathrm{SA}$ on $\log$ of the non-embedding size (`run.non_embedding`) with
+# `numpy.polyfit`. From which $n$ of that grid on does $\alpha_{\mathrm{SA}}$ have, at every larger $n$,
+# the sign it has on all windows? Check that $n$ with `teaching.check("b5.3", answer, chapter)`. Then put
+# EE in place of SA and say what moved, and why the chapter's B5.3 and B5.4 compare signs on many more
+# instances than this.
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b5-1
+# :class: dropdown
+# ```
+#
+# For each number of targets, the windows are added in the shuffled order until they hold enough
+# targets; the decomposition then groups the kept targets by their rank:
+
+# %%
+import numpy as np
+
+from rankscale import teaching
+
+run = teaching.largest_run(chapter)
+logp, rbe, window = run.records.logp.astype(np.float64), run.records.gt, run.records.window
+ids = np.unique(window)
+order = ids[np.random.default_rng(0).permutation(len(ids))]
+filled = np.cumsum([np.sum(window == w) for w in order])  # targets in the first 1, 2, ... windows
+terms, kept = {}, {}  # targets wanted -> (SA, EE) on the subsample, and which targets it holds
+for wanted in (1000, 4000, len(logp)):
+    keep = kept[wanted] = np.isin(window, order[:min(int(np.argmax(filled >= wanted)) + 1, len(order))])
+    e, inverse, n_e = np.unique(rbe[keep], return_inverse=True, return_counts=True)
+    p, log_q = n_e / keep.sum(), np.bincount(inverse, weights=logp[keep]) / n_e
+    log_q = log_q - np.log(np.sum(np.exp(log_q)))  # q_e = Q_e / C
+    terms[wanted] = (np.sum(p * (np.log(p) - log_q)), -np.sum(p * np.log(p)))
+answer = terms[1000][0] - terms[len(logp)][0]
+glue("ex_b5_1", float(answer), display=False)
+glue("ex_b5_1_ee", float(terms[1000][1] - terms[len(logp)][1]), display=False)
+glue("ex_b5_1_sa4", float(terms[4000][0] - terms[len(logp)][0]), display=False)
+glue("ex_b5_1_ee4", float(terms[4000][1] - terms[len(logp)][1]), display=False)
+teaching.check("b5.1", answer, chapter)
+
+# %% [markdown]
+# On about 1,000 tokens SA reads {glue:text}`ex_b5_1:.4f` nats off its value on all tokens, and EE
+# {glue:text}`ex_b5_1_ee:.4f`; on about 4,000 tokens the two differences are {glue:text}`ex_b5_1_sa4:.4f`
+# and {glue:text}`ex_b5_1_ee4:.4f`. A positive difference means the small sample overstates the term.
+# One shuffle is one draw: the chapter's claims B5.1 and B5.2 average ten of them and read the mean
+# against its interval, so a single draw may land on either side where the bias is small against the
+# spread. A bias that falls like $1/n$ would shrink about fourfold from the first pair to the second;
+# how far these numbers follow that depends on the draw as much as on the bias.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b5-2
+# :class: dropdown
+# ```
+
+# %%
+values, counts = np.unique(rbe, return_counts=True)
+once = np.mean(counts == 1)
+glue("ex_b5_2", float(once), display=False)
+glue("ex_b5_2_distinct", len(values), display=False)
+glue("ex_b5_2_few", float(np.mean(np.unique(rbe[kept[1000]], return_counts=True)[1] == 1)), display=False)
+teaching.check("b5.2", once, chapter)
+
+# %% [markdown]
+# On all tokens {glue:text}`ex_b5_2_distinct` distinct RBE values occur, and a share of
+# {glue:text}`ex_b5_2:.4f` of them only once; on the 1,000-target subsample the share is
+# {glue:text}`ex_b5_2_few:.4f`. A rank seen once has $p_e = 1/N$ and $Q_e$ equal to the probability of
+# that single prediction, so its term $p_e \log(p_e/q_e)$ in SA is set by one draw, not by the model.
+# Confidence is $\log \sum_e Q_e$ over the ranks that occur: each newly seen rank adds a positive term
+# to the sum, so $C$ tends to grow with the sample (the $Q_e$ of ranks already seen move too) until all
+# $V$ ranks have been seen.
+#
+# ```{solution-end}
+# ```
+
+# %% [markdown]
+# ```{solution-start} ex-b5-3
+# :class: dropdown
+# ```
+#
+# Every model of the family is evaluated on the same windows, so one shuffle per model gives each the
+# same subsamples; the slope of a line through $(\log N, \log \mathrm{SA})$ is the exponent at each $n$:
+
+# %%
+runs = teaching.family_models(chapter)
+n_all = min(len(np.unique(r.records.window)) for r in runs)
+grid = [2 ** i for i in range(n_all.bit_length()) if 2 ** i < n_all] + [n_all]
+sa, ee = np.zeros((len(runs), len(grid))), np.zeros((len(runs), len(grid)))
+for j, r in enumerate(runs):
+    ids = np.unique(r.records.window)
+    order = ids[np.random.default_rng(0).permutation(len(ids))]
+    for i, n in enumerate(grid):
+        keep = np.isin(r.records.window, order[:n])
+        e, inverse, n_e = np.unique(r.records.gt[keep], return_inverse=True, return_counts=True)
+        p, log_q = n_e / keep.sum(), np.bincount(inverse, weights=r.records.logp[keep].astype(np.float64)) / n_e
+        sa[j, i] = np.sum(p * (np.log(p) - log_q + np.log(np.sum(np.exp(log_q)))))
+        ee[j, i] = -np.sum(p * np.log(p))
+log_size = np.log([r.non_embedding for r in runs])
+slopes = {q: np.polyfit(log_size, np.log(v), 1)[0] for q, v in (("SA", sa), ("EE", ee))}  # one per n
+signs = {q: np.sign(a) for q, a in slopes.items()}
+first_kept = {q: grid[0] if np.all(s == s[-1]) else grid[int(np.flatnonzero(s != s[-1])[-1]) + 1]
+              for q, s in signs.items()}
+answer = first_kept["SA"]
+glue("ex_b5_3", answer, display=False)
+glue("ex_b5_3_all", n_all, display=False)
+glue("ex_b5_3_ee", first_kept["EE"], display=False)
+glue("ex_b5_3_alpha", float(slopes["SA"][-1]), display=False)
+teaching.check("b5.3", answer, chapter)
+
+# %% [markdown]
+# Out of {glue:text}`ex_b5_3_all` windows, $\alpha_{\mathrm{SA}}$ keeps its final sign from
+# {glue:text}`ex_b5_3` windows on (on all windows $\alpha_{\mathrm{SA}}$ = {glue:text}`ex_b5_3_alpha:.4f` in
+# this family); with EE in its place the answer is {glue:text}`ex_b5_3_ee` windows. A sign that settles on
+# few windows says that the models differ in that term by more than one draw of text moves it. Yet this
+# is one shuffle and a grid of doublings: the sign could still flip at a count between two grid points,
+# or under another shuffle, which is why the chapter's B5.3 and B5.4 take the mean exponent over ten
+# draws and compare signs on a tenth of the windows and on all of them, or on 1,000 and 10,000.
+#
+# ```{solution-end}
+# ```

@@ -103,7 +103,7 @@ def test_no_import_cycle():
 
 # The pipeline's stages in order: a module may import its own stage and those before it, never a later one (a model
 # set names and checks its corpora, so the corpora come first)
-STAGES = ("corpora", "sets", "models", "records", "analysis", "claims", "book")
+STAGES = ("corpora", "sets", "models", "records", "analysis", "claims", "teaching", "book")
 
 
 def stage(module: str) -> int | None:
@@ -113,7 +113,8 @@ def stage(module: str) -> int | None:
 
 
 def test_the_stage_finder_places_modules():
-    assert (stage("rankscale.claims.b2"), stage("rankscale.book.plots"), stage("rankscale.cli")) == (5, 6, None)
+    assert (stage("rankscale.claims.b2"), stage("rankscale.book.plots"), stage("rankscale.cli")) == (5, 7, None)
+    assert stage("rankscale.teaching.a1") == 6
     assert stage("rankscale.corpora") == 0 and stage("rankscale.sets.toml_sets") == 1
 
 

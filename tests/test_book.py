@@ -23,10 +23,11 @@ import pandas as pd
 import pytest
 import yaml
 
-from rankscale import RankscaleError
+from rankscale import RankscaleError, teaching
 from rankscale.book import build, pages, plots
 from rankscale.claims import base, reference
 from rankscale.claims.chapters import CHAPTERS, label
+from rankscale.claims.context import load_chapter
 from rankscale.records import runs
 from rankscale.sets import get
 from tools import CHROMIUM, ROOT, load_script, needs_chromium
@@ -324,6 +325,11 @@ def test_site_has_every_page_and_the_downloads(smoke):
         assert (smoke.html / f"{page}.html").exists(), page
     for name in (*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD):
         assert (smoke.html / "_sources" / "book" / "chapters" / f"{name}.ipynb").exists()  # the download
+    for name in build.CHAPTERS:  # each chapter's exercise notebook, linked from its page
+        assert list(smoke.html.glob(f"_downloads/*/{name}.exercises.ipynb")), name
+        assert f"{name}.exercises.ipynb" in (smoke.html / "book" / "chapters" / f"{name}.html").read_text()
+    teaching_page = (smoke.html / "book" / "teaching.html").read_text()
+    assert "Session 1" in teaching_page and "rankscale.teaching.check" in teaching_page
 
 
 # Elements of the main column that reach past its right edge, unless a box that scrolls sideways
@@ -554,6 +560,34 @@ def test_browser_check_catches_overflow_unfolded_code_and_a_late_figure(tmp_path
             in problems)
 
 
+def exercise_check(output) -> dict | None:
+    """What a check of an exercise's answer (``rankscale.teaching.check``) displayed carries, or None."""
+    return output.get("metadata", {}).get("text/markdown", {}).get(teaching.CHECK_KEY)
+
+
+@pytest.mark.slow  # the smoke book in a lone clone
+def test_every_solution_is_accepted_and_a_wrong_value_refused_on_the_smoke_set(smoke, smoke_home):
+    """Each chapter's solutions executed in the smoke book and the checker accepted their values; computed again
+    from the smoke set's runs, the right value is the same, and a value three tolerances off either way is refused
+    with the exercise's hint."""
+    chapter = load_chapter(get("smoke"), references=True, checkpoints=True, seeds=True, temperatures=True,
+                           home=smoke_home)
+    for name in build.CHAPTERS:
+        nb = smoke.executed(name)
+        checks = {check["id"]: check for cell in nb.cells for out in cell.get("outputs", [])
+                  if (check := exercise_check(out))}
+        for exercise in teaching.exercises_of(name):
+            if exercise.answer is None:
+                continue
+            assert checks[exercise.id]["correct"] is True, (exercise.id, checks.get(exercise.id))
+            expected = checks[exercise.id]["expected"]
+            assert teaching.check(exercise.id, checks[exercise.id]["value"], chapter).correct
+            assert expected == pytest.approx(float(exercise.answer(chapter)), rel=1e-9, abs=1e-12)
+            for wrong in (expected + 3 * exercise.tolerance, expected - 3 * exercise.tolerance):
+                checked = teaching.check(exercise.id, wrong, chapter)
+                assert checked.correct is False and exercise.hint in checked.reason, (exercise.id, wrong)
+
+
 DOWNLOADED = "a1_metric"  # the chapter a reader downloads and runs, away from any checkout
 
 
@@ -602,6 +636,17 @@ def test_a_downloaded_chapter_runs_from_the_wheel_outside_the_checkout(smoke, tm
     assert any(out.get("metadata", {}).get(pages.VERDICT_KEY) for out in outputs)
     assert nb.metadata["rankscale"]["profile"] == "smoke"  # the set it was built on, recorded in the download
     assert (home / "models" / "smoke").is_dir()  # trained what it needed, in the empty home
+    # every chapter's exercise notebook, as the site offers it, runs there too on its default set (smoke)
+    for name in build.CHAPTERS:
+        exercises = smoke.clone / "_build" / "stage" / "book" / "chapters" / "downloads" / name / f"{name}.exercises.ipynb"
+        shutil.copy(exercises, work / exercises.name)
+        ran = subprocess.run([str(python), "-m", "papermill", exercises.name, f"ran-{name}.ipynb", "--kernel", "python3",
+                              "--no-progress-bar"], cwd=work, env=env, capture_output=True, text=True, timeout=1200)
+        assert ran.returncode == 0, f"{exercises.name}: {ran.stderr[-4000:]}"
+        nb = nbformat.read(work / f"ran-{name}.ipynb", as_version=4)
+        checks = [exercise_check(out) for cell in nb.cells for out in cell.get("outputs", []) if exercise_check(out)]
+        assert [check["id"] for check in checks] == [e.id for e in teaching.exercises_of(name) if e.answer is not None]
+        assert all(check["correct"] is None for check in checks)  # no answer yet: the student writes it
 
 
 

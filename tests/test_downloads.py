@@ -37,15 +37,15 @@ def executed(figures: int = 1) -> nbformat.NotebookNode:
 
 
 def stage_page(nb, page="book/chapters/a1_metric", url=None) -> dict[str, bytes]:
-    return downloads.page_downloads(nb, page, "# %%\nprint(1)\n", bib=(build.PAGES / "references.bib").read_text(),
-                                    install_url=url)
+    source = (build.NOTEBOOKS / f"{page.rsplit('/', 1)[-1]}.py").read_text()  # the page's own (its exercises)
+    return downloads.page_downloads(nb, page, source, bib=(build.PAGES / "references.bib").read_text(), install_url=url)
 
 
 def test_a_chapter_gives_its_figure_data_verdicts_source_and_paper(tmp_path):
     nb = executed()
     files = stage_page(nb)
-    assert sorted(files) == ["downloads/a1_metric/a1_metric.py", "downloads/a1_metric/a1_metric.verdicts.json",
-                             "downloads/a1_metric/fig-a1-x.csv"]
+    assert sorted(files) == ["downloads/a1_metric/a1_metric.exercises.ipynb", "downloads/a1_metric/a1_metric.py",
+                             "downloads/a1_metric/a1_metric.verdicts.json", "downloads/a1_metric/fig-a1-x.csv"]
     (tmp_path / "fig.csv").write_bytes(files["downloads/a1_metric/fig-a1-x.csv"])
     table = pd.read_csv(tmp_path / "fig.csv")
     assert list(table.columns) == FIGURE["columns"]

@@ -56,7 +56,8 @@ def test_book_without_its_tools_fails_in_its_first_second(tmp_path):
     assert time.perf_counter() - start < 5  # a bare interpreter: well under a second where nothing else runs
     assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("error: the book needs jupyter-book, jupytext, papermill, ipykernel, matplotlib, "
-                                  "pandas, sphinx-mathjax-offline, ghp-import, missing from the environment of this Python")
+                                  "pandas, sphinx-mathjax-offline, ghp-import, sphinx-exercise, missing from the environment of "
+                                  "this Python")
     assert done.stderr.endswith("; pip install 'rankscale[book]' there\n") and list(tmp_path.iterdir()) == []
 
 

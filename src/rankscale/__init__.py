@@ -3,8 +3,9 @@
 The package follows the pipeline, one subpackage per stage: ``sets`` (which models, on which
 corpora) -> ``corpora`` (token windows) -> ``models`` (loading, the offline ladders) -> ``records``
 (extraction: each target's log-probability and rank counts, on disk) -> ``analysis`` (metrics, fits,
-bootstrap) -> ``claims`` (the papers' claims and the functions that grade them) -> ``book``
-(executing the chapters, building the site). ``hub`` and ``paths`` say what this machine can reach
+bootstrap) -> ``claims`` (the papers' claims and the functions that grade them) -> ``teaching`` (each
+chapter's exercises and the checker of a student's answer) -> ``book`` (executing the chapters, building the
+site). ``hub`` and ``paths`` say what this machine can reach
 and where things live; ``cli`` is the command line.
 """
 

@@ -61,7 +61,7 @@ HIDDEN_TAGS = {"parameters", "injected-parameters"}  # papermill's cells, kept o
 # pyproject.toml (a test holds the two lists together).
 BOOK_TOOLS = {"jupyter_book": "jupyter-book", "jupytext": "jupytext", "papermill": "papermill", "ipykernel": "ipykernel",
               "matplotlib": "matplotlib", "pandas": "pandas", "sphinx-mathjax-offline": "sphinx-mathjax-offline",
-              "ghp_import": "ghp-import"}
+              "ghp_import": "ghp-import", "sphinx_exercise": "sphinx-exercise"}
 JUPYTER_BOOK = Path(sys.executable).parent / "jupyter-book"  # the command that builds the site, of this environment
 # Kernels talk to papermill over Unix sockets: no TCP port, no loopback needed, and no warning
 # about unencrypted TCP from every kernel that starts. Each kernel's sockets go to a folder of its

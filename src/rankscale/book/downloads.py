@@ -9,7 +9,9 @@ staging time (``rankscale.book.build.stage``), so that the site and its download
   output metadata, ``rankscale.book.readout.FIGURE_KEY``);
 - a chapter's verdicts as JSON, ``downloads/<page>/<page>.verdicts.json``: the rows its verdict
   table carries (``pages.VERDICT_KEY``), the rows ``rankscale verdicts --json`` prints;
-- the BibTeX entry of the paper the chapter replays, from the book's own ``references.bib``.
+- the BibTeX entry of the paper the chapter replays, from the book's own ``references.bib``;
+- a chapter's exercise notebook, ``downloads/<page>/<page>.exercises.ipynb``: its set-up and its exercises with a
+  cell to answer each, no solution (``rankscale.teaching.notebook``).
 
 Each figure also gets its alt text (MyST-NB's cell-level ``image.alt``) and the page a description
 for link previews (``myst.html_meta``). Where ``_config.yml`` names the repository
@@ -176,8 +178,13 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
     dict of str to bytes
         Path under the page's folder (``downloads/<name>/...``, relative to the page) to content.
     """
+    import jupytext
+    import nbformat
+
+    from rankscale import teaching
     from rankscale.book.pages import VERDICT_KEY
     from rankscale.book.readout import FIGURE_KEY, figure_table
+    from rankscale.teaching.notebook import student_notebook
 
     name = page.rsplit("/", 1)[-1]
     folder = f"{FOLDER}/{name}"
@@ -219,7 +226,25 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
     if bib is not None and name[:1] in PAPERS and name[1:2].isdigit():
         lines += ["", "The paper this chapter replays, as BibTeX:", "", "```bibtex",
                   bibtex_entry(bib, PAPERS[name[0]]), "```"]
+    exercises = teaching.exercises_of(name)
+    if exercises:
+        student = student_notebook(jupytext.reads(source, fmt="py:percent"), name, exercises)
+        student.cells = _runnable_alone(student.cells, f"{name}-exercises", install_url, prepares=True)
+        files[f"{folder}/{name}.exercises.ipynb"] = nbformat.writes(student).encode()
+        lines.append(f"- the exercises of this chapter as a notebook to fill in ({{download}}`{name}.exercises.ipynb "
+                     f"<{folder}/{name}.exercises.ipynb>`): the chapter's set-up and its {len(exercises)} exercises, "
+                     "without solutions, run on the smoke set by default")
     cells.append(_markdown_cell(f"{name}-downloads", "\n".join(lines)))
+    nb.cells = _runnable_alone(cells, name, install_url, prepares)
+    text = description(nb)
+    nb.metadata.setdefault("myst", {})["html_meta"] = {"description": text, "property=og:description": text}
+    return files
+
+
+def _runnable_alone(cells: list, name: str, install_url: str | None, prepares: bool) -> list:
+    """A notebook's cells, with ``PREPARE_CELL`` after its parameters where it ``prepares`` (it then trains and
+    extracts what it reads, run on its own) and the install cell first where the repository is named."""
+    cells = list(cells)
     if prepares:
         marked = [i for i, cell in enumerate(cells)  # papermill's parameter cells (build.HIDDEN_TAGS, which imports this)
                   if {"parameters", "injected-parameters"} & set(cell.metadata.get("tags", []))]
@@ -229,10 +254,7 @@ def page_downloads(nb, page: str, source: str, *, bib: str | None = None, instal
         cells.insert(marked[-1] + 1, _code_cell(f"{name}-prepare", PREPARE_CELL, ["remove-cell"]))
     if install_url:
         cells.insert(0, _code_cell(f"{name}-install", install_cell_source(install_url), ["remove-cell"]))
-    nb.cells = cells
-    text = description(nb)
-    nb.metadata.setdefault("myst", {})["html_meta"] = {"description": text, "property=og:description": text}
-    return files
+    return cells
 
 
 def _markdown_cell(cell_id: str, text: str, tags: list[str] | None = None):
