@@ -128,7 +128,8 @@ def signal_when_ready(argv: list, signum: int, ready, **popen) -> tuple[int, flo
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             preexec_fn=default_signals, **popen)
     err: list[str] = []
-    threading.Thread(target=lambda: err.extend(iter(lambda: proc.stderr.read(200), "")), daemon=True).start()
+    reader = threading.Thread(target=lambda: err.extend(iter(lambda: proc.stderr.read(200), "")), daemon=True)
+    reader.start()
     tree, descendants = psutil.Process(proc.pid), []
     try:
         deadline = time.monotonic() + 600
@@ -145,7 +146,11 @@ def signal_when_ready(argv: list, signum: int, ready, **popen) -> tuple[int, flo
         deadline = time.monotonic() + 5
         while alive(descendants) and time.monotonic() < deadline:
             time.sleep(0.1)
-        return status, exited, lines, [command_line(p) for p in alive(descendants)], "".join(err)
+        remaining = [command_line(p) for p in alive(descendants)]
+        # the pipe's last bytes (the command's closing line) may still be on their way to the reader, more so on a
+        # busy machine: it ends at the pipe's end, once no process holds it
+        reader.join(timeout=5)
+        return status, exited, lines, remaining, "".join(err)
     finally:
         for left in alive([tree, *descendants]):
             left.kill()

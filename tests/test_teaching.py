@@ -145,6 +145,8 @@ def test_a_students_notebook_holds_the_set_up_and_the_exercises_and_no_solution(
     nb = page_notebook(page)
     student = student_notebook(nb, page, teaching.exercises_of(page))
     nbformat.validate(student)
+    again = student_notebook(page_notebook(page), page, teaching.exercises_of(page))
+    assert nbformat.writes(again) == nbformat.writes(student), "made twice, the same bytes (else the site rebuilds)"
     text = "\n".join(cell.source for cell in student.cells)
     assert "{solution" not in text and "{exercise}" not in text
     solution_lines = {line.strip() for cells in solutions(nb).values() for cell in cells if cell.cell_type == "code"

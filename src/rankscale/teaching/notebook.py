@@ -123,6 +123,8 @@ def student_notebook(nb, name: str, exercises: list[Exercise]):
             raise RankscaleError(f"page {name} titles exercise {exercise.id} {texts[exercise.label][0]!r}; "
                                  f"rankscale.teaching's title gives {page_title(exercise)!r}")
     parameters, setup = (nbformat.from_dict(cell) for cell in _setup_cells(nb, name))
+    # ids of their own, the same at every build (jupytext draws random ones), so that staging twice changes nothing
+    parameters.id, setup.id = f"{name}-exercises-parameters", f"{name}-exercises-setup"
     parameters.source = re.sub(r'^profile = .*$', f'profile = "{STUDENT_PROFILE}"  # or "tiny": the book\'s own set, '
                                "about an hour to train on a laptop", parameters.source, count=1, flags=re.M)
     title = next((m[1] for cell in nb.cells if cell.cell_type == "markdown"
