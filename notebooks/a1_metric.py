@@ -308,7 +308,7 @@ else:
 # - A1.3 asks that the two conventions move no RBP$_k$ by more than its own standard error.
 
 # %%
-verdicts = pages.verdict_table("A1", a1.decide(evidence, context), model_set.name, a1.headline(evidence, context))
+verdicts = pages.verdict_table("A1", a1.SPEC.decide(evidence, context), model_set.name, a1.headline(evidence, context))
 
 # %% [markdown]
 # ## Run it on your models

@@ -181,7 +181,7 @@ table.style.hide(axis="index").format({"k / vocab": "{:.4f}", "slope": "{:.3f}",
 # pass the same rule; the paper does not tabulate $k$ = 50 or its large-$k$ fits.
 
 # %%
-verdicts = pages.verdict_table("A2", a2.decide(evidence, context), model_set.name, a2.headline(evidence, context))
+verdicts = pages.verdict_table("A2", a2.SPEC.decide(evidence, context), model_set.name, a2.headline(evidence, context))
 
 # %% [markdown]
 # ## Run it on your models

@@ -303,7 +303,7 @@ else:
 # table has the numbers.
 
 # %%
-verdicts = pages.verdict_table("A3", a3.decide(sweeps, context), model_set.name, a3.headline(sweeps, context))
+verdicts = pages.verdict_table("A3", a3.SPEC.decide(sweeps, context), model_set.name, a3.headline(sweeps, context))
 
 # %% [markdown]
 # ## What the verdicts say together

@@ -337,7 +337,7 @@ here.style.hide(axis="index").format(
 # to bound its noise: it is named with its ratio and left undetermined.
 
 # %%
-table = pages.verdict_table("A4", a4.decide(evidence, context), model_set.name, a4.headline(evidence, context))
+table = pages.verdict_table("A4", a4.SPEC.decide(evidence, context), model_set.name, a4.headline(evidence, context))
 
 # %% [markdown]
 # ## What the verdicts say together

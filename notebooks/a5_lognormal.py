@@ -472,7 +472,7 @@ a5.dominance_table(evidence).style.hide(axis="index").format(precision=3).set_ca
 
 # %%
 display(Markdown(a5.fig8a_text(evidence, context)))
-verdicts = a5.decide(evidence, context)
+verdicts = a5.SPEC.decide(evidence, context)
 
 # %% [markdown]
 # ## Which fit reproduces the paper's Fig. 8?

@@ -367,7 +367,7 @@ else:
 # set has them: a rule that a model ranking at random also passed would not test anything.
 
 # %%
-verdicts = pages.verdict_table("B1", b1.decide(evidence, context), model_set.name, b1.headline(evidence))
+verdicts = pages.verdict_table("B1", b1.SPEC.decide(evidence, context), model_set.name, b1.headline(evidence))
 
 # %% [markdown]
 # ## Run it on your models

@@ -422,7 +422,7 @@ if evidence.series:
         "Every checkpoint series (corpus, family, model) under each training-dynamics rule, headed by its claim: "
         f"whether it holds (yes, no or undecided), with the change (nats) and its {context.level:.0%} interval, or for "
         f"{b2.RULE_CLAIMS['uniform_at_init']} the ratio of effective ranks."))
-verdicts = pages.verdict_table("B2", b2.decide(evidence, context), model_set.name, b2.headline(evidence, context))
+verdicts = pages.verdict_table("B2", b2.SPEC.decide(evidence, context), model_set.name, b2.headline(evidence, context))
 
 # %% [markdown]
 # ## What the verdicts say together

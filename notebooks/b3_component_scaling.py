@@ -331,7 +331,7 @@ display(b3.changes_table(evidence).style.format({"ΔCE (nats)": "{:+.4f}"}).hide
 # values: the paper gives no intervals).
 
 # %%
-table = pages.verdict_table("B3", b3.decide(evidence, context), model_set.name, b3.headline(evidence, context))
+table = pages.verdict_table("B3", b3.SPEC.decide(evidence, context), model_set.name, b3.headline(evidence, context))
 
 # %% [markdown]
 # ## Run it on your models

@@ -323,7 +323,7 @@ glue("b4_summary", Markdown(b4.summary(evidence, context)), display=False)
 # describes them.
 
 # %%
-verdicts = pages.verdict_table("B4", b4.decide(evidence, context), model_set.name, b4.headline(evidence, context))
+verdicts = pages.verdict_table("B4", b4.SPEC.decide(evidence, context), model_set.name, b4.headline(evidence, context))
 
 # %% [markdown]
 # ## Run it on your models

@@ -283,7 +283,7 @@ if len(trends):
 # out), and the last row on each corpus as a whole.
 
 # %%
-verdicts = pages.verdict_table("B5", b5.decide(evidence, context), model_set.name, b5.headline(evidence, context))
+verdicts = pages.verdict_table("B5", b5.SPEC.decide(evidence, context), model_set.name, b5.headline(evidence, context))
 
 # %% [markdown]
 # ## What the verdicts say together

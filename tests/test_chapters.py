@@ -11,20 +11,38 @@ import pytest
 
 from helpers import notebook_cells
 
+from rankscale import RankscaleError
 from rankscale.analysis import bootstrap
 from rankscale.book import build
 from rankscale.claims import chapters
 from rankscale.claims.base import CLAIMS, UNDETERMINED, Claim, Unit, Verdict, judge
+from rankscale.claims.context import Context
+from rankscale.claims.spec import ChapterSpec
 from rankscale.cli import main
 
 
 @pytest.mark.parametrize("page", list(chapters.CHAPTERS))
 def test_each_module_is_a_chapter_of_the_book_with_its_two_steps(page):
-    module = chapters.CHAPTERS[page]
+    spec = chapters.CHAPTERS[page].SPEC
     assert page in build.CHAPTERS and list(chapters.CHAPTERS) == [p for p in build.CHAPTERS if p in chapters.CHAPTERS]
-    assert callable(module.measure) and callable(module.decide)
-    assert set(module.READS) <= {"references", "checkpoints", "seeds", "temperatures"} and isinstance(module.TABLES, tuple)
-    assert any(key.startswith(chapters.label(page) + ".") for key in CLAIMS), "the chapter defines its claims"
+    assert isinstance(spec, ChapterSpec) and spec.label == chapters.label(page) and callable(spec.measure)
+    assert list(spec.claims) == [key for key in CLAIMS if key.startswith(spec.label + ".")], "every claim, in order"
+    assert list(spec.rules) == list(spec.claims), "one rule per claim, keyed by its id, in the claims' order"
+
+
+def test_a_chapter_refuses_a_missing_rule_a_stray_one_and_a_rule_that_grades_another_claim():
+    claims = {"X9.1": Claim("X9.1", "a", "empirical", "r"), "X9.2": Claim("X9.2", "b", "empirical", "r")}
+    rule = lambda key: lambda evidence, context: Verdict("c", "", "", "reproduced", key=key)  # noqa: E731
+    with pytest.raises(RankscaleError, match="chapter X9: no rule for X9.2; rules for no claim: X9.3"):
+        ChapterSpec("X9", claims, {"X9.1": rule("X9.1"), "X9.3": rule("X9.3")}, measure=None)
+    with pytest.raises(RankscaleError, match="runs it cannot read \\['weights'\\]"):
+        ChapterSpec("X9", claims, {"X9.1": rule("X9.1"), "X9.2": rule("X9.2")}, measure=None, reads=("weights",))
+    crossed = ChapterSpec("X9", claims, {"X9.1": rule("X9.1"), "X9.2": rule("X9.1")}, measure=None)
+    context = Context({}, 10)
+    with pytest.raises(RankscaleError, match="grade other claims than their own: X9.2 -> X9.1"):
+        crossed.decide(None, context)
+    right = ChapterSpec("X9", claims, {"X9.2": rule("X9.2"), "X9.1": rule("X9.1")}, measure=None)
+    assert [v.key for v in right.decide(None, context)] == ["X9.1", "X9.2"]  # in the claims' order, whatever the rules'
 
 
 @pytest.mark.parametrize("page", list(chapters.CHAPTERS))
@@ -38,7 +56,7 @@ def test_each_page_explains_and_calls_its_module_once(page):
     prose = sum(len(lines) for kind, lines in notebook_cells(source) if kind == "markdown")
     assert prose >= sum(len(lines) for kind, lines in notebook_cells(source) if kind == "code")
     module = chapters.label(page).lower()
-    assert code.count(f"{module}.measure(") == 1 and code.count(f"{module}.decide(") == 1
+    assert code.count(f"{module}.measure(") == 1 and code.count(f"{module}.SPEC.decide(") == 1
     pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
     pasted |= set(re.findall(r"```\{glue:md\} ([A-Za-z0-9_]+)", source)) - {"findings"}  # glued by verdict_table
     names = [re.escape(name) for name in re.findall(r'glue\("([A-Za-z0-9_]+)"', source)]

@@ -130,7 +130,7 @@ def test_a1_4_holds_on_one_opposite_pair_fails_where_decided_pairs_agree():
 def test_decide_gives_one_verdict_per_claim_in_order():
     found = evidence(band_table((NEOX, [(50, 100)])), tie_table((NEOX, [0.5])), {"pydocs": a1.FinalPairs(2, [], 1.0)},
                      {"pydocs": a1.PairOrders(2, 1, [("NeoX/a", "NeoX/b")], 0, -1.0)})
-    verdicts = a1.decide(found, CONTEXT)
+    verdicts = a1.SPEC.decide(found, CONTEXT)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A1)
     assert [v.verdict for v in verdicts] == ["reproduced"] * 4
 
@@ -245,7 +245,7 @@ def test_measure_orders_the_pairs_on_the_same_targets_by_ce_and_rbp_1(measured):
 
 
 def test_the_library_decides_from_the_measure(measured, chapter):
-    verdicts = a1.decide(measured, chapter.context())
+    verdicts = a1.SPEC.decide(measured, chapter.context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A1)
     assert outcomes(verdicts[2]) == {NEOX: "fails", LLAMA: "holds", REF: "holds"}, "'sure' ties 10% of its targets"
 

@@ -118,7 +118,7 @@ def test_a2_rules_test_only_the_families_with_enough_sizes():
     v = a2.k1_law_verdict(evidence(regime(k_fits())), context(NeoX=2, Llama=1))
     assert (v.verdict, v.outcomes) == ("not testable on this set", ())
     assert v.ours == "no family has 3 or more sizes (NeoX: 2 sizes, fewer than 3; Llama: 1 size, fewer than 3)"
-    assert [v.verdict for v in a2.decide(evidence(regime(k_fits())), context(NeoX=2))] == \
+    assert [v.verdict for v in a2.SPEC.decide(evidence(regime(k_fits())), context(NeoX=2))] == \
         ["not testable on this set"] * 6
 
 
@@ -251,7 +251,7 @@ def test_a2_6_noise_shrinks_at_the_ratio_and_leaves_out_unfitted_k():
 
 def test_decide_gives_one_verdict_per_claim_in_order():
     full = regime(k_fits(), scatter=scatter((1.0, 0.3), (1.0, 0.3)))
-    verdicts = a2.decide(evidence(full, full, gpt2=("NeoX",)), context())
+    verdicts = a2.SPEC.decide(evidence(full, full, gpt2=("NeoX",)), context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A2)
     assert all(set(outcomes(v)) == set(NEOX) for v in verdicts)
 
@@ -343,7 +343,7 @@ def test_measure_fits_what_a_fit_by_hand_gives(synthetic):
 
 def test_the_library_decides_from_the_measure(synthetic):
     _, ctx, found = synthetic
-    verdicts = a2.decide(found, ctx)
+    verdicts = a2.SPEC.decide(found, ctx)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A2)
     assert {unit for v in verdicts for unit, _ in v.outcomes} == {Unit(c, "NeoX") for c in CORPORA}
     assert verdicts[3].ours == "the GPT-2 family has fewer than 3 sizes"

@@ -381,10 +381,10 @@ def test_alpha_trend_is_the_least_squares_slope_on_ln_k_replicate_by_replicate()
 
 def test_decide_gives_one_verdict_per_claim_in_order():
     evidence = {unit: sweep(GOOD, offsets=(offset(0.3, [0.3, 0.3]), offset(0.33, [0.33, 0.33]))) for unit in UNITS}
-    verdicts = a3.decide(evidence, context(NeoX=5))
+    verdicts = a3.SPEC.decide(evidence, context(NeoX=5))
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A3)
     assert all(set(outcomes(v)) == set(NEOX) for v in verdicts if v.key != "A3.8")
-    assert [v.verdict for v in a3.decide(evidence, context(NeoX=2))] == ["not testable on this set"] * 9
+    assert [v.verdict for v in a3.SPEC.decide(evidence, context(NeoX=2))] == ["not testable on this set"] * 9
 
 
 def test_the_k_of_table_1_are_the_papers():
@@ -465,7 +465,7 @@ def test_measure_draws_the_extra_seeds_and_decides_from_records(synthetic):
     assert not np.array_equal(after.boot.slopes, before.boot.slopes)
     np.testing.assert_array_equal(seeded["stdlib", "NeoX"].boot.slopes, sweeps["stdlib", "NeoX"].boot.slopes)
     np.testing.assert_array_equal(again["pydocs", "NeoX"].boot.slopes, after.boot.slopes)
-    verdicts = a3.decide(sweeps, Context(context.sizes, N_BOOT, {a3.TABLE1: reference_table(a3.TABLE1)}))
+    verdicts = a3.SPEC.decide(sweeps, Context(context.sizes, N_BOOT, {a3.TABLE1: reference_table(a3.TABLE1)}))
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A3)
     assert {unit for v in verdicts if v.key != "A3.8" for unit, _ in v.outcomes} == {Unit(c, "NeoX") for c in CORPORA}
 

@@ -330,10 +330,10 @@ def test_a4_5_a_minority_of_families_decided_leaves_it_undetermined():
 
 def test_decide_gives_one_verdict_per_claim_in_order():
     evidence = {(c, fam): family() for c in ("pydocs", "stdlib") for fam in ("NeoX", "Llama")}
-    verdicts = a4.decide(evidence, context(NeoX=5, Llama=5))
+    verdicts = a4.SPEC.decide(evidence, context(NeoX=5, Llama=5))
     assert [v.key for v in verdicts] == list(a4.CLAIMS_A4)
     assert {unit.family for v in verdicts for unit, _ in v.outcomes} == {"NeoX", "Llama"}
-    assert [v.verdict for v in a4.decide(evidence, context(NeoX=2, Llama=2))][:2] == ["not testable on this set"] * 2
+    assert [v.verdict for v in a4.SPEC.decide(evidence, context(NeoX=2, Llama=2))][:2] == ["not testable on this set"] * 2
 
 
 # ---------------------------------------------------------------------------------------------
@@ -416,7 +416,7 @@ def test_measure_takes_its_seed_from_the_context(synthetic):
 
 def test_measure_decides_and_lays_out_its_tables(synthetic):
     _, context, evidence = synthetic
-    verdicts = a4.decide(evidence, context)
+    verdicts = a4.SPEC.decide(evidence, context)
     assert [v.key for v in verdicts] == list(a4.CLAIMS_A4)
     assert len(a4.fits_table(evidence)) == len(evidence) * len(KS) * len(NS)
     assert len(a4.amplification_table(evidence)) == len(evidence) * len(KS) * (len(NS) - 1)

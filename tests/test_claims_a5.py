@@ -441,9 +441,9 @@ def test_decide_gives_one_verdict_per_claim_in_order():
     slopes = pd.DataFrame([slope_row(version, corpus=corpus) for version in rank_models.FORMS
                            for corpus in ("pydocs", "stdlib")])
     full = evidence(fits, trends, slopes, models, {NEOX[0]: 0.01}, [appendix_c.exact(-5.0, 2.0)])
-    verdicts = a5.decide(full, context())
+    verdicts = a5.SPEC.decide(full, context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A5)
-    assert [v.verdict for v in a5.decide(full, context(NeoX=2))][4:10] == ["not testable on this set"] * 6, \
+    assert [v.verdict for v in a5.SPEC.decide(full, context(NeoX=2))][4:10] == ["not testable on this set"] * 6, \
         "the size claims need three sizes"
 
 
@@ -564,7 +564,7 @@ def test_measure_trends_are_the_bootstrap_done_by_hand(synthetic, by_hand):
 
 def test_measure_decides_from_records(synthetic):
     _, _, context, found = synthetic
-    verdicts = a5.decide(found, context)
+    verdicts = a5.SPEC.decide(found, context)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_A5)
     assert {unit for v in verdicts[4:12] for unit, _ in v.outcomes} <= {Unit(c, "NeoX") for c in CORPORA}
     assert {unit.family for unit, _ in verdicts[1].outcomes} == {"Ref"}, "A5.2: the reference model"

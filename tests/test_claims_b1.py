@@ -109,10 +109,10 @@ def test_b1_4_needs_identical_ranks_and_ee_at_every_temperature():
 
 
 def test_decide_gives_one_verdict_per_claim_in_order():
-    verdicts = b1.decide(evidence(model("d16"), model("Smol", family=None), table=temperatures()), CONTEXT)
+    verdicts = b1.SPEC.decide(evidence(model("d16"), model("Smol", family=None), table=temperatures()), CONTEXT)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B1)
     assert [v.verdict for v in verdicts] == ["reproduced"] * 4
-    assert [v.verdict for v in b1.decide(evidence(), CONTEXT)] == [NOT_TESTABLE] * 4
+    assert [v.verdict for v in b1.SPEC.decide(evidence(), CONTEXT)] == [NOT_TESTABLE] * 4
 
 
 def test_the_headline_and_the_tables_read_the_evidence():
@@ -194,13 +194,13 @@ def test_measure_tabulates_the_temperatures(synthetic):
     assert table["targets whose RBE differs from T = 1"].tolist() == [0, 0, 5]
     assert table.loc[1.0, "EE"] == table.loc[0.5, "EE"] != table.loc[2.0, "EE"]
     assert (ev.tempered, ev.tempered_tokens) == (Unit("pydocs", "NeoX", model="d32"), 300)
-    v = b1.decide(ev, chapter.context())[3]
+    v = b1.SPEC.decide(ev, chapter.context())[3]
     assert outcomes(v) == {Unit("pydocs", "NeoX", model="d32 at T = 0.5"): "holds",
                            Unit("pydocs", "NeoX", model="d32 at T = 2"): "fails"}
     # the same runs with each target its own 10-target document, bar one that holds nearly all of pydocs' NeoX text
     thin = Chapter.of({"pydocs": [run("NeoX", "d32", 1, recs=replace(records(30, 0.8), document=np.arange(300) > 5))]}, 2,
                       temperatures=chapter.temperature_runs)
-    v = b1.decide(ev, thin.context())[3]
+    v = b1.SPEC.decide(ev, thin.context())[3]
     assert (v.verdict, set(outcomes(v).values())) == ("undetermined", {"undetermined"})
     assert "too few documents for an interval, so undetermined: pydocs/NeoX: d32 at T = 0.5 (2 documents" in v.ours
 
@@ -209,7 +209,7 @@ def test_measure_without_temperatures_or_checkpoints(synthetic):
     chapter, _ = synthetic
     bare = b1.measure(Chapter.of(chapter.family_runs, 2), chapter.context())
     assert (bare.temperatures, bare.controls, len(bare.models)) == (None, (), 6)
-    assert [v.verdict for v in b1.decide(bare, chapter.context())][3] == NOT_TESTABLE
+    assert [v.verdict for v in b1.SPEC.decide(bare, chapter.context())][3] == NOT_TESTABLE
 
 
 def test_the_conventions_table_groups_by_both_counts(synthetic):

@@ -399,9 +399,9 @@ def test_b2_7_reads_each_largest_model_and_names_a_missing_rank():
 
 def test_decide_gives_one_verdict_per_claim_in_order():
     ev = dynamics_of(checkpoints("NeoX", "d16", STEPS, **RISING))
-    verdicts = b2.decide(ev, CONTEXT)
+    verdicts = b2.SPEC.decide(ev, CONTEXT)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B2)
-    assert [v.verdict for v in b2.decide(dynamics_of(), CONTEXT)] == [NOT_TESTABLE] * 8
+    assert [v.verdict for v in b2.SPEC.decide(dynamics_of(), CONTEXT)] == [NOT_TESTABLE] * 8
 
 
 def test_the_tables_read_the_evidence():
@@ -489,7 +489,7 @@ def test_measure_finds_the_break_of_each_largest_model(synthetic):
     rec = chapter.family_runs["pydocs"][1].records
     np.testing.assert_allclose(b.probs, metrics.top_rank_probs(rec.top_logp, rec.gt, 1))
     assert (b.predictions, b.after) == (int(np.sum(rec.gt == 1)), metrics.sharpest_drop(b.probs))
-    assert [v.key for v in b2.decide(ev, context)] == list(claims.CLAIMS_B2)
+    assert [v.key for v in b2.SPEC.decide(ev, context)] == list(claims.CLAIMS_B2)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -311,9 +311,9 @@ def test_the_paper_column_counts_the_papers_cells_under_the_same_condition():
 
 def test_decide_gives_one_verdict_per_claim_in_order():
     pooled = Unit("pydocs", pooled=True)
-    verdicts = b3.decide(evidence(unit(), unit(Unit("pydocs", "Llama")), unit(pooled)), context(NeoX=5, Llama=4))
+    verdicts = b3.SPEC.decide(evidence(unit(), unit(Unit("pydocs", "Llama")), unit(pooled)), context(NeoX=5, Llama=4))
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B3)
-    assert [v.verdict for v in b3.decide(evidence(unit()), context(NeoX=2))].count(NOT_TESTABLE) == 11
+    assert [v.verdict for v in b3.SPEC.decide(evidence(unit()), context(NeoX=2))].count(NOT_TESTABLE) == 11
 
 
 # ---------------------------------------------------------------------------------------------
@@ -397,7 +397,7 @@ def test_measure_draws_with_the_contexts_seed_and_the_extra_seeds(synthetic):
 
 def test_measure_then_decide_tests_the_usable_families_and_the_pooled_fits(synthetic):
     _, context, scaling = synthetic
-    verdicts = b3.decide(scaling, Context(context.sizes, 6, {name: reference_table(name) for name in b3.TABLES}))
+    verdicts = b3.SPEC.decide(scaling, Context(context.sizes, 6, {name: reference_table(name) for name in b3.TABLES}))
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B3)
     units = {u for v in verdicts for u, _ in v.outcomes}
     converged = sum(u.convergence["Conf"].converged for u in scaling.family_units(context))

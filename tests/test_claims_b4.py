@@ -189,7 +189,7 @@ def test_decide_gives_one_verdict_per_claim_in_order():
     unit = ("pydocs", "NeoX")
     evidence = shares(smallest={unit: ("d16", 0.9, (0.85, 0.95))}, signed={unit: FALLS},
                       magnitude={unit: FALLS}, bends={unit: SLOWS}, small={unit: b4.SmallLaw(5, 5, 0.99, (0.98, 1.0), 0.99)})
-    verdicts = b4.decide(evidence, context())
+    verdicts = b4.SPEC.decide(evidence, context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
     assert [v.verdict for v in verdicts] == ["reproduced"] * 5
 
@@ -296,7 +296,7 @@ def test_measure_draws_with_the_contexts_seed(synthetic):
 
 def test_measure_then_decide_and_the_tables(synthetic):
     _, context, evidence = synthetic
-    verdicts = b4.decide(evidence, context)
+    verdicts = b4.SPEC.decide(evidence, context)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B4)
     assert {u for u, _ in verdicts[1].outcomes} == {Unit(c, "NeoX") for c in CORPORA} | \
         {Unit(c, pooled=True) for c in CORPORA} | {Unit(family="Llama")}

@@ -200,7 +200,7 @@ def test_requirements_read_a_value_against_a_hundredth_of_ce():
 
 
 def test_decide_gives_one_verdict_per_claim_in_order():
-    verdicts = b5.decide(evidence({"pydocs": corpus([model({"SA": UP, "EE": [-x for x in UP]})] * 2)}), context())
+    verdicts = b5.SPEC.decide(evidence({"pydocs": corpus([model({"SA": UP, "EE": [-x for x in UP]})] * 2)}), context())
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B5)
     assert [v.verdict for v in verdicts] == ["reproduced", "reproduced", NOT_TESTABLE, "reproduced", "reproduced"]
 
@@ -292,7 +292,7 @@ def test_the_notebooks_seed_draws_the_subsamples(synthetic, monkeypatch):
     idx = evidence.groups["NeoX"]
     np.testing.assert_allclose(other.first.instances["NeoX"].exponents, sample_size.instance_exponents(
         evidence.sizes[idx], [family_runs["pydocs"][m].records for m in idx], [20, 100], b5.B5_N_REPEATS, 1))
-    verdicts = b5.decide(other, context)
+    verdicts = b5.SPEC.decide(other, context)
     assert [v.key for v in verdicts] == list(claims.CLAIMS_B5)
     assert {u for u, _ in verdicts[2].outcomes} == {Unit(c, "NeoX") for c in CORPORA} | {Unit(c, pooled=True)
                                                                                           for c in CORPORA}

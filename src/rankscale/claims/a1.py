@@ -18,6 +18,7 @@ from rankscale.analysis import bootstrap, metrics, rank_models
 from rankscale.analysis.bootstrap import INTERVAL
 from rankscale.claims.base import UNDETERMINED, Claim, Unit, Verdict, index_claims, judge
 from rankscale.claims.context import BY, Chapter, Context, sample, seed_samples, text_units
+from rankscale.claims.spec import ChapterSpec
 from rankscale.records.runs import Run, by_family
 from rankscale.sets.schema import ModelSet
 
@@ -672,25 +673,12 @@ def practical_verdict(evidence: MetricTables, context: Context) -> Verdict:
                  why_not="no two final models of a corpus predict the same targets")
 
 
-# one per claim of CLAIMS_A1, in its order
-RULES = (same_probability_verdict, disagree_verdict, conventions_verdict, practical_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"A1.1": same_probability_verdict, "A1.2": disagree_verdict, "A1.3": conventions_verdict,
+         "A1.4": practical_verdict}
 
 
-def decide(evidence: MetricTables, context: Context) -> list[Verdict]:
-    """Chapter A1's verdicts, one per claim of ``CLAIMS_A1`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : MetricTables
-        The evidence (``measure``).
-    context : Context
-        The level of A1.2's intervals.
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("A1", CLAIMS_A1, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

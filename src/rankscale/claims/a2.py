@@ -33,6 +33,7 @@ from rankscale.claims.base import (
 )
 from rankscale.claims.context import Chapter, Context, sample, seed_samples
 from rankscale.claims.paper_a import ACROSS_LAW, PAPER_A_VOCAB, law_reading, law_rule, scaled_k
+from rankscale.claims.spec import ChapterSpec
 from rankscale.records.runs import Run, by_family, sizes
 from rankscale.sets.registry import REGISTRY
 
@@ -626,25 +627,12 @@ def noise_verdict(evidence: Regimes, context: Context) -> Verdict:
                  why_not=no_family(unusable))
 
 
-# one per claim of CLAIMS_A2, in its order
-RULES = (k1_law_verdict, moderate_verdict, breakdown_verdict, gpt2_grows_verdict, scatter_verdict, noise_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"A2.1": k1_law_verdict, "A2.2": moderate_verdict, "A2.3": breakdown_verdict, "A2.4": gpt2_grows_verdict,
+         "A2.5": scatter_verdict, "A2.6": noise_verdict}
 
 
-def decide(evidence: Regimes, context: Context) -> list[Verdict]:
-    """Chapter A2's verdicts, one per claim of ``CLAIMS_A2`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : Regimes
-        The evidence (``measure``).
-    context : Context
-        Which families have enough sizes, and paper A's Table 1 (``TABLE1``).
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("A2", CLAIMS_A2, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

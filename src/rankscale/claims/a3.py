@@ -48,6 +48,7 @@ from rankscale.claims.paper_a import (
     law_rule,
     scaled_k,
 )
+from rankscale.claims.spec import ChapterSpec
 from rankscale.corpora.hub_datasets import HUB_DATASETS
 from rankscale.records.runs import Run, by_family, sizes
 
@@ -943,26 +944,13 @@ def exponent_trend_verdict(sweeps: Mapping[tuple[str, str], KSweep], context: Co
                  why_undetermined="every interval of the slope crosses zero")
 
 
-# one per claim of CLAIMS_A3, in its order
-RULES = (r2_bound_verdict, r2_drop_verdict, exponent_grows_verdict, exponent_sizes_verdict, slope_ratio_verdict,
-         r2_comparable_verdict, offset_exponents_verdict, families_alike_verdict, exponent_trend_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"A3.1": r2_bound_verdict, "A3.2": r2_drop_verdict, "A3.3": exponent_grows_verdict,
+         "A3.4": exponent_sizes_verdict, "A3.5": slope_ratio_verdict, "A3.6": r2_comparable_verdict,
+         "A3.7": offset_exponents_verdict, "A3.8": families_alike_verdict, "A3.9": exponent_trend_verdict}
 
 
-def decide(sweeps: Mapping[tuple[str, str], KSweep], context: Context) -> list[Verdict]:
-    """Chapter A3's verdicts, one per claim of ``CLAIMS_A3`` in order (``RULES``).
-
-    Parameters
-    ----------
-    sweeps : mapping of (str, str) to KSweep
-        The evidence (``measure``).
-    context : Context
-        Which families have enough sizes for each claim, and paper A's Table 1 (``TABLE1``).
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, sweeps)
+SPEC = ChapterSpec("A3", CLAIMS_A3, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

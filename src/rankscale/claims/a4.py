@@ -39,6 +39,7 @@ from rankscale.claims.base import (
 )
 from rankscale.claims.context import Chapter, Context, text_units
 from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, ACROSS_EDGE, ACROSS_LAW, close, law_reading, law_rule
+from rankscale.claims.spec import ChapterSpec
 from rankscale.records.runs import Run, by_family, sizes
 
 # The grid of k and N: paper A's code uses k from 1 to 10^4 and N = 1, 5, 10, 50, 100; here k stays well below
@@ -675,25 +676,12 @@ def sigmoid_verdict(evidence: Mapping[tuple[str, str], SequenceSuccess], context
                                   "arm of the S")
 
 
-# one per claim of CLAIMS_A4, in its order
-RULES = (power_laws_verdict, same_exponent_verdict, amplified_verdict, sharpens_verdict, sigmoid_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"A4.1": power_laws_verdict, "A4.2": same_exponent_verdict, "A4.3": amplified_verdict,
+         "A4.4": sharpens_verdict, "A4.5": sigmoid_verdict}
 
 
-def decide(evidence: Mapping[tuple[str, str], SequenceSuccess], context: Context) -> list[Verdict]:
-    """Chapter A4's verdicts, one per claim of ``CLAIMS_A4`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : mapping of (str, str) to SequenceSuccess
-        The evidence (``measure``).
-    context : Context
-        Which families have enough sizes for the size claims.
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("A4", CLAIMS_A4, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from rankscale.claims.base import (
 )
 from rankscale.claims.context import BY, Chapter, Context, text_units
 from rankscale.claims.paper_a import A_CLOSE, A_CLOSE_READING, ACROSS_EDGE, close, law_reading, law_rule
+from rankscale.claims.spec import ChapterSpec
 from rankscale.records.runs import Run, by_family, sizes
 
 A5_MIN_R2 = 0.9  # paper A's own bar for a size law that holds (section 4.4)
@@ -1155,27 +1156,16 @@ def predicts_ee_verdict(evidence: RankEvidence, context: Context) -> Verdict:
     return judge("A5.17", outcomes, ours, why_not="every fit is degenerate")
 
 
-# one per claim of CLAIMS_A5, in its order
-RULES = (*(partial(lognormal_verdict, key=key) for key in _LOGNORMAL), steady_verdict, drift_verdict,
-         *(partial(shared_verdict, form=form) for form in FORMS), *(partial(match_verdict, form=form) for form in FORMS),
-         approximations_verdict, vocabulary_bound_verdict, dominance_verdict, predicts_ee_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {**{key: partial(lognormal_verdict, key=key) for key in _LOGNORMAL}, "A5.5": steady_verdict,
+         "A5.6": drift_verdict,
+         **{key: partial(shared_verdict, form=form) for key, form in zip(("A5.8", "A5.9", "A5.10"), FORMS)},
+         **{key: partial(match_verdict, form=form) for key, form in zip(("A5.11", "A5.12", "A5.13"), FORMS)},
+         "A5.14": approximations_verdict, "A5.15": vocabulary_bound_verdict, "A5.16": dominance_verdict,
+         "A5.17": predicts_ee_verdict}
 
 
-def decide(evidence: RankEvidence, context: Context) -> list[Verdict]:
-    """Chapter A5's verdicts, one per claim of ``CLAIMS_A5`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : RankEvidence
-        The evidence (``measure``).
-    context : Context
-        Which families have enough sizes, and the papers' tables ``TABLES``.
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("A5", CLAIMS_A5, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import pandas as pd
 from rankscale.analysis import dynamics, metrics
 from rankscale.claims.base import Claim, Unit, Verdict, index_claims, judge
 from rankscale.claims.context import Chapter, Context
+from rankscale.claims.spec import ChapterSpec
 from rankscale.records import runs
 from rankscale.records.runs import Run, by_family
 
@@ -448,25 +449,11 @@ def temperature_verdict(evidence: Decompositions, context: Context) -> Verdict:
                  f"{at['SA'].max():.3f}, Conf {at['Conf'].min():.3f} to {at['Conf'].max():.3f}")
 
 
-# one per claim of CLAIMS_B1, in its order
-RULES = (identity_verdict, concentration_verdict, bound_verdict, temperature_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"B1.1": identity_verdict, "B1.2": concentration_verdict, "B1.3": bound_verdict, "B1.4": temperature_verdict}
 
 
-def decide(evidence: Decompositions, context: Context) -> list[Verdict]:
-    """Chapter B1's verdicts, one per claim of ``CLAIMS_B1`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : Decompositions
-        The evidence (``measure``).
-    context : Context
-        What every chapter's rules are given; B1's read nothing from it.
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("B1", CLAIMS_B1, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from rankscale.claims.base import (
     undetermined,
 )
 from rankscale.claims.context import BY, Chapter, Context, text_units
+from rankscale.claims.spec import ChapterSpec
 from rankscale.records.runs import Run, by_family
 
 B2_UNIFORM_RATIO = 0.9  # "nearly uniform" at step 0 (Fig. 4): at least 90% of the effective number of ranks, exp(EE),
@@ -968,26 +969,13 @@ def break_verdict(evidence: Dynamics, context: Context) -> Verdict:
     return break_follows_target(breaks)
 
 
-# one per claim of CLAIMS_B2, in its order
-RULES = (ee_falls_verdict, sa_ends_down_verdict, conf_rises_verdict, ee_first_verdict, uniform_at_init_verdict,
-         alignment_verdict, break_verdict, ee_largest_at_init_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"B2.1": ee_falls_verdict, "B2.2": sa_ends_down_verdict, "B2.3": conf_rises_verdict, "B2.4": ee_first_verdict,
+         "B2.5": uniform_at_init_verdict, "B2.6": alignment_verdict, "B2.7": break_verdict,
+         "B2.8": ee_largest_at_init_verdict}
 
 
-def decide(evidence: Dynamics, context: Context) -> list[Verdict]:
-    """Chapter B2's verdicts, one per claim of ``CLAIMS_B2`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : Dynamics
-        The evidence (``measure``).
-    context : Context
-        The intervals' level.
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("B2", CLAIMS_B2, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

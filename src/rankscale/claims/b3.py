@@ -73,6 +73,7 @@ from rankscale.claims.base import (
     too_few_sizes,
 )
 from rankscale.claims.context import Chapter, Context, sample
+from rankscale.claims.spec import ChapterSpec
 from rankscale.records import runs
 from rankscale.records.runs import Run
 
@@ -756,27 +757,14 @@ def pooled_sa_no_law_verdict(evidence: ComponentScaling, context: Context) -> Ve
                                     + every, untested={}, why_not=evidence.pooled_reason or "")
 
 
-# one per claim of CLAIMS_B3, in its order
-RULES = (ee_law_verdict, ee_fits_better_verdict, sa_no_law_verdict, conf_no_law_verdict, ee_closest_verdict,
-         sa_farthest_verdict, pooled_ee_law_verdict, sa_rises_verdict, sa_conf_invariant_verdict,
-         conf_unstable_verdict, pooled_sa_no_law_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"B3.1": ee_law_verdict, "B3.2": ee_fits_better_verdict, "B3.3": sa_no_law_verdict,
+         "B3.4": conf_no_law_verdict, "B3.5": ee_closest_verdict, "B3.6": sa_farthest_verdict,
+         "B3.7": pooled_ee_law_verdict, "B3.8": sa_rises_verdict, "B3.9": sa_conf_invariant_verdict,
+         "B3.10": conf_unstable_verdict, "B3.11": pooled_sa_no_law_verdict}
 
 
-def decide(evidence: ComponentScaling, context: Context) -> list[Verdict]:
-    """Chapter B3's verdicts, one per claim of ``CLAIMS_B3`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : ComponentScaling
-        The evidence (``measure``).
-    context : Context
-        Which families have enough sizes, and paper B's Tables 1-2 (``TABLES``).
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("B3", CLAIMS_B3, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ from rankscale.claims.base import (
     undetermined,
 )
 from rankscale.claims.context import Chapter, Context
+from rankscale.claims.spec import ChapterSpec
 
 B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
 B4_CURVATURE_MIN_SIZES = CURVE_MIN_SIZES  # a quadratic in log size has three parameters: through three sizes it
@@ -567,25 +568,12 @@ def clean_law_verdict(evidence: Shares, context: Context) -> Verdict:
                          "parameters", notes=notes)
 
 
-# one per claim of CLAIMS_B4, in its order
-RULES = (ee_dominates_verdict, share_falls_verdict, law_slows_verdict, bend_follows_share_verdict, clean_law_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"B4.1": ee_dominates_verdict, "B4.2": share_falls_verdict, "B4.3": law_slows_verdict,
+         "B4.4": bend_follows_share_verdict, "B4.5": clean_law_verdict}
 
 
-def decide(evidence: Shares, context: Context) -> list[Verdict]:
-    """Chapter B4's verdicts, one per claim of ``CLAIMS_B4`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : Shares
-        The evidence (``measure``).
-    context : Context
-        Which families have enough sizes for each claim.
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("B4", CLAIMS_B4, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from rankscale.analysis.fit import POOLED
 from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
 from rankscale.claims.base import Claim, Reading, Unit, Verdict, every, index_claims, judge, left_out, read
 from rankscale.claims.context import Chapter, Context
+from rankscale.claims.spec import ChapterSpec
 from rankscale.corpora import get_corpus
 from rankscale.records.runs import Run, sizes
 from rankscale.sets.schema import ModelSet
@@ -507,24 +508,12 @@ def data_suffice_verdict(evidence: SampleSizes, context: Context) -> Verdict:
                              for c, converged in cases.items()))
 
 
-RULES = (sa_bias_verdict, ee_bias_verdict, paper_trends_verdict, tenth_trends_verdict, data_suffice_verdict)
+# claim id -> the rule that grades it (each rule on the evidence and the context, returning its Verdict)
+RULES = {"B5.1": sa_bias_verdict, "B5.2": ee_bias_verdict, "B5.3": paper_trends_verdict, "B5.4": tenth_trends_verdict,
+         "B5.5": data_suffice_verdict}
 
 
-def decide(evidence: SampleSizes, context: Context) -> list[Verdict]:
-    """Chapter B5's verdicts, one per claim of ``CLAIMS_B5`` in order (``RULES``).
-
-    Parameters
-    ----------
-    evidence : SampleSizes
-        The evidence (``measure``).
-    context : Context
-        Which families have enough sizes, and the intervals' ``level``.
-
-    Returns
-    -------
-    list of rankscale.claims.base.Verdict
-    """
-    return context.decide(RULES, evidence)
+SPEC = ChapterSpec("B5", CLAIMS_B5, RULES, measure, reads=READS, tables=TABLES)  # the chapter, declared once
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Every chapter's module of the claims stage, by the name of its page, in the book's order, and the verdicts
-of a model set computed from them alone: the runs each chapter reads (its ``READS``), its context (the papers'
-``TABLES`` it reads), its evidence (``measure``) and its verdicts (``decide``), with no notebook in between.
+of a model set computed from them alone: by each module's ``SPEC`` (``rankscale.claims.spec.ChapterSpec``), the
+runs the chapter reads, its context (the papers' tables it reads), its evidence (``measure``) and its verdicts
+(``decide``), with no notebook in between.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def chapter_verdicts(model_set: ModelSet, pages: Sequence[str] | None = None, *,
     if unknown:
         raise RankscaleError(f"no chapter {', '.join(map(repr, unknown))}; the chapters are {', '.join(CHAPTERS)}")
     for page in pages or CHAPTERS:
-        module = CHAPTERS[page]
-        chapter = load_chapter(model_set, **{kind: True for kind in module.READS}, home=home, device=device)
-        context = chapter.context(*module.TABLES)
-        yield page, module.decide(module.measure(chapter, context), context)
+        spec = CHAPTERS[page].SPEC
+        chapter = load_chapter(model_set, **{kind: True for kind in spec.reads}, home=home, device=device)
+        context = chapter.context(*spec.tables)
+        yield page, spec.decide(spec.measure(chapter, context), context)
