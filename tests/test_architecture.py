@@ -147,3 +147,11 @@ def test_every_module_says_what_it_is():
     found = {module_name(p): why for p, tree in sources().items()
              if p.name != "__main__.py" and (why := docstring_problem(tree))}
     assert not found, f"modules whose docstring does not say what they are: {found}"
+
+
+def test_no_chapter_module_imports_another():
+    """A chapter's thresholds move its own verdicts only: what two chapters share lives in ``paper_a`` or ``paper_b``."""
+    chapter = re.compile(r"rankscale\.claims\.[ab]\d$")
+    crossing = sorted(f"{module} -> {target}" for module, targets in graph().items() if chapter.match(module)
+                      for target in targets if chapter.match(target) and target != module)
+    assert not crossing, f"chapter modules importing each other: {crossing}"

@@ -106,8 +106,8 @@ def test_a_changed_threshold_re_executes_the_chapters_and_nothing_else_does(tmp_
     assert executed == []
     rules = package / "claims" / "b3.py"
     source = rules.read_text()
-    assert source.count("B3_LAW_R2 = 0.8") == 1
-    rules.write_text(source.replace("B3_LAW_R2 = 0.8", "B3_LAW_R2 = 0.7"))
+    assert source.count("B3_NO_LAW_R2 = 0.5") == 1
+    rules.write_text(source.replace("B3_NO_LAW_R2 = 0.5", "B3_NO_LAW_R2 = 0.4"))
     build.execute_all(smoke, out, log=lambda *_: None, progress=False)
     assert executed == [*build.BEFORE_CHAPTERS, *build.CHAPTERS, build.SCORECARD, build.INTRO]
 

@@ -59,13 +59,9 @@ from rankscale.claims.a5 import (
 )
 from rankscale.claims.b1 import B1_BOUND_SLACK, B1_MAX_RESIDUAL, CLAIMS_B1
 from rankscale.claims.b2 import B2_FIG5_RBES, B2_MAX_TV, B2_MIN_GROUP, B2_UNIFORM_RATIO, CLAIMS_B2
-from rankscale.claims.b3 import B3_INVARIANT_SHARE, B3_LAW_R2, B3_NO_LAW_R2, B3_UNSTABLE_RANGE, CLAIMS_B3
+from rankscale.claims.b3 import B3_INVARIANT_SHARE, B3_NO_LAW_R2, B3_UNSTABLE_RANGE, CLAIMS_B3
 from rankscale.claims.b4 import B4_CURVATURE_MIN_SIZES, B4_DOMINANT_SHARE, B4_MIN_SEEDS, CLAIMS_B4
 from rankscale.claims.b5 import (
-    B5_EXPONENT_TOLERANCE,
-    B5_MIN_TOKENS,
-    B5_N_GRID,
-    B5_N_REPEATS,
     B5_PAPER_INSTANCES,
     B5_SET_FRACTION,
     B5_TREND_QUANTITIES,
@@ -74,6 +70,7 @@ from rankscale.claims.b5 import (
 )
 from rankscale.claims.base import CLAIMS, KINDS, MIN_SIZES, UNDETERMINED, Claim, judge
 from rankscale.claims.paper_a import A_CLOSE, PAPER_A_VOCAB, scaled_k
+from rankscale.claims.paper_b import B3_LAW_R2, B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS
 
 # the chapters read every claim and threshold as claims.<NAME>
 __all__ = [

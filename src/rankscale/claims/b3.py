@@ -6,8 +6,8 @@ number of evaluation tokens, and how CE's change across a family splits into its
 rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's
 tables.
 
-Chapter B4 (``rankscale.claims.b4``) reads the same quantities on the same resamples: ``CorpusTerms`` and
-``corpus_terms`` are shared with it.
+Chapter B4 (``rankscale.claims.b4``) reads the same quantities on the same resamples (``CorpusTerms`` and
+``corpus_terms`` of ``rankscale.claims.paper_b``).
 
 Paper B, §4 (Fig. 7, Tables 1-2). Units: each (corpus, family) with at least ``MIN_SIZES`` sizes and, where a rule
 says so, the fit over every model of every family pooled ("All", ``Unit(corpus, pooled=True)``, one unit per corpus;
@@ -48,13 +48,6 @@ from rankscale.analysis.bootstrap import INTERVAL, LEVEL, interval, interval_tex
 from rankscale.analysis.components import QUANTITIES, gap_difference
 from rankscale.analysis.fit import Bootstrap, PowerLawFit
 from rankscale.analysis.sample_size import ExponentConvergence
-from rankscale.claims.b5 import (
-    B5_EXPONENT_FLOOR,
-    B5_EXPONENT_TOLERANCE,
-    B5_MIN_TOKENS,
-    B5_N_GRID,
-    B5_N_REPEATS,
-)
 from rankscale.claims.base import (
     MIN_SIZES,
     ONE_READING,
@@ -70,15 +63,22 @@ from rankscale.claims.base import (
     near_edge,
     read,
     read_band,
-    too_few_sizes,
 )
-from rankscale.claims.context import Chapter, Context, sample
+from rankscale.claims.context import Chapter, Context
+from rankscale.claims.paper_b import (
+    B3_LAW_R2,
+    B5_EXPONENT_FLOOR,
+    B5_EXPONENT_TOLERANCE,
+    B5_MIN_TOKENS,
+    B5_N_GRID,
+    B5_N_REPEATS,
+    CorpusTerms,
+    corpus_terms,
+    fit_groups,
+    too_few,
+)
 from rankscale.claims.spec import ChapterSpec
-from rankscale.records import runs
-from rankscale.records.runs import Run
 
-B3_LAW_R2 = 0.8  # "follows a power law": §4.2 calls its EE fits "close to 0.9"; a tenth below that. Its own table
-# meets 0.8 in 10 of 12 EE cells (not Pythia and All on GitHub, 0.73 and 0.72, which it also calls close to 0.9)
 B3_NO_LAW_R2 = 0.5  # "lacks a power law": the paper's SA R^2 fall into those it calls relatively strong (Qwen,
 # >= 0.72) and the lower rest (<= 0.36); 0.5 lies in that gap
 B3_UNSTABLE_RANGE = 0.3  # "highly unstable": per-family R^2 spread wider than that of EE, which the paper calls
@@ -176,82 +176,6 @@ CLAIMS_B3 = index_claims(
           "cannot be fitted (a value of 0) has no power law either. Needs two families, one with at least three "
           "sizes.", needs=("three sizes", "two families")),
 )
-
-
-# ---------------------------------------------------------------------------------------------
-# The quantities of every model on paired resamples (shared with chapter B4)
-
-KEYS = ("logp", "gt")  # the per-token arrays the decomposition reads: paper B's 0-based strict rank-based error
-
-
-@dataclass(frozen=True)
-class CorpusTerms:
-    """CE, EE, SA and Conf of one corpus's final models, on all their tokens and on paired resamples of their documents
-    (what chapters B3 and B4 fit and compare).
-
-    Attributes
-    ----------
-    runs : tuple of Run
-        The corpus's final models, in the set's order.
-    full : ndarray of shape (models, 4)
-        ``components.terms_vector`` of each model on all its tokens (``QUANTITIES`` order).
-    replicates : ndarray of shape (n_boot, models, 4)
-        The same on each resample; replicate b of every quantity comes from one resample, the same documents for
-        every model of a family (``Context.resampling``), and a size trained with several seeds first draws one of
-        its runs (``bootstrap.resample``).
-
-    Examples
-    --------
-    >>> terms = CorpusTerms((Run("NeoX", "a", None, 1e3, 0, None), Run("Llama", "b", None, 1e3, 0, None),
-    ...                      Run("NeoX", "c", None, 1e4, 0, None)), np.zeros((3, 4)), np.zeros((2, 3, 4)))
-    >>> terms.index("NeoX"), terms.index(POOLED), terms.sizes.tolist()
-    ([0, 2], [0, 1, 2], [1000.0, 1000.0, 10000.0])
-    """
-
-    runs: tuple[Run, ...]
-    full: np.ndarray
-    replicates: np.ndarray
-
-    @property
-    def sizes(self) -> np.ndarray:
-        """(models,) non-embedding sizes."""
-        return runs.sizes(self.runs)
-
-    def index(self, group: str) -> list[int]:
-        """The models of ``group``, a family or ``POOLED`` (every model)."""
-        return [i for i, run in enumerate(self.runs) if group == POOLED or run.family == group]
-
-
-def corpus_terms(chapter: Chapter, corpus: str, context: Context) -> CorpusTerms:
-    """Every final model's quantities on ``corpus``, on all its tokens and on ``context.n_boot`` resamples drawn with
-    ``context.seed`` (the extra seeds of a size drawn among its runs).
-
-    Parameters
-    ----------
-    chapter : Chapter
-        The families' final models per corpus and the extra training runs of the sizes that have them.
-    corpus : str
-    context : Context
-
-    Returns
-    -------
-    CorpusTerms
-    """
-    members = chapter.family_runs[corpus]
-    samples = [sample(run, KEYS) for run in members]
-    full = np.array([components.terms_vector(s) for s in samples]).reshape(len(members), len(QUANTITIES))
-    replicates = bootstrap.resample(samples, components.terms_vector, context.n_boot, context.seed,
-                                    seeds=chapter.seed_samples(corpus, members, KEYS), **context.resampling(members))
-    return CorpusTerms(tuple(members), full, replicates)
-
-
-def fit_groups(families: Sequence[str]) -> list[str]:
-    """The groups a size law is fitted on: every family and, where there are two or more, all of them pooled.
-
-    >>> fit_groups(["NeoX", "Llama"]), fit_groups(["NeoX"])
-    (['NeoX', 'Llama', 'All'], ['NeoX'])
-    """
-    return [*families, *([POOLED] if len(families) > 1 else [])]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -564,17 +488,6 @@ def conf_spread(units: Sequence[ComponentUnit]) -> tuple[Reading, str] | None:
 
 # ---------------------------------------------------------------------------------------------
 # The verdicts: each rule over its units, with the paper's own tables under the same condition
-
-def too_few(context: Context, min_sizes: int = MIN_SIZES) -> dict[Unit, str]:
-    """The families with fewer than ``min_sizes`` sizes, which a size claim cannot be tested on, each a unit of every
-    corpus, with why (what ``judge`` shows as its note).
-
-    >>> too_few(Context({"NeoX": 5, "Llama": 2}, n_boot=1))
-    {Unit(family='Llama'): '2 sizes, fewer than 3'}
-    """
-    return {Unit(family=family): too_few_sizes(family, n, min_sizes).removeprefix(f"{family}: ")
-            for family, n in context.sizes.items() if n < min_sizes}
-
 
 def _named(unit: Unit, notes: Mapping[Unit, str]) -> str:
     return f"{unit.label} ({notes[unit]})" if unit in notes else unit.label

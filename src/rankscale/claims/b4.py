@@ -1,7 +1,7 @@
 """Chapter B4 of the claims stage, the components' shares of cross-entropy and the slowing of the CE law (paper B §5,
 Fig. 8): its thresholds and claims, its evidence (``Shares``: every model's shares of CE, each family's smallest
 model's EE/CE, the trend of EE's share with size per family and pooled, and the bend of each family's CE law, all
-with intervals from the resamples of chapter B3, whole documents, ``rankscale.claims.b3.corpus_terms``) and its two steps,
+with intervals from the resamples of chapter B3, whole documents, ``rankscale.claims.paper_b.corpus_terms``) and its two steps,
 ``measure`` (the chapter's runs to that evidence) and ``decide`` (the evidence to the chapter's verdicts), with the
 rule of each claim read on one unit as a small function of its own and the evidence laid out as the chapter's tables
 and figures' data.
@@ -31,18 +31,11 @@ import pandas as pd
 
 from rankscale.analysis import components, fit, metrics
 from rankscale.analysis.bootstrap import INTERVAL, interval, interval_text, side, span
-from rankscale.claims.b3 import (
-    B3_LAW_R2,
-    ONE_READING,
-    CorpusTerms,
-    corpus_terms,
-    fit_groups,
-    too_few,
-)
 from rankscale.claims.base import (
     CURVE_MIN_SIZES,
     MIN_SEEDS,
     MIN_SIZES,
+    ONE_READING,
     POOLED,
     UNDETERMINED,
     Claim,
@@ -56,6 +49,7 @@ from rankscale.claims.base import (
     undetermined,
 )
 from rankscale.claims.context import Chapter, Context
+from rankscale.claims.paper_b import B3_LAW_R2, CorpusTerms, corpus_terms, fit_groups, too_few
 from rankscale.claims.spec import ChapterSpec
 
 B4_DOMINANT_SHARE = 0.8  # "dominates": the lower end of the paper's "about 80-90%" for small models (Fig. 8)
@@ -178,7 +172,7 @@ class Shares:
     seeds : mapping of (str, str) to int
         Per unit of ``bends``, the fewest training runs (seeds) the family has at any of its sizes.
     n_sizes : mapping of str to int
-        Per group of ``b3.fit_groups``, its distinct sizes.
+        Per group of ``paper_b.fit_groups``, its distinct sizes.
     pooled_reason : str or None
         Why the families cannot be pooled (``Chapter.pooled_reason``); None where they can.
     scatter : mapping of (str, str) to float, optional

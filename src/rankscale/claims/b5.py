@@ -5,8 +5,8 @@ fewer and more evaluation instances) and its two steps, ``measure`` (the chapter
 ``decide`` (the evidence to the chapter's verdicts), with the rule of each claim read on one unit as a small
 function of its own and the evidence laid out as the chapter's tables.
 
-The settings also define the convergence check that chapter B3 applies to its verdicts on SA and Confidence
-(``rankscale.analysis.sample_size.convergence_by_group``).
+Its token grid and convergence tolerance (``rankscale.claims.paper_b``) also define the check that chapter B3
+applies to its verdicts on SA and Confidence (``rankscale.analysis.sample_size.convergence_by_group``).
 """
 
 from __future__ import annotations
@@ -24,24 +24,14 @@ from rankscale.analysis.fit import POOLED
 from rankscale.analysis.sample_size import ExponentConvergence, mean_interval
 from rankscale.claims.base import Claim, Reading, Unit, Verdict, every, index_claims, judge, left_out, read
 from rankscale.claims.context import Chapter, Context
+from rankscale.claims.paper_b import B5_EXPONENT_FLOOR, B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS
 from rankscale.claims.spec import ChapterSpec
 from rankscale.corpora import get_corpus
 from rankscale.records.runs import Run, sizes
 from rankscale.sets.schema import ModelSet
 
-B5_MIN_TOKENS = 1000  # smallest subsample of the token grid: a few windows, far below any set's evaluation
-B5_N_GRID = 8  # token counts from B5_MIN_TOKENS to every token, evenly spaced in log
-B5_N_REPEATS = 10  # random subsamples per count
 B5_VALUE_TOLERANCE = 0.01  # a component's value: allowed error, as a fraction of CE (a hundredth of the loss it
 # decomposes: the precision to which the chapters read a component off a figure)
-B5_EXPONENT_TOLERANCE = 0.1  # a size exponent: allowed drift, as a fraction of its own magnitude (a claim on an
-# exponent is on that exponent, its sign or its law: a drift of a tenth of it changes neither; an earlier rule allowed
-# a tenth of |alpha_CE| whatever the exponent, and so refused components whose exponents, larger than CE's, drifted by
-# a few percent of themselves)
-B5_EXPONENT_FLOOR = 0.1  # an exponent smaller in magnitude than this fraction of |alpha_CE| is near zero: relative
-# to it no drift is small (at 0 none would be allowed), so its drift is allowed B5_EXPONENT_TOLERANCE of this
-# fraction of |alpha_CE| instead; over the set's sizes such a quantity moves by less than a tenth of CE's change in
-# log, not scaling on the scale the loss scales on, and a drift that small cannot make it scale
 B5_PAPER_INSTANCES = (1_000, 10_000)  # App. A.1: 1k instances evaluated, "identical trends" with 10k
 B5_SET_FRACTION = 10  # this set's analogue of App. A.1: a tenth of its instances against all of them
 B5_TREND_QUANTITIES = ("CE", "EE", "SA")  # the §4 trends: CE and EE fall, SA rises; Conf has none (§4.1)
