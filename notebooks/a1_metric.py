@@ -56,8 +56,8 @@ from rankscale.book.chapter import open_chapter
 from rankscale.claims import A1_BAND_HALF_WIDTH, a1
 from rankscale.sets import builtin
 
-chapter = open_chapter(profile, corpora, references=True, checkpoints=True, seeds=True)
-model_set, corpora, families, context = chapter.model_set, chapter.corpora, chapter.families, chapter.context()
+chapter = open_chapter(profile, corpora, spec=a1.SPEC)
+model_set, corpora, families, context = chapter.model_set, chapter.corpora, chapter.families, chapter.context(*a1.SPEC.tables)
 evidence = a1.measure(chapter, context, ks)  # every table of the chapter, and what its claims read
 points = evidence.points
 

@@ -57,9 +57,9 @@ from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import a2
 
-chapter = open_chapter(profile, corpora, seeds=True)
+chapter = open_chapter(profile, corpora, spec=a2.SPEC)
 model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
-context = chapter.context(*a2.TABLES)  # the families' sizes, the bootstrap's settings, paper A's Table 1
+context = chapter.context(*a2.SPEC.tables)  # the families' sizes, the bootstrap's settings, paper A's Table 1
 evidence = a2.measure(chapter, context)  # every fit, bootstrap and subsample of the chapter
 table = a2.fits_table(evidence, context)
 glue("a2_regimes", Markdown(a2.regimes_text(chapter.family_runs[corpora[0]])), display=False)

@@ -70,8 +70,8 @@ from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import A3_MIN_R2, A3_OFFSET_MIN_SIZES, A3_R2_BOUND_K, A3_R2_KS, PAPER_A_VOCAB, a3
 
-chapter = open_chapter(profile, corpora, seeds=True)
-model_set, corpora, context = chapter.model_set, chapter.corpora, chapter.context(a3.TABLE1)
+chapter = open_chapter(profile, corpora, spec=a3.SPEC)
+model_set, corpora, context = chapter.model_set, chapter.corpora, chapter.context(*a3.SPEC.tables)
 sweeps = a3.measure(chapter, context)  # every fit and bootstrap of the chapter
 paper = context.table(a3.TABLE1)  # paper A's Table 1 (its appendix B)
 glue("a3_n_boot", context.n_boot, display=False)

@@ -66,9 +66,9 @@ from rankscale.book.chapter import open_chapter
 from rankscale.claims import a4
 from rankscale.claims.a4 import A4_KS as ks, A4_TRANSITION, A4_WINDOW_LENGTHS as window_lengths
 
-chapter = open_chapter(profile, corpora)
+chapter = open_chapter(profile, corpora, spec=a4.SPEC)
 model_set, corpora, family_runs, families = chapter.model_set, chapter.corpora, chapter.family_runs, chapter.families
-context = chapter.context(*a4.TABLES)
+context = chapter.context(*a4.SPEC.tables)
 evidence = a4.measure(chapter, context)  # every count, resample and fit of the chapter
 success = a4.success_table(evidence)  # one row per corpus, model, N and k
 cases = dict(list(success.groupby(["corpus", "family", "k", "N"], sort=False)))  # the rows of each case

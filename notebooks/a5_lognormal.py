@@ -86,8 +86,8 @@ from rankscale.records import runs
 
 LABEL, SHORT = a5.A5_FORM_LABELS, a5.FORM_SHORT
 
-chapter = open_chapter(profile, corpora, references=True)
-model_set, corpora, context = chapter.model_set, chapter.corpora, chapter.context(*a5.TABLES)
+chapter = open_chapter(profile, corpora, spec=a5.SPEC)
+model_set, corpora, context = chapter.model_set, chapter.corpora, chapter.context(*a5.SPEC.tables)
 evidence = a5.measure(chapter, context)  # every fit and bootstrap of the chapter
 fits, reference_fits = evidence.fits, evidence.reference_fits
 families, references = chapter.families, chapter.reference_runs[corpora[0]]

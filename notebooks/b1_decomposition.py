@@ -60,9 +60,9 @@ from rankscale.book.chapter import open_chapter
 from rankscale.claims import b1
 from rankscale.records import runs
 
-chapter = open_chapter(profile, corpora, references=True, checkpoints=True, temperatures=True)
+chapter = open_chapter(profile, corpora, spec=b1.SPEC)
 model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
-context = chapter.context(*b1.TABLES)
+context = chapter.context(*b1.SPEC.tables)
 evidence = b1.measure(chapter, context)  # every model decomposed, the control, the tempered predictions
 glue("b1_references", Markdown(b1.references_note(chapter.reference_runs[corpora[0]], profile)), display=False)
 

@@ -65,9 +65,9 @@ from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import b2
 
-chapter = open_chapter(profile, corpora, checkpoints=True)  # the page's header: the final models
+chapter = open_chapter(profile, corpora, spec=b2.SPEC)  # the page's header: the final models
 model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
-context = chapter.context(*b2.TABLES)
+context = chapter.context(*b2.SPEC.tables)
 evidence = b2.measure(chapter, context)  # every checkpoint series, final model and break, with their resamples
 with_checkpoints = evidence.with_checkpoints
 glue("b2_checkpoints", Markdown(b2.checkpoints_note(evidence)), display=False)

@@ -56,9 +56,9 @@ from rankscale.book.chapter import open_chapter
 from rankscale.claims import B5_EXPONENT_TOLERANCE, B5_MIN_TOKENS, B5_N_GRID, B5_N_REPEATS, MIN_SIZES, b3, b5
 from rankscale.claims.base import POOLED
 
-chapter = open_chapter(profile, corpora, seeds=True, n_boot=n_boot)
+chapter = open_chapter(profile, corpora, spec=b3.SPEC, n_boot=n_boot)
 model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
-context = replace(chapter.context(*b3.TABLES), seed=seed)  # the parameter seed draws every resample
+context = replace(chapter.context(*b3.SPEC.tables), seed=seed)  # the parameter seed draws every resample
 
 # %% [markdown]
 # ## The fit (paper B, §4.2, eq. 9)

@@ -53,9 +53,9 @@ from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import B4_CURVATURE_MIN_SIZES, b4
 
-chapter = open_chapter(profile, corpora, seeds=True, n_boot=n_boot)
+chapter = open_chapter(profile, corpora, spec=b4.SPEC, n_boot=n_boot)
 model_set, corpora, families = chapter.model_set, chapter.corpora, chapter.families
-context = replace(chapter.context(*b4.TABLES), seed=seed)  # the parameter seed draws every resample
+context = replace(chapter.context(*b4.SPEC.tables), seed=seed)  # the parameter seed draws every resample
 evidence = b4.measure(chapter, context)  # every share, trend and bend of the chapter, with its interval
 glue("b4_n_boot", context.n_boot, display=False)
 for name, listed in (("usable", context.usable()), ("curved", context.usable(B4_CURVATURE_MIN_SIZES))):

@@ -63,9 +63,9 @@ from rankscale.book import pages, plots
 from rankscale.book.chapter import open_chapter
 from rankscale.claims import MIN_SIZES, b5
 
-chapter = open_chapter(profile, corpora)
+chapter = open_chapter(profile, corpora, spec=b5.SPEC)
 model_set, corpora = chapter.model_set, chapter.corpora
-context = replace(chapter.context(*b5.TABLES), seed=seed)  # the seed of every draw of windows
+context = replace(chapter.context(*b5.SPEC.tables), seed=seed)  # the seed of every draw of windows
 evidence = b5.measure(chapter, context)  # every subsample, decomposition and exponent of the chapter
 shown, first = evidence.shown(model_index), evidence.first  # the models drawn in detail; the first corpus
 uneven = [c for c, s in evidence.corpora.items() if len(set(s.tokens.tolist())) > 1]

@@ -57,6 +57,9 @@ def test_each_page_explains_and_calls_its_module_once(page):
     assert prose >= sum(len(lines) for kind, lines in notebook_cells(source) if kind == "code")
     module = chapters.label(page).lower()
     assert code.count(f"{module}.measure(") == 1 and code.count(f"{module}.SPEC.decide(") == 1
+    # the page opens its chapter by the module's declaration, not by keywords typed again on the page
+    assert f"spec={module}.SPEC" in code and f"chapter.context(*{module}.SPEC.tables)" in code
+    assert not re.search(r"open_chapter\([^)]*(references|checkpoints|seeds|temperatures)=", code)
     pasted = set(re.findall(r"\{glue:(?:md|text)\}`([A-Za-z0-9_]+)", source))
     pasted |= set(re.findall(r"```\{glue:md\} ([A-Za-z0-9_]+)", source)) - {"findings"}  # glued by verdict_table
     names = [re.escape(name) for name in re.findall(r'glue\("([A-Za-z0-9_]+)"', source)]
@@ -155,3 +158,11 @@ def test_a_minority_of_decided_units_confirms_nothing_but_its_counterexamples_st
     # decided on a majority, the same units grade as they always did
     v = judge("_t", {unit: outcome for unit, outcome in outcomes.items() if not isinstance(outcome, str)}, "")
     assert v.verdict == {(True,): "reproduced"}.get(decided, verdict)
+
+
+def test_a_chapter_opened_by_its_declaration_takes_no_read_keywords_beside_it():
+    from rankscale.book.chapter import open_chapter
+    from rankscale.claims import b1
+
+    with pytest.raises(RankscaleError, match=r"chapter B1 names the runs it reads .*; open it with spec= alone"):
+        open_chapter("smoke", spec=b1.SPEC, seeds=True)
